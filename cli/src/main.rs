@@ -1,0 +1,151 @@
+//! `gba`: the project's command-line front door.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use gba_codegen::project::{self, Target};
+use gba_codegen::{Device, Style};
+
+#[derive(Parser)]
+#[command(name = "gba", version, about = "Global Barrier Accelerator tools")]
+struct Cli {
+    /// When to colour diagnostics.
+    #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
+    color: Color,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Regenerate every binding from the spec (by default gba.yaml into gba-pac/).
+    Gen {
+        /// Change nothing; exit 1 and name each stale file if any differs from the spec.
+        #[arg(long)]
+        check: bool,
+        /// Spec to generate from, instead of the project's gba.yaml.
+        #[arg(long, requires = "out")]
+        spec: Option<PathBuf>,
+        /// Crate directory to generate into (with --spec).
+        #[arg(long, requires = "spec")]
+        out: Option<PathBuf>,
+    },
+    /// Validate a spec and print every problem found (exit 0 when clean, 1 when not).
+    Check {
+        /// The spec file.
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let style = match cli.color {
+        Color::Always => Style::Color,
+        Color::Never => Style::Plain,
+        Color::Auto if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() => {
+            Style::Color
+        }
+        Color::Auto => Style::Plain,
+    };
+    match cli.command {
+        Command::Gen { check, spec, out } => generate(check, spec.zip(out), style),
+        Command::Check { file } => check_spec(&file, style),
+    }
+}
+
+fn generate(check: bool, custom: Option<(PathBuf, PathBuf)>, style: Style) -> ExitCode {
+    let (root, target) = match custom {
+        Some((spec, out)) => (PathBuf::from("."), Target { spec, out }),
+        None => match project_root() {
+            Some(root) => (root, Target::gba()),
+            None => {
+                eprintln!(
+                    "error: no gba.yaml in this directory or any parent; run `gba gen` inside \
+                     the project, or give --spec and --out"
+                );
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let result = if check {
+        project::check(&root, &target)
+    } else {
+        project::write(&root, &target)
+    };
+    let changes = match result {
+        Ok(changes) => changes,
+        Err(project::GenError::Load(error)) => {
+            eprint!("{}", error.render(style));
+            return ExitCode::from(2);
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if check {
+        if changes.is_empty() {
+            println!("generated files are up to date with {}", target.spec.display());
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("error: generated files are stale:");
+        for change in &changes {
+            eprintln!("  {change}");
+        }
+        eprintln!("run `{}` to regenerate them", target.command());
+        return ExitCode::from(1);
+    }
+    if changes.is_empty() {
+        println!("all generated files were already up to date");
+    } else {
+        for change in &changes {
+            println!("updated {change}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn check_spec(file: &Path, style: Style) -> ExitCode {
+    match gba_codegen::load(file) {
+        Ok(device) => {
+            println!("{}: ok ({})", file.display(), summary(&device));
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprint!("{}", error.render(style));
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn summary(device: &Device) -> String {
+    let registers: usize = device.blocks.iter().map(|b| b.registers.len()).sum();
+    let fields: usize = device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .map(|r| r.fields.len())
+        .sum();
+    format!(
+        "{} blocks, {registers} registers, {fields} fields, {} constants",
+        device.blocks.len(),
+        device.constants.len()
+    )
+}
+
+/// The nearest directory, from here up, that holds the project's gba.yaml.
+fn project_root() -> Option<PathBuf> {
+    let here = std::env::current_dir().ok()?;
+    here.ancestors()
+        .find(|dir| dir.join(Target::gba().spec).is_file())
+        .map(Path::to_path_buf)
+}

@@ -1,0 +1,119 @@
+//! Problems found in a spec, and their rustc-style rendering.
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+
+use crate::location::Loc;
+
+/// One problem in a spec: what is wrong, where, and (for conflicts) the other place involved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub message: String,
+    pub primary: Label,
+    pub secondary: Vec<Label>,
+    pub notes: Vec<String>,
+}
+
+/// A place in the source with a short explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub loc: Loc,
+    pub text: String,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>, loc: Loc, label: impl Into<String>) -> Self {
+        Diagnostic {
+            message: message.into(),
+            primary: Label {
+                loc,
+                text: label.into(),
+            },
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Adds the other place of a conflict (the earlier definition, the overlapping register).
+    pub fn also(mut self, loc: Loc, label: impl Into<String>) -> Self {
+        self.secondary.push(Label {
+            loc,
+            text: label.into(),
+        });
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// `file:line:column` of the primary location.
+    pub fn position(&self, path: &str) -> String {
+        format!(
+            "{path}:{}:{}",
+            self.primary.loc.line, self.primary.loc.column
+        )
+    }
+}
+
+/// How diagnostics are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// No colour: for snapshots, logs and pipes.
+    Plain,
+    /// ANSI colour: for a terminal.
+    Color,
+}
+
+/// Renders diagnostics in rustc's format (`error: …`, `--> file:line:col`, a snippet with the
+/// offending value underlined and the other place of a conflict marked), followed by a summary
+/// line.
+pub fn render(diagnostics: &[Diagnostic], path: &str, source: &str, style: Style) -> String {
+    let renderer = match style {
+        Style::Plain => Renderer::plain(),
+        Style::Color => Renderer::styled(),
+    };
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        let mut snippet = Snippet::source(source).path(path).fold(true).annotation(
+            AnnotationKind::Primary
+                .span(byte_range(diagnostic.primary.loc, source))
+                .label(diagnostic.primary.text.as_str()),
+        );
+        for label in &diagnostic.secondary {
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(byte_range(label.loc, source))
+                    .label(label.text.as_str()),
+            );
+        }
+        let mut group = Level::ERROR
+            .primary_title(diagnostic.message.as_str())
+            .element(snippet);
+        for note in &diagnostic.notes {
+            group = group.element(Level::NOTE.message(note.as_str()));
+        }
+        out.push_str(&renderer.render(&[group]));
+        out.push_str("\n\n");
+    }
+    let count = diagnostics.len();
+    out.push_str(&format!(
+        "error: {path}: {count} problem{} found\n",
+        if count == 1 { "" } else { "s" }
+    ));
+    out
+}
+
+/// The byte range to underline, clamped to the source and to char boundaries so that a
+/// location from any origin can never make rendering panic.
+fn byte_range(loc: Loc, source: &str) -> std::ops::Range<usize> {
+    let mut start = loc.byte_start.min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = start.saturating_add(loc.byte_len).min(source.len());
+    while !source.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}

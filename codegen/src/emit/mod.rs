@@ -1,0 +1,45 @@
+//! Emitters: one module per output kind, each turning a validated [`Device`] into files.
+//!
+//! Every emitter is deterministic (the same spec gives byte-identical output) and starts each
+//! file with a preamble naming the spec and the command that regenerates it.
+
+use crate::model::Device;
+
+pub mod rust;
+
+/// One generated file: a path relative to the output directory, and its full text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    pub path: String,
+    pub contents: String,
+}
+
+/// Where the output came from, for the preamble.
+#[derive(Clone, Debug)]
+pub struct Provenance {
+    /// The spec file as the user names it (`gba.yaml`).
+    pub spec: String,
+    /// The command that regenerates the output (`gba gen`).
+    pub command: String,
+}
+
+impl Provenance {
+    /// The preamble lines, each starting with `comment` (`//`, `#`, …).
+    pub fn preamble(&self, comment: &str) -> String {
+        format!(
+            "{comment} Generated from {spec} by `{command}` (gba-codegen {version}).\n\
+             {comment} Do not edit: change {spec} and run `{command}` again.\n",
+            spec = self.spec,
+            command = self.command,
+            version = env!("CARGO_PKG_VERSION"),
+        )
+    }
+}
+
+/// The marker every generated file contains, used to recognise stale generated files.
+pub const MARKER: &str = "Do not edit: change ";
+
+/// Everything the Rust emitter produces for `device`.
+pub fn all(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+    rust::files(device, provenance)
+}

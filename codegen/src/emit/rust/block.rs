@@ -1,0 +1,242 @@
+//! One block module: the block handle with a typed accessor per register, the offset and
+//! reset tables, and the registers' field definitions.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{SEND_SAFETY, SYNC_SAFETY, Splices, bitfields, decimal, doc_lines, number};
+use crate::model::{Access, Block, Register};
+use crate::names;
+
+pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
+    let ty = format_ident!("{}", names::camel(&block.name));
+    let placement = match &block.array {
+        None => format!(
+            "One instance at {:#x} in the device window, {:#x} bytes.",
+            *block.offset, *block.size
+        ),
+        Some(array) => format!(
+            "{} instances, {:#x} bytes each, {:#x} bytes apart from {:#x} in the device window.",
+            *array.count, *block.size, *array.stride, *block.offset
+        ),
+    };
+    let module_doc = inner_doc(&format!("{}\n\n{placement}", block.description.trim()));
+    let struct_doc = doc_lines(&format!("Handle on one instance of block `{}`.", *block.name));
+    let size = number(*block.size);
+    let accessors = block.registers.iter().map(|r| accessor(r, block, splices));
+    let offsets = block.registers.iter().map(|r| {
+        let name = format_ident!("{}", names::upper(&r.name));
+        let value = number(*r.offset);
+        quote! { pub const #name: usize = #value; }
+    });
+    let resets = block.registers.iter().map(|r| {
+        let name = format_ident!("{}", names::upper(&r.name));
+        let ty = uint(r);
+        let value = number(*r.reset);
+        quote! { pub const #name: #ty = #value; }
+    });
+    let fields = block.registers.iter().map(|r| splices.code(bitfields::register(r)));
+    let send_safety = splices.safety(SEND_SAFETY);
+    let sync_safety = splices.safety(SYNC_SAFETY);
+    let mut modes: Vec<&str> = block.registers.iter().map(access_mode).collect();
+    modes.sort_unstable();
+    modes.dedup();
+    let modes = modes.iter().map(|m| format_ident!("{m}"));
+    let imports = (!block.registers.is_empty()).then(|| quote! {
+        use crate::common::{Reg, #(#modes),*};
+    });
+    quote! {
+        #module_doc
+
+        #imports
+
+        #struct_doc
+        #[derive(Clone, Copy, Debug)]
+        pub struct #ty {
+            ptr: *mut u8,
+        }
+
+        #send_safety
+        unsafe impl Send for #ty {}
+        #sync_safety
+        unsafe impl Sync for #ty {}
+
+        impl #ty {
+            /// Bytes of the window that one instance owns.
+            pub const SIZE: usize = #size;
+
+            /// The block instance whose first byte is at `ptr`.
+            ///
+            /// # Safety
+            ///
+            /// As for [`Device::from_ptr`](crate::Device::from_ptr), for a mapping of
+            /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
+            #[inline(always)]
+            pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
+                #ty { ptr }
+            }
+
+            /// The address of the instance's first byte.
+            #[inline(always)]
+            pub const fn as_ptr(self) -> *mut u8 {
+                self.ptr
+            }
+
+            #(#accessors)*
+        }
+
+        /// Byte offset of each register within the block (of element 0 for arrays).
+        pub mod offset {
+            #(#offsets)*
+        }
+
+        /// Reset value of each register.
+        pub mod reset {
+            #(#resets)*
+        }
+
+        #(#fields)*
+    }
+}
+
+fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStream {
+    let method = format_ident!("{}", names::lower(&register.name));
+    let handle = handle_type(register);
+    let offset = number(*register.offset);
+    let bytes = register.bytes();
+    let summary = format!(
+        "{}, {} bits, {}, reset `{:#x}`.",
+        match &register.array {
+            None => format!("Offset `{:#x}`", *register.offset),
+            Some(a) => format!(
+                "Offset `{:#x} + index * {:#x}`, {} elements",
+                *register.offset, *a.stride, *a.count
+            ),
+        },
+        *register.width,
+        match *register.access {
+            Access::ReadOnly => "read-only",
+            Access::WriteOnly => "write-only",
+            Access::ReadWrite if register.write_one_mask() != 0 => "read-write with write-1 bits",
+            Access::ReadWrite => "read-write",
+        },
+        *register.reset
+    );
+    let text = if register.description.trim().is_empty() {
+        summary
+    } else {
+        format!("{}\n\n{summary}", register.description.trim())
+    };
+    match &register.array {
+        None => {
+            let doc = doc_lines(&text);
+            let element_safety = splices.safety(&format!(
+                "bytes {:#x}..{:#x} lie inside the {:#x}-byte block that the contract of \
+                 `from_ptr` makes valid, and the offset is a multiple of {bytes}, so the \
+                 pointer is aligned.",
+                *register.offset,
+                register.offset.saturating_add(bytes),
+                *block.size
+            ));
+            quote! {
+                #doc
+                #[inline(always)]
+                pub const fn #method(self) -> #handle {
+                    #element_safety
+                    unsafe { Reg::from_ptr(self.ptr.wrapping_add(#offset).cast()) }
+                }
+            }
+        }
+        Some(array) => {
+            let count_name = format_ident!("{}_COUNT", names::upper(&register.name));
+            let unchecked = format_ident!("{}_unchecked", names::lower(&register.name));
+            let count = decimal(*array.count);
+            let stride = number(*array.stride);
+            let doc = doc_lines(&format!(
+                "{text}\n\nElement `index`, or `None` when `index >= {}`.",
+                *array.count
+            ));
+            let count_doc = doc_lines(&format!("Elements of register array `{}`.", *register.name));
+            let unchecked_doc = doc_lines(&format!(
+                "Element `index` of `{}`, without the bounds check.\n\n# Safety\n\n\
+                 `index` must be less than [`Self::{count_name}`].",
+                *register.name
+            ));
+            let last_end = register
+                .offset
+                .saturating_add(array.count.saturating_sub(1).saturating_mul(*array.stride))
+                .saturating_add(bytes);
+            let element_safety = splices.safety(&format!(
+                "`index < {}` (the promise of the caller), so the element lies within \
+                 {:#x}..{:#x}, inside the {:#x}-byte block that the contract of `from_ptr` \
+                 makes valid; offset and stride are multiples of {bytes}, so the pointer is \
+                 aligned.",
+                *array.count,
+                *register.offset,
+                last_end,
+                *block.size
+            ));
+            let checked = splices.safety("the bound was checked just above.");
+            quote! {
+                #count_doc
+                pub const #count_name: usize = #count;
+
+                #doc
+                #[inline(always)]
+                pub const fn #method(self, index: usize) -> Option<#handle> {
+                    if index < Self::#count_name {
+                        #checked
+                        Some(unsafe { self.#unchecked(index) })
+                    } else {
+                        None
+                    }
+                }
+
+                #unchecked_doc
+                #[inline(always)]
+                pub const unsafe fn #unchecked(self, index: usize) -> #handle {
+                    #element_safety
+                    unsafe {
+                        Reg::from_ptr(self.ptr.wrapping_add(#offset + index * #stride).cast())
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `Reg<u32, NAME::Register, Rw>`: the value type, the field set and the access mode.
+fn handle_type(register: &Register) -> TokenStream {
+    let value = uint(register);
+    let fields = if register.fields.is_empty() {
+        quote! { () }
+    } else {
+        let module = format_ident!("{}", names::upper(&register.name));
+        quote! { #module::Register }
+    };
+    let access = format_ident!("{}", access_mode(register));
+    quote! { Reg<#value, #fields, #access> }
+}
+
+/// The access-mode type of `common.rs` that the register's handle carries.
+fn access_mode(register: &Register) -> &'static str {
+    match *register.access {
+        Access::ReadOnly => "Ro",
+        Access::WriteOnly => "Wo",
+        Access::ReadWrite if register.write_one_mask() != 0 => "RwW1",
+        Access::ReadWrite => "Rw",
+    }
+}
+
+pub(super) fn uint(register: &Register) -> TokenStream {
+    let ty = format_ident!("u{}", *register.width);
+    quote! { #ty }
+}
+
+fn inner_doc(text: &str) -> TokenStream {
+    let lines = text.trim().lines().map(|line| {
+        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        quote! { #![doc = #line] }
+    });
+    quote! { #(#lines)* }
+}

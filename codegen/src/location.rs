@@ -1,0 +1,70 @@
+//! Where a value came from in the spec file, so that every diagnostic can point at it.
+
+use std::ops::Deref;
+
+/// A position in the spec source: 1-based line and column, plus the byte range that the
+/// value occupies (used to underline it in a diagnostic).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub line: u32,
+    pub column: u32,
+    pub byte_start: usize,
+    pub byte_len: usize,
+}
+
+impl Loc {
+    pub(crate) fn from_saphyr(location: &serde_saphyr::Location) -> Self {
+        let span = location.span();
+        Loc {
+            line: u32::try_from(location.line()).unwrap_or(u32::MAX),
+            column: u32::try_from(location.column()).unwrap_or(u32::MAX),
+            byte_start: span
+                .byte_offset()
+                .and_then(|o| usize::try_from(o).ok())
+                .unwrap_or(0),
+            byte_len: span
+                .byte_len()
+                .and_then(|l| usize::try_from(l).ok())
+                .unwrap_or(0),
+        }
+    }
+}
+
+/// A value together with the place in the spec where it was written.
+///
+/// Equality and ordering ignore the location: two specs that say the same thing in different
+/// places are equal (this is what round-trip tests and `gba diff` need).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Located<T> {
+    pub value: T,
+    pub loc: Loc,
+}
+
+impl<T> Located<T> {
+    pub fn new(value: T, loc: Loc) -> Self {
+        Located { value, loc }
+    }
+
+    /// A value that was not written in any file (defaults, values built by importers).
+    pub fn synthetic(value: T) -> Self {
+        Located {
+            value,
+            loc: Loc::default(),
+        }
+    }
+}
+
+impl<T> Deref for Located<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: PartialEq> PartialEq for Located<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Eq> Eq for Located<T> {}

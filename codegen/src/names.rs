@@ -1,0 +1,96 @@
+//! What a name in a spec may be, and how emitters spell it in each language.
+
+/// Rust keywords (strict, reserved and edition-2024 ones) and the C11 keywords; a spec name
+/// whose lower- or upper-case form is one of these cannot become an identifier everywhere.
+const KEYWORDS: &[&str] = &[
+    // Rust
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
+    "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod",
+    "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait",
+    "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do",
+    "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    // C11
+    "auto", "char", "default", "double", "float", "goto", "inline", "int", "long", "register",
+    "restrict", "short", "signed", "sizeof", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "case", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic",
+    "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+];
+
+/// Why a name cannot be used, or `None` when it can.
+pub fn problem(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    let Some(first) = chars.next() else {
+        return Some("a name cannot be empty".into());
+    };
+    if !first.is_ascii_alphabetic() {
+        return Some(format!(
+            "`{name}` is not an identifier: it must start with a letter (A-Z, a-z)"
+        ));
+    }
+    if let Some(bad) = chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '_')) {
+        return Some(format!(
+            "`{name}` is not an identifier: `{bad}` is not a letter, digit or underscore"
+        ));
+    }
+    for form in [name.to_string(), lower(name), upper(name)] {
+        if KEYWORDS.contains(&form.as_str()) {
+            return Some(format!(
+                "`{name}` is a Rust or C keyword (as `{form}`) and cannot name generated items"
+            ));
+        }
+    }
+    None
+}
+
+/// The key under which two names clash: names that differ only in case are the same name,
+/// because the emitters change case (`CONTROL` → `control()`).
+pub fn clash_key(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+/// `member_mask` (functions, modules, C identifiers).
+pub fn lower(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+/// `MEMBER_MASK` (constants, register and field modules).
+pub fn upper(name: &str) -> String {
+    name.to_ascii_uppercase()
+}
+
+/// `MemberMask` (types).
+pub fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            first
+                .into_iter()
+                .chain(chars.map(|c| c.to_ascii_lowercase()))
+                .collect::<String>()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_and_keywords() {
+        assert_eq!(problem("MEMBER_MASK"), None);
+        assert!(problem("1ST").unwrap().contains("start with a letter"));
+        assert!(problem("A-B").unwrap().contains("`-`"));
+        assert!(problem("TYPE").unwrap().contains("keyword"));
+        assert!(problem("Register").unwrap().contains("keyword"));
+        assert!(problem("").is_some());
+    }
+
+    #[test]
+    fn case_forms() {
+        assert_eq!(camel("member_mask"), "MemberMask");
+        assert_eq!(camel("GLOBAL"), "Global");
+        assert_eq!(lower("RELEASE_SEQ"), "release_seq");
+    }
+}

@@ -1,0 +1,507 @@
+//! From the YAML node tree to the [`model`](crate::model), reporting every structural problem
+//! (unknown key, wrong type, missing key, malformed bit range) with its location.
+
+use crate::diagnostic::Diagnostic;
+use crate::location::{Loc, Located};
+use crate::model::{
+    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Register, SideEffect,
+};
+use crate::yaml::Node;
+
+/// Walks the tree. Items with a problem are reported and left out; the rest is returned (when
+/// the `device` header could be read) so that the semantic checks can run on it too.
+pub fn device(root: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Device> {
+    let mut map = MapReader::new(root, "the spec", diags)?;
+    let device_map = map.take("device");
+    let constants = map.take("constants");
+    let blocks = map.take("blocks");
+    let root_loc = map.loc;
+    map.finish(&["device", "constants", "blocks"], diags);
+
+    let (name, description, version) = match device_map {
+        Some(node) => device_header(node, diags)?,
+        None => {
+            diags.push(Diagnostic::error(
+                "the spec has no `device` section",
+                root_loc,
+                "expected `device:` with at least a `name`",
+            ));
+            return None;
+        }
+    };
+    let constants = list(constants, "constants", diags, constant);
+    // A missing or empty `blocks` is reported by validation ("device has no blocks").
+    let blocks = list(blocks, "blocks", diags, block);
+    Some(Device {
+        name,
+        description,
+        version,
+        constants,
+        blocks,
+    })
+}
+
+fn device_header(
+    node: &Located<Node>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Located<String>, String, String)> {
+    let mut map = MapReader::new(node, "`device`", diags)?;
+    let name = map.required_str("name", diags);
+    let description = map.optional_str("description", diags).unwrap_or_default();
+    let version = map.optional_str("version", diags).unwrap_or_default();
+    map.finish(&["name", "description", "version"], diags);
+    Some((name?, description.value, version.value))
+}
+
+fn constant(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Constant> {
+    let mut map = MapReader::new(node, "a constant", diags)?;
+    let name = map.required_str("name", diags);
+    map.describe_as(&name, "constant");
+    let value = map.required_uint("value", diags);
+    let description = map.optional_str("description", diags).unwrap_or_default();
+    map.finish(&["name", "value", "description"], diags);
+    Some(Constant {
+        name: name?,
+        value: value?,
+        description: description.value,
+    })
+}
+
+fn block(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Block> {
+    let mut map = MapReader::new(node, "a block", diags)?;
+    let name = map.required_str("name", diags);
+    map.describe_as(&name, "block");
+    let description = map.optional_str("description", diags).unwrap_or_default();
+    let offset = map.required_uint("offset", diags);
+    let size = map.required_uint("size", diags);
+    let array = map.array(size.as_ref().map(|s| s.value), diags);
+    let registers = map.take("registers");
+    map.finish(
+        &[
+            "name",
+            "description",
+            "offset",
+            "size",
+            "count",
+            "stride",
+            "registers",
+        ],
+        diags,
+    );
+    let registers = list(registers, "registers", diags, register);
+    Some(Block {
+        name: name?,
+        description: description.value,
+        offset: offset?,
+        size: size?,
+        array: array?,
+        registers,
+    })
+}
+
+fn register(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Register> {
+    let mut map = MapReader::new(node, "a register", diags)?;
+    let name = map.required_str("name", diags);
+    map.describe_as(&name, "register");
+    let description = map.optional_str("description", diags).unwrap_or_default();
+    let offset = map.required_uint("offset", diags);
+    let width = map.required_uint("width", diags).and_then(|w| {
+        if matches!(w.value, 8 | 16 | 32 | 64) {
+            Some(Located::new(w.value as u32, w.loc))
+        } else {
+            diags.push(Diagnostic::error(
+                format!("{}: width {} is not a register width", map.what, w.value),
+                w.loc,
+                "expected 8, 16, 32 or 64 (bits)",
+            ));
+            None
+        }
+    });
+    let access = map.required_access("access", diags);
+    let reset = map
+        .optional_uint("reset", diags)
+        .unwrap_or_else(|| Located::new(0, map.loc));
+    let array = map.array(width.as_ref().map(|w| u64::from(w.value / 8)), diags);
+    let fields = map.take("fields");
+    map.finish(
+        &[
+            "name",
+            "description",
+            "offset",
+            "width",
+            "access",
+            "reset",
+            "count",
+            "stride",
+            "fields",
+        ],
+        diags,
+    );
+    let fields = list(fields, "fields", diags, field);
+    Some(Register {
+        name: name?,
+        description: description.value,
+        offset: offset?,
+        width: width?,
+        access: access?,
+        reset,
+        array: array?,
+        fields,
+    })
+}
+
+fn field(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Field> {
+    let mut map = MapReader::new(node, "a field", diags)?;
+    let name = map.required_str("name", diags);
+    map.describe_as(&name, "field");
+    let description = map.optional_str("description", diags).unwrap_or_default();
+    let bits = match map.take("bits") {
+        Some(node) => bit_range(node, &map.what, diags),
+        None => {
+            map.missing("bits", diags);
+            None
+        }
+    };
+    // Outer `Option`: was the key given; inner: was it valid (a problem is reported).
+    let access = map.take("access").map(|node| access(node, &map.what, diags));
+    let side_effect = map
+        .take("side_effect")
+        .map(|node| side_effect(node, &map.what, diags));
+    let values = map.take("values");
+    map.finish(
+        &[
+            "name",
+            "description",
+            "bits",
+            "access",
+            "side_effect",
+            "values",
+        ],
+        diags,
+    );
+    let values = list(values, "values", diags, enum_value);
+    Some(Field {
+        name: name?,
+        description: description.value,
+        bits: bits?,
+        access: access.map_or(Some(None), |a| a.map(Some))?,
+        side_effect: side_effect.map_or(Some(None), |s| s.map(Some))?,
+        values,
+    })
+}
+
+fn enum_value(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<EnumValue> {
+    let mut map = MapReader::new(node, "an enumerated value", diags)?;
+    let name = map.required_str("name", diags);
+    map.describe_as(&name, "enumerated value");
+    let value = map.required_uint("value", diags);
+    let description = map.optional_str("description", diags).unwrap_or_default();
+    map.finish(&["name", "value", "description"], diags);
+    Some(EnumValue {
+        name: name?,
+        value: value?,
+        description: description.value,
+    })
+}
+
+/// A list of items under `key`; an absent key is an empty list. Items that fail are
+/// reported and left out, so that the remaining ones are still checked.
+fn list<T>(
+    node: Option<&Located<Node>>,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+    item: fn(&Located<Node>, &mut Vec<Diagnostic>) -> Option<T>,
+) -> Vec<T> {
+    let Some(node) = node else {
+        return Vec::new();
+    };
+    match &node.value {
+        Node::Seq(items) => items.iter().filter_map(|n| item(n, diags)).collect(),
+        Node::Null => Vec::new(),
+        other => {
+            diags.push(Diagnostic::error(
+                format!("`{key}` must be a list, found {}", other.kind()),
+                node.loc,
+                "expected a list (`- name: …` entries)",
+            ));
+            Vec::new()
+        }
+    }
+}
+
+fn bit_range(node: &Located<Node>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<BitRange>> {
+    let parsed = match &node.value {
+        Node::Int(bit) => u32::try_from(*bit).ok().map(|b| BitRange { msb: b, lsb: b }),
+        Node::Str(text) => parse_bits(text),
+        _ => None,
+    };
+    match parsed {
+        Some(range) if range.msb >= range.lsb => Some(Located::new(range, node.loc)),
+        Some(range) => {
+            diags.push(Diagnostic::error(
+                format!("{what}: bit range `{}:{}` is reversed", range.msb, range.lsb),
+                node.loc,
+                format!("write the high bit first: `{}:{}`", range.lsb, range.msb),
+            ));
+            None
+        }
+        None => {
+            diags.push(Diagnostic::error(
+                format!("{what}: `bits` is not a bit range"),
+                node.loc,
+                "expected `MSB:LSB` (for example `15:8`) or one bit number",
+            ));
+            None
+        }
+    }
+}
+
+fn parse_bits(text: &str) -> Option<BitRange> {
+    let text = text.trim();
+    let text = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .unwrap_or(text);
+    match text.split_once(':') {
+        Some((msb, lsb)) => Some(BitRange {
+            msb: msb.trim().parse().ok()?,
+            lsb: lsb.trim().parse().ok()?,
+        }),
+        None => {
+            let bit = text.parse().ok()?;
+            Some(BitRange { msb: bit, lsb: bit })
+        }
+    }
+}
+
+fn access(node: &Located<Node>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<Access>> {
+    let value = match &node.value {
+        Node::Str(s) => match s.as_str() {
+            "ro" => Some(Access::ReadOnly),
+            "wo" => Some(Access::WriteOnly),
+            "rw" => Some(Access::ReadWrite),
+            _ => None,
+        },
+        _ => None,
+    };
+    if value.is_none() {
+        diags.push(Diagnostic::error(
+            format!("{what}: `access` is not an access mode"),
+            node.loc,
+            "expected `ro`, `wo` or `rw`",
+        ));
+    }
+    Some(Located::new(value?, node.loc))
+}
+
+fn side_effect(
+    node: &Located<Node>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Located<SideEffect>> {
+    let value = match &node.value {
+        Node::Str(s) => match s.as_str() {
+            "w1c" => Some(SideEffect::WriteOneToClear),
+            "w1s" => Some(SideEffect::WriteOneToSet),
+            "rc" => Some(SideEffect::ReadToClear),
+            _ => None,
+        },
+        _ => None,
+    };
+    if value.is_none() {
+        diags.push(Diagnostic::error(
+            format!("{what}: `side_effect` is not a side effect"),
+            node.loc,
+            "expected `w1c` (write 1 to clear), `w1s` (write 1 to set or trigger) or `rc` (read to clear)",
+        ));
+    }
+    Some(Located::new(value?, node.loc))
+}
+
+/// Reads one mapping, remembering which keys were used so that the rest can be reported.
+struct MapReader<'n> {
+    entries: &'n [(Located<String>, Located<Node>)],
+    used: Vec<bool>,
+    loc: Loc,
+    /// How errors name this mapping: "register `CONTROL`".
+    what: String,
+}
+
+impl<'n> MapReader<'n> {
+    fn new(node: &'n Located<Node>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<Self> {
+        match &node.value {
+            Node::Map(entries) => Some(MapReader {
+                entries,
+                used: vec![false; entries.len()],
+                loc: node.loc,
+                what: what.to_string(),
+            }),
+            other => {
+                diags.push(Diagnostic::error(
+                    format!("{what} must be a mapping, found {}", other.kind()),
+                    node.loc,
+                    "expected `key: value` entries",
+                ));
+                None
+            }
+        }
+    }
+
+    /// Names the mapping after its `name` once that is known, and points at the name.
+    fn describe_as(&mut self, name: &Option<Located<String>>, kind: &str) {
+        if let Some(name) = name {
+            self.what = format!("{kind} `{}`", name.value);
+            self.loc = name.loc;
+        }
+    }
+
+    fn take(&mut self, key: &str) -> Option<&'n Located<Node>> {
+        let index = self.entries.iter().position(|(k, _)| k.value == key)?;
+        self.used[index] = true;
+        Some(&self.entries[index].1)
+    }
+
+    fn missing(&self, key: &str, diags: &mut Vec<Diagnostic>) {
+        diags.push(Diagnostic::error(
+            format!("{} has no `{key}`", self.what),
+            self.loc,
+            format!("`{key}` is required here"),
+        ));
+    }
+
+    fn required_str(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<String>> {
+        let value = self.optional_str(key, diags);
+        if value.is_none() && !self.entries.iter().any(|(k, _)| k.value == key) {
+            self.missing(key, diags);
+        }
+        value
+    }
+
+    fn optional_str(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<String>> {
+        let node = self.take(key)?;
+        match &node.value {
+            Node::Str(s) => Some(Located::new(s.clone(), node.loc)),
+            other => {
+                diags.push(Diagnostic::error(
+                    format!("{}: `{key}` must be a string, found {}", self.what, other.kind()),
+                    node.loc,
+                    "expected text",
+                ));
+                None
+            }
+        }
+    }
+
+    fn required_uint(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<u64>> {
+        let present = self.entries.iter().any(|(k, _)| k.value == key);
+        let value = self.optional_uint(key, diags);
+        if !present {
+            self.missing(key, diags);
+        }
+        value
+    }
+
+    fn optional_uint(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<u64>> {
+        let node = self.take(key)?;
+        match &node.value {
+            Node::Int(v) => match u64::try_from(*v) {
+                Ok(v) => Some(Located::new(v, node.loc)),
+                Err(_) => {
+                    diags.push(Diagnostic::error(
+                        format!("{}: `{key}` is out of range", self.what),
+                        node.loc,
+                        "expected an integer from 0 to 2^64-1",
+                    ));
+                    None
+                }
+            },
+            other => {
+                diags.push(Diagnostic::error(
+                    format!("{}: `{key}` must be an integer, found {}", self.what, other.kind()),
+                    node.loc,
+                    "expected a number such as `16` or `0x10`",
+                ));
+                None
+            }
+        }
+    }
+
+    fn required_access(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<Access>> {
+        match self.take(key) {
+            Some(node) => access(node, &self.what, diags),
+            None => {
+                self.missing(key, diags);
+                None
+            }
+        }
+    }
+
+    /// `count` and `stride` (the stride defaults to `natural_stride`). `Some(None)`: not an
+    /// array; `None`: a problem was reported.
+    fn array(&mut self, natural_stride: Option<u64>, diags: &mut Vec<Diagnostic>) -> Option<Option<Array>> {
+        let count = self.optional_uint("count", diags);
+        let stride = self.optional_uint("stride", diags);
+        match (count, stride) {
+            (None, None) => Some(None),
+            (Some(count), stride) => {
+                let stride = match stride {
+                    Some(stride) => stride,
+                    None => Located::new(natural_stride?, count.loc),
+                };
+                Some(Some(Array { count, stride }))
+            }
+            (None, Some(stride)) => {
+                diags.push(Diagnostic::error(
+                    format!("{}: `stride` without `count`", self.what),
+                    stride.loc,
+                    "a stride only means something for an array: add `count`",
+                ));
+                None
+            }
+        }
+    }
+
+    /// Reports every key that no one asked for.
+    fn finish(self, known: &[&str], diags: &mut Vec<Diagnostic>) {
+        for ((key, _), used) in self.entries.iter().zip(&self.used) {
+            if *used {
+                continue;
+            }
+            let mut diagnostic = Diagnostic::error(
+                format!("unknown key `{}` in {}", key.value, self.what),
+                key.loc,
+                "not a key of the spec format",
+            );
+            diagnostic = match closest(&key.value, known) {
+                Some(suggestion) => diagnostic.note(format!("did you mean `{suggestion}`?")),
+                None => diagnostic.note(format!("expected one of: {}", known.join(", "))),
+            };
+            diags.push(diagnostic);
+        }
+    }
+}
+
+/// The known key nearest to a misspelt one, if it is near enough to be a likely typo.
+fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|k| (edit_distance(key, k), *k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}

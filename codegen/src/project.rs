@@ -1,0 +1,192 @@
+//! Where generated files go, writing them (`gba gen`) and checking that the committed ones
+//! are current (`gba gen --check`, and the staleness test).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::emit::{self, GeneratedFile, MARKER, Provenance};
+use crate::LoadError;
+
+/// One spec and the crate directory its bindings are generated into.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The spec, relative to the project root.
+    pub spec: PathBuf,
+    /// The generated crate's directory, relative to the project root.
+    pub out: PathBuf,
+}
+
+impl Target {
+    /// The project's own: `gba.yaml` into `gba-pac/`.
+    pub fn gba() -> Self {
+        Target {
+            spec: "gba.yaml".into(),
+            out: "gba-pac".into(),
+        }
+    }
+
+    /// The command that regenerates this target, as written in preambles and error messages.
+    pub fn command(&self) -> String {
+        if *self == Target::gba() {
+            "gba gen".into()
+        } else {
+            format!(
+                "gba gen --spec {} --out {}",
+                slash(&self.spec),
+                slash(&self.out)
+            )
+        }
+    }
+
+    /// Every file this target generates, paths relative to the project root.
+    pub fn render(&self, root: &Path) -> Result<Vec<GeneratedFile>, LoadError> {
+        let device = crate::load(&root.join(&self.spec))?;
+        let provenance = Provenance {
+            spec: slash(&self.spec),
+            command: self.command(),
+        };
+        Ok(emit::all(&device, &provenance)
+            .into_iter()
+            .map(|file| GeneratedFile {
+                path: slash(&self.out.join(&file.path)),
+                contents: file.contents,
+            })
+            .collect())
+    }
+}
+
+/// Why a generated file does not match what the spec generates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Staleness {
+    /// The file differs from what the spec generates.
+    Changed(String),
+    /// The spec generates the file but it does not exist.
+    Missing(String),
+    /// A generated file that the spec no longer generates (a removed block, say).
+    Orphaned(String),
+}
+
+impl std::fmt::Display for Staleness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Staleness::Changed(p) => write!(f, "{p}: differs from what the spec generates"),
+            Staleness::Missing(p) => write!(f, "{p}: missing"),
+            Staleness::Orphaned(p) => write!(f, "{p}: generated, but no longer by the spec"),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Compares the committed files with what the spec generates; changes nothing.
+pub fn check(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
+    let files = target.render(root)?;
+    let mut stale = Vec::new();
+    for file in &files {
+        match fs::read_to_string(root.join(&file.path)) {
+            Ok(current) if current == file.contents => {}
+            Ok(_) => stale.push(Staleness::Changed(file.path.clone())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                stale.push(Staleness::Missing(file.path.clone()))
+            }
+            Err(source) => {
+                return Err(GenError::Io {
+                    action: "read",
+                    path: root.join(&file.path),
+                    source,
+                });
+            }
+        }
+    }
+    for orphan in orphans(root, target, &files)? {
+        stale.push(Staleness::Orphaned(orphan));
+    }
+    Ok(stale)
+}
+
+/// Writes every generated file whose contents changed and removes orphaned generated files.
+/// Returns what was touched.
+pub fn write(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
+    let changes = check(root, target)?;
+    let files = target.render(root)?;
+    for change in &changes {
+        match change {
+            Staleness::Changed(path) | Staleness::Missing(path) => {
+                let file = files.iter().find(|f| &f.path == path);
+                let path = root.join(path);
+                if let Some(parent) = path.parent() {
+                    fs::create_dir_all(parent).map_err(|source| GenError::Io {
+                        action: "create",
+                        path: parent.to_path_buf(),
+                        source,
+                    })?;
+                }
+                let contents = file.map(|f| f.contents.as_str()).unwrap_or_default();
+                fs::write(&path, contents).map_err(|source| GenError::Io {
+                    action: "write",
+                    path,
+                    source,
+                })?;
+            }
+            Staleness::Orphaned(path) => {
+                let path = root.join(path);
+                fs::remove_file(&path).map_err(|source| GenError::Io {
+                    action: "remove",
+                    path,
+                    source,
+                })?;
+            }
+        }
+    }
+    Ok(changes)
+}
+
+/// Files in the directories this target writes to that carry the generated-file marker but
+/// are not among `files`.
+fn orphans(root: &Path, target: &Target, files: &[GeneratedFile]) -> Result<Vec<String>, GenError> {
+    let mut dirs: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|f| Path::new(&f.path).parent().map(Path::to_path_buf))
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    let mut orphans = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = fs::read_dir(root.join(&dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let relative = slash(&dir.join(entry.file_name()));
+            if files.iter().any(|f| f.path == relative) || !entry.path().is_file() {
+                continue;
+            }
+            let head: String = fs::read_to_string(entry.path())
+                .map(|text| text.lines().take(3).collect::<Vec<_>>().join("\n"))
+                .unwrap_or_default();
+            if head.contains(MARKER) && head.contains(&slash(&target.spec)) {
+                orphans.push(relative);
+            }
+        }
+    }
+    orphans.sort();
+    Ok(orphans)
+}
+
+/// A path with `/` separators, for messages and preambles that must not vary by platform.
+fn slash(path: &Path) -> String {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}

@@ -1,0 +1,473 @@
+//! Semantic checks over a parsed device: every problem is collected, none stops the others.
+
+use std::collections::HashMap;
+
+use crate::diagnostic::Diagnostic;
+use crate::location::{Loc, Located};
+use crate::model::{Block, Device, Field, Register, SideEffect};
+use crate::names;
+
+/// Instances (block copies, register elements) that one overlap check expands at the most;
+/// a spec beyond this is refused rather than checked for minutes.
+const MAX_EXPANDED: u64 = 1 << 20;
+
+/// Values that the Rust emitter generates inside each field module (tock-registers'
+/// `register_bitfields!`) and that enumerated values therefore cannot be called.
+const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR", "VALUE"];
+/// Methods every generated block and device handle has.
+const RESERVED_ACCESSORS: &[&str] = &["as_ptr", "from_ptr"];
+
+pub fn device(device: &Device) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    name(&device.name, "device", &mut diags);
+    unique(
+        device.constants.iter().map(|c| &c.name),
+        "constant",
+        "the device",
+        &mut diags,
+    );
+    for constant in &device.constants {
+        name(&constant.name, "constant", &mut diags);
+        if *constant.value > u64::from(u32::MAX) {
+            diags.push(Diagnostic::error(
+                format!("constant `{}` is too large", *constant.name),
+                constant.value.loc,
+                "constants are limits and counts: at most 0xFFFF_FFFF",
+            ));
+        }
+    }
+    if device.blocks.is_empty() {
+        diags.push(Diagnostic::error(
+            format!("device `{}` has no blocks", *device.name),
+            device.name.loc,
+            "add at least one block under `blocks:`",
+        ));
+    }
+    unique(device.blocks.iter().map(|b| &b.name), "block", "the device", &mut diags);
+    for block in &device.blocks {
+        name(&block.name, "block", &mut diags);
+        reserved_accessor(&block.name, "block", &mut diags);
+        self::block(block, &mut diags);
+    }
+    block_overlaps(device, &mut diags);
+    diags
+}
+
+fn name(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {
+    if let Some(problem) = names::problem(name) {
+        diags.push(Diagnostic::error(
+            format!("invalid {kind} name"),
+            name.loc,
+            problem,
+        ));
+    }
+}
+
+fn reserved_accessor(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {
+    if RESERVED_ACCESSORS.contains(&names::lower(name).as_str()) {
+        diags.push(Diagnostic::error(
+            format!("invalid {kind} name"),
+            name.loc,
+            format!(
+                "`{}` would clash with the generated method `{}`",
+                name.value,
+                names::lower(name)
+            ),
+        ));
+    }
+}
+
+/// Reports each name that repeats an earlier one (ignoring case), pointing at both.
+fn unique<'a>(
+    items: impl Iterator<Item = &'a Located<String>>,
+    kind: &str,
+    scope: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut seen: HashMap<String, &Located<String>> = HashMap::new();
+    for item in items {
+        match seen.get(&names::clash_key(item)) {
+            Some(first) => diags.push(
+                Diagnostic::error(
+                    format!("duplicate {kind} name `{}` in {scope}", item.value),
+                    item.loc,
+                    "defined again here",
+                )
+                .also(first.loc, format!("first defined here as `{}`", first.value))
+                .note("names are compared ignoring case, because generated code changes their case"),
+            ),
+            None => {
+                seen.insert(names::clash_key(item), item);
+            }
+        }
+    }
+}
+
+fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
+    let what = format!("block `{}`", *block.name);
+    if *block.size == 0 {
+        diags.push(Diagnostic::error(
+            format!("{what} has size 0"),
+            block.size.loc,
+            "a block must own at least one byte",
+        ));
+    }
+    let widest = block.registers.iter().map(Register::bytes).max().unwrap_or(1);
+    aligned(&block.offset, widest, &what, "offset", diags);
+    if let Some(array) = &block.array {
+        count(&array.count, &what, diags);
+        aligned(&array.stride, widest, &what, "stride", diags);
+        if *array.stride < *block.size && *array.count > 1 {
+            diags.push(Diagnostic::error(
+                format!("the instances of {what} overlap each other"),
+                array.stride.loc,
+                format!(
+                    "stride {:#x} is smaller than the block size {:#x}",
+                    *array.stride, *block.size
+                ),
+            ).also(block.size.loc, "size given here"));
+        }
+    }
+    unique(
+        block.registers.iter().map(|r| &r.name),
+        "register",
+        &what,
+        diags,
+    );
+    for register in &block.registers {
+        self::register(register, block, diags);
+    }
+    register_overlaps(block, diags);
+}
+
+fn count(count: &Located<u64>, what: &str, diags: &mut Vec<Diagnostic>) {
+    if count.value == 0 {
+        diags.push(Diagnostic::error(
+            format!("{what} is an array of 0 elements"),
+            count.loc,
+            "`count` must be at least 1",
+        ));
+    }
+}
+
+fn aligned(value: &Located<u64>, alignment: u64, what: &str, key: &str, diags: &mut Vec<Diagnostic>) {
+    if alignment > 1 && !value.value.is_multiple_of(alignment) {
+        diags.push(Diagnostic::error(
+            format!("{what}: {key} {:#x} is misaligned", value.value),
+            value.loc,
+            format!("must be a multiple of {alignment} bytes (the widest register's size)"),
+        ));
+    }
+}
+
+fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
+    let what = format!("register `{}` (block `{}`)", *register.name, *block.name);
+    name(&register.name, "register", diags);
+    reserved_accessor(&register.name, "register", diags);
+    let bytes = register.bytes();
+    if !register.offset.is_multiple_of(bytes) {
+        diags.push(Diagnostic::error(
+            format!("{what}: offset {:#x} is misaligned", *register.offset),
+            register.offset.loc,
+            format!("a {}-bit register needs an offset that is a multiple of {bytes}", *register.width),
+        ));
+    }
+    let mut last_offset = Some(*register.offset);
+    if let Some(array) = &register.array {
+        count(&array.count, &what, diags);
+        if !array.stride.is_multiple_of(bytes) || *array.stride < bytes {
+            diags.push(Diagnostic::error(
+                format!("{what}: stride {:#x} does not fit the register", *array.stride),
+                array.stride.loc,
+                format!("must be a non-zero multiple of the register's {bytes} bytes"),
+            ));
+        }
+        last_offset = array
+            .count
+            .saturating_sub(1)
+            .checked_mul(*array.stride)
+            .and_then(|span| span.checked_add(*register.offset));
+    }
+    let end = last_offset.and_then(|o| o.checked_add(bytes));
+    if end.is_none_or(|end| end > *block.size) {
+        let (loc, label) = match (&register.array, last_offset) {
+            (Some(array), Some(last)) => (
+                array.count.loc,
+                format!(
+                    "its last element, {}, spans {last:#x}..{:#x}",
+                    array.count.saturating_sub(1),
+                    last.saturating_add(bytes)
+                ),
+            ),
+            (Some(array), None) => (array.count.loc, "its elements reach past 2^64".into()),
+            (None, _) => (
+                register.offset.loc,
+                format!(
+                    "spans {:#x}..{:#x}",
+                    *register.offset,
+                    register.offset.saturating_add(bytes)
+                ),
+            ),
+        };
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "{what} runs past the end of its block (size {:#x})",
+                    *block.size
+                ),
+                loc,
+                label,
+            )
+            .also(block.size.loc, "block size given here"),
+        );
+    }
+    if *register.width < 64 && *register.reset >> *register.width != 0 {
+        diags.push(Diagnostic::error(
+            format!("{what}: reset value {:#x} is too wide", *register.reset),
+            register.reset.loc,
+            format!("does not fit in {} bits", *register.width),
+        ));
+    }
+    unique(register.fields.iter().map(|f| &f.name), "field", &what, diags);
+    for field in &register.fields {
+        self::field(field, register, &what, diags);
+    }
+    field_overlaps(register, &what, diags);
+}
+
+fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Vec<Diagnostic>) {
+    let what = format!("field `{}` of {register_what}", *field.name);
+    name(&field.name, "field", diags);
+    if field.bits.msb >= *register.width {
+        diags.push(
+            Diagnostic::error(
+                format!("{what} lies outside its register"),
+                field.bits.loc,
+                format!(
+                    "bits {} do not fit in a {}-bit register (bits 0 to {})",
+                    *field.bits,
+                    *register.width,
+                    *register.width - 1
+                ),
+            )
+            .also(register.width.loc, "register width given here"),
+        );
+    }
+    let access = field.effective_access(register);
+    if let Some(field_access) = field.access {
+        let widens = (field_access.is_writable() && !register.access.is_writable())
+            || (field_access.is_readable() && !register.access.is_readable());
+        if widens {
+            diags.push(
+                Diagnostic::error(
+                    format!("{what} allows more than its register"),
+                    field_access.loc,
+                    format!("field is `{}`", field_access.keyword()),
+                )
+                .also(register.access.loc, format!("register is `{}`", register.access.keyword())),
+            );
+        }
+    }
+    if let Some(effect) = field.side_effect {
+        let fits = match *effect {
+            SideEffect::WriteOneToClear | SideEffect::WriteOneToSet => access.is_writable(),
+            SideEffect::ReadToClear => access.is_readable(),
+        };
+        if !fits {
+            diags.push(Diagnostic::error(
+                format!("{what}: side effect `{}` needs a field that can be {}",
+                    effect.keyword(),
+                    if *effect == SideEffect::ReadToClear { "read" } else { "written" }),
+                effect.loc,
+                format!("the field is `{}`", access.keyword()),
+            ));
+        }
+    }
+    unique(field.values.iter().map(|v| &v.name), "enumerated value", &what, diags);
+    let mut by_value: HashMap<u64, &Located<String>> = HashMap::new();
+    for value in &field.values {
+        name(&value.name, "enumerated value", diags);
+        if RESERVED_VALUE_NAMES.contains(&names::upper(&value.name).as_str()) {
+            diags.push(Diagnostic::error(
+                "invalid enumerated value name",
+                value.name.loc,
+                format!(
+                    "`{}` is reserved: every field already has {}",
+                    *value.name,
+                    RESERVED_VALUE_NAMES.join(", ")
+                ),
+            ));
+        }
+        if *value.value > field.bits.value_mask() {
+            diags.push(Diagnostic::error(
+                format!("{what}: enumerated value `{}` is too wide", *value.name),
+                value.value.loc,
+                format!(
+                    "{:#x} does not fit in the field's {} bit{}",
+                    *value.value,
+                    field.bits.width(),
+                    if field.bits.width() == 1 { "" } else { "s" }
+                ),
+            ).also(field.bits.loc, "field bits given here"));
+        }
+        match by_value.get(&*value.value) {
+            Some(first) => diags.push(
+                Diagnostic::error(
+                    format!("{what}: value {} has two names", *value.value),
+                    value.value.loc,
+                    format!("`{}` repeats this value", *value.name),
+                )
+                .also(first.loc, format!("already named `{}`", first.value)),
+            ),
+            None => {
+                by_value.insert(*value.value, &value.name);
+            }
+        }
+    }
+}
+
+fn field_overlaps(register: &Register, what: &str, diags: &mut Vec<Diagnostic>) {
+    let mut fields: Vec<&Field> = register.fields.iter().collect();
+    fields.sort_by_key(|f| (f.bits.lsb, f.bits.msb));
+    let mut reach: Option<&Field> = None; // the field reaching highest so far
+    for field in fields {
+        if let Some(previous) = reach {
+            if field.bits.lsb <= previous.bits.msb {
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "fields `{}` and `{}` of {what} overlap",
+                            *previous.name, *field.name
+                        ),
+                        field.bits.loc,
+                        format!("`{}` is bits {}", *field.name, *field.bits),
+                    )
+                    .also(
+                        previous.bits.loc,
+                        format!("`{}` is bits {}", *previous.name, *previous.bits),
+                    ),
+                );
+            }
+            if field.bits.msb <= previous.bits.msb {
+                continue;
+            }
+        }
+        reach = Some(field);
+    }
+}
+
+/// One byte range that something occupies, for the overlap sweeps.
+struct Extent<'a> {
+    start: u64,
+    end: u64,
+    owner: usize,
+    element: u64,
+    is_array: bool,
+    loc: Loc,
+    name: &'a str,
+}
+
+fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
+    let mut extents = Vec::new();
+    let mut total = 0u64;
+    for (owner, register) in block.registers.iter().enumerate() {
+        let count = register.array.as_ref().map_or(1, |a| *a.count);
+        total = total.saturating_add(count);
+        if total > MAX_EXPANDED {
+            diags.push(Diagnostic::error(
+                format!("block `{}` has too many register instances to check", *block.name),
+                register.name.loc,
+                format!("more than {MAX_EXPANDED} registers counting array elements"),
+            ));
+            return;
+        }
+        for (element, start) in register.element_offsets().enumerate() {
+            extents.push(Extent {
+                start,
+                end: start.saturating_add(register.bytes()),
+                owner,
+                element: element as u64,
+                is_array: register.array.is_some(),
+                loc: register.offset.loc,
+                name: &register.name,
+            });
+        }
+    }
+    overlaps(extents, &format!("block `{}`", *block.name), "register", diags);
+}
+
+fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
+    let mut extents = Vec::new();
+    let mut total = 0u64;
+    for (owner, block) in device.blocks.iter().enumerate() {
+        let (count, stride) = block.array.as_ref().map_or((1, 0), |a| (*a.count, *a.stride));
+        total = total.saturating_add(count);
+        if total > MAX_EXPANDED {
+            diags.push(Diagnostic::error(
+                "too many block instances to check",
+                block.name.loc,
+                format!("more than {MAX_EXPANDED} blocks counting array elements"),
+            ));
+            return;
+        }
+        for element in 0..count {
+            let start = element
+                .checked_mul(stride)
+                .and_then(|s| s.checked_add(*block.offset));
+            let end = start.and_then(|s| s.checked_add(*block.size));
+            let (Some(start), Some(end)) = (start, end) else {
+                diags.push(Diagnostic::error(
+                    format!("block `{}` reaches past the end of the address space", *block.name),
+                    block.offset.loc,
+                    format!("instance {element} ends beyond 2^64"),
+                ));
+                break;
+            };
+            extents.push(Extent {
+                start,
+                end,
+                owner,
+                element,
+                is_array: block.array.is_some(),
+                loc: block.offset.loc,
+                name: &block.name,
+            });
+        }
+    }
+    overlaps(extents, "the device", "block", diags);
+}
+
+/// Sorts the extents and reports each pair of distinct owners whose extents intersect, once.
+/// Overlaps among elements of the same array are reported by the stride checks instead.
+fn overlaps(mut extents: Vec<Extent<'_>>, scope: &str, kind: &str, diags: &mut Vec<Diagnostic>) {
+    extents.sort_by_key(|e| (e.start, e.end, e.owner));
+    let mut reported = std::collections::HashSet::new();
+    let mut reach: Option<usize> = None;
+    for index in 0..extents.len() {
+        if let Some(previous) = reach {
+            let (a, b) = (&extents[previous], &extents[index]);
+            if b.start < a.end && a.owner != b.owner && reported.insert((a.owner.min(b.owner), a.owner.max(b.owner))) {
+                diags.push(
+                    Diagnostic::error(
+                        format!("{kind}s `{}` and `{}` overlap in {scope}", a.name, b.name),
+                        b.loc,
+                        format!("{}{} spans {:#x}..{:#x}", b.name, element_suffix(b), b.start, b.end),
+                    )
+                    .also(a.loc, format!("{}{} spans {:#x}..{:#x}", a.name, element_suffix(a), a.start, a.end)),
+                );
+            }
+            if extents[index].end <= extents[previous].end {
+                continue;
+            }
+        }
+        reach = Some(index);
+    }
+}
+
+fn element_suffix(extent: &Extent<'_>) -> String {
+    if extent.is_array {
+        format!("[{}]", extent.element)
+    } else {
+        String::new()
+    }
+}

@@ -1,0 +1,164 @@
+//! The spec file as a tree of YAML nodes, each with its location.
+//!
+//! The spec is read in two steps: serde-saphyr turns the text into this tree (only malformed
+//! YAML fails here), then `parse` walks the tree and reports *every* unknown key, wrong type
+//! and missing key in one run, which a derived `Deserialize` (stopping at the first error)
+//! cannot do.
+
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+
+use crate::diagnostic::Diagnostic;
+use crate::location::{Loc, Located};
+
+/// One YAML node.
+#[derive(Debug)]
+pub enum Node {
+    Map(Vec<(Located<String>, Located<Node>)>),
+    Seq(Vec<Located<Node>>),
+    Str(String),
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Null,
+}
+
+impl Node {
+    /// What kind of value this is, as a user would say it in an error message.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Node::Map(_) => "a mapping",
+            Node::Seq(_) => "a list",
+            Node::Str(_) => "a string",
+            Node::Int(_) => "an integer",
+            Node::Float(_) => "a floating-point number",
+            Node::Bool(_) => "a boolean",
+            Node::Null => "nothing (null)",
+        }
+    }
+}
+
+/// Parses YAML text into a located node tree.
+pub fn parse_tree(text: &str) -> Result<Located<Node>, Diagnostic> {
+    match serde_saphyr::from_str::<Spanned<SpannedNode>>(text) {
+        Ok(root) => Ok(located(root)),
+        Err(error) => {
+            let loc = error
+                .location()
+                .map(|l| Loc::from_saphyr(&l))
+                .unwrap_or_default();
+            Err(Diagnostic::error(
+                format!("malformed YAML: {}", first_line(&error.to_string())),
+                loc,
+                "the YAML parser stopped here",
+            ))
+        }
+    }
+}
+
+/// serde-saphyr's messages repeat the location and a snippet after the first line; the
+/// diagnostic renders its own snippet, so keep only the message itself.
+fn first_line(message: &str) -> String {
+    let line = message.lines().next().unwrap_or(message);
+    // "error: line 3 column 5: <message>" -> "<message>"
+    let line = line.strip_prefix("error: ").unwrap_or(line);
+    match line.find(": ") {
+        Some(index) if line.starts_with("line ") => line[index + 2..].to_string(),
+        _ => line.to_string(),
+    }
+}
+
+/// The serde-facing twin of [`Node`]; converted once, right after parsing.
+enum SpannedNode {
+    Map(Vec<(Spanned<String>, Spanned<SpannedNode>)>),
+    Seq(Vec<Spanned<SpannedNode>>),
+    Scalar(Node),
+}
+
+fn located(spanned: Spanned<SpannedNode>) -> Located<Node> {
+    let loc = Loc::from_saphyr(&spanned.referenced);
+    let node = match spanned.value {
+        SpannedNode::Map(entries) => Node::Map(
+            entries
+                .into_iter()
+                .map(|(key, value)| {
+                    (
+                        Located::new(key.value, Loc::from_saphyr(&key.referenced)),
+                        located(value),
+                    )
+                })
+                .collect(),
+        ),
+        SpannedNode::Seq(items) => Node::Seq(items.into_iter().map(located).collect()),
+        SpannedNode::Scalar(node) => node,
+    };
+    Located::new(node, loc)
+}
+
+impl<'de> Deserialize<'de> for SpannedNode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = SpannedNode;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Int(v.into())))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Int(v.into())))
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Int(v)))
+    }
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<SpannedNode, E> {
+        i128::try_from(v)
+            .map(|v| SpannedNode::Scalar(Node::Int(v)))
+            .map_err(|_| E::custom("integer too large"))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Float(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Str(v.to_string())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Str(v)))
+    }
+    fn visit_unit<E>(self) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Null))
+    }
+    fn visit_none<E>(self) -> Result<SpannedNode, E> {
+        Ok(SpannedNode::Scalar(Node::Null))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<SpannedNode, D::Error> {
+        SpannedNode::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SpannedNode, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(SpannedNode::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SpannedNode, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(entry) = map.next_entry()? {
+            entries.push(entry);
+        }
+        Ok(SpannedNode::Map(entries))
+    }
+}

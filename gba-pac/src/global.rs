@@ -1,0 +1,201 @@
+// Generated from gba.yaml by `gba gen` (gba-codegen 0.1.0).
+// Do not edit: change gba.yaml and run `gba gen` again.
+
+//! Identity, limits and counters of this port.
+//!
+//! One instance at 0x0 in the device window, 0x1000 bytes.
+
+use crate::common::{Reg, Ro};
+
+/// Handle on one instance of block `global`.
+#[derive(Clone, Copy, Debug)]
+pub struct Global {
+    ptr: *mut u8,
+}
+
+// SAFETY: the handle is an address; the contract of `from_ptr` makes its creator answer for use
+// from any thread, so moving it adds no hazard.
+unsafe impl Send for Global {}
+
+// SAFETY: as for `Send`: sharing the handle shares only an address.
+unsafe impl Sync for Global {}
+
+impl Global {
+    /// Bytes of the window that one instance owns.
+    pub const SIZE: usize = 0x1000;
+
+    /// The block instance whose first byte is at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Device::from_ptr`](crate::Device::from_ptr), for a mapping of
+    /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
+    #[inline(always)]
+    pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
+        Global { ptr }
+    }
+
+    /// The address of the instance's first byte.
+    #[inline(always)]
+    pub const fn as_ptr(self) -> *mut u8 {
+        self.ptr
+    }
+
+    /// Identifies the device; any other value means this is not a GBA.
+    ///
+    /// Offset `0x0`, 32 bits, read-only, reset `0x47424131`.
+    #[inline(always)]
+    pub const fn device_id(self) -> Reg<u32, DEVICE_ID::Register, Ro> {
+        // SAFETY: bytes 0x0..0x4 lie inside the 0x1000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
+    }
+
+    /// Version of the register map that the device implements.
+    ///
+    /// Offset `0x4`, 32 bits, read-only, reset `0x10000`.
+    #[inline(always)]
+    pub const fn version(self) -> Reg<u32, VERSION::Register, Ro> {
+        // SAFETY: bytes 0x4..0x8 lie inside the 0x1000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
+    }
+
+    /// Limits of this device, so that software reads them instead of assuming them.
+    ///
+    /// Offset `0x8`, 32 bits, read-only, reset `0x2c420`.
+    #[inline(always)]
+    pub const fn caps(self) -> Reg<u32, CAPS::Register, Ro> {
+        // SAFETY: bytes 0x8..0xc lie inside the 0x1000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
+    }
+
+    /// The switch port of this host, which is its member id in every group.
+    ///
+    /// Offset `0xc`, 32 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn port_id(self) -> Reg<u32, PORT_ID::Register, Ro> {
+        // SAFETY: bytes 0xc..0x10 lie inside the 0x1000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
+    }
+
+    /// Which groups are enabled on this port.
+    ///
+    /// Offset `0x10`, 32 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn group_enabled(self) -> Reg<u32, GROUP_ENABLED::Register, Ro> {
+        // SAFETY: bytes 0x10..0x14 lie inside the 0x1000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x10).cast()) }
+    }
+
+    /// Barrier episodes completed that involved this port.
+    ///
+    /// Offset `0x18`, 64 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn barriers_completed(self) -> Reg<u64, BARRIERS_COMPLETED::Register, Ro> {
+        // SAFETY: bytes 0x18..0x20 lie inside the 0x1000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x18).cast()) }
+    }
+}
+
+/// Byte offset of each register within the block (of element 0 for arrays).
+pub mod offset {
+    pub const DEVICE_ID: usize = 0x0;
+
+    pub const VERSION: usize = 0x4;
+
+    pub const CAPS: usize = 0x8;
+
+    pub const PORT_ID: usize = 0xc;
+
+    pub const GROUP_ENABLED: usize = 0x10;
+
+    pub const BARRIERS_COMPLETED: usize = 0x18;
+}
+
+/// Reset value of each register.
+pub mod reset {
+    pub const DEVICE_ID: u32 = 0x4742_4131;
+
+    pub const VERSION: u32 = 0x1_0000;
+
+    pub const CAPS: u32 = 0x2_c420;
+
+    pub const PORT_ID: u32 = 0x0;
+
+    pub const GROUP_ENABLED: u32 = 0x0;
+
+    pub const BARRIERS_COMPLETED: u64 = 0x0;
+}
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `DEVICE_ID`.
+    pub DEVICE_ID [
+        /// 0x4742_4131, "GBA1" in ASCII.
+        ///
+        /// Bits [31:0], ro.
+        ID OFFSET(0) NUMBITS(32) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `VERSION`.
+    pub VERSION [
+        /// Major version; software refuses a major version it does not know.
+        ///
+        /// Bits [31:16], ro.
+        MAJOR OFFSET(16) NUMBITS(16) [],
+        /// Minor version; additions only.
+        ///
+        /// Bits [15:0], ro.
+        MINOR OFFSET(0) NUMBITS(16) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `CAPS`.
+    pub CAPS [
+        /// Number of barrier groups (32).
+        ///
+        /// Bits [7:0], ro.
+        MAX_GROUPS OFFSET(0) NUMBITS(8) [],
+        /// Maximum members per group (708).
+        ///
+        /// Bits [19:8], ro.
+        MAX_MEMBERS OFFSET(8) NUMBITS(12) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `PORT_ID`.
+    pub PORT_ID [
+        /// Port number; the reset value differs per port.
+        ///
+        /// Bits [11:0], ro.
+        PORT OFFSET(0) NUMBITS(12) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `GROUP_ENABLED`.
+    pub GROUP_ENABLED [
+        /// Bit g set means group g is enabled on this port.
+        ///
+        /// Bits [31:0], ro.
+        GROUPS OFFSET(0) NUMBITS(32) [],
+    ]
+];
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `BARRIERS_COMPLETED`.
+    pub BARRIERS_COMPLETED [
+        /// Number of completed episodes; wraps at 2^64.
+        ///
+        /// Bits [63:0], ro.
+        COUNT OFFSET(0) NUMBITS(64) [],
+    ]
+];

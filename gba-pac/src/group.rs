@@ -1,0 +1,417 @@
+// Generated from gba.yaml by `gba gen` (gba-codegen 0.1.0).
+// Do not edit: change gba.yaml and run `gba gen` again.
+
+//! One barrier group as seen from this port: its member set, this member's release
+//! flag, control and status, and the arrival doorbell.
+//!
+//! 32 instances, 0x2000 bytes each, 0x2000 bytes apart from 0x10000 in the device window.
+
+use crate::common::{Reg, Ro, Rw, RwW1, Wo};
+
+/// Handle on one instance of block `group`.
+#[derive(Clone, Copy, Debug)]
+pub struct Group {
+    ptr: *mut u8,
+}
+
+// SAFETY: the handle is an address; the contract of `from_ptr` makes its creator answer for use
+// from any thread, so moving it adds no hazard.
+unsafe impl Send for Group {}
+
+// SAFETY: as for `Send`: sharing the handle shares only an address.
+unsafe impl Sync for Group {}
+
+impl Group {
+    /// Bytes of the window that one instance owns.
+    pub const SIZE: usize = 0x2000;
+
+    /// The block instance whose first byte is at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Device::from_ptr`](crate::Device::from_ptr), for a mapping of
+    /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
+    #[inline(always)]
+    pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
+        Group { ptr }
+    }
+
+    /// The address of the instance's first byte.
+    #[inline(always)]
+    pub const fn as_ptr(self) -> *mut u8 {
+        self.ptr
+    }
+
+    /// The index of this group block.
+    ///
+    /// Offset `0x0`, 32 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn group_id(self) -> Reg<u32, GROUP_ID::Register, Ro> {
+        // SAFETY: bytes 0x0..0x4 lie inside the 0x2000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
+    }
+
+    /// Number of members of the group; must equal the number of bits set in MEMBER_MASK.
+    ///
+    /// Offset `0x4`, 32 bits, read-write, reset `0x0`.
+    #[inline(always)]
+    pub const fn member_count(self) -> Reg<u32, MEMBER_COUNT::Register, Rw> {
+        // SAFETY: bytes 0x4..0x8 lie inside the 0x2000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
+    }
+
+    /// Members that have arrived for the pending episode.
+    ///
+    /// Offset `0x8`, 32 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn arrival_count(self) -> Reg<u32, ARRIVAL_COUNT::Register, Ro> {
+        // SAFETY: bytes 0x8..0xc lie inside the 0x2000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
+    }
+
+    /// This port's member id in the group; must equal PORT_ID.
+    ///
+    /// Offset `0xc`, 32 bits, read-write, reset `0x0`.
+    #[inline(always)]
+    pub const fn local_member_id(self) -> Reg<u32, LOCAL_MEMBER_ID::Register, Rw> {
+        // SAFETY: bytes 0xc..0x10 lie inside the 0x2000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
+    }
+
+    /// Elements of register array `MEMBER_MASK`.
+    pub const MEMBER_MASK_COUNT: usize = 12;
+
+    /// The 708-bit member set: member m is bit m % 64 of word m / 64. Bits 708 to 767
+    /// (word 11, bits 4 to 63) are reserved and must be 0.
+    ///
+    /// Offset `0x10 + index * 0x8`, 12 elements, 64 bits, read-write, reset `0x0`.
+    ///
+    /// Element `index`, or `None` when `index >= 12`.
+    #[inline(always)]
+    pub const fn member_mask(
+        self,
+        index: usize,
+    ) -> Option<Reg<u64, MEMBER_MASK::Register, Rw>> {
+        if index < Self::MEMBER_MASK_COUNT {
+            // SAFETY: the bound was checked just above.
+            Some(unsafe { self.member_mask_unchecked(index) })
+        } else {
+            None
+        }
+    }
+
+    /// Element `index` of `MEMBER_MASK`, without the bounds check.
+    ///
+    /// # Safety
+    ///
+    /// `index` must be less than [`Self::MEMBER_MASK_COUNT`].
+    #[inline(always)]
+    pub const unsafe fn member_mask_unchecked(
+        self,
+        index: usize,
+    ) -> Reg<u64, MEMBER_MASK::Register, Rw> {
+        // SAFETY: `index < 12` (the promise of the caller), so the element lies within 0x10..0x70,
+        // inside the 0x2000-byte block that the contract of `from_ptr` makes valid; offset and
+        // stride are multiples of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x10 + index * 0x8).cast()) }
+    }
+
+    /// Device address (IOVA) of this member's release flag. The switch writes the
+    /// completed episode's sequence number there; an unmapped or misaligned address
+    /// fails the episode with DMA_FAULT.
+    ///
+    /// Offset `0x80`, 64 bits, read-write, reset `0x0`.
+    #[inline(always)]
+    pub const fn release_addr(self) -> Reg<u64, RELEASE_ADDR::Register, Rw> {
+        // SAFETY: bytes 0x80..0x88 lie inside the 0x2000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x80).cast()) }
+    }
+
+    /// Elements of register array `ARRIVED_MASK`.
+    pub const ARRIVED_MASK_COUNT: usize = 12;
+
+    /// Members that have arrived for the pending episode, in MEMBER_MASK's layout.
+    ///
+    /// Offset `0x100 + index * 0x8`, 12 elements, 64 bits, read-only, reset `0x0`.
+    ///
+    /// Element `index`, or `None` when `index >= 12`.
+    #[inline(always)]
+    pub const fn arrived_mask(
+        self,
+        index: usize,
+    ) -> Option<Reg<u64, ARRIVED_MASK::Register, Ro>> {
+        if index < Self::ARRIVED_MASK_COUNT {
+            // SAFETY: the bound was checked just above.
+            Some(unsafe { self.arrived_mask_unchecked(index) })
+        } else {
+            None
+        }
+    }
+
+    /// Element `index` of `ARRIVED_MASK`, without the bounds check.
+    ///
+    /// # Safety
+    ///
+    /// `index` must be less than [`Self::ARRIVED_MASK_COUNT`].
+    #[inline(always)]
+    pub const unsafe fn arrived_mask_unchecked(
+        self,
+        index: usize,
+    ) -> Reg<u64, ARRIVED_MASK::Register, Ro> {
+        // SAFETY: `index < 12` (the promise of the caller), so the element lies within
+        // 0x100..0x160, inside the 0x2000-byte block that the contract of `from_ptr` makes valid;
+        // offset and stride are multiples of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x100 + index * 0x8).cast()) }
+    }
+
+    /// Enables, arms and resets the group on this port.
+    ///
+    /// Offset `0x1000`, 64 bits, read-write with write-1 bits, reset `0x0`.
+    #[inline(always)]
+    pub const fn control(self) -> Reg<u64, CONTROL::Register, RwW1> {
+        // SAFETY: bytes 0x1000..0x1008 lie inside the 0x2000-byte block that the contract of
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1000).cast()) }
+    }
+
+    /// State of the group on this port.
+    ///
+    /// Offset `0x1008`, 64 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn status(self) -> Reg<u64, STATUS::Register, Ro> {
+        // SAFETY: bytes 0x1008..0x1010 lie inside the 0x2000-byte block that the contract of
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1008).cast()) }
+    }
+
+    /// The arrival doorbell. Storing (member id << 32) | (episode mod 2^32) arrives at the
+    /// barrier; the store must be ordered after the caller's earlier memory writes.
+    ///
+    /// Offset `0x1010`, 64 bits, write-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn arrival(self) -> Reg<u64, ARRIVAL::Register, Wo> {
+        // SAFETY: bytes 0x1010..0x1018 lie inside the 0x2000-byte block that the contract of
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1010).cast()) }
+    }
+
+    /// The last completed episode.
+    ///
+    /// Offset `0x1018`, 64 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn release_seq(self) -> Reg<u64, RELEASE_SEQ::Register, Ro> {
+        // SAFETY: bytes 0x1018..0x1020 lie inside the 0x2000-byte block that the contract of
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1018).cast()) }
+    }
+}
+
+/// Byte offset of each register within the block (of element 0 for arrays).
+pub mod offset {
+    pub const GROUP_ID: usize = 0x0;
+
+    pub const MEMBER_COUNT: usize = 0x4;
+
+    pub const ARRIVAL_COUNT: usize = 0x8;
+
+    pub const LOCAL_MEMBER_ID: usize = 0xc;
+
+    pub const MEMBER_MASK: usize = 0x10;
+
+    pub const RELEASE_ADDR: usize = 0x80;
+
+    pub const ARRIVED_MASK: usize = 0x100;
+
+    pub const CONTROL: usize = 0x1000;
+
+    pub const STATUS: usize = 0x1008;
+
+    pub const ARRIVAL: usize = 0x1010;
+
+    pub const RELEASE_SEQ: usize = 0x1018;
+}
+
+/// Reset value of each register.
+pub mod reset {
+    pub const GROUP_ID: u32 = 0x0;
+
+    pub const MEMBER_COUNT: u32 = 0x0;
+
+    pub const ARRIVAL_COUNT: u32 = 0x0;
+
+    pub const LOCAL_MEMBER_ID: u32 = 0x0;
+
+    pub const MEMBER_MASK: u64 = 0x0;
+
+    pub const RELEASE_ADDR: u64 = 0x0;
+
+    pub const ARRIVED_MASK: u64 = 0x0;
+
+    pub const CONTROL: u64 = 0x0;
+
+    pub const STATUS: u64 = 0x0;
+
+    pub const ARRIVAL: u64 = 0x0;
+
+    pub const RELEASE_SEQ: u64 = 0x0;
+}
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `GROUP_ID`.
+    pub GROUP_ID [
+        /// Equals g for group block g (the reset value shown is group 0's).
+        ///
+        /// Bits [4:0], ro.
+        ID OFFSET(0) NUMBITS(5) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `MEMBER_COUNT`.
+    pub MEMBER_COUNT [
+        /// Member count, 1 to 708.
+        ///
+        /// Bits [9:0], rw.
+        COUNT OFFSET(0) NUMBITS(10) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `ARRIVAL_COUNT`.
+    pub ARRIVAL_COUNT [
+        /// Arrived members; cleared when the episode completes.
+        ///
+        /// Bits [9:0], ro.
+        COUNT OFFSET(0) NUMBITS(10) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `LOCAL_MEMBER_ID`.
+    pub LOCAL_MEMBER_ID [
+        /// Member id of this port.
+        ///
+        /// Bits [9:0], rw.
+        ID OFFSET(0) NUMBITS(10) [],
+    ]
+];
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `MEMBER_MASK`.
+    pub MEMBER_MASK [
+        /// One bit per member.
+        ///
+        /// Bits [63:0], rw.
+        MEMBERS OFFSET(0) NUMBITS(64) [],
+    ]
+];
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `RELEASE_ADDR`.
+    pub RELEASE_ADDR [
+        /// IOVA of the release flag; must be 8-byte aligned.
+        ///
+        /// Bits [63:0], rw.
+        ADDR OFFSET(0) NUMBITS(64) [],
+    ]
+];
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `ARRIVED_MASK`.
+    pub ARRIVED_MASK [
+        /// One bit per member; cleared when the episode completes.
+        ///
+        /// Bits [63:0], ro.
+        MEMBERS OFFSET(0) NUMBITS(64) [],
+    ]
+];
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `CONTROL`.
+    pub CONTROL [
+        /// Take part in the group.
+        ///
+        /// Bits [0], rw.
+        ENABLE OFFSET(0) NUMBITS(1) [],
+        /// Writing 1 resets the group's state on this port; self-clearing, reads as 0.
+        ///
+        /// Bits [1], rw, w1s.
+        RESET OFFSET(1) NUMBITS(1) [],
+        /// Accept arrivals once the configuration is complete.
+        ///
+        /// Bits [2], rw.
+        ARM OFFSET(2) NUMBITS(1) [],
+    ]
+];
+
+impl crate::common::WriteOneBits<u64> for CONTROL::Register {
+    const MASK: u64 = 0x2;
+}
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `STATUS`.
+    pub STATUS [
+        /// Every member port is configured alike; arrivals are accepted.
+        ///
+        /// Bits [0], ro.
+        READY OFFSET(0) NUMBITS(1) [],
+        /// An episode is pending (at least one member has arrived).
+        ///
+        /// Bits [1], ro.
+        ACTIVE OFFSET(1) NUMBITS(1) [],
+        /// At least one episode has completed.
+        ///
+        /// Bits [2], ro.
+        COMPLETE OFFSET(2) NUMBITS(1) [],
+        /// The group failed; ERROR_CODE says why.
+        ///
+        /// Bits [3], ro.
+        ERROR OFFSET(3) NUMBITS(1) [],
+        /// Why the group failed.
+        ///
+        /// Bits [15:8], ro.
+        ERROR_CODE OFFSET(8) NUMBITS(8) [
+            /// No error.
+            NONE = 0x0,
+            /// Member ports disagree on MEMBER_MASK.
+            MASK_MISMATCH = 0x1,
+            /// MEMBER_COUNT differs from the number of bits set in MEMBER_MASK.
+            COUNT_MISMATCH = 0x2,
+            /// LOCAL_MEMBER_ID is not this port, not in MEMBER_MASK, or a reserved mask bit is set.
+            BAD_MEMBER = 0x3,
+            /// An arrival was out of sequence.
+            SEQ_ERROR = 0x4,
+            /// RELEASE_ADDR is unmapped or misaligned.
+            DMA_FAULT = 0x5,
+        ],
+    ]
+];
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `ARRIVAL`.
+    pub ARRIVAL [
+        /// The episode number modulo 2^32; must be RELEASE_SEQ + 1.
+        ///
+        /// Bits [31:0], wo.
+        SEQUENCE OFFSET(0) NUMBITS(32) [],
+        /// The arriving member's id.
+        ///
+        /// Bits [63:32], wo.
+        MEMBER_ID OFFSET(32) NUMBITS(32) [],
+    ]
+];
+
+tock_registers::register_bitfields![u64,
+    /// Fields of register `RELEASE_SEQ`.
+    pub RELEASE_SEQ [
+        /// Episode number modulo 2^32; compare in serial-number arithmetic.
+        ///
+        /// Bits [31:0], ro.
+        SEQUENCE OFFSET(0) NUMBITS(32) [],
+    ]
+];
