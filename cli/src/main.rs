@@ -51,7 +51,9 @@ fn main() -> ExitCode {
     let style = match cli.color {
         Color::Always => Style::Color,
         Color::Never => Style::Plain,
-        Color::Auto if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() => {
+        Color::Auto
+            if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() =>
+        {
             Style::Color
         }
         Color::Auto => Style::Plain,
@@ -64,7 +66,7 @@ fn main() -> ExitCode {
 
 fn generate(check: bool, custom: Option<(PathBuf, PathBuf)>, style: Style) -> ExitCode {
     let (root, target) = match custom {
-        Some((spec, out)) => (PathBuf::from("."), Target { spec, out }),
+        Some((spec, out)) => (PathBuf::from("."), Target::custom(spec, out)),
         None => match project_root() {
             Some(root) => (root, Target::gba()),
             None => {
@@ -94,7 +96,10 @@ fn generate(check: bool, custom: Option<(PathBuf, PathBuf)>, style: Style) -> Ex
     };
     if check {
         if changes.is_empty() {
-            println!("generated files are up to date with {}", target.spec.display());
+            println!(
+                "generated files are up to date with {}",
+                target.spec.display()
+            );
             return ExitCode::SUCCESS;
         }
         eprintln!("error: generated files are stale:");

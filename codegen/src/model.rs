@@ -88,7 +88,10 @@ impl SideEffect {
     }
     /// True for the effects that make writing back a value read from the register dangerous.
     pub fn is_write_one(self) -> bool {
-        matches!(self, SideEffect::WriteOneToClear | SideEffect::WriteOneToSet)
+        matches!(
+            self,
+            SideEffect::WriteOneToClear | SideEffect::WriteOneToSet
+        )
     }
 }
 

@@ -163,7 +163,9 @@ fn field(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Field> {
         }
     };
     // Outer `Option`: was the key given; inner: was it valid (a problem is reported).
-    let access = map.take("access").map(|node| access(node, &map.what, diags));
+    let access = map
+        .take("access")
+        .map(|node| access(node, &map.what, diags));
     let side_effect = map
         .take("side_effect")
         .map(|node| side_effect(node, &map.what, diags));
@@ -229,9 +231,15 @@ fn list<T>(
     }
 }
 
-fn bit_range(node: &Located<Node>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<BitRange>> {
+fn bit_range(
+    node: &Located<Node>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Located<BitRange>> {
     let parsed = match &node.value {
-        Node::Int(bit) => u32::try_from(*bit).ok().map(|b| BitRange { msb: b, lsb: b }),
+        Node::Int(bit) => u32::try_from(*bit)
+            .ok()
+            .map(|b| BitRange { msb: b, lsb: b }),
         Node::Str(text) => parse_bits(text),
         _ => None,
     };
@@ -239,7 +247,10 @@ fn bit_range(node: &Located<Node>, what: &str, diags: &mut Vec<Diagnostic>) -> O
         Some(range) if range.msb >= range.lsb => Some(Located::new(range, node.loc)),
         Some(range) => {
             diags.push(Diagnostic::error(
-                format!("{what}: bit range `{}:{}` is reversed", range.msb, range.lsb),
+                format!(
+                    "{what}: bit range `{}:{}` is reversed",
+                    range.msb, range.lsb
+                ),
                 node.loc,
                 format!("write the high bit first: `{}:{}`", range.lsb, range.msb),
             ));
@@ -274,7 +285,11 @@ fn parse_bits(text: &str) -> Option<BitRange> {
     }
 }
 
-fn access(node: &Located<Node>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<Access>> {
+fn access(
+    node: &Located<Node>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Located<Access>> {
     let value = match &node.value {
         Node::Str(s) => match s.as_str() {
             "ro" => Some(Access::ReadOnly),
@@ -383,7 +398,11 @@ impl<'n> MapReader<'n> {
             Node::Str(s) => Some(Located::new(s.clone(), node.loc)),
             other => {
                 diags.push(Diagnostic::error(
-                    format!("{}: `{key}` must be a string, found {}", self.what, other.kind()),
+                    format!(
+                        "{}: `{key}` must be a string, found {}",
+                        self.what,
+                        other.kind()
+                    ),
                     node.loc,
                     "expected text",
                 ));
@@ -417,7 +436,11 @@ impl<'n> MapReader<'n> {
             },
             other => {
                 diags.push(Diagnostic::error(
-                    format!("{}: `{key}` must be an integer, found {}", self.what, other.kind()),
+                    format!(
+                        "{}: `{key}` must be an integer, found {}",
+                        self.what,
+                        other.kind()
+                    ),
                     node.loc,
                     "expected a number such as `16` or `0x10`",
                 ));
@@ -426,7 +449,11 @@ impl<'n> MapReader<'n> {
         }
     }
 
-    fn required_access(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<Access>> {
+    fn required_access(
+        &mut self,
+        key: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Located<Access>> {
         match self.take(key) {
             Some(node) => access(node, &self.what, diags),
             None => {
@@ -438,7 +465,11 @@ impl<'n> MapReader<'n> {
 
     /// `count` and `stride` (the stride defaults to `natural_stride`). `Some(None)`: not an
     /// array; `None`: a problem was reported.
-    fn array(&mut self, natural_stride: Option<u64>, diags: &mut Vec<Diagnostic>) -> Option<Option<Array>> {
+    fn array(
+        &mut self,
+        natural_stride: Option<u64>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Option<Array>> {
         let count = self.optional_uint("count", diags);
         let stride = self.optional_uint("stride", diags);
         match (count, stride) {
@@ -499,7 +530,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
             diagonal = above;
         }
     }

@@ -4,8 +4,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::emit::{self, GeneratedFile, MARKER, Provenance};
 use crate::LoadError;
+use crate::emit::{self, GeneratedFile, MARKER, Place, Provenance};
 
 /// One spec and the crate directory its bindings are generated into.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,6 +14,8 @@ pub struct Target {
     pub spec: PathBuf,
     /// The generated crate's directory, relative to the project root.
     pub out: PathBuf,
+    /// Where documentation goes, relative to the project root.
+    pub docs: PathBuf,
 }
 
 impl Target {
@@ -22,6 +24,16 @@ impl Target {
         Target {
             spec: "gba.yaml".into(),
             out: "gba-pac".into(),
+            docs: "docs".into(),
+        }
+    }
+
+    /// Any other spec: everything, documentation included, goes into the crate directory.
+    pub fn custom(spec: PathBuf, out: PathBuf) -> Self {
+        Target {
+            spec,
+            docs: out.clone(),
+            out,
         }
     }
 
@@ -40,16 +52,22 @@ impl Target {
 
     /// Every file this target generates, paths relative to the project root.
     pub fn render(&self, root: &Path) -> Result<Vec<GeneratedFile>, LoadError> {
-        let device = crate::load(&root.join(&self.spec))?;
+        let device = crate::load(&within(root, &self.spec))?;
         let provenance = Provenance {
             spec: slash(&self.spec),
             command: self.command(),
         };
         Ok(emit::all(&device, &provenance)
             .into_iter()
-            .map(|file| GeneratedFile {
-                path: slash(&self.out.join(&file.path)),
-                contents: file.contents,
+            .map(|file| {
+                let dir = match file.place {
+                    Place::Crate => &self.out,
+                    Place::Docs => &self.docs,
+                };
+                GeneratedFile {
+                    path: slash(&dir.join(&file.path)),
+                    ..file
+                }
             })
             .collect())
     }
@@ -181,6 +199,16 @@ fn orphans(root: &Path, target: &Target, files: &[GeneratedFile]) -> Result<Vec<
     }
     orphans.sort();
     Ok(orphans)
+}
+
+/// `root/path`, without a leading `./` when the root is the current directory (the path then
+/// reads in diagnostics as the user typed it).
+fn within(root: &Path, path: &Path) -> PathBuf {
+    if root == Path::new(".") {
+        path.to_path_buf()
+    } else {
+        root.join(path)
+    }
 }
 
 /// A path with `/` separators, for messages and preambles that must not vary by platform.

@@ -43,7 +43,12 @@ pub fn device(device: &Device) -> Vec<Diagnostic> {
             "add at least one block under `blocks:`",
         ));
     }
-    unique(device.blocks.iter().map(|b| &b.name), "block", "the device", &mut diags);
+    unique(
+        device.blocks.iter().map(|b| &b.name),
+        "block",
+        "the device",
+        &mut diags,
+    );
     for block in &device.blocks {
         name(&block.name, "block", &mut diags);
         reserved_accessor(&block.name, "block", &mut diags);
@@ -93,8 +98,13 @@ fn unique<'a>(
                     item.loc,
                     "defined again here",
                 )
-                .also(first.loc, format!("first defined here as `{}`", first.value))
-                .note("names are compared ignoring case, because generated code changes their case"),
+                .also(
+                    first.loc,
+                    format!("first defined here as `{}`", first.value),
+                )
+                .note(
+                    "names are compared ignoring case, because generated code changes their case",
+                ),
             ),
             None => {
                 seen.insert(names::clash_key(item), item);
@@ -112,20 +122,28 @@ fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
             "a block must own at least one byte",
         ));
     }
-    let widest = block.registers.iter().map(Register::bytes).max().unwrap_or(1);
+    let widest = block
+        .registers
+        .iter()
+        .map(Register::bytes)
+        .max()
+        .unwrap_or(1);
     aligned(&block.offset, widest, &what, "offset", diags);
     if let Some(array) = &block.array {
         count(&array.count, &what, diags);
         aligned(&array.stride, widest, &what, "stride", diags);
         if *array.stride < *block.size && *array.count > 1 {
-            diags.push(Diagnostic::error(
-                format!("the instances of {what} overlap each other"),
-                array.stride.loc,
-                format!(
-                    "stride {:#x} is smaller than the block size {:#x}",
-                    *array.stride, *block.size
-                ),
-            ).also(block.size.loc, "size given here"));
+            diags.push(
+                Diagnostic::error(
+                    format!("the instances of {what} overlap each other"),
+                    array.stride.loc,
+                    format!(
+                        "stride {:#x} is smaller than the block size {:#x}",
+                        *array.stride, *block.size
+                    ),
+                )
+                .also(block.size.loc, "size given here"),
+            );
         }
     }
     unique(
@@ -150,7 +168,13 @@ fn count(count: &Located<u64>, what: &str, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-fn aligned(value: &Located<u64>, alignment: u64, what: &str, key: &str, diags: &mut Vec<Diagnostic>) {
+fn aligned(
+    value: &Located<u64>,
+    alignment: u64,
+    what: &str,
+    key: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
     if alignment > 1 && !value.value.is_multiple_of(alignment) {
         diags.push(Diagnostic::error(
             format!("{what}: {key} {:#x} is misaligned", value.value),
@@ -169,7 +193,10 @@ fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
         diags.push(Diagnostic::error(
             format!("{what}: offset {:#x} is misaligned", *register.offset),
             register.offset.loc,
-            format!("a {}-bit register needs an offset that is a multiple of {bytes}", *register.width),
+            format!(
+                "a {}-bit register needs an offset that is a multiple of {bytes}",
+                *register.width
+            ),
         ));
     }
     let mut last_offset = Some(*register.offset);
@@ -177,7 +204,10 @@ fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
         count(&array.count, &what, diags);
         if !array.stride.is_multiple_of(bytes) || *array.stride < bytes {
             diags.push(Diagnostic::error(
-                format!("{what}: stride {:#x} does not fit the register", *array.stride),
+                format!(
+                    "{what}: stride {:#x} does not fit the register",
+                    *array.stride
+                ),
                 array.stride.loc,
                 format!("must be a non-zero multiple of the register's {bytes} bytes"),
             ));
@@ -228,7 +258,12 @@ fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
             format!("does not fit in {} bits", *register.width),
         ));
     }
-    unique(register.fields.iter().map(|f| &f.name), "field", &what, diags);
+    unique(
+        register.fields.iter().map(|f| &f.name),
+        "field",
+        &what,
+        diags,
+    );
     for field in &register.fields {
         self::field(field, register, &what, diags);
     }
@@ -264,7 +299,10 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
                     field_access.loc,
                     format!("field is `{}`", field_access.keyword()),
                 )
-                .also(register.access.loc, format!("register is `{}`", register.access.keyword())),
+                .also(
+                    register.access.loc,
+                    format!("register is `{}`", register.access.keyword()),
+                ),
             );
         }
     }
@@ -275,15 +313,26 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
         };
         if !fits {
             diags.push(Diagnostic::error(
-                format!("{what}: side effect `{}` needs a field that can be {}",
+                format!(
+                    "{what}: side effect `{}` needs a field that can be {}",
                     effect.keyword(),
-                    if *effect == SideEffect::ReadToClear { "read" } else { "written" }),
+                    if *effect == SideEffect::ReadToClear {
+                        "read"
+                    } else {
+                        "written"
+                    }
+                ),
                 effect.loc,
                 format!("the field is `{}`", access.keyword()),
             ));
         }
     }
-    unique(field.values.iter().map(|v| &v.name), "enumerated value", &what, diags);
+    unique(
+        field.values.iter().map(|v| &v.name),
+        "enumerated value",
+        &what,
+        diags,
+    );
     let mut by_value: HashMap<u64, &Located<String>> = HashMap::new();
     for value in &field.values {
         name(&value.name, "enumerated value", diags);
@@ -299,16 +348,19 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
             ));
         }
         if *value.value > field.bits.value_mask() {
-            diags.push(Diagnostic::error(
-                format!("{what}: enumerated value `{}` is too wide", *value.name),
-                value.value.loc,
-                format!(
-                    "{:#x} does not fit in the field's {} bit{}",
-                    *value.value,
-                    field.bits.width(),
-                    if field.bits.width() == 1 { "" } else { "s" }
-                ),
-            ).also(field.bits.loc, "field bits given here"));
+            diags.push(
+                Diagnostic::error(
+                    format!("{what}: enumerated value `{}` is too wide", *value.name),
+                    value.value.loc,
+                    format!(
+                        "{:#x} does not fit in the field's {} bit{}",
+                        *value.value,
+                        field.bits.width(),
+                        if field.bits.width() == 1 { "" } else { "s" }
+                    ),
+                )
+                .also(field.bits.loc, "field bits given here"),
+            );
         }
         match by_value.get(&*value.value) {
             Some(first) => diags.push(
@@ -375,7 +427,10 @@ fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
         total = total.saturating_add(count);
         if total > MAX_EXPANDED {
             diags.push(Diagnostic::error(
-                format!("block `{}` has too many register instances to check", *block.name),
+                format!(
+                    "block `{}` has too many register instances to check",
+                    *block.name
+                ),
                 register.name.loc,
                 format!("more than {MAX_EXPANDED} registers counting array elements"),
             ));
@@ -393,14 +448,22 @@ fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
             });
         }
     }
-    overlaps(extents, &format!("block `{}`", *block.name), "register", diags);
+    overlaps(
+        extents,
+        &format!("block `{}`", *block.name),
+        "register",
+        diags,
+    );
 }
 
 fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
     let mut extents = Vec::new();
     let mut total = 0u64;
     for (owner, block) in device.blocks.iter().enumerate() {
-        let (count, stride) = block.array.as_ref().map_or((1, 0), |a| (*a.count, *a.stride));
+        let (count, stride) = block
+            .array
+            .as_ref()
+            .map_or((1, 0), |a| (*a.count, *a.stride));
         total = total.saturating_add(count);
         if total > MAX_EXPANDED {
             diags.push(Diagnostic::error(
@@ -417,7 +480,10 @@ fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
             let end = start.and_then(|s| s.checked_add(*block.size));
             let (Some(start), Some(end)) = (start, end) else {
                 diags.push(Diagnostic::error(
-                    format!("block `{}` reaches past the end of the address space", *block.name),
+                    format!(
+                        "block `{}` reaches past the end of the address space",
+                        *block.name
+                    ),
                     block.offset.loc,
                     format!("instance {element} ends beyond 2^64"),
                 ));
@@ -446,14 +512,32 @@ fn overlaps(mut extents: Vec<Extent<'_>>, scope: &str, kind: &str, diags: &mut V
     for index in 0..extents.len() {
         if let Some(previous) = reach {
             let (a, b) = (&extents[previous], &extents[index]);
-            if b.start < a.end && a.owner != b.owner && reported.insert((a.owner.min(b.owner), a.owner.max(b.owner))) {
+            if b.start < a.end
+                && a.owner != b.owner
+                && reported.insert((a.owner.min(b.owner), a.owner.max(b.owner)))
+            {
                 diags.push(
                     Diagnostic::error(
                         format!("{kind}s `{}` and `{}` overlap in {scope}", a.name, b.name),
                         b.loc,
-                        format!("{}{} spans {:#x}..{:#x}", b.name, element_suffix(b), b.start, b.end),
+                        format!(
+                            "{}{} spans {:#x}..{:#x}",
+                            b.name,
+                            element_suffix(b),
+                            b.start,
+                            b.end
+                        ),
                     )
-                    .also(a.loc, format!("{}{} spans {:#x}..{:#x}", a.name, element_suffix(a), a.start, a.end)),
+                    .also(
+                        a.loc,
+                        format!(
+                            "{}{} spans {:#x}..{:#x}",
+                            a.name,
+                            element_suffix(a),
+                            a.start,
+                            a.end
+                        ),
+                    ),
                 );
             }
             if extents[index].end <= extents[previous].end {

@@ -14,15 +14,20 @@
 //! `from_ptr`); everything reached from there is safe, typed by access mode, and never
 //! creates a reference to device memory.
 
+#![cfg_attr(rustfmt, rustfmt::skip)]
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+#[rustfmt::skip]
 pub mod common;
 
 /// Identity, limits and counters of this port.
+#[rustfmt::skip]
 pub mod global;
 
 /// One barrier group as seen from this port: its member set, this member's release
 /// flag, control and status, and the arrival doorbell.
+#[rustfmt::skip]
 pub mod group;
 
 /// The tock-registers version these handles implement, re-exported so that users name

@@ -5,13 +5,27 @@
 
 use crate::model::Device;
 
+pub mod c;
+pub mod docs;
 pub mod rust;
+pub mod svd;
 
-/// One generated file: a path relative to the output directory, and its full text.
+/// One generated file: where it goes, and its full text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedFile {
+    pub place: Place,
+    /// Relative to the directory that `place` names, `/`-separated.
     pub path: String,
     pub contents: String,
+}
+
+/// The directory a generated file is relative to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The generated crate (`gba-pac/`): Rust sources, the C header, the SVD.
+    Crate,
+    /// The documentation directory (`docs/` for the project's own spec).
+    Docs,
 }
 
 /// Where the output came from, for the preamble.
@@ -39,7 +53,11 @@ impl Provenance {
 /// The marker every generated file contains, used to recognise stale generated files.
 pub const MARKER: &str = "Do not edit: change ";
 
-/// Everything the Rust emitter produces for `device`.
+/// Everything every emitter produces for `device`.
 pub fn all(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
-    rust::files(device, provenance)
+    let mut files = rust::files(device, provenance);
+    files.extend(c::files(device, provenance));
+    files.extend(svd::files(device, provenance));
+    files.extend(docs::files(device, provenance));
+    files
 }

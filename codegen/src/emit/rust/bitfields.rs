@@ -18,7 +18,11 @@ pub(super) fn register(register: &Register) -> String {
     let ty = format!("u{}", *register.width);
     let module = names::upper(&register.name);
     let mut out = format!("tock_registers::register_bitfields![{ty},\n");
-    comment(&mut out, "    ", &format!("Fields of register `{}`.", *register.name));
+    comment(
+        &mut out,
+        "    ",
+        &format!("Fields of register `{}`.", *register.name),
+    );
     let _ = writeln!(out, "    pub {module} [");
     for field in &register.fields {
         self::field(&mut out, field, register);

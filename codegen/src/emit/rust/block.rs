@@ -4,7 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{SEND_SAFETY, SYNC_SAFETY, Splices, bitfields, decimal, doc_lines, number};
+use super::{
+    SEND_SAFETY, SYNC_SAFETY, Splices, bitfields, decimal, doc_lines, element_offset, number,
+};
 use crate::model::{Access, Block, Register};
 use crate::names;
 
@@ -21,7 +23,10 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
         ),
     };
     let module_doc = inner_doc(&format!("{}\n\n{placement}", block.description.trim()));
-    let struct_doc = doc_lines(&format!("Handle on one instance of block `{}`.", *block.name));
+    let struct_doc = doc_lines(&format!(
+        "Handle on one instance of block `{}`.",
+        *block.name
+    ));
     let size = number(*block.size);
     let accessors = block.registers.iter().map(|r| accessor(r, block, splices));
     let offsets = block.registers.iter().map(|r| {
@@ -35,15 +40,20 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
         let value = number(*r.reset);
         quote! { pub const #name: #ty = #value; }
     });
-    let fields = block.registers.iter().map(|r| splices.code(bitfields::register(r)));
+    let fields = block
+        .registers
+        .iter()
+        .map(|r| splices.code(bitfields::register(r)));
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     let mut modes: Vec<&str> = block.registers.iter().map(access_mode).collect();
     modes.sort_unstable();
     modes.dedup();
     let modes = modes.iter().map(|m| format_ident!("{m}"));
-    let imports = (!block.registers.is_empty()).then(|| quote! {
-        use crate::common::{Reg, #(#modes),*};
+    let imports = (!block.registers.is_empty()).then(|| {
+        quote! {
+            use crate::common::{Reg, #(#modes),*};
+        }
     });
     quote! {
         #module_doc
@@ -151,7 +161,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
             let count_name = format_ident!("{}_COUNT", names::upper(&register.name));
             let unchecked = format_ident!("{}_unchecked", names::lower(&register.name));
             let count = decimal(*array.count);
-            let stride = number(*array.stride);
+            let element_offset = element_offset(*register.offset, *array.stride);
             let doc = doc_lines(&format!(
                 "{text}\n\nElement `index`, or `None` when `index >= {}`.",
                 *array.count
@@ -171,10 +181,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
                  {:#x}..{:#x}, inside the {:#x}-byte block that the contract of `from_ptr` \
                  makes valid; offset and stride are multiples of {bytes}, so the pointer is \
                  aligned.",
-                *array.count,
-                *register.offset,
-                last_end,
-                *block.size
+                *array.count, *register.offset, last_end, *block.size
             ));
             let checked = splices.safety("the bound was checked just above.");
             quote! {
@@ -197,7 +204,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
                 pub const unsafe fn #unchecked(self, index: usize) -> #handle {
                     #element_safety
                     unsafe {
-                        Reg::from_ptr(self.ptr.wrapping_add(#offset + index * #stride).cast())
+                        Reg::from_ptr(self.ptr.wrapping_add(#element_offset).cast())
                     }
                 }
             }
@@ -235,7 +242,11 @@ pub(super) fn uint(register: &Register) -> TokenStream {
 
 fn inner_doc(text: &str) -> TokenStream {
     let lines = text.trim().lines().map(|line| {
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
         quote! { #![doc = #line] }
     });
     quote! { #(#lines)* }

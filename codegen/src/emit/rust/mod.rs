@@ -4,15 +4,15 @@
 //! Code is built with `quote`, checked by `syn` and printed by `prettyplease`, so the output
 //! is always well-formed and formatted the same way.
 
-mod block;
 mod bitfields;
+mod block;
 
 use std::cell::RefCell;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{GeneratedFile, Provenance};
+use super::{GeneratedFile, Place, Provenance};
 use crate::model::{Block, Device};
 use crate::names;
 
@@ -25,8 +25,14 @@ const COMMON: &str = include_str!("../../../templates/common.rs");
 pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
     let splices = Splices::default();
     let mut files = vec![
-        file("src/lib.rs", &crate_root(device, &splices), &splices, provenance),
+        file(
+            "src/lib.rs",
+            &crate_root(device, &splices),
+            &splices,
+            provenance,
+        ),
         GeneratedFile {
+            place: Place::Crate,
             path: "src/common.rs".into(),
             contents: format!("{}\n{COMMON}", provenance.preamble("//")),
         },
@@ -43,7 +49,12 @@ pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
     files
 }
 
-fn file(path: &str, tokens: &TokenStream, splices: &Splices, provenance: &Provenance) -> GeneratedFile {
+fn file(
+    path: &str,
+    tokens: &TokenStream,
+    splices: &Splices,
+    provenance: &Provenance,
+) -> GeneratedFile {
     let syntax: syn::File = match syn::parse2(tokens.clone()) {
         Ok(syntax) => syntax,
         // The emitter builds tokens from validated names and numbers only; a parse failure
@@ -51,6 +62,7 @@ fn file(path: &str, tokens: &TokenStream, splices: &Splices, provenance: &Proven
         Err(error) => panic!("gba-codegen emitted invalid Rust for {path}: {error}\n{tokens}"),
     };
     GeneratedFile {
+        place: Place::Crate,
         path: path.into(),
         contents: format!(
             "{}\n{}",
@@ -136,8 +148,16 @@ impl Splices {
 /// docs) makes the output read like hand-written code.
 fn space_items(code: &str) -> String {
     const ITEM_STARTS: &[&str] = &[
-        "///", "#[", "pub ", "impl", "unsafe impl", "// SAFETY", "tock_registers::", "const ",
-        "fn ", "mod ",
+        "///",
+        "#[",
+        "pub ",
+        "impl",
+        "unsafe impl",
+        "// SAFETY",
+        "tock_registers::",
+        "const ",
+        "fn ",
+        "mod ",
     ];
     let mut out = String::with_capacity(code.len() + code.len() / 20);
     let mut previous = "";
@@ -146,7 +166,8 @@ fn space_items(code: &str) -> String {
         let previous_trimmed = previous.trim_start();
         let after_item = (previous_trimmed.ends_with('}') || previous_trimmed.ends_with(';'))
             && !previous_trimmed.starts_with("//");
-        let after_docs = previous_trimmed.starts_with("//!") && !trimmed.starts_with("//!");
+        let after_docs = (previous_trimmed.starts_with("//!") && !trimmed.starts_with("//!"))
+            || (previous_trimmed.starts_with("#![") && !trimmed.starts_with("#!["));
         let starts_item = ITEM_STARTS.iter().any(|s| trimmed.starts_with(s));
         if (after_item && starts_item) || after_docs {
             out.push('\n');
@@ -185,12 +206,16 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         } else {
             device.description.clone()
         },
-        if device.version.is_empty() { "unspecified" } else { &device.version },
+        if device.version.is_empty() {
+            "unspecified"
+        } else {
+            &device.version
+        },
     ));
     let modules = device.blocks.iter().map(|b| {
         let module = format_ident!("{}", names::lower(&b.name));
         let doc = doc_lines(&block_summary(b));
-        quote! { #doc pub mod #module; }
+        quote! { #doc #[rustfmt::skip] pub mod #module; }
     });
     let constants = device.constants.iter().map(|c| {
         let name = format_ident!("{}", names::upper(&c.name));
@@ -204,17 +229,18 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         "- `ptr` is aligned to {alignment} bytes (the widest register), so that every register\n  \
          is aligned;"
     ));
-    let accessors = device
-        .blocks
-        .iter()
-        .map(|b| block_accessor(b, splices));
+    let accessors = device.blocks.iter().map(|b| block_accessor(b, splices));
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     quote! {
         #docs
+        // Generated code is laid out by prettyplease; `cargo fmt` must leave it as generated,
+        // or `gba gen --check` would find it stale.
+        #![cfg_attr(rustfmt, rustfmt::skip)]
         #![no_std]
         #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+        #[rustfmt::skip]
         pub mod common;
         #(#modules)*
 
@@ -302,7 +328,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> TokenStream {
             let count_name = format_ident!("{}_COUNT", names::upper(&block.name));
             let unchecked = format_ident!("{}_unchecked", names::lower(&block.name));
             let count = decimal(*array.count);
-            let stride = number(*array.stride);
+            let element_offset = element_offset(*block.offset, *array.stride);
             let last_end = block
                 .offset
                 .saturating_add(array.count.saturating_sub(1).saturating_mul(*array.stride))
@@ -343,7 +369,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> TokenStream {
                 #[inline(always)]
                 pub const unsafe fn #unchecked(self, index: usize) -> #module::#ty {
                     #element_safety
-                    unsafe { #module::#ty::from_ptr(self.ptr.wrapping_add(#offset + index * #stride)) }
+                    unsafe { #module::#ty::from_ptr(self.ptr.wrapping_add(#element_offset)) }
                 }
             }
         }
@@ -367,9 +393,10 @@ pub fn window_size(device: &Device) -> u64 {
         .blocks
         .iter()
         .map(|b| {
-            let last = b.array.as_ref().map_or(0, |a| {
-                a.count.saturating_sub(1).saturating_mul(*a.stride)
-            });
+            let last = b
+                .array
+                .as_ref()
+                .map_or(0, |a| a.count.saturating_sub(1).saturating_mul(*a.stride));
             b.offset.saturating_add(last).saturating_add(*b.size)
         })
         .max()
@@ -392,6 +419,22 @@ fn block_summary(block: &Block) -> String {
     }
 }
 
+/// `base + index * stride`, without the terms that would be identities (clippy objects).
+pub(super) fn element_offset(base: u64, stride: u64) -> TokenStream {
+    let scaled = if stride == 1 {
+        quote! { index }
+    } else {
+        let stride = number(stride);
+        quote! { index * #stride }
+    };
+    if base == 0 {
+        scaled
+    } else {
+        let base = number(base);
+        quote! { #base + #scaled }
+    }
+}
+
 /// A decimal literal, for counts and limits.
 pub(super) fn decimal(value: u64) -> Literal {
     Literal::u64_unsuffixed(value)
@@ -400,7 +443,11 @@ pub(super) fn decimal(value: u64) -> Literal {
 /// `#![doc]` attributes, one per line, printed as `//!` comments.
 fn inner_doc_lines(text: &str) -> TokenStream {
     let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
         quote! { #![doc = #line] }
     });
     quote! { #(#lines)* }
@@ -409,7 +456,11 @@ fn inner_doc_lines(text: &str) -> TokenStream {
 /// `#[doc]` attributes, one per line, so that prettyplease prints them as `///` comments.
 pub(super) fn doc_lines(text: &str) -> TokenStream {
     let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
         quote! { #[doc = #line] }
     });
     quote! { #(#lines)* }

@@ -1,0 +1,10 @@
+//! Register documentation (`registers.md` in the docs directory) with an SVG bitfield diagram
+//! per register.
+
+use super::{GeneratedFile, Provenance};
+use crate::model::Device;
+
+/// Not written yet: produces no file.
+pub fn files(_device: &Device, _provenance: &Provenance) -> Vec<GeneratedFile> {
+    Vec::new()
+}
