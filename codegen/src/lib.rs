@@ -25,7 +25,7 @@ pub use model::Device;
 pub fn parse_str(text: &str) -> Result<Device, Vec<Diagnostic>> {
     let tree = yaml::parse_tree(text).map_err(|d| vec![d])?;
     let mut diagnostics = Vec::new();
-    let device = parse::device(&tree, &mut diagnostics);
+    let device = parse::device(&tree, text, &mut diagnostics);
     if let Some(device) = &device {
         diagnostics.extend(validate::device(device));
     }

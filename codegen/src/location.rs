@@ -13,19 +13,37 @@ pub struct Loc {
 }
 
 impl Loc {
-    pub(crate) fn from_saphyr(location: &serde_saphyr::Location) -> Self {
+    /// Converts serde-saphyr's location. `source` is the parsed text: parser errors carry
+    /// only character offsets (their byte offsets are a "not known" sentinel), which are
+    /// turned into byte offsets here.
+    pub(crate) fn from_saphyr(location: &serde_saphyr::Location, source: &str) -> Self {
         let span = location.span();
+        let known = |value: Option<u64>| {
+            value
+                .filter(|v| *v < u64::from(u32::MAX))
+                .and_then(|v| usize::try_from(v).ok())
+        };
+        let (byte_start, byte_len) = match (known(span.byte_offset()), known(span.byte_len())) {
+            (Some(start), Some(len)) => (start, len),
+            _ => {
+                let chars = usize::try_from(span.offset()).unwrap_or(usize::MAX);
+                let len = usize::try_from(span.len()).unwrap_or(0);
+                let start = source
+                    .char_indices()
+                    .nth(chars)
+                    .map_or(source.len(), |(i, _)| i);
+                let end = source
+                    .char_indices()
+                    .nth(chars.saturating_add(len))
+                    .map_or(source.len(), |(i, _)| i);
+                (start, end.saturating_sub(start))
+            }
+        };
         Loc {
             line: u32::try_from(location.line()).unwrap_or(u32::MAX),
             column: u32::try_from(location.column()).unwrap_or(u32::MAX),
-            byte_start: span
-                .byte_offset()
-                .and_then(|o| usize::try_from(o).ok())
-                .unwrap_or(0),
-            byte_len: span
-                .byte_len()
-                .and_then(|l| usize::try_from(l).ok())
-                .unwrap_or(0),
+            byte_start,
+            byte_len,
         }
     }
 }

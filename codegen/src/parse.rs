@@ -10,8 +10,8 @@ use crate::yaml::Node;
 
 /// Walks the tree. Items with a problem are reported and left out; the rest is returned (when
 /// the `device` header could be read) so that the semantic checks can run on it too.
-pub fn device(root: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Device> {
-    let mut map = MapReader::new(root, "the spec", diags)?;
+pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Device> {
+    let mut map = MapReader::new(root, "the spec", src, diags)?;
     let device_map = map.take("device");
     let constants = map.take("constants");
     let blocks = map.take("blocks");
@@ -19,7 +19,7 @@ pub fn device(root: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Devic
     map.finish(&["device", "constants", "blocks"], diags);
 
     let (name, description, version) = match device_map {
-        Some(node) => device_header(node, diags)?,
+        Some(node) => device_header(node, src, diags)?,
         None => {
             diags.push(Diagnostic::error(
                 "the spec has no `device` section",
@@ -29,9 +29,9 @@ pub fn device(root: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Devic
             return None;
         }
     };
-    let constants = list(constants, "constants", diags, constant);
+    let constants = list(constants, "constants", src, diags, constant);
     // A missing or empty `blocks` is reported by validation ("device has no blocks").
-    let blocks = list(blocks, "blocks", diags, block);
+    let blocks = list(blocks, "blocks", src, diags, block);
     Some(Device {
         name,
         description,
@@ -43,9 +43,10 @@ pub fn device(root: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Devic
 
 fn device_header(
     node: &Located<Node>,
+    src: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Located<String>, String, String)> {
-    let mut map = MapReader::new(node, "`device`", diags)?;
+    let mut map = MapReader::new(node, "`device`", src, diags)?;
     let name = map.required_str("name", diags);
     let description = map.optional_str("description", diags).unwrap_or_default();
     let version = map.optional_str("version", diags).unwrap_or_default();
@@ -53,8 +54,8 @@ fn device_header(
     Some((name?, description.value, version.value))
 }
 
-fn constant(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Constant> {
-    let mut map = MapReader::new(node, "a constant", diags)?;
+fn constant(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Constant> {
+    let mut map = MapReader::new(node, "a constant", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "constant");
     let value = map.required_uint("value", diags);
@@ -67,8 +68,8 @@ fn constant(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Constan
     })
 }
 
-fn block(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Block> {
-    let mut map = MapReader::new(node, "a block", diags)?;
+fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Block> {
+    let mut map = MapReader::new(node, "a block", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "block");
     let description = map.optional_str("description", diags).unwrap_or_default();
@@ -88,7 +89,7 @@ fn block(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Block> {
         ],
         diags,
     );
-    let registers = list(registers, "registers", diags, register);
+    let registers = list(registers, "registers", src, diags, register);
     Some(Block {
         name: name?,
         description: description.value,
@@ -99,8 +100,8 @@ fn block(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Block> {
     })
 }
 
-fn register(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Register> {
-    let mut map = MapReader::new(node, "a register", diags)?;
+fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Register> {
+    let mut map = MapReader::new(node, "a register", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "register");
     let description = map.optional_str("description", diags).unwrap_or_default();
@@ -137,7 +138,7 @@ fn register(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Registe
         ],
         diags,
     );
-    let fields = list(fields, "fields", diags, field);
+    let fields = list(fields, "fields", src, diags, field);
     Some(Register {
         name: name?,
         description: description.value,
@@ -150,8 +151,8 @@ fn register(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Registe
     })
 }
 
-fn field(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Field> {
-    let mut map = MapReader::new(node, "a field", diags)?;
+fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Field> {
+    let mut map = MapReader::new(node, "a field", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "field");
     let description = map.optional_str("description", diags).unwrap_or_default();
@@ -181,7 +182,7 @@ fn field(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Field> {
         ],
         diags,
     );
-    let values = list(values, "values", diags, enum_value);
+    let values = list(values, "values", src, diags, enum_value);
     Some(Field {
         name: name?,
         description: description.value,
@@ -192,8 +193,8 @@ fn field(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<Field> {
     })
 }
 
-fn enum_value(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<EnumValue> {
-    let mut map = MapReader::new(node, "an enumerated value", diags)?;
+fn enum_value(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<EnumValue> {
+    let mut map = MapReader::new(node, "an enumerated value", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "enumerated value");
     let value = map.required_uint("value", diags);
@@ -211,14 +212,15 @@ fn enum_value(node: &Located<Node>, diags: &mut Vec<Diagnostic>) -> Option<EnumV
 fn list<T>(
     node: Option<&Located<Node>>,
     key: &str,
+    src: &str,
     diags: &mut Vec<Diagnostic>,
-    item: fn(&Located<Node>, &mut Vec<Diagnostic>) -> Option<T>,
+    item: fn(&Located<Node>, &str, &mut Vec<Diagnostic>) -> Option<T>,
 ) -> Vec<T> {
     let Some(node) = node else {
         return Vec::new();
     };
     match &node.value {
-        Node::Seq(items) => items.iter().filter_map(|n| item(n, diags)).collect(),
+        Node::Seq(items) => items.iter().filter_map(|n| item(n, src, diags)).collect(),
         Node::Null => Vec::new(),
         other => {
             diags.push(Diagnostic::error(
@@ -336,6 +338,9 @@ fn side_effect(
 /// Reads one mapping, remembering which keys were used so that the rest can be reported.
 struct MapReader<'n> {
     entries: &'n [(Located<String>, Located<Node>)],
+    /// The spec text, to recover what was written where a string is expected but YAML typed
+    /// the scalar otherwise (`name: Y` is a boolean in YAML, `name: 1ST`… a string).
+    src: &'n str,
     used: Vec<bool>,
     loc: Loc,
     /// How errors name this mapping: "register `CONTROL`".
@@ -343,10 +348,16 @@ struct MapReader<'n> {
 }
 
 impl<'n> MapReader<'n> {
-    fn new(node: &'n Located<Node>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<Self> {
+    fn new(
+        node: &'n Located<Node>,
+        what: &str,
+        src: &'n str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Self> {
         match &node.value {
             Node::Map(entries) => Some(MapReader {
                 entries,
+                src,
                 used: vec![false; entries.len()],
                 loc: node.loc,
                 what: what.to_string(),
@@ -396,6 +407,13 @@ impl<'n> MapReader<'n> {
         let node = self.take(key)?;
         match &node.value {
             Node::Str(s) => Some(Located::new(s.clone(), node.loc)),
+            Node::Int(_) | Node::Float(_) | Node::Bool(_) => {
+                let raw = self
+                    .src
+                    .get(node.loc.byte_start..node.loc.byte_start + node.loc.byte_len)
+                    .unwrap_or_default();
+                Some(Located::new(raw.to_string(), node.loc))
+            }
             other => {
                 diags.push(Diagnostic::error(
                     format!(

@@ -13,7 +13,7 @@ const MAX_EXPANDED: u64 = 1 << 20;
 
 /// Values that the Rust emitter generates inside each field module (tock-registers'
 /// `register_bitfields!`) and that enumerated values therefore cannot be called.
-const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR", "VALUE"];
+const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR"];
 /// Methods every generated block and device handle has.
 const RESERVED_ACCESSORS: &[&str] = &["as_ptr", "from_ptr"];
 
@@ -378,33 +378,36 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
     }
 }
 
+/// Reports every pair of overlapping fields (bit ranges are inclusive, so fields sharing one
+/// boundary bit overlap), naming the later-written field first.
 fn field_overlaps(register: &Register, what: &str, diags: &mut Vec<Diagnostic>) {
     let mut fields: Vec<&Field> = register.fields.iter().collect();
     fields.sort_by_key(|f| (f.bits.lsb, f.bits.msb));
-    let mut reach: Option<&Field> = None; // the field reaching highest so far
+    let mut active: Vec<&Field> = Vec::new();
     for field in fields {
-        if let Some(previous) = reach {
-            if field.bits.lsb <= previous.bits.msb {
-                diags.push(
-                    Diagnostic::error(
-                        format!(
-                            "fields `{}` and `{}` of {what} overlap",
-                            *previous.name, *field.name
-                        ),
-                        field.bits.loc,
-                        format!("`{}` is bits {}", *field.name, *field.bits),
-                    )
-                    .also(
-                        previous.bits.loc,
-                        format!("`{}` is bits {}", *previous.name, *previous.bits),
+        active.retain(|a| a.bits.msb >= field.bits.lsb);
+        for other in &active {
+            let (later, earlier) = if other.name.loc > field.name.loc {
+                (*other, field)
+            } else {
+                (field, *other)
+            };
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "fields `{}` and `{}` of {what} overlap",
+                        *later.name, *earlier.name
                     ),
-                );
-            }
-            if field.bits.msb <= previous.bits.msb {
-                continue;
-            }
+                    later.bits.loc,
+                    format!("`{}` is bits {}", *later.name, *later.bits),
+                )
+                .also(
+                    earlier.bits.loc,
+                    format!("`{}` is bits {}", *earlier.name, *earlier.bits),
+                ),
+            );
         }
-        reach = Some(field);
+        active.push(field);
     }
 }
 
@@ -503,49 +506,50 @@ fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
     overlaps(extents, "the device", "block", diags);
 }
 
-/// Sorts the extents and reports each pair of distinct owners whose extents intersect, once.
-/// Overlaps among elements of the same array are reported by the stride checks instead.
+/// Sorts the extents and reports each pair of distinct owners whose extents intersect, once,
+/// naming the later-written owner first. Overlaps among elements of the same array are
+/// reported by the stride checks instead.
 fn overlaps(mut extents: Vec<Extent<'_>>, scope: &str, kind: &str, diags: &mut Vec<Diagnostic>) {
     extents.sort_by_key(|e| (e.start, e.end, e.owner));
     let mut reported = std::collections::HashSet::new();
-    let mut reach: Option<usize> = None;
-    for index in 0..extents.len() {
-        if let Some(previous) = reach {
-            let (a, b) = (&extents[previous], &extents[index]);
-            if b.start < a.end
-                && a.owner != b.owner
-                && reported.insert((a.owner.min(b.owner), a.owner.max(b.owner)))
+    let mut active: Vec<&Extent<'_>> = Vec::new();
+    for extent in &extents {
+        active.retain(|a| a.end > extent.start);
+        for other in &active {
+            if other.owner == extent.owner
+                || !reported.insert((other.owner.min(extent.owner), other.owner.max(extent.owner)))
             {
-                diags.push(
-                    Diagnostic::error(
-                        format!("{kind}s `{}` and `{}` overlap in {scope}", a.name, b.name),
-                        b.loc,
-                        format!(
-                            "{}{} spans {:#x}..{:#x}",
-                            b.name,
-                            element_suffix(b),
-                            b.start,
-                            b.end
-                        ),
-                    )
-                    .also(
-                        a.loc,
-                        format!(
-                            "{}{} spans {:#x}..{:#x}",
-                            a.name,
-                            element_suffix(a),
-                            a.start,
-                            a.end
-                        ),
-                    ),
-                );
-            }
-            if extents[index].end <= extents[previous].end {
                 continue;
             }
+            let (later, earlier) = if other.owner > extent.owner {
+                (*other, extent)
+            } else {
+                (extent, *other)
+            };
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{kind}s `{}` and `{}` overlap in {scope}",
+                        later.name, earlier.name
+                    ),
+                    later.loc,
+                    span_label(later),
+                )
+                .also(earlier.loc, span_label(earlier)),
+            );
         }
-        reach = Some(index);
+        active.push(extent);
     }
+}
+
+fn span_label(extent: &Extent<'_>) -> String {
+    format!(
+        "{}{} spans {:#x}..{:#x}",
+        extent.name,
+        element_suffix(extent),
+        extent.start,
+        extent.end
+    )
 }
 
 fn element_suffix(extent: &Extent<'_>) -> String {

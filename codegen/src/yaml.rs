@@ -43,11 +43,11 @@ impl Node {
 /// Parses YAML text into a located node tree.
 pub fn parse_tree(text: &str) -> Result<Located<Node>, Diagnostic> {
     match serde_saphyr::from_str::<Spanned<SpannedNode>>(text) {
-        Ok(root) => Ok(located(root)),
+        Ok(root) => Ok(located(root, text)),
         Err(error) => {
             let loc = error
                 .location()
-                .map(|l| Loc::from_saphyr(&l))
+                .map(|l| Loc::from_saphyr(&l, text))
                 .unwrap_or_default();
             Err(Diagnostic::error(
                 format!("malformed YAML: {}", first_line(&error.to_string())),
@@ -77,21 +77,23 @@ enum SpannedNode {
     Scalar(Node),
 }
 
-fn located(spanned: Spanned<SpannedNode>) -> Located<Node> {
-    let loc = Loc::from_saphyr(&spanned.referenced);
+fn located(spanned: Spanned<SpannedNode>, text: &str) -> Located<Node> {
+    let loc = Loc::from_saphyr(&spanned.referenced, text);
     let node = match spanned.value {
         SpannedNode::Map(entries) => Node::Map(
             entries
                 .into_iter()
                 .map(|(key, value)| {
                     (
-                        Located::new(key.value, Loc::from_saphyr(&key.referenced)),
-                        located(value),
+                        Located::new(key.value, Loc::from_saphyr(&key.referenced, text)),
+                        located(value, text),
                     )
                 })
                 .collect(),
         ),
-        SpannedNode::Seq(items) => Node::Seq(items.into_iter().map(located).collect()),
+        SpannedNode::Seq(items) => {
+            Node::Seq(items.into_iter().map(|item| located(item, text)).collect())
+        }
         SpannedNode::Scalar(node) => node,
     };
     Located::new(node, loc)

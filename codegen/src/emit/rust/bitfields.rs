@@ -28,8 +28,9 @@ pub(super) fn register(register: &Register) -> String {
         self::field(&mut out, field, register);
     }
     out.push_str("    ]\n];\n");
+    // Only read-write registers get the masking `modify` that needs the mask.
     let mask = register.write_one_mask();
-    if mask != 0 {
+    if mask != 0 && *register.access == crate::model::Access::ReadWrite {
         let _ = write!(
             out,
             "\nimpl crate::common::WriteOneBits<{ty}> for {module}::Register {{\n    \

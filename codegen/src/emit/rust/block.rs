@@ -132,6 +132,23 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
         },
         *register.reset
     );
+    let cleared_by_reading: Vec<&str> = register
+        .fields
+        .iter()
+        .filter(|f| {
+            f.side_effect
+                .is_some_and(|s| *s == crate::model::SideEffect::ReadToClear)
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    let summary = if cleared_by_reading.is_empty() {
+        summary
+    } else {
+        format!(
+            "{summary}\n\nReading clears {}: every read has a side effect.",
+            cleared_by_reading.join(", ")
+        )
+    };
     let text = if register.description.trim().is_empty() {
         summary
     } else {
