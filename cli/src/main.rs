@@ -113,7 +113,13 @@ fn generate(check: bool, custom: Option<(PathBuf, PathBuf)>, style: Style) -> Ex
         println!("all generated files were already up to date");
     } else {
         for change in &changes {
-            println!("updated {change}");
+            match change {
+                project::Staleness::Changed(path) => println!("updated {path}"),
+                project::Staleness::Missing(path) => println!("created {path}"),
+                project::Staleness::Orphaned(path) => {
+                    println!("removed {path} (the spec no longer generates it)")
+                }
+            }
         }
     }
     ExitCode::SUCCESS

@@ -1,0 +1,74 @@
+//! `gba check` and `gba gen` through the real binary: exit codes, and what they print.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gba(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gba"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the gba binary runs")
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn check_accepts_the_projects_spec() {
+    let out = gba(&root(), &["check", "gba.yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("gba.yaml: ok (2 blocks, 17 registers"));
+}
+
+#[test]
+fn check_reports_every_problem_and_exits_1() {
+    let out = gba(&root(), &["check", "tests/fixtures/invalid/many_problems.yaml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("--> tests/fixtures/invalid/many_problems.yaml:4:3"), "{stderr}");
+    assert!(stderr.ends_with("8 problems found\n"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "NO_COLOR is honoured");
+}
+
+#[test]
+fn check_of_a_missing_file_says_so() {
+    let out = gba(&root(), &["check", "no/such/spec.yaml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot read spec no/such/spec.yaml"));
+}
+
+#[test]
+fn gen_check_names_stale_files_and_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(root().join("gba.yaml"), dir.path().join("gba.yaml")).unwrap();
+    let out = gba(dir.path(), &["gen", "--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("gba-pac/src/group.rs: missing"), "{stderr}");
+    assert!(stderr.contains("run `gba gen` to regenerate them"), "{stderr}");
+    assert!(!dir.path().join("gba-pac").exists(), "--check changes nothing");
+
+    let out = gba(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = gba(dir.path(), &["gen", "--check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn gen_of_an_invalid_spec_shows_the_diagnostics_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("gba.yaml"), "device:\n  name: 1x\nblocks: []\n").unwrap();
+    let out = gba(dir.path(), &["gen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("invalid device name"), "{stderr}");
+    assert!(stderr.contains("has no blocks"), "{stderr}");
+    assert!(!dir.path().join("gba-pac").exists());
+}
