@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test of the project. Installs what the tests need when it is missing, so that it
+# works on a fresh machine (CI runs it as root through .ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_packages=()
+command -v gcc >/dev/null 2>&1 || need_packages+=(gcc libc6-dev)
+if ((${#need_packages[@]})); then
+    echo "installing ${need_packages[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_packages[@]}"
+fi
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    rustup component add rustfmt clippy
+fi
+
+echo "== formatting"
+cargo fmt --all -- --check
+echo "== lints"
+cargo clippy --workspace --all-targets -- -D warnings
+echo "== generated files"
+cargo run -q -p gba -- gen --check
+echo "== tests"
+cargo test --workspace
