@@ -13,7 +13,10 @@ fn gba(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -29,10 +32,16 @@ fn check_accepts_the_projects_spec() {
 
 #[test]
 fn check_reports_every_problem_and_exits_1() {
-    let out = gba(&root(), &["check", "tests/fixtures/invalid/many_problems.yaml"]);
+    let out = gba(
+        &root(),
+        &["check", "tests/fixtures/invalid/many_problems.yaml"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("--> tests/fixtures/invalid/many_problems.yaml:4:3"), "{stderr}");
+    assert!(
+        stderr.contains("--> tests/fixtures/invalid/many_problems.yaml:4:3"),
+        "{stderr}"
+    );
     assert!(stderr.ends_with("8 problems found\n"), "{stderr}");
     assert!(!stderr.contains('\u{1b}'), "NO_COLOR is honoured");
 }
@@ -52,8 +61,14 @@ fn gen_check_names_stale_files_and_the_command() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("gba-pac/src/group.rs: missing"), "{stderr}");
-    assert!(stderr.contains("run `gba gen` to regenerate them"), "{stderr}");
-    assert!(!dir.path().join("gba-pac").exists(), "--check changes nothing");
+    assert!(
+        stderr.contains("run `gba gen` to regenerate them"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("gba-pac").exists(),
+        "--check changes nothing"
+    );
 
     let out = gba(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -64,7 +79,11 @@ fn gen_check_names_stale_files_and_the_command() {
 #[test]
 fn gen_of_an_invalid_spec_shows_the_diagnostics_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("gba.yaml"), "device:\n  name: 1x\nblocks: []\n").unwrap();
+    std::fs::write(
+        dir.path().join("gba.yaml"),
+        "device:\n  name: 1x\nblocks: []\n",
+    )
+    .unwrap();
     let out = gba(dir.path(), &["gen"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
