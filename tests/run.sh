@@ -22,4 +22,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "== generated files"
 cargo run -q -p gba -- gen --check
 echo "== tests"
-cargo test --workspace
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace 2>&1 | tee "$log"
+# One closing line for the whole run (cargo prints one per test binary).
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
+     END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
