@@ -109,9 +109,16 @@ pub enum GenError {
 
 /// Compares the committed files with what the spec generates; changes nothing.
 pub fn check(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
-    let files = target.render(root)?;
+    compare(root, target, &target.render(root)?)
+}
+
+fn compare(
+    root: &Path,
+    target: &Target,
+    files: &[GeneratedFile],
+) -> Result<Vec<Staleness>, GenError> {
     let mut stale = Vec::new();
-    for file in &files {
+    for file in files {
         match fs::read_to_string(root.join(&file.path)) {
             Ok(current) if current == file.contents => {}
             Ok(_) => stale.push(Staleness::Changed(file.path.clone())),
@@ -127,7 +134,7 @@ pub fn check(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
             }
         }
     }
-    for orphan in orphans(root, target, &files)? {
+    for orphan in orphans(root, target, files)? {
         stale.push(Staleness::Orphaned(orphan));
     }
     Ok(stale)
@@ -136,8 +143,8 @@ pub fn check(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
 /// Writes every generated file whose contents changed and removes orphaned generated files.
 /// Returns what was touched.
 pub fn write(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
-    let changes = check(root, target)?;
     let files = target.render(root)?;
+    let changes = compare(root, target, &files)?;
     for change in &changes {
         match change {
             Staleness::Changed(path) | Staleness::Missing(path) => {
