@@ -141,7 +141,9 @@ pub struct BitRange {
 
 impl BitRange {
     pub fn width(self) -> u32 {
-        self.msb - self.lsb + 1
+        // Saturating: an absurd range such as `4294967295:0` is reported by validation, and
+        // must not overflow on the way there.
+        (self.msb - self.lsb).saturating_add(1)
     }
     /// The field's bits in register position (`width` ones shifted left by `lsb`).
     pub fn mask(self) -> u64 {
