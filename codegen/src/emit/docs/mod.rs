@@ -4,7 +4,6 @@
 use super::{GeneratedFile, Provenance};
 use crate::model::Device;
 
-/// Not written yet: produces no file.
 pub fn files(_device: &Device, _provenance: &Provenance) -> Vec<GeneratedFile> {
     Vec::new()
 }
