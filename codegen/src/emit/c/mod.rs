@@ -202,6 +202,9 @@ impl Header {
 
     /// A `/* */` comment; `indent` precedes each line.
     fn comment(&mut self, indent: &str, text: &str) {
+        if text.trim().is_empty() {
+            return;
+        }
         let text = comment_text(text.trim());
         let lines = wrap(&text, COMMENT_WIDTH);
         if let [single] = lines.as_slice() {

@@ -42,10 +42,11 @@ fn diagram_path(block: &Block, register: &Register) -> String {
     )
 }
 
-/// The HTML anchor of a register's section.
+/// The HTML anchor of a register's section. Three `-`-separated parts where a block's anchor
+/// has two (`block-<name>`), so that no block and register names make them equal.
 fn anchor(block: &Block, register: &Register) -> String {
     format!(
-        "{}-{}",
+        "register-{}-{}",
         names::lower(&block.name),
         names::lower(&register.name)
     )

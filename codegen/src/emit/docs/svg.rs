@@ -326,3 +326,73 @@ fn range(msb: u32, lsb: u32) -> String {
         format!("[{msb}:{lsb}]")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Device;
+
+    /// A device of one block holding one 64-bit register `R` with the given fields.
+    fn device(fields: &str) -> Device {
+        let spec = format!(
+            "device: {{ name: dev, version: '1', description: d }}
+blocks:
+  - name: b
+    description: d
+    offset: 0x0
+    size: 0x10
+    registers:
+      - name: R
+        description: d
+        offset: 0x0
+        width: 64
+        access: rw
+        reset: 0x0000_0100_0010_0000
+        fields: {fields}
+"
+        );
+        crate::parse_str(&spec).expect("valid spec")
+    }
+
+    fn render(device: &Device) -> String {
+        let provenance = Provenance {
+            spec: "s.yaml".into(),
+            command: "gen".into(),
+        };
+        let block = &device.blocks[0];
+        diagram(block, &block.registers[0], &provenance)
+    }
+
+    #[test]
+    fn a_field_across_the_row_boundary_is_split_with_its_own_reset_bits() {
+        let device = device("[{ name: F, bits: \"40:20\", description: d }]");
+        let shape: Vec<Vec<(u32, u32, bool)>> = rows(&device.blocks[0].registers[0])
+            .iter()
+            .map(|row| {
+                row.segments
+                    .iter()
+                    .map(|s| (s.msb, s.lsb, s.field.is_some()))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                vec![(63, 41, false), (40, 32, true)],
+                vec![(31, 20, true), (19, 0, false)],
+            ]
+        );
+        // Reset bits 40 and 20 are set: bit 8 of the upper part [40:32], bit 0 of the lower
+        // part [31:20].
+        let svg = render(&device);
+        assert!(svg.contains(">0x100</text>"), "{svg}");
+        assert!(svg.contains(">0x1</text>"), "{svg}");
+    }
+
+    #[test]
+    fn a_register_without_fields_is_one_named_box() {
+        let svg = render(&device("[]"));
+        assert!(!svg.contains("url(#reserved)\""), "{svg}");
+        assert!(svg.contains(">R</text>"), "{svg}");
+    }
+}
