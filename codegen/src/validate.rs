@@ -59,7 +59,36 @@ pub fn device(device: &Device) -> Vec<Diagnostic> {
         self::block(block, &mut diags);
     }
     block_overlaps(device, &mut diags);
+    // The C header's identifiers are only well defined for an otherwise valid device.
+    if diags.is_empty() {
+        c_identifiers(device, &mut diags);
+    }
     diags
+}
+
+/// C has one namespace, and joining names with `_` can make two paths one identifier
+/// (block `a_b` register `c` and block `a` register `b_c` both give `DEV_A_B_C_OFFSET`).
+fn c_identifiers(device: &Device, diags: &mut Vec<Diagnostic>) {
+    let mut seen: HashMap<String, Loc> = HashMap::new();
+    // One clash of names repeats for each identifier derived from them: report it once.
+    let mut reported = std::collections::HashSet::new();
+    for (identifier, loc) in crate::emit::c::identifiers(device) {
+        match seen.get(&identifier) {
+            Some(first) if !reported.insert((*first, loc)) => {}
+            Some(first) => diags.push(
+                Diagnostic::error(
+                    format!("two items would both be `{identifier}` in the C header"),
+                    loc,
+                    "this name gives it",
+                )
+                .also(*first, "and so does this one")
+                .note("rename one of them: C joins names with `_` into one namespace"),
+            ),
+            None => {
+                seen.insert(identifier, loc);
+            }
+        }
+    }
 }
 
 fn name(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {

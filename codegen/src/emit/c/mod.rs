@@ -1,0 +1,327 @@
+//! The C header (`include/<device>_regs.h`): offsets, masks, shifts, enumerated and reset
+//! values, and `static inline` accessors over a `volatile void *` base.
+//!
+//! C has one flat namespace, so every identifier carries the device, block, register and
+//! field names joined by `_` (`GBA_GROUP_CONTROL_RESET_MASK`, `gba_group_control_read`).
+//! Joining can make two different paths spell the same identifier (block `a_b` register `c`
+//! and block `a` register `b_c`); [`identifiers`] lets validation refuse such specs, and it
+//! sees exactly what the header defines because both come from the same [`Header`] builder.
+//!
+//! The header targets C11 and compiles without warnings under
+//! `-std=c11 -Wall -Wextra -Werror -pedantic` (the `c_header` test holds it to that).
+
+mod register;
+
+use super::{GeneratedFile, Place, Provenance};
+use crate::location::Loc;
+use crate::model::{Block, Device};
+use crate::names;
+
+pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+    let header = header(device);
+    let guard = format!("{}_REGS_H", names::upper(&device.name));
+    let mut contents = provenance.preamble("//");
+    contents.push('\n');
+    contents.push_str(&format!("#ifndef {guard}\n#define {guard}\n\n"));
+    contents.push_str(&header.text);
+    contents.push_str(&format!("#endif /* {guard} */\n"));
+    vec![GeneratedFile {
+        place: Place::Crate,
+        path: format!("include/{}_regs.h", names::lower(&device.name)),
+        contents,
+    }]
+}
+
+/// Every identifier the header defines, with the spec location of the name it comes from.
+pub(crate) fn identifiers(device: &Device) -> Vec<(String, Loc)> {
+    header(device).identifiers
+}
+
+fn header(device: &Device) -> Header {
+    let mut h = Header::default();
+    let upper = names::upper(&device.name);
+    let mut intro = device.description.trim().to_string();
+    intro.push_str(&format!(
+        "\n\nRegister map version {}.\n\n\
+         Offsets are in bytes: a block's from the start of the device window, a register's \
+         from the start of its block. Masks, reset and enumerated values have the type of \
+         their register (64-bit ones are `ULL`), so `~MASK` never loses the upper half. The \
+         accessors do no bounds checks: instance and element indices must be below the \
+         matching `_COUNT`. Reading a register with read-to-clear fields changes it.",
+        device.version
+    ));
+    h.comment("", &intro);
+    h.line("");
+    h.line("#include <stddef.h>");
+    h.line("#include <stdint.h>");
+    h.line("");
+    h.line("#ifdef __cplusplus");
+    h.line("extern \"C\" {");
+    h.line("#endif");
+    h.line("");
+
+    h.section("Constants");
+    for constant in &device.constants {
+        h.comment("", &constant.description);
+        h.define(
+            format!("{upper}_{}", names::upper(&constant.name)),
+            count(*constant.value),
+            constant.name.loc,
+        );
+    }
+    h.comment(
+        "",
+        "Bytes of the device window, from its start to the end of the last block.",
+    );
+    h.define(
+        format!("{upper}_WINDOW_SIZE"),
+        unsigned(window_size(device), 32),
+        device.name.loc,
+    );
+    h.line("");
+
+    for block in &device.blocks {
+        self::block(&mut h, device, block);
+        for reg in &block.registers {
+            register::items(&mut h, &register::Names::new(device, block, reg));
+        }
+    }
+
+    h.line("#ifdef __cplusplus");
+    h.line("}");
+    h.line("#endif");
+    h.line("");
+    h
+}
+
+fn block(h: &mut Header, device: &Device, block: &Block) {
+    let prefix = format!(
+        "{}_{}",
+        names::upper(&device.name),
+        names::upper(&block.name)
+    );
+    let function = format!(
+        "{}_{}_base",
+        names::lower(&device.name),
+        names::lower(&block.name)
+    );
+    let loc = block.name.loc;
+    h.section(&format!("Block {}", *block.name));
+    h.comment("", &block.description);
+    h.define(format!("{prefix}_OFFSET"), unsigned(*block.offset, 32), loc);
+    h.define(format!("{prefix}_SIZE"), unsigned(*block.size, 32), loc);
+    match &block.array {
+        Some(array) => {
+            h.define(format!("{prefix}_COUNT"), count(*array.count), loc);
+            h.define(format!("{prefix}_STRIDE"), unsigned(*array.stride, 32), loc);
+            h.comment(
+                "",
+                &format!(
+                    "The first byte of instance `instance` (below {prefix}_COUNT) of block {}.",
+                    *block.name
+                ),
+            );
+            h.function(
+                &function,
+                loc,
+                "volatile void *",
+                "volatile void *base, uint32_t instance",
+                &format!(
+                    "return (volatile uint8_t *)base + {prefix}_OFFSET + (size_t)instance * \
+                     {prefix}_STRIDE;"
+                ),
+            );
+        }
+        None => {
+            h.comment("", &format!("The first byte of block {}.", *block.name));
+            h.function(
+                &function,
+                loc,
+                "volatile void *",
+                "volatile void *base",
+                &format!("return (volatile uint8_t *)base + {prefix}_OFFSET;"),
+            );
+        }
+    }
+}
+
+/// The end of the last block instance; saturates rather than wraps (validation refuses
+/// blocks that reach past 2^64, but the emitter must not panic on what it is handed).
+fn window_size(device: &Device) -> u64 {
+    device
+        .blocks
+        .iter()
+        .map(|b| {
+            let (count, stride) = b.array.as_ref().map_or((1, 0), |a| (*a.count, *a.stride));
+            b.offset
+                .saturating_add(count.saturating_sub(1).saturating_mul(stride))
+                .saturating_add(*b.size)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// An unsigned hexadecimal literal for a value of a `bits`-wide register (or 32 for
+/// offsets): `ULL` for 64-bit registers and for any value past 32 bits, `U` otherwise.
+pub(super) fn unsigned(value: u64, bits: u32) -> String {
+    let suffix = if bits > 32 || value > u64::from(u32::MAX) {
+        "ULL"
+    } else {
+        "U"
+    };
+    format!("{value:#X}{suffix}").replacen("0X", "0x", 1)
+}
+
+/// An unsigned decimal literal, for counts and limits.
+pub(super) fn count(value: u64) -> String {
+    let suffix = if value > u64::from(u32::MAX) {
+        "ULL"
+    } else {
+        "U"
+    };
+    format!("{value}{suffix}")
+}
+
+/// The header text and the identifiers it defines, built together so they cannot disagree.
+#[derive(Default)]
+struct Header {
+    text: String,
+    identifiers: Vec<(String, Loc)>,
+}
+
+impl Header {
+    fn line(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    fn section(&mut self, title: &str) {
+        self.line(&format!("/* ---- {} ---- */", comment_text(title)));
+        self.line("");
+    }
+
+    /// A `/* */` comment; `indent` precedes each line.
+    fn comment(&mut self, indent: &str, text: &str) {
+        if text.trim().is_empty() {
+            return;
+        }
+        let text = comment_text(text.trim());
+        let lines = wrap(&text, COMMENT_WIDTH);
+        if let [single] = lines.as_slice() {
+            self.line(&format!("{indent}/* {single} */"));
+            return;
+        }
+        self.line(&format!("{indent}/*"));
+        for line in &lines {
+            if line.is_empty() {
+                self.line(&format!("{indent} *"));
+            } else {
+                self.line(&format!("{indent} * {line}"));
+            }
+        }
+        self.line(&format!("{indent} */"));
+    }
+
+    fn define(&mut self, name: String, value: String, loc: Loc) {
+        self.line(&format!("#define {name} {value}"));
+        self.identifiers.push((name, loc));
+    }
+
+    fn function(&mut self, name: &str, loc: Loc, returns: &str, params: &str, body: &str) {
+        let space = if returns.ends_with('*') { "" } else { " " };
+        self.line(&format!("static inline {returns}{space}{name}({params})"));
+        self.line("{");
+        self.line(&format!("    {body}"));
+        self.line("}");
+        self.line("");
+        self.identifiers.push((name.to_string(), loc));
+    }
+}
+
+/// Columns of comment text, so that comment lines stay within about 100 characters.
+const COMMENT_WIDTH: usize = 92;
+
+/// `text` with each line longer than `width` broken at spaces (a longer word stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let mut current = String::new();
+        for word in line.split(' ') {
+            if !current.is_empty() && current.len() + 1 + word.len() > width {
+                lines.push(std::mem::take(&mut current));
+            } else if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        lines.push(current);
+    }
+    lines
+}
+
+/// Text that cannot end or nest a `/* */` comment (`-Wcomment`) nor form a trigraph
+/// (`-std=c11` enables them, and `??/` at a line end would splice lines): a space goes
+/// between `*` and `/`, `/` and `*`, and two `?`.
+fn comment_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut previous = '\0';
+    for c in text.chars() {
+        if matches!((previous, c), ('*', '/') | ('/', '*') | ('?', '?')) {
+            out.push(' ');
+        }
+        out.push(c);
+        previous = c;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_cannot_close_nest_or_splice() {
+        assert_eq!(comment_text("a */ b /* c"), "a * / b / * c");
+        assert_eq!(comment_text("*/*/"), "* / * /");
+        assert_eq!(comment_text("what??/"), "what? ?/");
+    }
+
+    #[test]
+    fn joined_names_that_collide_are_refused() {
+        let spec = "device: { name: dev, version: '1', description: d }
+blocks:
+  - name: a_b
+    description: d
+    offset: 0x0
+    size: 0x10
+    registers:
+      - { name: C, description: d, offset: 0x0, width: 32, access: rw }
+  - name: a
+    description: d
+    offset: 0x10
+    size: 0x10
+    registers:
+      - { name: B_C, description: d, offset: 0x0, width: 32, access: rw }
+";
+        let diagnostics = crate::parse_str(spec).expect_err("the spec collides in C");
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert!(
+            messages.contains(&"two items would both be `DEV_A_B_C_OFFSET` in the C header"),
+            "{messages:?}"
+        );
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces() {
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("abcdefgh x\n\ny", 4), ["abcdefgh", "x", "", "y"]);
+    }
+
+    #[test]
+    fn literals_are_wide_enough() {
+        assert_eq!(unsigned(0x4742_4131, 32), "0x47424131U");
+        assert_eq!(unsigned(1, 64), "0x1ULL");
+        assert_eq!(unsigned(1 << 40, 32), "0x10000000000ULL");
+        assert_eq!(unsigned(u64::MAX, 64), "0xFFFFFFFFFFFFFFFFULL");
+    }
+}

@@ -1,0 +1,255 @@
+//! One register's part of the header: its offset, reset value and array shape, each field's
+//! shift, width, mask and enumerated values, and the pointer, read, write and field helpers.
+
+use super::{Header, count, unsigned};
+use crate::model::{Block, Device, Field, Register, SideEffect};
+use crate::names;
+
+/// How a register's identifiers are spelled.
+pub(super) struct Names<'a> {
+    block: &'a Block,
+    reg: &'a Register,
+    /// `GBA_GROUP_CONTROL`: prefix of the register's macros.
+    upper: String,
+    /// `gba_group_control`: prefix of its functions.
+    lower: String,
+    /// `gba_group_base`: the block instance's base function.
+    block_base: String,
+}
+
+impl<'a> Names<'a> {
+    pub(super) fn new(device: &Device, block: &'a Block, reg: &'a Register) -> Self {
+        let path = |case: fn(&str) -> String| {
+            format!(
+                "{}_{}_{}",
+                case(&device.name),
+                case(&block.name),
+                case(&reg.name)
+            )
+        };
+        Names {
+            block,
+            reg,
+            upper: path(names::upper),
+            lower: path(names::lower),
+            block_base: format!(
+                "{}_{}_base",
+                names::lower(&device.name),
+                names::lower(&block.name)
+            ),
+        }
+    }
+
+    /// `uint8_t` … `uint64_t`.
+    fn ty(&self) -> String {
+        format!("uint{}_t", *self.reg.width)
+    }
+
+    /// A value of this register as a literal of its width.
+    fn literal(&self, value: u64) -> String {
+        unsigned(value, *self.reg.width)
+    }
+}
+
+pub(super) fn items(h: &mut Header, n: &Names<'_>) {
+    let reg = n.reg;
+    let loc = reg.name.loc;
+    let mut summary = format!(
+        "{}.{}: {}\n\n{}-bit, {}, reset {:#x}.",
+        *n.block.name,
+        *reg.name,
+        reg.description.trim(),
+        *reg.width,
+        reg.access.keyword(),
+        *reg.reset
+    );
+    if let Some(array) = &reg.array {
+        summary.push_str(&format!(
+            " An array of {} elements, {:#x} bytes apart.",
+            *array.count, *array.stride
+        ));
+    }
+    h.comment("", &summary);
+    h.define(
+        format!("{}_OFFSET", n.upper),
+        unsigned(*reg.offset, 32),
+        loc,
+    );
+    h.define(
+        format!("{}_RESET_VALUE", n.upper),
+        n.literal(*reg.reset),
+        loc,
+    );
+    if let Some(array) = &reg.array {
+        h.define(format!("{}_COUNT", n.upper), count(*array.count), loc);
+        h.define(
+            format!("{}_STRIDE", n.upper),
+            unsigned(*array.stride, 32),
+            loc,
+        );
+    }
+    h.line("");
+    for field in &reg.fields {
+        field_macros(h, n, field);
+    }
+    accessors(h, n);
+    for field in &reg.fields {
+        field_helpers(h, n, field);
+    }
+}
+
+fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
+    let prefix = format!("{}_{}", n.upper, names::upper(&field.name));
+    let loc = field.name.loc;
+    let mut summary = format!(
+        "{} {}, {}",
+        *field.name,
+        *field.bits,
+        field.effective_access(n.reg).keyword()
+    );
+    if let Some(effect) = field.side_effect {
+        summary.push_str(&format!(" ({})", effect_text(*effect)));
+    }
+    summary.push_str(&format!(": {}", field.description.trim()));
+    h.comment("", &summary);
+    h.define(format!("{prefix}_SHIFT"), field.bits.lsb.to_string(), loc);
+    h.define(
+        format!("{prefix}_WIDTH"),
+        field.bits.width().to_string(),
+        loc,
+    );
+    h.define(format!("{prefix}_MASK"), n.literal(field.bits.mask()), loc);
+    for value in &field.values {
+        h.comment("", &value.description);
+        h.define(
+            format!("{prefix}_{}", names::upper(&value.name)),
+            n.literal(*value.value),
+            value.name.loc,
+        );
+    }
+    h.line("");
+}
+
+fn effect_text(effect: SideEffect) -> &'static str {
+    match effect {
+        SideEffect::WriteOneToClear => "write 1 to clear",
+        SideEffect::WriteOneToSet => "write 1 to set",
+        SideEffect::ReadToClear => "cleared by reading",
+    }
+}
+
+fn accessors(h: &mut Header, n: &Names<'_>) {
+    let reg = n.reg;
+    let loc = reg.name.loc;
+    let ty = n.ty();
+    let mut params = String::from("volatile void *base");
+    let mut args = String::from("base");
+    let mut block_args = String::from("base");
+    if n.block.array.is_some() {
+        params.push_str(", uint32_t instance");
+        args.push_str(", instance");
+        block_args.push_str(", instance");
+    }
+    let mut address = format!(
+        "(volatile uint8_t *){}({block_args}) + {}_OFFSET",
+        n.block_base, n.upper
+    );
+    if reg.array.is_some() {
+        params.push_str(", uint32_t index");
+        args.push_str(", index");
+        address.push_str(&format!(" + (size_t)index * {}_STRIDE", n.upper));
+    }
+
+    h.comment("", &format!("The address of {}.", *reg.name));
+    h.function(
+        &format!("{}_ptr", n.lower),
+        loc,
+        &format!("volatile {ty} *"),
+        &params,
+        &format!("return (volatile {ty} *)({address});"),
+    );
+    if reg.access.is_readable() {
+        let effect = if reg
+            .fields
+            .iter()
+            .any(|f| f.side_effect.is_some_and(|s| *s == SideEffect::ReadToClear))
+        {
+            " Clears the read-to-clear fields."
+        } else {
+            ""
+        };
+        h.comment("", &format!("Reads {}.{effect}", *reg.name));
+        h.function(
+            &format!("{}_read", n.lower),
+            loc,
+            &ty,
+            &params,
+            &format!("return *{}_ptr({args});", n.lower),
+        );
+    }
+    if reg.access.is_writable() {
+        let mask = reg.write_one_mask();
+        let caution = if mask == 0 {
+            String::new()
+        } else {
+            format!(
+                " Bits {mask:#x} act when written as 1: clear them in a value read back \
+                 before writing it."
+            )
+        };
+        h.comment("", &format!("Writes {}.{caution}", *reg.name));
+        h.function(
+            &format!("{}_write", n.lower),
+            loc,
+            "void",
+            &format!("{params}, {ty} value"),
+            &format!("*{}_ptr({args}) = value;", n.lower),
+        );
+    }
+}
+
+fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
+    let ty = n.ty();
+    let prefix = format!("{}_{}", n.upper, names::upper(&field.name));
+    let function = format!("{}_{}", n.lower, names::lower(&field.name));
+    let access = field.effective_access(n.reg);
+    // Narrow registers promote to `int`; shifting in the field's own width keeps the
+    // arithmetic unsigned and avoids undefined signed overflow.
+    let wide = if *n.reg.width > 32 {
+        "uint64_t"
+    } else {
+        "uint32_t"
+    };
+    if access.is_readable() {
+        h.comment(
+            "",
+            &format!("Field {} of a {} value.", *field.name, *n.reg.name),
+        );
+        h.function(
+            &format!("{function}_get"),
+            field.name.loc,
+            &ty,
+            &format!("{ty} value"),
+            &format!("return ({ty})((value & {prefix}_MASK) >> {prefix}_SHIFT);"),
+        );
+    }
+    if access.is_writable() {
+        h.comment(
+            "",
+            &format!(
+                "`value` with field {} replaced by `field` (its excess bits dropped).",
+                *field.name
+            ),
+        );
+        h.function(
+            &format!("{function}_set"),
+            field.name.loc,
+            &ty,
+            &format!("{ty} value, {ty} field"),
+            &format!(
+                "return ({ty})((value & ~{prefix}_MASK) | \
+                 ((({wide})field << {prefix}_SHIFT) & {prefix}_MASK));"
+            ),
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! Register documentation (`registers.md` in the docs directory) with an SVG bitfield diagram
+//! per register (`registers/<block>-<register>.svg`).
+//!
+//! Spec text is prose, not Markdown: [`text`] escapes what Markdown would otherwise read as
+//! markup, so a description renders as written.
+
+mod svg;
+mod text;
+
+use std::fmt::Write as _;
+
+use super::{GeneratedFile, Place, Provenance};
+use crate::model::{Block, Device, Field, Register};
+use crate::names;
+use text::{cell, hex, paragraphs};
+
+pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+    let mut files = vec![GeneratedFile {
+        place: Place::Docs,
+        path: "registers.md".into(),
+        contents: markdown(device, provenance),
+    }];
+    for block in &device.blocks {
+        for register in &block.registers {
+            files.push(GeneratedFile {
+                place: Place::Docs,
+                path: diagram_path(block, register),
+                contents: svg::diagram(block, register, provenance),
+            });
+        }
+    }
+    files
+}
+
+/// Relative to the docs directory, as `registers.md` links it. `-` cannot occur in a name, so
+/// no two registers share a path.
+fn diagram_path(block: &Block, register: &Register) -> String {
+    format!(
+        "registers/{}-{}.svg",
+        names::lower(&block.name),
+        names::lower(&register.name)
+    )
+}
+
+/// The HTML anchor of a register's section. Three `-`-separated parts where a block's anchor
+/// has two (`block-<name>`), so that no block and register names make them equal.
+fn anchor(block: &Block, register: &Register) -> String {
+    format!(
+        "register-{}-{}",
+        names::lower(&block.name),
+        names::lower(&register.name)
+    )
+}
+
+fn markdown(device: &Device, provenance: &Provenance) -> String {
+    let mut md = format!("<!--\n{}-->\n\n", provenance.preamble(""));
+    let _ = writeln!(md, "# {} registers\n", *device.name);
+    md.push_str(&paragraphs(&device.description));
+    let _ = writeln!(
+        md,
+        "Register map version {}. Offsets are in bytes: a block's from the start of the \
+         device window, a register's from the start of its block.\n",
+        text::escape(&device.version)
+    );
+
+    if !device.constants.is_empty() {
+        md.push_str("## Constants\n\n| name | value | description |\n| --- | --- | --- |\n");
+        for constant in &device.constants {
+            let _ = writeln!(
+                md,
+                "| `{}` | {} | {} |",
+                *constant.name,
+                *constant.value,
+                cell(&constant.description)
+            );
+        }
+        md.push('\n');
+    }
+
+    md.push_str(
+        "## Blocks\n\n| block | offset | size | instances | stride | description |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for block in &device.blocks {
+        let (count, stride) = match &block.array {
+            Some(a) => (a.count.to_string(), hex(*a.stride)),
+            None => ("1".into(), "–".into()),
+        };
+        let _ = writeln!(
+            md,
+            "| [`{name}`](#block-{lower}) | {} | {} | {count} | {stride} | {} |",
+            hex(*block.offset),
+            hex(*block.size),
+            cell(&block.description),
+            name = *block.name,
+            lower = names::lower(&block.name),
+        );
+    }
+    md.push('\n');
+
+    for block in &device.blocks {
+        self::block(&mut md, block);
+    }
+    md
+}
+
+fn block(md: &mut String, block: &Block) {
+    let _ = writeln!(
+        md,
+        "<a id=\"block-{}\"></a>\n\n## Block `{}`\n",
+        names::lower(&block.name),
+        *block.name
+    );
+    md.push_str(&paragraphs(&block.description));
+    let placement = match &block.array {
+        None => format!(
+            "One instance at {} in the device window, {} bytes.",
+            hex(*block.offset),
+            hex(*block.size)
+        ),
+        Some(a) => format!(
+            "{} instances of {} bytes; instance *i* starts at {} + *i* × {} in the device window.",
+            *a.count,
+            hex(*block.size),
+            hex(*block.offset),
+            hex(*a.stride)
+        ),
+    };
+    let _ = writeln!(md, "{placement}\n");
+    if block.registers.is_empty() {
+        md.push_str("This block has no registers.\n\n");
+        return;
+    }
+
+    // Offsets padded to the block's last byte, so the column lines up (0x000 … 0xFFF).
+    let digits = format!("{:X}", block.size.saturating_sub(1)).len();
+    md.push_str(
+        "| offset | register | width | access | reset | description |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for register in &block.registers {
+        let _ = writeln!(
+            md,
+            "| {} | [`{}`](#{}) | {} | {} | {} | {} |",
+            padded(*register.offset, digits),
+            display_name(register),
+            anchor(block, register),
+            *register.width,
+            register.access.keyword(),
+            hex(*register.reset),
+            cell(&register.description)
+        );
+    }
+    md.push('\n');
+    for register in &block.registers {
+        self::register(md, block, register, digits);
+    }
+}
+
+/// `MEMBER_MASK[12]` for an array, the plain name otherwise.
+fn display_name(register: &Register) -> String {
+    match &register.array {
+        Some(a) => format!("{}[{}]", *register.name, *a.count),
+        None => register.name.to_string(),
+    }
+}
+
+fn padded(value: u64, digits: usize) -> String {
+    format!("0x{value:0digits$X}")
+}
+
+fn register(md: &mut String, block: &Block, register: &Register, digits: usize) {
+    let _ = writeln!(
+        md,
+        "<a id=\"{}\"></a>\n\n### `{}.{}`\n",
+        anchor(block, register),
+        *block.name,
+        display_name(register)
+    );
+    md.push_str(&paragraphs(&register.description));
+    let mut facts = format!(
+        "Offset {} in block `{}`; {}-bit, {}, reset {}.",
+        padded(*register.offset, digits),
+        *block.name,
+        *register.width,
+        register.access.keyword(),
+        hex(*register.reset)
+    );
+    if let Some(a) = &register.array {
+        let _ = write!(
+            facts,
+            " An array of {} elements, {} bytes apart.",
+            *a.count,
+            hex(*a.stride)
+        );
+    }
+    let _ = writeln!(md, "{facts}\n");
+    let _ = writeln!(
+        md,
+        "![Bit fields of {}.{}]({})\n",
+        *block.name,
+        *register.name,
+        diagram_path(block, register)
+    );
+    if register.fields.is_empty() {
+        md.push_str("No fields: the register is one value.\n\n");
+        return;
+    }
+    md.push_str(
+        "| bits | field | access | side effect | reset | description |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
+    );
+    let mut fields: Vec<&Field> = register.fields.iter().collect();
+    fields.sort_by_key(|f| std::cmp::Reverse(f.bits.lsb));
+    for field in &fields {
+        let _ = writeln!(
+            md,
+            "| {} | `{}` | {} | {} | {} | {} |",
+            *field.bits,
+            *field.name,
+            field.effective_access(register).keyword(),
+            field.side_effect.map_or("–", |s| s.keyword()),
+            field_reset(register, field),
+            cell(&field.description)
+        );
+    }
+    md.push('\n');
+    for field in fields.iter().filter(|f| !f.values.is_empty()) {
+        let _ = writeln!(
+            md,
+            "Values of `{}`:\n\n| value | name | description |\n| --- | --- | --- |",
+            *field.name
+        );
+        for value in &field.values {
+            let _ = writeln!(
+                md,
+                "| {} | `{}` | {} |",
+                *value.value,
+                *value.name,
+                cell(&value.description)
+            );
+        }
+        md.push('\n');
+    }
+}
+
+/// The field's part of the register's reset value, in the field's own units.
+pub(super) fn field_reset(register: &Register, field: &Field) -> String {
+    let value = (*register.reset & field.bits.mask()) >> field.bits.lsb.min(63);
+    if field.bits.width() == 1 {
+        value.to_string()
+    } else {
+        hex(value)
+    }
+}

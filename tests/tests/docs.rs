@@ -1,0 +1,178 @@
+//! The register documentation: `registers.md` and one SVG bitfield diagram per register,
+//! for the GBA and the uart fixture. Snapshots pin the text; the other tests parse the SVGs
+//! and compare what they show with the parsed spec.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use gba_codegen::emit::{GeneratedFile, MARKER};
+use gba_codegen::model::{Device, Register};
+use gba_codegen::project::Target;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+fn uart() -> Target {
+    Target::custom(
+        "tests/fixtures/uart/uart.yaml".into(),
+        "tests/fixtures/uart/pac".into(),
+    )
+}
+
+fn device(target: &Target) -> Device {
+    gba_codegen::load(&root().join(&target.spec)).expect("the spec is valid")
+}
+
+fn rendered(target: &Target) -> Vec<GeneratedFile> {
+    target.render(&root()).expect("the spec renders")
+}
+
+fn file(target: &Target, relative: &str) -> String {
+    let path = target.docs.join(relative);
+    rendered(target)
+        .into_iter()
+        .find(|f| Path::new(&f.path) == path)
+        .unwrap_or_else(|| panic!("no generated file {}", path.display()))
+        .contents
+}
+
+fn diagram_path(block: &str, register: &str) -> String {
+    format!(
+        "registers/{}-{}.svg",
+        block.to_lowercase(),
+        register.to_lowercase()
+    )
+}
+
+#[test]
+fn gba_registers_md_snapshot() {
+    insta::assert_snapshot!("gba_registers.md", file(&Target::gba(), "registers.md"));
+}
+
+#[test]
+fn uart_registers_md_snapshot() {
+    insta::assert_snapshot!("uart_registers.md", file(&uart(), "registers.md"));
+}
+
+#[test]
+fn diagram_snapshots() {
+    // Two rows of 32 bits with reserved gaps and a write-1-to-set bit.
+    insta::assert_snapshot!(
+        "gba_group_control.svg",
+        file(&Target::gba(), "registers/group-control.svg")
+    );
+    // Write-1-to-clear bits, a read-only field in a read-write register, reserved gaps.
+    insta::assert_snapshot!(
+        "uart_regs_int_status.svg",
+        file(&uart(), "registers/regs-int_status.svg")
+    );
+    // A register without fields is one box, not reserved bits.
+    insta::assert_snapshot!(
+        "uart_regs_baud_div.svg",
+        file(&uart(), "registers/regs-baud_div.svg")
+    );
+}
+
+#[test]
+fn every_generated_doc_starts_with_the_marker() {
+    for target in [Target::gba(), uart()] {
+        for f in rendered(&target) {
+            let head: Vec<&str> = f.contents.lines().take(3).collect();
+            assert!(
+                head.iter().any(|l| l.contains(MARKER)),
+                "{}: no generated-file marker in the first 3 lines",
+                f.path
+            );
+        }
+    }
+}
+
+#[test]
+fn gba_diagrams_show_the_spec() {
+    diagrams_show_the_spec(&Target::gba());
+}
+
+#[test]
+fn uart_diagrams_show_the_spec() {
+    diagrams_show_the_spec(&uart());
+}
+
+/// Each register's SVG is well-formed XML and shows every bit number once, every field's
+/// name, and reserved bits exactly when some bits belong to no field.
+fn diagrams_show_the_spec(target: &Target) {
+    let device = device(target);
+    let md = file(target, "registers.md");
+    for block in &device.blocks {
+        for register in &block.registers {
+            let path = diagram_path(&block.name, &register.name);
+            assert!(
+                md.contains(&format!("]({path})")),
+                "registers.md does not show {path}"
+            );
+            let svg = file(target, &path);
+            let doc = roxmltree::Document::parse(&svg)
+                .unwrap_or_else(|e| panic!("{path} is not well-formed XML: {e}"));
+            assert_eq!(doc.root_element().tag_name().name(), "svg", "{path}");
+            let texts: Vec<&str> = doc
+                .descendants()
+                .filter(|n| n.has_tag_name("text"))
+                .filter_map(|n| n.text())
+                .collect();
+            check_bits(&path, register, &texts);
+            let labels: BTreeSet<&str> = texts.iter().copied().collect();
+            if register.fields.is_empty() {
+                assert!(labels.contains(register.name.as_str()), "{path}: no label");
+            }
+            for field in &register.fields {
+                assert!(
+                    labels.contains(field.name.as_str()),
+                    "{path}: no label for field {}",
+                    *field.name
+                );
+            }
+            let covered: u32 = register.fields.iter().map(|f| f.bits.width()).sum();
+            let has_gap = !register.fields.is_empty() && covered < *register.width;
+            let hatched = doc
+                .descendants()
+                .any(|n| n.attribute("fill") == Some("url(#reserved)"));
+            assert_eq!(hatched, has_gap, "{path}: reserved bits shown wrongly");
+        }
+    }
+}
+
+/// Bit numbers are the only decimal texts above 1 (reset values of wider fields are hex),
+/// so every bit of the register must appear and no bit beyond it.
+fn check_bits(path: &str, register: &Register, texts: &[&str]) {
+    for bit in 0..64u32 {
+        let shown = texts.contains(&bit.to_string().as_str());
+        if bit < *register.width {
+            assert!(shown, "{path}: bit {bit} is not numbered");
+        } else {
+            assert!(!shown, "{path}: numbers bit {bit}, beyond the register");
+        }
+    }
+}
+
+#[test]
+fn field_tables_list_every_field_and_value() {
+    for target in [Target::gba(), uart()] {
+        let device = device(&target);
+        let md = file(&target, "registers.md");
+        for block in &device.blocks {
+            for register in &block.registers {
+                for field in &register.fields {
+                    let row = format!("| {} | `{}` |", *field.bits, *field.name);
+                    assert!(md.contains(&row), "registers.md lacks the row {row}");
+                    for value in &field.values {
+                        let row = format!("| {} | `{}` |", *value.value, *value.name);
+                        assert!(md.contains(&row), "registers.md lacks the value {row}");
+                    }
+                }
+            }
+        }
+    }
+}
