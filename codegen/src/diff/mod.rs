@@ -49,7 +49,10 @@
 //! Locations come from the specs' [`Located`](crate::location::Located) values; a change
 //! carries the old and the new location where the item exists on that side.
 
+mod blocks;
 mod compare;
+mod fields;
+mod pair;
 mod render;
 
 pub use compare::compare;
