@@ -48,6 +48,46 @@
 //!
 //! Locations come from the specs' [`Located`](crate::location::Located) values; a change
 //! carries the old and the new location where the item exists on that side.
+//!
+//! # Reports
+//!
+//! [`human`] groups the changes by block and register; each line gives the verdict, what
+//! changed (old → new), `file:line:column` on both sides where the item exists, and the
+//! reason. [`json`] gives the same for tools:
+//!
+//! ## JSON schema (version 1)
+//!
+//! ```text
+//! {
+//!   "schema_version": 1,
+//!   "old": { "file": "<path as given>" },
+//!   "new": { "file": "<path as given>" },
+//!   "verdict": "none" | "compatible" | "breaking",
+//!   "summary": { "breaking": <count>, "compatible": <count> },
+//!   "changes": [ {
+//!     "severity": "breaking" | "compatible",
+//!     "change": "added" | "removed" | "renamed" | "moved" | "resized" | "access_changed"
+//!             | "side_effect_changed" | "reset_changed" | "value_changed"
+//!             | "version_changed" | "description_changed",
+//!     "item": "device" | "constant" | "block" | "register" | "field" | "enumerated_value",
+//!     "path": ["<block>", "<register>", "<field>", "<value>"],   // names down to the item
+//!     "attribute": null | "name" | "offset" | "size" | "count" | "stride" | "width"
+//!                | "bits" | "access" | "side_effect" | "reset" | "value" | "version"
+//!                | "description",
+//!     "old": null | { "value": "<as text>", "location": null | { "file", "line", "column" } },
+//!     "new": <as "old">,
+//!     "reason": "<one sentence>"
+//!   } ]
+//! }
+//! ```
+//!
+//! `path` is `[device]` for the device, `[constant]` for a constant, and starts at the block
+//! otherwise; it holds the old names, or the new ones for an addition. `old` is null for an
+//! addition and `new` for a removal. Values are text, as in the text report: offsets, sizes,
+//! strides and resets in hex; counts, widths and numbers in decimal; bits as `[msb:lsb]`; an
+//! array shape (`count` attribute, when an item becomes or stops being an array) as
+//! `4 × 0x8` or `single`. A later incompatible schema gets a new
+//! `schema_version`; fields may be added to version 1.
 
 mod blocks;
 mod compare;

@@ -1,35 +1,5 @@
 //! The two reports of a [`Diff`]: grouped text for a person, and JSON for tools.
-//!
-//! # JSON schema (version 1)
-//!
-//! ```text
-//! {
-//!   "schema_version": 1,
-//!   "old": { "file": "<path as given>" },
-//!   "new": { "file": "<path as given>" },
-//!   "verdict": "none" | "compatible" | "breaking",
-//!   "summary": { "breaking": <count>, "compatible": <count> },
-//!   "changes": [ {
-//!     "severity": "breaking" | "compatible",
-//!     "change": "added" | "removed" | "renamed" | "moved" | "resized" | "access_changed"
-//!             | "side_effect_changed" | "reset_changed" | "value_changed"
-//!             | "version_changed" | "description_changed",
-//!     "item": "device" | "constant" | "block" | "register" | "field" | "enumerated_value",
-//!     "path": ["<block>", "<register>", "<field>", "<value>"],   // names down to the item
-//!     "attribute": null | "name" | "offset" | "size" | "count" | "stride" | "width"
-//!                | "bits" | "access" | "side_effect" | "reset" | "value" | "version"
-//!                | "description",
-//!     "old": null | { "value": "<as text>", "location": null | { "file", "line", "column" } },
-//!     "new": <as "old">,
-//!     "reason": "<one sentence>"
-//!   } ]
-//! }
-//! ```
-//!
-//! `old` is null for an addition and `new` for a removal. Numbers inside `value` are written
-//! as in the text report (offsets, sizes, strides and resets in hex; counts, widths and
-//! values in decimal; bits as `[msb:lsb]`). A later incompatible schema gets a new
-//! `schema_version`; fields may be added to version 1.
+//! The schema of the JSON report is documented in the [module docs](super).
 
 use std::fmt::Write;
 
