@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use gba_codegen::diff::Severity;
 use gba_codegen::project::{self, Target};
 use gba_codegen::{Device, Style};
 
@@ -44,10 +45,43 @@ enum Command {
         /// The spec file.
         file: PathBuf,
     },
+    /// Compare two specs and say what the change breaks for software built against OLD.
+    ///
+    /// Exit status: 0 no change, 1 only compatible changes, 2 at least one breaking change,
+    /// 3 a spec is unreadable or invalid (or the command line is wrong).
+    Diff {
+        /// The spec that existing software was built against.
+        old: PathBuf,
+        /// The changed spec.
+        new: PathBuf,
+        /// Print the report as JSON (schema: `gba_codegen::diff`'s documentation).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `gba diff` exit statuses; scripts tell breaking from compatible by them.
+mod diff_status {
+    pub const COMPATIBLE: u8 = 1;
+    pub const BREAKING: u8 = 2;
+    pub const INVALID: u8 = 3;
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            // clap's usage status is 2, which `gba diff` uses for "breaking": a script must
+            // not mistake a typo for a verdict.
+            let diff = std::env::args().skip(1).any(|arg| arg == "diff");
+            return match error.exit_code() {
+                0 => ExitCode::SUCCESS,
+                _ if diff => ExitCode::from(diff_status::INVALID),
+                code => ExitCode::from(u8::try_from(code).unwrap_or(2)),
+            };
+        }
+    };
     let style = match cli.color {
         Color::Always => Style::Color,
         Color::Never => Style::Plain,
@@ -61,6 +95,36 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Gen { check, spec, out } => generate(check, spec.zip(out), style),
         Command::Check { file } => check_spec(&file, style),
+        Command::Diff { old, new, json } => diff(&old, &new, json, style),
+    }
+}
+
+fn diff(old_path: &Path, new_path: &Path, json: bool, style: Style) -> ExitCode {
+    // Load both before failing, so that one run reports the problems of both specs.
+    let (old, new) = (gba_codegen::load(old_path), gba_codegen::load(new_path));
+    let (old, new) = match (old, new) {
+        (Ok(old), Ok(new)) => (old, new),
+        (old, new) => {
+            for error in [old.err(), new.err()].into_iter().flatten() {
+                eprint!("{}", error.render(style));
+            }
+            return ExitCode::from(diff_status::INVALID);
+        }
+    };
+    let diff = gba_codegen::diff::compare(&old, &new);
+    let (old_name, new_name) = (
+        old_path.display().to_string(),
+        new_path.display().to_string(),
+    );
+    if json {
+        print!("{}", gba_codegen::diff::json(&diff, &old_name, &new_name));
+    } else {
+        print!("{}", gba_codegen::diff::human(&diff, &old_name, &new_name));
+    }
+    match diff.verdict() {
+        None => ExitCode::SUCCESS,
+        Some(Severity::Compatible) => ExitCode::from(diff_status::COMPATIBLE),
+        Some(Severity::Breaking) => ExitCode::from(diff_status::BREAKING),
     }
 }
 

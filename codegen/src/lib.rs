@@ -4,9 +4,11 @@
 //! Pipeline: [`yaml`] (text → located node tree) → `parse` (tree → [`model`], reporting every
 //! structural problem) → `validate` (semantic checks, every problem at once) → [`emit`]
 //! (one emitter per output kind) → [`project`] (where the files go, `gen` and `--check`).
+//! Beside the pipeline, [`diff`] compares two validated specs and says what a change breaks.
 //! Nothing in this crate knows about the GBA: every device-specific fact comes from the spec.
 
 pub mod diagnostic;
+pub mod diff;
 pub mod emit;
 pub mod location;
 pub mod model;

@@ -140,10 +140,10 @@ pub struct BitRange {
 }
 
 impl BitRange {
+    /// Saturating: validation computes widths of ranges that it is about to reject (reversed,
+    /// or `4294967295:0`, whose width does not fit a u32), and must report them, not panic.
     pub fn width(self) -> u32 {
-        // Saturating: an absurd range such as `4294967295:0` is reported by validation, and
-        // must not overflow on the way there.
-        (self.msb - self.lsb).saturating_add(1)
+        self.msb.saturating_sub(self.lsb).saturating_add(1)
     }
     /// The field's bits in register position (`width` ones shifted left by `lsb`).
     pub fn mask(self) -> u64 {

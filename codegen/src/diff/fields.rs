@@ -1,0 +1,286 @@
+//! The register level of the walk: a register's own attributes, its fields and their
+//! enumerated values.
+
+use super::compare::{
+    Walk, access_verdict, count_text, dotted, effect_text, hex, side_effect_reason, with,
+};
+use super::pair::{Pair, pair};
+use super::{Class, ItemKind, Severity, Side};
+use crate::model::{EnumValue, Field, Register};
+
+use Severity::{Breaking, Compatible};
+
+impl Walk {
+    pub(super) fn register(&mut self, block: &[String], old: &Register, new: &Register) {
+        let path = with(block, &old.name);
+        let what = format!("register `{}`", dotted(&path));
+        self.spelling(ItemKind::Register, &path, &old.name, &new.name);
+        self.description(
+            ItemKind::Register,
+            &path,
+            (&old.description, old.name.loc),
+            (&new.description, new.name.loc),
+        );
+        if old.offset != new.offset {
+            self.changed(
+                Breaking,
+                Class::Moved,
+                ItemKind::Register,
+                &path,
+                "offset",
+                (hex(*old.offset), old.offset.loc),
+                (hex(*new.offset), new.offset.loc),
+                format!("old binaries access {what} at the old offset; rebuilt code is unaffected"),
+            );
+        }
+        if old.width != new.width {
+            self.changed(
+                Breaking,
+                Class::Resized,
+                ItemKind::Register,
+                &path,
+                "width",
+                (old.width.to_string(), old.width.loc),
+                (new.width.to_string(), new.width.loc),
+                format!(
+                    "the value type of {what} changes from u{} to u{} and the bus access width \
+                     with it",
+                    *old.width, *new.width
+                ),
+            );
+        }
+        if old.access != new.access {
+            let (severity, reason) = access_verdict(*old.access, *new.access, &what);
+            self.changed(
+                severity,
+                Class::AccessChanged,
+                ItemKind::Register,
+                &path,
+                "access",
+                (old.access.keyword().into(), old.access.loc),
+                (new.access.keyword().into(), new.access.loc),
+                reason,
+            );
+        }
+        if old.reset != new.reset {
+            self.changed(
+                Compatible,
+                Class::ResetChanged,
+                ItemKind::Register,
+                &path,
+                "reset",
+                (hex(*old.reset), old.reset.loc),
+                (hex(*new.reset), new.reset.loc),
+                "code still compiles and accesses the same bits, but software that assumes the \
+                 reset state may misbehave"
+                    .into(),
+            );
+        }
+        self.array(
+            ItemKind::Register,
+            &path,
+            (&old.array, old.name.loc),
+            (&new.array, new.name.loc),
+        );
+        let alike = |o: &Field, n: &Field| {
+            Field {
+                name: n.name.clone(),
+                ..o.clone()
+            } == *n
+        };
+        for pair in pair(&old.fields, &new.fields, |f| &f.name, alike) {
+            match pair {
+                Pair::Same(o, n) => self.field(&path, (old, o), (new, n)),
+                Pair::Renamed(o, n) => self.renamed(
+                    ItemKind::Field,
+                    &with(&path, &o.name),
+                    &o.name,
+                    &n.name,
+                    format!(
+                        "same bits {}, access, side effect, {} and the same description",
+                        *o.bits,
+                        count_text(o.values.len(), "enumerated value"),
+                    ),
+                ),
+                Pair::Removed(o) => self.removed(ItemKind::Field, with(&path, &o.name), o.name.loc),
+                Pair::Added(n) => self.added(
+                    ItemKind::Field,
+                    with(&path, &n.name),
+                    n.name.loc,
+                    "field added: existing code does not use it".into(),
+                ),
+            }
+        }
+    }
+
+    fn field(
+        &mut self,
+        register: &[String],
+        (old_register, old): (&Register, &Field),
+        (new_register, new): (&Register, &Field),
+    ) {
+        let path = with(register, &old.name);
+        let what = format!("field `{}`", dotted(&path));
+        self.spelling(ItemKind::Field, &path, &old.name, &new.name);
+        self.description(
+            ItemKind::Field,
+            &path,
+            (&old.description, old.name.loc),
+            (&new.description, new.name.loc),
+        );
+        let (a, b) = (*old.bits, *new.bits);
+        let bits = ((a.to_string(), old.bits.loc), (b.to_string(), new.bits.loc));
+        if a.lsb != b.lsb {
+            self.changed(
+                Breaking,
+                Class::Moved,
+                ItemKind::Field,
+                &path,
+                "bits",
+                bits.0,
+                bits.1,
+                format!("old binaries shift and mask {what} at its old position"),
+            );
+        } else if a.msb != b.msb {
+            let (severity, reason) = if b.width() < a.width() {
+                (
+                    Breaking,
+                    format!(
+                        "{what} narrows from {} to {} bits: values that old code writes may no \
+                         longer fit",
+                        a.width(),
+                        b.width()
+                    ),
+                )
+            } else {
+                (
+                    Compatible,
+                    format!(
+                        "{what} widens at the same position: every old value keeps its meaning"
+                    ),
+                )
+            };
+            self.changed(
+                severity,
+                Class::Resized,
+                ItemKind::Field,
+                &path,
+                "bits",
+                bits.0,
+                bits.1,
+                reason,
+            );
+        }
+        let old_access = old.effective_access(old_register);
+        let new_access = new.effective_access(new_register);
+        // A change inherited from the register is reported once, on the register.
+        if old.access != new.access && old_access != new_access {
+            let (severity, reason) = access_verdict(old_access, new_access, &what);
+            let loc = |field: &Field, register: &Register| {
+                field.access.map_or(register.access.loc, |a| a.loc)
+            };
+            self.changed(
+                severity,
+                Class::AccessChanged,
+                ItemKind::Field,
+                &path,
+                "access",
+                (old_access.keyword().into(), loc(old, old_register)),
+                (new_access.keyword().into(), loc(new, new_register)),
+                reason,
+            );
+        }
+        if old.side_effect != new.side_effect {
+            let loc = |field: &Field| field.side_effect.map_or(field.name.loc, |s| s.loc);
+            let (o, n) = (old.side_effect.map(|s| *s), new.side_effect.map(|s| *s));
+            self.changed(
+                Breaking,
+                Class::SideEffectChanged,
+                ItemKind::Field,
+                &path,
+                "side_effect",
+                (effect_text(o).into(), loc(old)),
+                (effect_text(n).into(), loc(new)),
+                side_effect_reason(o, n, &what),
+            );
+        }
+        // Numbers are unique within a field (validation), so an unchanged number under a new
+        // name is the same encoding renamed.
+        let alike = |o: &EnumValue, n: &EnumValue| o.value == n.value;
+        for pair in pair(&old.values, &new.values, |v| &v.name, alike) {
+            match pair {
+                Pair::Same(o, n) => self.enum_value(&path, o, n),
+                Pair::Renamed(o, n) => self.renamed(
+                    ItemKind::EnumValue,
+                    &with(&path, &o.name),
+                    &o.name,
+                    &n.name,
+                    format!(
+                        "same number {}, which no other value of the field has",
+                        *o.value
+                    ),
+                ),
+                Pair::Removed(o) => {
+                    self.removed(ItemKind::EnumValue, with(&path, &o.name), o.name.loc)
+                }
+                Pair::Added(n) => {
+                    let (severity, reason) = if new_access.is_readable() {
+                        (
+                            Breaking,
+                            format!(
+                                "an exhaustive `match` on the values of {what} no longer \
+                                 compiles, and old binaries read {} as an unknown value",
+                                *n.value
+                            ),
+                        )
+                    } else {
+                        (
+                            Compatible,
+                            format!(
+                                "{what} is write-only: software writes only the values it knows"
+                            ),
+                        )
+                    };
+                    let new = Side::at(n.name.value.clone(), n.name.loc);
+                    self.push(
+                        severity,
+                        Class::Added,
+                        ItemKind::EnumValue,
+                        with(&path, &n.name),
+                        None,
+                        None,
+                        Some(new),
+                        reason,
+                    );
+                }
+            }
+        }
+    }
+
+    fn enum_value(&mut self, field: &[String], old: &EnumValue, new: &EnumValue) {
+        let path = with(field, &old.name);
+        self.spelling(ItemKind::EnumValue, &path, &old.name, &new.name);
+        if old.value != new.value {
+            self.changed(
+                Breaking,
+                Class::ValueChanged,
+                ItemKind::EnumValue,
+                &path,
+                "value",
+                (old.value.to_string(), old.value.loc),
+                (new.value.to_string(), new.value.loc),
+                format!(
+                    "old binaries write and compare the number {} for `{}`",
+                    *old.value,
+                    dotted(&path)
+                ),
+            );
+        }
+        self.description(
+            ItemKind::EnumValue,
+            &path,
+            (&old.description, old.name.loc),
+            (&new.description, new.name.loc),
+        );
+    }
+}

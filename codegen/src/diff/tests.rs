@@ -1,0 +1,100 @@
+//! The matching rules that the fixture snapshots (cli/tests/diff.rs) do not pin down.
+
+use super::{Class, ItemKind, Severity, compare};
+use crate::{names, parse_str};
+
+fn spec(constants: &str, block: &str, registers: &str) -> crate::Device {
+    let text = format!(
+        "device: {{ name: d }}\nconstants:\n{constants}\nblocks:\n  - name: {block}\n    \
+         offset: 0\n    size: 0x100\n    registers:\n{registers}"
+    );
+    parse_str(&text).unwrap_or_else(|d| panic!("test spec is invalid: {d:?}\n{text}"))
+}
+
+const REGS: &str = "      - { name: A, offset: 0, width: 32, access: rw }\n";
+
+#[test]
+fn the_project_spec_against_itself_has_no_change() {
+    let device = parse_str(include_str!("../../../gba.yaml")).expect("gba.yaml is valid");
+    assert_eq!(compare(&device, &device).changes, []);
+    assert_eq!(compare(&device, &device).verdict(), None);
+}
+
+#[test]
+fn a_change_of_case_alone_is_a_compatible_rename() {
+    let old = spec("  []", "dma_chan", REGS);
+    let new = spec("  []", "Dma_CHAN", REGS);
+    let diff = compare(&old, &new);
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    assert_eq!(diff.changes[0].class, Class::Renamed);
+    assert_eq!(diff.verdict(), Some(Severity::Compatible));
+    // The verdict relies on this: no generated spelling keeps the case of the spec.
+    for name in ["Dma_CHAN", "DMA_chan", "dmA_cHaN"] {
+        assert_eq!(names::lower(name), names::lower("dma_chan"));
+        assert_eq!(names::upper(name), names::upper("dma_chan"));
+        assert_eq!(names::camel(name), names::camel("dma_chan"));
+    }
+}
+
+#[test]
+fn an_underscore_is_part_of_the_name() {
+    // `dma_chan` and `DmaChan` generate different types (`DmaChan`, `Dmachan`): a rename.
+    let diff = compare(
+        &spec("  []", "dma_chan", REGS),
+        &spec("  []", "DmaChan", REGS),
+    );
+    assert_eq!(diff.verdict(), Some(Severity::Breaking));
+    assert!(
+        diff.changes[0].reason.contains("taken as a rename"),
+        "{diff:?}"
+    );
+}
+
+#[test]
+fn an_ambiguous_rename_is_reported_as_removal_and_addition() {
+    let constant = |name: &str| format!("  - {{ name: {name}, value: 4, description: Four. }}\n");
+    let old = spec(&(constant("A") + &constant("B")), "b", REGS);
+    let new = spec(&constant("C"), "b", REGS);
+    let diff = compare(&old, &new);
+    let classes: Vec<_> = diff
+        .changes
+        .iter()
+        .map(|c| (c.class, c.path.join(".")))
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            (Class::Removed, "A".to_string()),
+            (Class::Removed, "B".to_string()),
+            (Class::Added, "C".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn a_rename_with_another_change_is_not_taken_for_a_rename() {
+    let old = spec("  []", "b", REGS);
+    let moved = "      - { name: B, offset: 4, width: 32, access: rw }\n";
+    let diff = compare(&old, &spec("  []", "b", moved));
+    let kinds: Vec<_> = diff.changes.iter().map(|c| (c.class, c.item)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (Class::Removed, ItemKind::Register),
+            (Class::Added, ItemKind::Register)
+        ]
+    );
+    assert_eq!(diff.verdict(), Some(Severity::Breaking));
+}
+
+#[test]
+fn an_access_change_inherited_from_the_register_is_reported_once() {
+    let old =
+        "      - { name: A, offset: 0, width: 32, access: rw, fields: [{ name: F, bits: 0 }] }\n";
+    let new =
+        "      - { name: A, offset: 0, width: 32, access: ro, fields: [{ name: F, bits: 0 }] }\n";
+    let diff = compare(&spec("  []", "b", old), &spec("  []", "b", new));
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    assert_eq!(diff.changes[0].item, ItemKind::Register);
+    assert_eq!(diff.changes[0].class, Class::AccessChanged);
+}
