@@ -15,9 +15,11 @@ const MAX_EXPANDED: u64 = 1 << 20;
 /// spec is broken wholesale and more of the same helps no one (and costs quadratic time).
 const MAX_OVERLAP_REPORTS: usize = 64;
 
-/// Values that the Rust emitter generates inside each field module (tock-registers'
-/// `register_bitfields!`) and that enumerated values therefore cannot be called.
-const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR"];
+/// Names that enumerated values cannot have: `SET` and `CLEAR` are generated in every Rust
+/// field module (tock-registers' `register_bitfields!`), and `VALUE` would make the C
+/// constant `<REG>_<FIELD>_VALUE` collide with a reset constant `<REG>_RESET_VALUE` when the
+/// field is called `RESET`.
+const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR", "VALUE"];
 /// Methods every generated block and device handle has.
 const RESERVED_ACCESSORS: &[&str] = &["as_ptr", "from_ptr"];
 
@@ -374,7 +376,7 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
                 "invalid enumerated value name",
                 value.name.loc,
                 format!(
-                    "`{}` is reserved: every field already has {}",
+                    "`{}` is reserved: {} name generated items",
                     *value.name,
                     RESERVED_VALUE_NAMES.join(", ")
                 ),

@@ -1,4 +1,4 @@
-//! Generated files are never stale, and what the generator emits is reviewed as code.
+//! Generated files are never stale, and the generated Rust is reviewed as code.
 
 mod common;
 
@@ -45,7 +45,8 @@ fn generated_code_snapshots() {
             spec: spec.into(),
             command: "gba gen".into(),
         };
-        for file in emit::all(&device, &provenance) {
+        // The other emitters' outputs have snapshot tests of their own (c_header.rs, docs.rs).
+        for file in emit::rust::files(&device, &provenance) {
             let snapshot = format!("{name}__{}", file.path.replace('/', "__"));
             insta::assert_snapshot!(snapshot, file.contents);
         }
