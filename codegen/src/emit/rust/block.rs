@@ -5,7 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{
-    SEND_SAFETY, SYNC_SAFETY, Splices, bitfields, decimal, doc_lines, element_offset, number,
+    ArrayAccessor, SEND_SAFETY, SYNC_SAFETY, Splices, array_accessor, bitfields, doc_lines,
+    element_offset, inner_doc_lines, number,
 };
 use crate::model::{Access, Block, Register};
 use crate::names;
@@ -22,7 +23,7 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
             *array.count, *block.size, *array.stride, *block.offset
         ),
     };
-    let module_doc = inner_doc(&format!("{}\n\n{placement}", block.description.trim()));
+    let module_doc = inner_doc_lines(format!("{}\n\n{placement}", block.description.trim()).trim());
     let struct_doc = doc_lines(&format!(
         "Handle on one instance of block `{}`.",
         *block.name
@@ -175,56 +176,35 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
             }
         }
         Some(array) => {
-            let count_name = format_ident!("{}_COUNT", names::upper(&register.name));
-            let unchecked = format_ident!("{}_unchecked", names::lower(&register.name));
-            let count = decimal(*array.count);
             let element_offset = element_offset(*register.offset, *array.stride);
-            let doc = doc_lines(&format!(
-                "{text}\n\nElement `index`, or `None` when `index >= {}`.",
-                *array.count
-            ));
-            let count_doc = doc_lines(&format!("Elements of register array `{}`.", *register.name));
-            let unchecked_doc = doc_lines(&format!(
-                "Element `index` of `{}`, without the bounds check.\n\n# Safety\n\n\
-                 `index` must be less than [`Self::{count_name}`].",
-                *register.name
-            ));
             let last_end = register
                 .offset
                 .saturating_add(array.count.saturating_sub(1).saturating_mul(*array.stride))
                 .saturating_add(bytes);
-            let element_safety = splices.safety(&format!(
-                "`index < {}` (the promise of the caller), so the element lies within \
-                 {:#x}..{:#x}, inside the {:#x}-byte block that the contract of `from_ptr` \
-                 makes valid; offset and stride are multiples of {bytes}, so the pointer is \
-                 aligned.",
-                *array.count, *register.offset, last_end, *block.size
-            ));
-            let checked = splices.safety("the bound was checked just above.");
-            quote! {
-                #count_doc
-                pub const #count_name: usize = #count;
-
-                #doc
-                #[inline(always)]
-                pub const fn #method(self, index: usize) -> Option<#handle> {
-                    if index < Self::#count_name {
-                        #checked
-                        Some(unsafe { self.#unchecked(index) })
-                    } else {
-                        None
-                    }
-                }
-
-                #unchecked_doc
-                #[inline(always)]
-                pub const unsafe fn #unchecked(self, index: usize) -> #handle {
-                    #element_safety
-                    unsafe {
+            array_accessor(
+                ArrayAccessor {
+                    name: &register.name,
+                    count: *array.count,
+                    returns: handle,
+                    doc: format!(
+                        "{text}\n\nElement `index`, or `None` when `index >= {}`.",
+                        *array.count
+                    ),
+                    count_doc: format!("Elements of register array `{}`.", *register.name),
+                    subject: format!("Element `index` of `{}`", *register.name),
+                    safety: format!(
+                        "`index < {}` (the promise of the caller), so the element lies within \
+                         {:#x}..{:#x}, inside the {:#x}-byte block that the contract of \
+                         `from_ptr` makes valid; offset and stride are multiples of {bytes}, \
+                         so the pointer is aligned.",
+                        *array.count, *register.offset, last_end, *block.size
+                    ),
+                    construct: quote! {
                         Reg::from_ptr(self.ptr.wrapping_add(#element_offset).cast())
-                    }
-                }
-            }
+                    },
+                },
+                splices,
+            )
         }
     }
 }
@@ -255,16 +235,4 @@ fn access_mode(register: &Register) -> &'static str {
 pub(super) fn uint(register: &Register) -> TokenStream {
     let ty = format_ident!("u{}", *register.width);
     quote! { #ty }
-}
-
-fn inner_doc(text: &str) -> TokenStream {
-    let lines = text.trim().lines().map(|line| {
-        let line = if line.is_empty() {
-            String::new()
-        } else {
-            format!(" {line}")
-        };
-        quote! { #![doc = #line] }
-    });
-    quote! { #(#lines)* }
 }

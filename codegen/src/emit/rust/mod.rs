@@ -325,53 +325,91 @@ fn block_accessor(block: &Block, splices: &Splices) -> TokenStream {
             }
         }
         Some(array) => {
-            let count_name = format_ident!("{}_COUNT", names::upper(&block.name));
-            let unchecked = format_ident!("{}_unchecked", names::lower(&block.name));
-            let count = decimal(*array.count);
             let element_offset = element_offset(*block.offset, *array.stride);
             let last_end = block
                 .offset
                 .saturating_add(array.count.saturating_sub(1).saturating_mul(*array.stride))
                 .saturating_add(*block.size);
-            let doc = doc_lines(&format!(
-                "Instance `index` of block `{}`, or `None` when `index >= {}`.",
-                *block.name, *array.count
-            ));
-            let count_doc = doc_lines(&format!("Instances of block `{}`.", *block.name));
-            let unchecked_doc = doc_lines(&format!(
-                "Instance `index` of block `{}`, without the bounds check.\n\n# Safety\n\n\
-                 `index` must be less than [`Self::{count_name}`].",
-                *block.name
-            ));
-            let element_safety = splices.safety(&format!(
-                "`index < {}` (the promise of the caller), so the instance lies within \
-                 {:#x}..{:#x}, inside the window that the contract of `from_ptr` makes valid; \
-                 the stride keeps the {alignment}-byte alignment.",
-                *array.count, *block.offset, last_end
-            ));
-            let checked = splices.safety("the bound was checked just above.");
-            quote! {
-                #count_doc
-                pub const #count_name: usize = #count;
+            array_accessor(
+                ArrayAccessor {
+                    name: &block.name,
+                    count: *array.count,
+                    returns: quote! { #module::#ty },
+                    doc: format!(
+                        "Instance `index` of block `{}`, or `None` when `index >= {}`.",
+                        *block.name, *array.count
+                    ),
+                    count_doc: format!("Instances of block `{}`.", *block.name),
+                    subject: format!("Instance `index` of block `{}`", *block.name),
+                    safety: format!(
+                        "`index < {}` (the promise of the caller), so the instance lies within \
+                         {:#x}..{:#x}, inside the window that the contract of `from_ptr` makes \
+                         valid; the stride keeps the {alignment}-byte alignment.",
+                        *array.count, *block.offset, last_end
+                    ),
+                    construct: quote! { #module::#ty::from_ptr(self.ptr.wrapping_add(#element_offset)) },
+                },
+                splices,
+            )
+        }
+    }
+}
 
-                #doc
-                #[inline(always)]
-                pub const fn #method(self, index: usize) -> Option<#module::#ty> {
-                    if index < Self::#count_name {
-                        #checked
-                        Some(unsafe { self.#unchecked(index) })
-                    } else {
-                        None
-                    }
-                }
+/// The accessors of an array of blocks or registers: `NAME_COUNT`, `name(index) -> Option`
+/// and `unsafe name_unchecked(index)`.
+pub(super) struct ArrayAccessor<'a> {
+    /// The spec name of the array.
+    pub name: &'a str,
+    pub count: u64,
+    /// The handle type one element is.
+    pub returns: TokenStream,
+    /// Documentation of the checked accessor.
+    pub doc: String,
+    pub count_doc: String,
+    /// "Element `index` of …", for the unchecked accessor's documentation.
+    pub subject: String,
+    /// The SAFETY comment of the unchecked construction.
+    pub safety: String,
+    /// The unsafe expression that builds element `index`.
+    pub construct: TokenStream,
+}
 
-                #unchecked_doc
-                #[inline(always)]
-                pub const unsafe fn #unchecked(self, index: usize) -> #module::#ty {
-                    #element_safety
-                    unsafe { #module::#ty::from_ptr(self.ptr.wrapping_add(#element_offset)) }
-                }
+pub(super) fn array_accessor(array: ArrayAccessor<'_>, splices: &Splices) -> TokenStream {
+    let count_name = format_ident!("{}_COUNT", names::upper(array.name));
+    let method = format_ident!("{}", names::lower(array.name));
+    let unchecked = format_ident!("{}_unchecked", names::lower(array.name));
+    let count = decimal(array.count);
+    let returns = array.returns;
+    let construct = array.construct;
+    let doc = doc_lines(&array.doc);
+    let count_doc = doc_lines(&array.count_doc);
+    let unchecked_doc = doc_lines(&format!(
+        "{}, without the bounds check.\n\n# Safety\n\n\
+         `index` must be less than [`Self::{count_name}`].",
+        array.subject
+    ));
+    let element_safety = splices.safety(&array.safety);
+    let checked = splices.safety("the bound was checked just above.");
+    quote! {
+        #count_doc
+        pub const #count_name: usize = #count;
+
+        #doc
+        #[inline(always)]
+        pub const fn #method(self, index: usize) -> Option<#returns> {
+            if index < Self::#count_name {
+                #checked
+                Some(unsafe { self.#unchecked(index) })
+            } else {
+                None
             }
+        }
+
+        #unchecked_doc
+        #[inline(always)]
+        pub const unsafe fn #unchecked(self, index: usize) -> #returns {
+            #element_safety
+            unsafe { #construct }
         }
     }
 }
@@ -441,7 +479,7 @@ pub(super) fn decimal(value: u64) -> Literal {
 }
 
 /// `#![doc]` attributes, one per line, printed as `//!` comments.
-fn inner_doc_lines(text: &str) -> TokenStream {
+pub(super) fn inner_doc_lines(text: &str) -> TokenStream {
     let lines = text.trim_end().lines().map(|line| {
         let line = if line.is_empty() {
             String::new()
