@@ -8,11 +8,13 @@
 
 pub mod diagnostic;
 pub mod emit;
+pub mod import;
 pub mod location;
 pub mod model;
 pub mod names;
 mod parse;
 pub mod project;
+pub mod spec_writer;
 mod validate;
 pub mod yaml;
 
