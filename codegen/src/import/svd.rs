@@ -327,6 +327,7 @@ impl Cx {
         for p in &svd.peripherals {
             self.peripheral(p, &mut blocks);
         }
+        self.merge_numbered_blocks(&mut blocks);
         self.rename_all(&mut blocks, |b| &mut b.name, "block", &at, true);
         self.fit_blocks(&mut blocks);
         Device {
@@ -868,6 +869,67 @@ impl Cx {
         }
         self.rename_values(&mut values, at);
         values
+    }
+
+    /// `UART0`, `UART1`, … with the same registers, size and description, evenly spaced,
+    /// become one block array `UART` (SVD files usually describe such instances with
+    /// `derivedFrom`): the generated code then has one module for them instead of a copy
+    /// per instance. The renaming is reported.
+    fn merge_numbered_blocks(&mut self, blocks: &mut Vec<Block>) {
+        let mut out: Vec<Block> = Vec::with_capacity(blocks.len());
+        let mut rest = std::mem::take(blocks).into_iter().peekable();
+        while let Some(first) = rest.next() {
+            let prefix = match first.name.strip_suffix('0') {
+                Some(p) if first.array.is_none() && p.ends_with(|c: char| !c.is_ascii_digit()) => {
+                    p.to_string()
+                }
+                _ => {
+                    out.push(first);
+                    continue;
+                }
+            };
+            let mut group = vec![first];
+            while let Some(next) = rest.peek() {
+                let n = group.len() as u64;
+                let stride = next.offset.checked_sub(*group[0].offset).unwrap_or(0) / n.max(1);
+                let fits = next.array.is_none()
+                    && *next.name == format!("{prefix}{n}")
+                    && next.registers == group[0].registers
+                    && next.size == group[0].size
+                    && next.description == group[0].description
+                    && stride >= *group[0].size
+                    && (n == 1
+                        || *next.offset - *group[0].offset
+                            == n * (*group[1].offset - *group[0].offset));
+                if !fits {
+                    break;
+                }
+                group.extend(rest.next());
+            }
+            if group.len() < 2 {
+                out.extend(group);
+                continue;
+            }
+            let stride = *group[1].offset - *group[0].offset;
+            let names: Vec<&str> = group.iter().map(|b| b.name.as_str()).collect();
+            self.warn(
+                &prefix,
+                format!(
+                    "blocks {} imported as one block array `{prefix}` ({} instances, {stride:#x} apart): same registers",
+                    names.join(", "),
+                    group.len()
+                ),
+            );
+            let count = group.len() as u64;
+            let mut block = group.swap_remove(0);
+            block.name = Located::synthetic(prefix);
+            block.array = Some(Array {
+                count: Located::synthetic(count),
+                stride: Located::synthetic(stride),
+            });
+            out.push(block);
+        }
+        *blocks = out;
     }
 
     // -----------------------------------------------------------------------------------
