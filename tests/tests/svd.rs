@@ -319,6 +319,28 @@ fn malformed_svd_is_an_error_not_a_panic() {
     );
     let error = from_str(&cyclic).expect_err("cycle");
     assert!(matches!(error, ImportError::Derive(_)), "{error}");
+    // Hostile numbers: a bit offset near 2^32 and a base address near 2^64 are reported;
+    // a huge dim is refused before anything expands it.
+    let hostile = FEATURES
+        .replace(
+            "<bitOffset>1</bitOffset>",
+            "<bitOffset>4294967295</bitOffset>",
+        )
+        .replace(
+            "<baseAddress>0x40001000</baseAddress>\n      <registers>",
+            "<baseAddress>0xFFFFFFFFFFFFFFF0</baseAddress>\n      <registers>",
+        );
+    let imported = from_str(&hostile).expect("imports with warnings");
+    assert!(
+        imported.warnings.iter().any(|w| w
+            .to_string()
+            .contains("TIMER0.CTRL.type: bits [4294967296:4294967295] do not fit")),
+        "{:#?}",
+        imported.warnings
+    );
+    let huge = FEATURES.replace("<dim>4</dim>", "<dim>4000000000</dim>");
+    let error = from_str(&huge).expect_err("huge dim");
+    assert!(error.to_string().contains("has dim 4000000000"), "{error}");
     let unknown = FEATURES.replace("derivedFrom=\"COUNT\"", "derivedFrom=\"NOPE\"");
     let error = from_str(&unknown).expect_err("unknown source");
     assert!(error.to_string().contains("`NOPE`: not found"), "{error}");

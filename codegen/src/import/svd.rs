@@ -86,6 +86,8 @@ fn convert(
 /// A copy of `device` without any `derivedFrom`: each derived item takes what it does not
 /// state itself from its source, following chains (with a depth limit, so cycles fail).
 fn resolve(device: &svd::Device) -> Result<svd::Device, ImportError> {
+    // svd-parser's index lists every array element by name: refuse absurd `dim`s first.
+    check_dims(device)?;
     let index = Index::create(device);
     let mut out = device.clone();
     for p in &mut out.peripherals {
@@ -113,6 +115,47 @@ fn resolve(device: &svd::Device) -> Result<svd::Device, ImportError> {
         }
     }
     Ok(out)
+}
+
+fn check_dims(device: &svd::Device) -> Result<(), ImportError> {
+    fn check(name: &str, dim: Option<&svd::DimElement>) -> Result<(), ImportError> {
+        match dim {
+            Some(d) if u64::from(d.dim) > MAX_ELEMENTS => Err(ImportError::Parse(format!(
+                "`{name}` has dim {}, more than the {MAX_ELEMENTS} elements an import handles",
+                d.dim
+            ))),
+            _ => Ok(()),
+        }
+    }
+    fn children(items: &[svd::RegisterCluster]) -> Result<(), ImportError> {
+        for item in items {
+            match item {
+                svd::RegisterCluster::Register(r) => {
+                    check(&r.name, dim_of(r))?;
+                    for f in r.fields() {
+                        check(&f.name, dim_of(f))?;
+                    }
+                }
+                svd::RegisterCluster::Cluster(c) => {
+                    check(&c.name, dim_of(c))?;
+                    children(&c.children)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    for p in &device.peripherals {
+        check(&p.name, dim_of(p))?;
+        children(p.registers.as_deref().unwrap_or_default())?;
+    }
+    Ok(())
+}
+
+fn dim_of<T>(item: &svd::MaybeArray<T>) -> Option<&svd::DimElement> {
+    match item {
+        svd::MaybeArray::Single(_) => None,
+        svd::MaybeArray::Array(_, dim) => Some(dim),
+    }
 }
 
 fn derive_error(kind: &str, name: &str, from: &str, why: &str) -> ImportError {
@@ -352,6 +395,9 @@ impl Cx {
                     blocks.push(block);
                 }
             }
+            svd::Peripheral::Array(info, dim) if u64::from(dim.dim) > MAX_ELEMENTS => {
+                self.warn(&info.name, "peripheral array too large to expand: left out");
+            }
             svd::Peripheral::Array(info, dim) => {
                 for element in svd::peripheral::expand(info, dim) {
                     if let Some(block) = self.block(&element, None) {
@@ -393,7 +439,11 @@ impl Cx {
 
         let register_end = registers
             .iter()
-            .filter_map(|r| r.element_offsets().last().map(|o| o + r.bytes()))
+            .filter_map(|r| {
+                r.element_offsets()
+                    .last()
+                    .map(|o| o.saturating_add(r.bytes()))
+            })
             .max()
             .unwrap_or(0);
         let declared_end = info
@@ -702,8 +752,11 @@ impl Cx {
         register_at: &str,
     ) -> Option<Field> {
         let at = format!("{register_at}.{}", f.name);
-        let (lsb, msb) = (f.bit_range.lsb(), f.bit_range.msb());
-        if f.bit_range.width == 0 || msb >= width {
+        // Computed here, not with svd-rs's `msb()`, whose u32 arithmetic overflows on a
+        // hostile bit offset.
+        let lsb = f.bit_range.offset;
+        let msb = u64::from(lsb) + u64::from(f.bit_range.width.max(1)) - 1;
+        if f.bit_range.width == 0 || msb >= u64::from(width) {
             self.warn(
                 &at,
                 format!("bits [{msb}:{lsb}] do not fit the {width}-bit register: field left out"),
@@ -795,7 +848,11 @@ impl Cx {
                 side_effect = None;
             }
         }
-        let bits = BitRange { msb, lsb };
+        // `msb < width <= 64` was checked above.
+        let bits = BitRange {
+            msb: msb as u32,
+            lsb,
+        };
         let values = self.values(&f.enumerated_values, bits, &at);
         Some(Field {
             name: Located::synthetic(f.name.clone()),
@@ -899,8 +956,9 @@ impl Cx {
                     && next.description == group[0].description
                     && stride >= *group[0].size
                     && (n == 1
-                        || *next.offset - *group[0].offset
-                            == n * (*group[1].offset - *group[0].offset));
+                        || (*group[1].offset - *group[0].offset)
+                            .checked_mul(n)
+                            .is_some_and(|span| *next.offset - *group[0].offset == span));
                 if !fits {
                     break;
                 }
@@ -1039,9 +1097,11 @@ impl Cx {
     // Overlaps: SVD allows them (alternate registers, aliased peripherals), our format not.
 
     fn drop_register_overlaps(&mut self, registers: &mut Vec<Register>, at: &str) {
-        let mut taken: Vec<(u64, u64, String)> = Vec::new();
+        // Accepted extents never overlap each other, so for a new extent only the accepted
+        // one starting last before its end can intersect it: one ordered-map lookup each.
+        let mut taken: std::collections::BTreeMap<u64, (u64, usize)> = Default::default();
         let mut elements = 0u64;
-        let mut kept = Vec::new();
+        let mut kept: Vec<Register> = Vec::new();
         for register in registers.drain(..) {
             let count = register.array.as_ref().map_or(1, |a| *a.count);
             elements = elements.saturating_add(count);
@@ -1056,24 +1116,23 @@ impl Cx {
                 .element_offsets()
                 .map(|o| (o, o.saturating_add(register.bytes())))
                 .collect();
-            let clash = extents.iter().find_map(|(s, e)| {
-                taken
-                    .iter()
-                    .find(|(ts, te, _)| s < te && ts < e)
-                    .map(|(_, _, n)| n.clone())
+            let clash = extents.iter().find_map(|&(s, e)| {
+                let (_, &(end, owner)) = taken.range(..e).next_back()?;
+                (end > s).then_some(owner)
             });
-            if let Some(other) = clash {
+            if let Some(owner) = clash {
                 self.warn(
                     format!("{at}.{}", *register.name),
-                    format!("overlaps register `{other}` (an alternate register?): left out"),
+                    format!(
+                        "overlaps register `{}` (an alternate register?): left out",
+                        *kept[owner].name
+                    ),
                 );
                 continue;
             }
-            taken.extend(
-                extents
-                    .into_iter()
-                    .map(|(s, e)| (s, e, register.name.value.clone())),
-            );
+            for (s, e) in extents {
+                taken.insert(s, (e, kept.len()));
+            }
             kept.push(register);
         }
         *registers = kept;
@@ -1109,7 +1168,8 @@ impl Cx {
                 let end = extent_end(&blocks[p]);
                 if end > start {
                     let needed = registers_end(&blocks[p]).max(1);
-                    if blocks[p].array.is_none() && *blocks[p].offset + needed <= start {
+                    if blocks[p].array.is_none() && blocks[p].offset.saturating_add(needed) <= start
+                    {
                         let size = start - *blocks[p].offset;
                         blocks[p].size = Located::synthetic(size);
                     } else {
@@ -1163,7 +1223,11 @@ fn registers_end(block: &Block) -> u64 {
     block
         .registers
         .iter()
-        .filter_map(|r| r.element_offsets().last().map(|o| o + r.bytes()))
+        .filter_map(|r| {
+            r.element_offsets()
+                .last()
+                .map(|o| o.saturating_add(r.bytes()))
+        })
         .max()
         .unwrap_or(0)
 }
