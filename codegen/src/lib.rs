@@ -4,6 +4,8 @@
 //! Pipeline: [`yaml`] (text → located node tree) → `parse` (tree → [`model`], reporting every
 //! structural problem) → `validate` (semantic checks, every problem at once) → [`emit`]
 //! (one emitter per output kind) → [`project`] (where the files go, `gen` and `--check`).
+//! The other way round, [`import`] turns other descriptions (CMSIS-SVD) into a model,
+//! reporting what it cannot carry, and [`spec_writer`] prints a model as a spec.
 //! Nothing in this crate knows about the GBA: every device-specific fact comes from the spec.
 
 pub mod diagnostic;
