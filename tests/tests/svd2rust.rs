@@ -32,7 +32,9 @@ fn generate() -> String {
     let file = syn::parse_file(&generation.lib_rs).expect("svd2rust's output parses");
     format!(
         "// Generated from gba-pac/gba.svd by svd2rust 0.37 (as a library) in tests/tests/svd2rust.rs.\n\
-         // Do not edit: change gba.yaml, run `gba gen`, then `GBA_BLESS=1 cargo test -p gba-tests --test svd2rust`.\n\n{}",
+         // Do not edit: change gba.yaml, run `gba gen`, then `GBA_BLESS=1 cargo test -p gba-tests --test svd2rust`.\n\n\
+         // prettyplease's layout is the reference; rustfmt would fight it (as for our own PACs).\n\
+         #![cfg_attr(rustfmt, rustfmt::skip)]\n{}",
         prettyplease::unparse(&file)
     )
 }
