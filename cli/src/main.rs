@@ -58,6 +58,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Convert a CMSIS-SVD file into a spec; what the spec cannot carry is listed on stderr.
+    ImportSvd {
+        /// The SVD file.
+        file: PathBuf,
+        /// Write the spec here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// `gba diff` exit statuses; scripts tell breaking from compatible by them.
@@ -95,6 +103,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Gen { check, spec, out } => generate(check, spec.zip(out), style),
         Command::Check { file } => check_spec(&file, style),
+        Command::ImportSvd { file, out } => import_svd(&file, out.as_deref()),
         Command::Diff { old, new, json } => diff(&old, &new, json, style),
     }
 }
@@ -200,6 +209,51 @@ fn check_spec(file: &Path, style: Style) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+fn import_svd(file: &Path, out: Option<&Path>) -> ExitCode {
+    let xml = match std::fs::read_to_string(file) {
+        Ok(xml) => xml,
+        Err(error) => {
+            eprintln!("error: cannot read {}: {error}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let imported = match gba_codegen::import::svd::from_str(&xml) {
+        Ok(imported) => imported,
+        Err(error) => {
+            eprintln!("error: {}: {error}", file.display());
+            return ExitCode::from(1);
+        }
+    };
+    for warning in &imported.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if !imported.warnings.is_empty() {
+        eprintln!(
+            "{} warning(s): the items above are not carried over as they are",
+            imported.warnings.len()
+        );
+    }
+    let header = format!(
+        "Imported from {} by `gba import-svd`, and validated.\nWhat the SVD holds that this spec lacks was listed by the import as warnings.",
+        file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned()
+        )
+    );
+    let text = gba_codegen::spec_writer::write(&imported.device, &header);
+    match out {
+        Some(path) => {
+            if let Err(error) = std::fs::write(path, text) {
+                eprintln!("error: cannot write {}: {error}", path.display());
+                return ExitCode::from(2);
+            }
+            eprintln!("wrote {} ({})", path.display(), summary(&imported.device));
+        }
+        None => print!("{text}"),
+    }
+    ExitCode::SUCCESS
 }
 
 fn summary(device: &Device) -> String {

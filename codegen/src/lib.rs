@@ -5,16 +5,20 @@
 //! structural problem) → `validate` (semantic checks, every problem at once) → [`emit`]
 //! (one emitter per output kind) → [`project`] (where the files go, `gen` and `--check`).
 //! Beside the pipeline, [`diff`] compares two validated specs and says what a change breaks.
+//! The other way round, [`import`] turns other descriptions (CMSIS-SVD) into a model,
+//! reporting what it cannot carry, and [`spec_writer`] prints a model as a spec.
 //! Nothing in this crate knows about the GBA: every device-specific fact comes from the spec.
 
 pub mod diagnostic;
 pub mod diff;
 pub mod emit;
+pub mod import;
 pub mod location;
 pub mod model;
 pub mod names;
 mod parse;
 pub mod project;
+pub mod spec_writer;
 mod validate;
 pub mod yaml;
 

@@ -1,9 +1,311 @@
 //! CMSIS-SVD (`<device>.svd`), written with svd-rs and svd-encoder.
+//!
+//! Mapping: the device window is the address space (peripheral base addresses are block
+//! offsets); a block is a peripheral with one `addressBlock` of the block's size, a block
+//! array a `dim` peripheral (`name[%s]`); a register array a `dim` register; side effects
+//! become `modifiedWriteValues` (w1c → oneToClear, w1s → oneToSet) and `readAction`
+//! (rc → clear). Every register states its size, access, reset value and a full reset mask,
+//! so nothing depends on inherited defaults.
+//!
+//! SVD has no element for the spec's constants: they go into `<vendorExtensions>` as
+//! `<constants><constant><name/><value/><description/></constant></constants>`, which the
+//! importer (`crate::import::svd`) reads back.
 
-use super::{GeneratedFile, Provenance};
-use crate::model::Device;
+use svd_rs as svd;
+use svd_rs::ValidateLevel;
 
-/// Not written yet: produces no file.
-pub fn files(_device: &Device, _provenance: &Provenance) -> Vec<GeneratedFile> {
-    Vec::new()
+use super::{GeneratedFile, Place, Provenance};
+use crate::model::{Access, Block, Device, EnumValue, Field, Register, SideEffect};
+
+/// The element, under `<vendorExtensions>`, that carries the spec's constants.
+pub const CONSTANTS_TAG: &str = "constants";
+
+pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+    vec![GeneratedFile {
+        place: Place::Crate,
+        path: format!("{}.svd", names_lower(&device.name)),
+        contents: render(device, provenance),
+    }]
+}
+
+fn names_lower(name: &str) -> String {
+    crate::names::lower(name)
+}
+
+/// Why a validated device still cannot be written as SVD.
+#[derive(Debug, thiserror::Error)]
+pub enum SvdEmitError {
+    /// SVD stores register offsets, block sizes and strides as 32-bit numbers.
+    #[error("{what} is {value:#x}, which does not fit SVD's 32-bit {element}")]
+    TooLarge {
+        what: String,
+        element: &'static str,
+        value: u64,
+    },
+    #[error("svd-rs refused {what}: {message}")]
+    Rejected { what: String, message: String },
+    #[error("svd-encoder failed: {0}")]
+    Encode(String),
+}
+
+/// The full file: the XML declaration, the preamble as a comment, the device.
+///
+/// A device that SVD cannot hold (a 32-bit overflow) still yields a file, one whose only
+/// content is the error in a comment: the generated file then says why, and reading it
+/// back fails loudly instead of silently missing registers.
+pub fn render(device: &Device, provenance: &Provenance) -> String {
+    let body = to_svd(device)
+        .and_then(|svd| encode(&svd, device))
+        .unwrap_or_else(|error| {
+            format!(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- cannot write SVD: {} -->\n",
+                comment_safe(&error.to_string())
+            )
+        });
+    let (declaration, rest) = body.split_once('\n').unwrap_or((&body, ""));
+    let preamble = comment_safe(&provenance.preamble(""));
+    format!(
+        "{declaration}\n<!--{}-->\n{rest}",
+        preamble.trim_end_matches('\n')
+    )
+}
+
+/// XML comments cannot contain `--`, which the regenerate command does (`--spec`); the
+/// hyphens are spaced apart there, the only change made to the text.
+fn comment_safe(text: &str) -> String {
+    let mut out = text.to_string();
+    while out.contains("--") {
+        out = out.replace("--", "- -");
+    }
+    out
+}
+
+fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
+    // Sizes read better in decimal (`<size>64</size>`); addresses stay hex.
+    let config = svd_encoder::Config::default().register_size(svd_encoder::NumberFormat::Dec);
+    let xml = svd_encoder::encode_with_config(svd, &config)
+        .map_err(|e| SvdEmitError::Encode(e.to_string()))?;
+    if device.constants.is_empty() {
+        return Ok(ensure_newline(xml));
+    }
+    // svd-rs has no vendorExtensions; the element is spliced in before the closing tag,
+    // where the schema places it (after `peripherals`).
+    let close = "</device>";
+    let Some(at) = xml.rfind(close) else {
+        return Err(SvdEmitError::Encode("no </device> in the output".into()));
+    };
+    let mut ext = String::from("  <vendorExtensions>\n    <constants>\n");
+    for constant in &device.constants {
+        ext.push_str("      <constant>\n");
+        ext.push_str(&format!(
+            "        <name>{}</name>\n",
+            escape(&constant.name)
+        ));
+        ext.push_str(&format!("        <value>{}</value>\n", *constant.value));
+        if !constant.description.is_empty() {
+            ext.push_str(&format!(
+                "        <description>{}</description>\n",
+                escape(&constant.description)
+            ));
+        }
+        ext.push_str("      </constant>\n");
+    }
+    ext.push_str("    </constants>\n  </vendorExtensions>\n");
+    Ok(ensure_newline(format!("{}{ext}{}", &xml[..at], &xml[at..])))
+}
+
+fn ensure_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The device as svd-rs objects, built and checked at svd-rs's strict level.
+pub fn to_svd(device: &Device) -> Result<svd::Device, SvdEmitError> {
+    let peripherals = device
+        .blocks
+        .iter()
+        .map(peripheral)
+        .collect::<Result<Vec<_>, _>>()?;
+    let widest = device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .map(|r| *r.width)
+        .max()
+        .unwrap_or(32);
+    svd::Device::builder()
+        .name(device.name.value.clone())
+        .version(device.version.clone())
+        .description(device.description.clone())
+        .address_unit_bits(8)
+        .width(widest)
+        .peripherals(peripherals)
+        .build(ValidateLevel::Strict)
+        .map_err(|e| rejected(format!("device `{}`", *device.name), e))
+}
+
+fn rejected(what: String, error: impl std::fmt::Display) -> SvdEmitError {
+    SvdEmitError::Rejected {
+        what,
+        message: error.to_string(),
+    }
+}
+
+fn fit32(
+    value: u64,
+    what: impl FnOnce() -> String,
+    element: &'static str,
+) -> Result<u32, SvdEmitError> {
+    u32::try_from(value).map_err(|_| SvdEmitError::TooLarge {
+        what: what(),
+        element,
+        value,
+    })
+}
+
+fn optional(text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+fn dim(
+    count: u64,
+    stride: u64,
+    what: &dyn Fn() -> String,
+) -> Result<svd::DimElement, SvdEmitError> {
+    svd::DimElement::builder()
+        .dim(fit32(count, what, "dim")?)
+        .dim_increment(fit32(stride, what, "dimIncrement")?)
+        .build(ValidateLevel::Strict)
+        .map_err(|e| rejected(what(), e))
+}
+
+fn peripheral(block: &Block) -> Result<svd::Peripheral, SvdEmitError> {
+    let what = || format!("block `{}`", *block.name);
+    let registers = block
+        .registers
+        .iter()
+        .map(|r| register(r, block).map(svd::RegisterCluster::Register))
+        .collect::<Result<Vec<_>, _>>()?;
+    let address_block = svd::AddressBlock::builder()
+        .offset(0)
+        .size(fit32(*block.size, what, "addressBlock size")?)
+        .usage(svd::AddressBlockUsage::Registers)
+        .build(ValidateLevel::Strict)
+        .map_err(|e| rejected(what(), e))?;
+    let dim = match &block.array {
+        Some(array) => Some(dim(*array.count, *array.stride, &what)?),
+        None => None,
+    };
+    let name = match dim {
+        Some(_) => format!("{}[%s]", *block.name),
+        None => block.name.value.clone(),
+    };
+    let info = svd::PeripheralInfo::builder()
+        .name(name)
+        .description(optional(&block.description))
+        .base_address(*block.offset)
+        .address_block(Some(vec![address_block]))
+        .registers(Some(registers))
+        .build(ValidateLevel::Strict)
+        .map_err(|e| rejected(what(), e))?;
+    Ok(info.maybe_array(dim))
+}
+
+fn register(register: &Register, block: &Block) -> Result<svd::Register, SvdEmitError> {
+    let what = || format!("register `{}` of block `{}`", *register.name, *block.name);
+    let fields = register
+        .fields
+        .iter()
+        .map(|f| field(f, &what))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dim = match &register.array {
+        Some(array) => Some(dim(*array.count, *array.stride, &what)?),
+        None => None,
+    };
+    let name = match dim {
+        Some(_) => format!("{}[%s]", *register.name),
+        None => register.name.value.clone(),
+    };
+    let full_mask = u64::MAX >> (64 - *register.width);
+    let info = svd::RegisterInfo::builder()
+        .name(name)
+        .description(optional(&register.description))
+        .address_offset(fit32(*register.offset, what, "addressOffset")?)
+        .size(Some(*register.width))
+        .access(Some(access(*register.access)))
+        .reset_value(Some(*register.reset))
+        .reset_mask(Some(full_mask))
+        // svd-rs rejects an empty <fields> element: a register without fields has none.
+        .fields((!fields.is_empty()).then_some(fields))
+        .build(ValidateLevel::Strict)
+        .map_err(|e| rejected(what(), e))?;
+    Ok(info.maybe_array(dim))
+}
+
+fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field, SvdEmitError> {
+    let what = || format!("field `{}` of {}", *field.name, register_what());
+    let (modified_write_values, read_action) = match field.side_effect.map(|s| *s) {
+        Some(SideEffect::WriteOneToClear) => (Some(svd::ModifiedWriteValues::OneToClear), None),
+        Some(SideEffect::WriteOneToSet) => (Some(svd::ModifiedWriteValues::OneToSet), None),
+        Some(SideEffect::ReadToClear) => (None, Some(svd::ReadAction::Clear)),
+        None => (None, None),
+    };
+    let values = if field.values.is_empty() {
+        Vec::new()
+    } else {
+        vec![enumerated_values(&field.values, &what)?]
+    };
+    let info = svd::FieldInfo::builder()
+        .name(field.name.value.clone())
+        .description(optional(&field.description))
+        .bit_range(svd::BitRange {
+            offset: field.bits.lsb,
+            width: field.bits.width(),
+            // Written `[msb:lsb]`, the form the datasheet tables use.
+            range_type: svd::BitRangeType::BitRange,
+        })
+        .access(field.access.map(|a| access(*a)))
+        .modified_write_values(modified_write_values)
+        .read_action(read_action)
+        .enumerated_values(values)
+        .build(ValidateLevel::Strict)
+        .map_err(|e| rejected(what(), e))?;
+    Ok(svd::Field::Single(info))
+}
+
+fn enumerated_values(
+    values: &[EnumValue],
+    what: &dyn Fn() -> String,
+) -> Result<svd::EnumeratedValues, SvdEmitError> {
+    let values = values
+        .iter()
+        .map(|v| {
+            svd::EnumeratedValue::builder()
+                .name(v.name.value.clone())
+                .description(optional(&v.description))
+                .value(Some(*v.value))
+                .build(ValidateLevel::Strict)
+                .map_err(|e| rejected(format!("value `{}` of {}", *v.name, what()), e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    svd::EnumeratedValues::builder()
+        .values(values)
+        .build(ValidateLevel::Strict)
+        .map_err(|e| rejected(what(), e))
+}
+
+fn access(access: Access) -> svd::Access {
+    match access {
+        Access::ReadOnly => svd::Access::ReadOnly,
+        Access::WriteOnly => svd::Access::WriteOnly,
+        Access::ReadWrite => svd::Access::ReadWrite,
+    }
 }

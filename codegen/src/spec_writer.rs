@@ -1,0 +1,218 @@
+//! Model → spec text (YAML in the format `parse` reads), for importers.
+//!
+//! The output is deterministic (items in model order, keys in a fixed order), reads like a
+//! hand-written spec (addresses in hex, counts and bit numbers in decimal, multi-line text as
+//! `|-` blocks) and parses back through [`crate::parse_str`] to an equal model. Strings are
+//! left plain only when no YAML reader could take them for anything else.
+
+use std::fmt::Write;
+
+use crate::model::{Block, Device, Field, Register};
+
+/// The spec for `device`, starting with `header` (each line becomes a `#` comment).
+pub fn write(device: &Device, header: &str) -> String {
+    let mut out = String::new();
+    for line in header.lines() {
+        if line.is_empty() {
+            out.push_str("#\n");
+        } else {
+            let _ = writeln!(out, "# {line}");
+        }
+    }
+    out.push_str("device:\n");
+    key_str(&mut out, 2, "name", &device.name);
+    if !device.version.is_empty() {
+        // Quoted always: a version such as 1.0 must stay text.
+        let _ = writeln!(out, "  version: {}", quoted(&device.version));
+    }
+    key_text(&mut out, 2, "description", &device.description);
+
+    if !device.constants.is_empty() {
+        out.push_str("\nconstants:\n");
+        for constant in &device.constants {
+            item_name(&mut out, 2, &constant.name);
+            let _ = writeln!(out, "    value: {}", *constant.value);
+            key_text(&mut out, 4, "description", &constant.description);
+        }
+    }
+
+    out.push_str("\nblocks:\n");
+    for (i, block) in device.blocks.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_block(&mut out, block);
+    }
+    out
+}
+
+fn write_block(out: &mut String, block: &Block) {
+    item_name(out, 2, &block.name);
+    key_text(out, 4, "description", &block.description);
+    let _ = writeln!(out, "    offset: {:#x}", *block.offset);
+    let _ = writeln!(out, "    size: {:#x}", *block.size);
+    if let Some(array) = &block.array {
+        let _ = writeln!(out, "    count: {}", *array.count);
+        let _ = writeln!(out, "    stride: {:#x}", *array.stride);
+    }
+    if !block.registers.is_empty() {
+        out.push_str("    registers:\n");
+        for register in &block.registers {
+            write_register(out, register);
+        }
+    }
+}
+
+fn write_register(out: &mut String, register: &Register) {
+    item_name(out, 6, &register.name);
+    key_text(out, 8, "description", &register.description);
+    let _ = writeln!(out, "        offset: {:#x}", *register.offset);
+    let _ = writeln!(out, "        width: {}", *register.width);
+    let _ = writeln!(out, "        access: {}", register.access.keyword());
+    let _ = writeln!(out, "        reset: {:#x}", *register.reset);
+    if let Some(array) = &register.array {
+        let _ = writeln!(out, "        count: {}", *array.count);
+        let _ = writeln!(out, "        stride: {:#x}", *array.stride);
+    }
+    if !register.fields.is_empty() {
+        out.push_str("        fields:\n");
+        for field in &register.fields {
+            write_field(out, field);
+        }
+    }
+}
+
+fn write_field(out: &mut String, field: &Field) {
+    item_name(out, 10, &field.name);
+    if field.bits.msb == field.bits.lsb {
+        let _ = writeln!(out, "            bits: {}", field.bits.lsb);
+    } else {
+        let _ = writeln!(
+            out,
+            "            bits: \"{}:{}\"",
+            field.bits.msb, field.bits.lsb
+        );
+    }
+    if let Some(access) = field.access {
+        let _ = writeln!(out, "            access: {}", access.keyword());
+    }
+    if let Some(effect) = field.side_effect {
+        let _ = writeln!(out, "            side_effect: {}", effect.keyword());
+    }
+    key_text(out, 12, "description", &field.description);
+    if !field.values.is_empty() {
+        out.push_str("            values:\n");
+        for value in &field.values {
+            item_name(out, 14, &value.name);
+            let _ = writeln!(out, "                value: {}", *value.value);
+            key_text(out, 16, "description", &value.description);
+        }
+    }
+}
+
+/// `- name: X` at `indent`.
+fn item_name(out: &mut String, indent: usize, name: &str) {
+    let _ = writeln!(out, "{:indent$}- name: {}", "", scalar(name));
+}
+
+fn key_str(out: &mut String, indent: usize, key: &str, value: &str) {
+    let _ = writeln!(out, "{:indent$}{key}: {}", "", scalar(value));
+}
+
+/// A free-text key; nothing when the text is empty (the format's default).
+fn key_text(out: &mut String, indent: usize, key: &str, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    if literal_block_ok(text) {
+        let _ = writeln!(out, "{:indent$}{key}: |-", "");
+        for line in text.lines() {
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                let _ = writeln!(out, "{:width$}{line}", "", width = indent + 2);
+            }
+        }
+    } else {
+        let _ = writeln!(out, "{:indent$}{key}: {}", "", scalar(text));
+    }
+}
+
+/// A `|-` block keeps multi-line text exactly when no line could be read as indentation or
+/// chomping, and the text has no characters that a block cannot hold.
+fn literal_block_ok(text: &str) -> bool {
+    text.contains('\n')
+        && !text.starts_with([' ', '\t', '\n'])
+        && !text.ends_with([' ', '\t', '\n'])
+        && !text.contains(" \n")
+        && !text.contains('\r')
+        && !text.chars().any(|c| c.is_control() && c != '\n')
+}
+
+/// Plain when unmistakably a string, double-quoted otherwise.
+fn scalar(text: &str) -> String {
+    if plain_ok(text) {
+        text.to_string()
+    } else {
+        quoted(text)
+    }
+}
+
+/// Plain scalars are limited to words, spaces and a little punctuation that YAML gives no
+/// meaning inside a scalar, and to words that no YAML version reads as a boolean, null or
+/// number.
+fn plain_ok(text: &str) -> bool {
+    const SPECIAL: &[&str] = &[
+        "y", "n", "yes", "no", "on", "off", "true", "false", "null", "~", "nan", "inf",
+    ];
+    let Some(first) = text.chars().next() else {
+        return false;
+    };
+    first.is_ascii_alphabetic()
+        && !text.ends_with(' ')
+        && !text.contains("  ")
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ' ' | '.' | ',' | '(' | ')' | '/' | '-' | '+' | ';'))
+        && !SPECIAL.contains(&text.to_ascii_lowercase().as_str())
+        // `.inf`-like and `1e3`-like forms start with a dot or digit; a leading letter is
+        // never a number, so only the special words above remain.
+        && text.parse::<f64>().is_err()
+}
+
+/// A double-quoted YAML string.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_words_are_quoted() {
+        for word in ["NO", "on", "Yes", "null", "true", "Off", "y", "N"] {
+            assert_eq!(scalar(word), format!("\"{word}\""));
+        }
+        assert_eq!(scalar("ENABLE"), "ENABLE");
+        assert_eq!(scalar("a: b"), "\"a: b\"");
+        assert_eq!(scalar("# not a comment"), "\"# not a comment\"");
+        assert_eq!(quoted("a\"b\\c\nd"), r#""a\"b\\c\nd""#);
+    }
+}

@@ -1,0 +1,446 @@
+//! The SVD emitter and importer against each other, and the importer on a real vendor file.
+//!
+//! Round trip: the committed `.svd` of each spec, read back with svd-parser at its strict
+//! level and imported, must equal the model parsed from the spec: every name, offset, width,
+//! access, reset value, side effect, enumerated value, description and constant (constants
+//! travel in `<vendorExtensions>`). Equality is the model's own `PartialEq` (locations
+//! ignored), so nothing is compared more loosely than the model defines.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gba_codegen::import::svd::{ImportError, from_str};
+use gba_codegen::project::{self, Target};
+use gba_codegen::{parse_str, spec_writer};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn strict_parse(xml: &str) -> svd_parser::svd::Device {
+    let config = svd_parser::Config::default().validate_level(svd_parser::ValidateLevel::Strict);
+    svd_parser::parse_with_config(xml, &config).unwrap_or_else(|e| panic!("strict parse: {e:#}"))
+}
+
+fn round_trip(spec: &str, svd: &str) {
+    let expected = parse_str(&read(spec)).expect("the spec is valid");
+    let xml = read(svd);
+    let lines: Vec<&str> = xml.lines().take(3).collect();
+    assert!(
+        lines[0].starts_with("<?xml "),
+        "{svd}: XML declaration first"
+    );
+    assert!(
+        lines[1].starts_with("<!--"),
+        "{svd}: preamble comment on line 2"
+    );
+    assert!(
+        lines.join("\n").contains(gba_codegen::emit::MARKER),
+        "{svd}: generated-file marker in the first 3 lines"
+    );
+    let parsed = strict_parse(&xml);
+    assert_eq!(parsed.peripherals.len(), expected.blocks.len());
+    let imported = from_str(&xml).expect("our own SVD imports");
+    assert_eq!(imported.warnings, vec![], "{svd}: nothing should be lost");
+    assert_eq!(
+        imported.device, expected,
+        "{svd} does not read back as {spec}"
+    );
+    assert!(!expected.constants.is_empty() || spec.contains("rp2040"));
+}
+
+#[test]
+fn gba_svd_reads_back_as_gba_yaml() {
+    round_trip("gba.yaml", "gba-pac/gba.svd");
+}
+
+#[test]
+fn uart_svd_reads_back_as_uart_yaml() {
+    round_trip(
+        "tests/fixtures/uart/uart.yaml",
+        "tests/fixtures/uart/pac/uart.svd",
+    );
+}
+
+/// Block and register arrays are SVD arrays, not expanded copies.
+#[test]
+fn arrays_stay_arrays() {
+    let parsed = strict_parse(&read("gba-pac/gba.svd"));
+    let group = parsed
+        .peripherals
+        .iter()
+        .find(|p| p.name == "group[%s]")
+        .expect("group is a peripheral array");
+    let svd_parser::svd::Peripheral::Array(_, dim) = group else {
+        panic!("group is not a dim peripheral");
+    };
+    assert_eq!((dim.dim, dim.dim_increment), (32, 0x2000));
+    let mask = group
+        .registers()
+        .find(|r| r.name == "MEMBER_MASK[%s]")
+        .expect("MEMBER_MASK is a register array");
+    assert!(mask.is_array());
+}
+
+#[test]
+fn spec_writer_round_trips_the_project_specs() {
+    for spec in ["gba.yaml", "tests/fixtures/uart/uart.yaml"] {
+        let device = parse_str(&read(spec)).expect("valid");
+        let text = spec_writer::write(&device, "header line\n\nafter a blank");
+        assert!(text.starts_with("# header line\n#\n# after a blank\n"));
+        let back = parse_str(&text).unwrap_or_else(|d| panic!("{spec}: {d:?}\n{text}"));
+        assert_eq!(back, device, "{spec}");
+        assert_eq!(
+            spec_writer::write(&back, "header line\n\nafter a blank"),
+            text
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The importer on SVD features our emitter never writes
+
+const FEATURES: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<device schemaVersion="1.3" xmlns:xs="http://www.w3.org/2001/XMLSchema-instance">
+  <name>chip</name>
+  <version>2</version>
+  <description>Every hard case at once</description>
+  <cpu><name>CM0PLUS</name><revision>r0p1</revision><endian>little</endian>
+    <mpuPresent>true</mpuPresent><fpuPresent>false</fpuPresent><nvicPrioBits>2</nvicPrioBits>
+    <vendorSystickConfig>false</vendorSystickConfig></cpu>
+  <addressUnitBits>8</addressUnitBits>
+  <width>32</width>
+  <size>32</size>
+  <access>read-write</access>
+  <resetValue>0</resetValue>
+  <resetMask>0xFFFFFFFF</resetMask>
+  <peripherals>
+    <peripheral>
+      <name>TIMER0</name>
+      <description>A timer</description>
+      <baseAddress>0x40000000</baseAddress>
+      <addressBlock><offset>0</offset><size>0x100</size><usage>registers</usage></addressBlock>
+      <interrupt><name>TIMER0_IRQ</name><value>3</value></interrupt>
+      <registers>
+        <register>
+          <name>CTRL</name>
+          <addressOffset>0x0</addressOffset>
+          <resetValue>0x5</resetValue>
+          <fields>
+            <field><name>EN</name><bitRange>[0:0]</bitRange></field>
+            <field><name>type</name><bitOffset>1</bitOffset><bitWidth>2</bitWidth>
+              <writeConstraint><range><minimum>0</minimum><maximum>2</maximum></range></writeConstraint>
+              <enumeratedValues>
+                <enumeratedValue><name>1X</name><value>0</value></enumeratedValue>
+                <enumeratedValue><name>set</name><value>1</value></enumeratedValue>
+                <enumeratedValue><name>other</name><isDefault>true</isDefault></enumeratedValue>
+              </enumeratedValues>
+            </field>
+            <field><name>FLAG</name><lsb>4</lsb><msb>4</msb>
+              <modifiedWriteValues>oneToClear</modifiedWriteValues></field>
+            <field><name>TOGGLE</name><lsb>5</lsb><msb>5</msb>
+              <modifiedWriteValues>oneToToggle</modifiedWriteValues></field>
+          </fields>
+        </register>
+        <register>
+          <name>CTRL_ALT</name>
+          <alternateRegister>CTRL</alternateRegister>
+          <addressOffset>0x0</addressOffset>
+        </register>
+        <register>
+          <name>COUNT</name>
+          <addressOffset>0x4</addressOffset>
+          <access>read-only</access>
+          <fields><field><name>VALUE</name><bitRange>[31:0]</bitRange>
+            <readAction>clear</readAction></field></fields>
+        </register>
+        <register>
+          <name>ODD</name>
+          <addressOffset>0x8</addressOffset>
+          <size>24</size>
+        </register>
+        <register>
+          <dim>4</dim><dimIncrement>4</dimIncrement>
+          <name>CMP[%s]</name>
+          <addressOffset>0x10</addressOffset>
+        </register>
+        <register>
+          <dim>2</dim><dimIncrement>4</dimIncrement><dimIndex>A,B</dimIndex>
+          <name>LOAD_%s</name>
+          <addressOffset>0x20</addressOffset>
+        </register>
+        <cluster>
+          <dim>2</dim><dimIncrement>0x10</dimIncrement>
+          <name>CH[%s]</name>
+          <addressOffset>0x40</addressOffset>
+          <register><name>CFG</name><addressOffset>0</addressOffset></register>
+          <register><name>DATA</name><addressOffset>4</addressOffset></register>
+        </cluster>
+        <cluster>
+          <name>ctrl</name>
+          <addressOffset>0x60</addressOffset>
+          <register><name>X</name><addressOffset>0</addressOffset></register>
+        </cluster>
+        <register>
+          <name>CTRL_X</name>
+          <addressOffset>0x68</addressOffset>
+        </register>
+        <register derivedFrom="COUNT">
+          <name>COUNT2</name>
+          <addressOffset>0x70</addressOffset>
+        </register>
+      </registers>
+    </peripheral>
+    <peripheral derivedFrom="TIMER0">
+      <name>TIMER1</name>
+      <baseAddress>0x40001000</baseAddress>
+    </peripheral>
+    <peripheral>
+      <name>ALIAS</name>
+      <baseAddress>0x40001000</baseAddress>
+      <registers><register><name>R</name><addressOffset>0</addressOffset></register></registers>
+    </peripheral>
+  </peripherals>
+</device>
+"#;
+
+#[test]
+fn importer_carries_what_it_can_and_reports_the_rest() {
+    let imported = from_str(FEATURES).expect("imports");
+    let device = &imported.device;
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    let has = |needle: &str| {
+        assert!(
+            messages.iter().any(|m| m.contains(needle)),
+            "no warning containing {needle:?} in {messages:#?}"
+        )
+    };
+    has("chip: not represented in the spec format: cpu");
+    has("TIMER0: interrupts not represented: TIMER0_IRQ (3)");
+    has("TIMER0.CTRL.type: writeConstraint not represented");
+    has("enumerated value `1X` renamed `V_1X`");
+    has("enumerated value `set` renamed `set_`: reserved");
+    has("TIMER0.CTRL.type.other: isDefault");
+    has("TIMER0.CTRL.TOGGLE: modifiedWriteValues oneToToggle not represented");
+    has("TIMER0.CTRL_ALT: alternateRegister `CTRL` not represented");
+    has("CTRL_ALT: overlaps register `CTRL`");
+    has("TIMER0.ODD: size 24 is not 8, 16, 32 or 64 bits");
+    has("TIMER0.CTRL_X: register `CTRL_X` renamed `CTRL_X_2`: the name (ignoring case) is taken");
+    has("enumerated value `1X` renamed `V_1X`: `1X` is not an identifier");
+    has("field `type` renamed `type_`: `type` is a Rust or C keyword");
+    // TIMER1 derives from TIMER0: once resolved they are equal and 0x1000 apart, so they
+    // become one block array; ALIAS lies on TIMER1.
+    has(
+        "TIMER: blocks TIMER0, TIMER1 imported as one block array `TIMER` (2 instances, 0x1000 apart)",
+    );
+    has("ALIAS: overlaps block `TIMER`");
+
+    let names: Vec<&str> = device.blocks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["TIMER"], "ALIAS overlaps TIMER[1] and is left out");
+    let timer0 = &device.blocks[0];
+    let array = timer0.array.as_ref().expect("TIMER is a block array");
+    assert_eq!(
+        (*timer0.offset, *array.count, *array.stride),
+        (0x4000_0000, 2, 0x1000)
+    );
+    let register = |name: &str| {
+        timer0
+            .registers
+            .iter()
+            .find(|r| *r.name == name)
+            .unwrap_or_else(|| panic!("no register {name}"))
+    };
+    let ctrl = register("CTRL");
+    assert_eq!(*ctrl.reset, 5);
+    let kind = ctrl.fields.iter().find(|f| *f.name == "type_").unwrap();
+    let values: Vec<(&str, u64)> = kind
+        .values
+        .iter()
+        .map(|v| (v.name.as_str(), *v.value))
+        .collect();
+    assert_eq!(values, [("V_1X", 0), ("set_", 1)]);
+    let flag = ctrl.fields.iter().find(|f| *f.name == "FLAG").unwrap();
+    assert_eq!(
+        flag.side_effect.map(|s| *s),
+        Some(gba_codegen::model::SideEffect::WriteOneToClear)
+    );
+    let count = register("COUNT");
+    assert_eq!(
+        count.fields[0].side_effect.map(|s| *s),
+        Some(gba_codegen::model::SideEffect::ReadToClear)
+    );
+    let count2 = register("COUNT2");
+    assert_eq!(count2.fields, count.fields, "register derivedFrom resolved");
+    assert_eq!(*count2.access, gba_codegen::model::Access::ReadOnly);
+    let cmp = register("CMP");
+    let array = cmp.array.as_ref().expect("CMP stays an array");
+    assert_eq!((*array.count, *array.stride), (4, 4));
+    assert_eq!(*register("LOAD_A").offset, 0x20);
+    assert_eq!(*register("LOAD_B").offset, 0x24);
+    let cfg = register("CH_CFG");
+    assert_eq!(*cfg.offset, 0x40);
+    let array = cfg.array.as_ref().expect("cluster array → register array");
+    assert_eq!((*array.count, *array.stride), (2, 0x10));
+    assert_eq!(*register("ctrl_X").offset, 0x60);
+    assert_eq!(*register("CTRL_X_2").offset, 0x68);
+    assert!(timer0.registers.iter().all(|r| *r.name != "ODD"));
+
+    // The written spec is accepted by the spec reader and means the same.
+    let text = spec_writer::write(device, "features");
+    assert_eq!(parse_str(&text).expect("valid spec"), *device);
+}
+
+#[test]
+fn malformed_svd_is_an_error_not_a_panic() {
+    let cases = [
+        ("", "not a valid SVD file"),
+        ("<device>", "not a valid SVD file"),
+        ("<nodevice/>", "not a valid SVD file"),
+        (
+            "<device><name>d</name><peripherals><peripheral><name>A</name>\
+             <baseAddress>zz</baseAddress></peripheral></peripherals></device>",
+            "not a valid SVD file",
+        ),
+    ];
+    for (xml, expected) in cases {
+        let error = from_str(xml).expect_err(xml);
+        assert!(error.to_string().contains(expected), "{xml}: {error}");
+    }
+    let cyclic = FEATURES.replace(
+        "<peripheral>\n      <name>TIMER0</name>",
+        "<peripheral derivedFrom=\"TIMER1\">\n      <name>TIMER0</name>",
+    );
+    let error = from_str(&cyclic).expect_err("cycle");
+    assert!(matches!(error, ImportError::Derive(_)), "{error}");
+    // Hostile numbers: a bit offset near 2^32 and a base address near 2^64 are reported;
+    // a huge dim is refused before anything expands it.
+    let hostile = FEATURES
+        .replace(
+            "<bitOffset>1</bitOffset>",
+            "<bitOffset>4294967295</bitOffset>",
+        )
+        .replace(
+            "<baseAddress>0x40001000</baseAddress>\n      <registers>",
+            "<baseAddress>0xFFFFFFFFFFFFFFF0</baseAddress>\n      <registers>",
+        );
+    let imported = from_str(&hostile).expect("imports with warnings");
+    assert!(
+        imported.warnings.iter().any(|w| w
+            .to_string()
+            .contains("TIMER0.CTRL.type: bits [4294967296:4294967295] do not fit")),
+        "{:#?}",
+        imported.warnings
+    );
+    let huge = FEATURES.replace("<dim>4</dim>", "<dim>4000000000</dim>");
+    let error = from_str(&huge).expect_err("huge dim");
+    assert!(error.to_string().contains("has dim 4000000000"), "{error}");
+    let unknown = FEATURES.replace("derivedFrom=\"COUNT\"", "derivedFrom=\"NOPE\"");
+    let error = from_str(&unknown).expect_err("unknown source");
+    assert!(error.to_string().contains("`NOPE`: not found"), "{error}");
+}
+
+// ---------------------------------------------------------------------------------------
+// A real vendor file: rp2040-pac 0.6.0's svd/rp2040.svd
+
+/// The directory of a package that cargo has locked for this workspace.
+fn package_dir(name_and_version: &str) -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json = String::from_utf8(output.stdout).expect("utf-8");
+    let needle = format!("{name_and_version}/Cargo.toml\"");
+    let end = json
+        .find(&needle)
+        .unwrap_or_else(|| panic!("{name_and_version} not in cargo metadata"));
+    let start = json[..end].rfind('"').expect("a JSON string") + 1;
+    PathBuf::from(&json[start..end + name_and_version.len()])
+}
+
+fn rp2040_svd() -> String {
+    let path = package_dir("rp2040-pac-0.6.0").join("svd/rp2040.svd");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The import is clean (it validates), keeps the map's size, reports what it cannot carry,
+/// and the committed tests/fixtures/rp2040 spec and crate are what it produces today.
+#[test]
+fn rp2040_imports_and_its_committed_spec_and_crate_are_current() {
+    let imported = from_str(&rp2040_svd()).expect("rp2040.svd imports");
+    let device = &imported.device;
+    assert_eq!(device.blocks.len(), 32);
+    let registers: usize = device.blocks.iter().map(|b| b.registers.len()).sum();
+    assert!(registers > 1000, "{registers} registers");
+    let warnings: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("interrupts not represented: UART0_IRQ (20)"))
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("modifiedWriteValues clear not represented"))
+    );
+    // UART1 is derivedFrom UART0 in the SVD, 0x4000 after it: one block array.
+    let uart = device
+        .blocks
+        .iter()
+        .find(|b| *b.name == "UART")
+        .expect("UART");
+    let array = uart.array.as_ref().expect("UART is a block array");
+    assert_eq!(
+        (*uart.offset, *array.count, *array.stride),
+        (0x4003_4000, 2, 0x4000)
+    );
+    assert!(uart.registers.iter().any(|r| *r.name == "UARTDR"));
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("blocks UART0, UART1 imported as one block array `UART`"))
+    );
+
+    let committed = read("tests/fixtures/rp2040/rp2040.yaml");
+    let parsed = parse_str(&committed).expect("the committed spec validates");
+    assert_eq!(
+        &parsed, device,
+        "tests/fixtures/rp2040/rp2040.yaml is stale: run \
+        `gba import-svd <rp2040-pac 0.6.0>/svd/rp2040.svd --out tests/fixtures/rp2040/rp2040.yaml`"
+    );
+    let target = Target::custom(
+        "tests/fixtures/rp2040/rp2040.yaml".into(),
+        "tests/fixtures/rp2040/pac".into(),
+    );
+    let stale = project::check(&root(), &target).expect("renders");
+    assert!(stale.is_empty(), "run `{}`: {stale:?}", target.command());
+}
+
+/// The generated crates of every spec are current (the rp2040 one is a workspace member, so
+/// `cargo test --workspace` also proves that it compiles).
+#[test]
+fn generated_crates_are_current() {
+    for target in [
+        Target::gba(),
+        Target::custom(
+            "tests/fixtures/uart/uart.yaml".into(),
+            "tests/fixtures/uart/pac".into(),
+        ),
+    ] {
+        let stale = project::check(&root(), &target).expect("renders");
+        assert!(stale.is_empty(), "run `{}`: {stale:?}", target.command());
+    }
+}
