@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gba_codegen::diff::Severity;
+use gba_codegen::emit::Output;
 use gba_codegen::project::{self, Target};
 use gba_codegen::{Device, Style};
 
@@ -26,6 +27,26 @@ enum Color {
     Never,
 }
 
+/// `--emit` values, one per emitter.
+#[derive(Clone, Copy, ValueEnum)]
+enum Emit {
+    Rust,
+    C,
+    Svd,
+    Docs,
+}
+
+impl From<Emit> for Output {
+    fn from(emit: Emit) -> Output {
+        match emit {
+            Emit::Rust => Output::Rust,
+            Emit::C => Output::C,
+            Emit::Svd => Output::Svd,
+            Emit::Docs => Output::Docs,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Regenerate every binding from the spec (by default gba.yaml into gba-pac/).
@@ -39,6 +60,9 @@ enum Command {
         /// Crate directory to generate into (with --spec).
         #[arg(long, requires = "spec")]
         out: Option<PathBuf>,
+        /// Generate only these outputs (with --spec; default: all).
+        #[arg(long, requires = "spec", value_delimiter = ',', value_enum)]
+        emit: Vec<Emit>,
     },
     /// Validate a spec and print every problem found (exit 0 when clean, 1 when not).
     Check {
@@ -101,7 +125,15 @@ fn main() -> ExitCode {
         Color::Auto => Style::Plain,
     };
     match cli.command {
-        Command::Gen { check, spec, out } => generate(check, spec.zip(out), style),
+        Command::Gen {
+            check,
+            spec,
+            out,
+            emit,
+        } => {
+            let outputs: Vec<Output> = emit.into_iter().map(Output::from).collect();
+            generate(check, spec.zip(out), &outputs, style)
+        }
         Command::Check { file } => check_spec(&file, style),
         Command::ImportSvd { file, out } => import_svd(&file, out.as_deref()),
         Command::Diff { old, new, json } => diff(&old, &new, json, style),
@@ -137,9 +169,18 @@ fn diff(old_path: &Path, new_path: &Path, json: bool, style: Style) -> ExitCode 
     }
 }
 
-fn generate(check: bool, custom: Option<(PathBuf, PathBuf)>, style: Style) -> ExitCode {
+fn generate(
+    check: bool,
+    custom: Option<(PathBuf, PathBuf)>,
+    outputs: &[Output],
+    style: Style,
+) -> ExitCode {
     let (root, target) = match custom {
-        Some((spec, out)) => (PathBuf::from("."), Target::custom(spec, out)),
+        Some((spec, out)) if outputs.is_empty() => (PathBuf::from("."), Target::custom(spec, out)),
+        Some((spec, out)) => (
+            PathBuf::from("."),
+            Target::custom(spec, out).with_outputs(outputs),
+        ),
         None => match project_root() {
             Some(root) => (root, Target::gba()),
             None => {

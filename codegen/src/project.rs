@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::LoadError;
-use crate::emit::{self, GeneratedFile, MARKER, Place, Provenance};
+use crate::emit::{self, GeneratedFile, MARKER, Output, Place, Provenance};
 
 /// One spec and the crate directory its bindings are generated into.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +16,8 @@ pub struct Target {
     pub out: PathBuf,
     /// Where documentation goes, relative to the project root.
     pub docs: PathBuf,
+    /// Which outputs this target has (all of them unless said otherwise).
+    pub outputs: Vec<Output>,
 }
 
 impl Target {
@@ -25,6 +27,7 @@ impl Target {
             spec: "gba.yaml".into(),
             out: "gba-pac".into(),
             docs: "docs".into(),
+            outputs: Output::ALL.to_vec(),
         }
     }
 
@@ -34,7 +37,18 @@ impl Target {
             spec,
             docs: out.clone(),
             out,
+            outputs: Output::ALL.to_vec(),
         }
+    }
+
+    /// The same target with only some outputs (a vendor PAC kept for benchmarks needs only
+    /// its Rust sources).
+    pub fn with_outputs(mut self, outputs: &[Output]) -> Self {
+        let mut outputs = outputs.to_vec();
+        outputs.sort();
+        outputs.dedup();
+        self.outputs = outputs;
+        self
     }
 
     /// The command that regenerates this target, as written in preambles and error messages.
@@ -42,11 +56,16 @@ impl Target {
         if *self == Target::gba() {
             "gba gen".into()
         } else {
-            format!(
+            let mut command = format!(
                 "gba gen --spec {} --out {}",
                 slash(&self.spec),
                 slash(&self.out)
-            )
+            );
+            if self.outputs != Output::ALL {
+                let kinds: Vec<&str> = self.outputs.iter().map(|o| o.keyword()).collect();
+                command.push_str(&format!(" --emit {}", kinds.join(",")));
+            }
+            command
         }
     }
 
@@ -57,7 +76,7 @@ impl Target {
             spec: slash(&self.spec),
             command: self.command(),
         };
-        Ok(emit::all(&device, &provenance)
+        Ok(emit::selected(&device, &provenance, &self.outputs)
             .into_iter()
             .map(|file| {
                 let dir = match file.place {

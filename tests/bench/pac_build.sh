@@ -79,7 +79,7 @@ generate_ours() {
     local t0 t1
     t0=$(now)
     "$GBA" import-svd "$SVD" --out "$WORK/gen/rp2040.yaml" 2>/dev/null
-    (cd "$WORK" && "$GBA" gen --spec gen/rp2040.yaml --out gen/pac >/dev/null)
+    (cd "$WORK" && "$GBA" gen --spec gen/rp2040.yaml --out gen/pac --emit rust >/dev/null)
     t1=$(now)
     elapsed "$t0" "$t1"
 }

@@ -53,11 +53,55 @@ impl Provenance {
 /// The marker every generated file contains, used to recognise stale generated files.
 pub const MARKER: &str = "Do not edit: change ";
 
+/// One kind of output; a target generates some or all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Output {
+    /// The Rust crate sources (`src/`).
+    Rust,
+    /// The C header (`include/<device>_regs.h`).
+    C,
+    /// CMSIS-SVD (`<device>.svd`).
+    Svd,
+    /// `registers.md` and its diagrams.
+    Docs,
+}
+
+impl Output {
+    pub const ALL: [Output; 4] = [Output::Rust, Output::C, Output::Svd, Output::Docs];
+
+    /// The spelling on the command line (`--emit rust,c`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Output::Rust => "rust",
+            Output::C => "c",
+            Output::Svd => "svd",
+            Output::Docs => "docs",
+        }
+    }
+
+    fn files(self, device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+        match self {
+            Output::Rust => rust::files(device, provenance),
+            Output::C => c::files(device, provenance),
+            Output::Svd => svd::files(device, provenance),
+            Output::Docs => docs::files(device, provenance),
+        }
+    }
+}
+
 /// Everything every emitter produces for `device`.
 pub fn all(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
-    let mut files = rust::files(device, provenance);
-    files.extend(c::files(device, provenance));
-    files.extend(svd::files(device, provenance));
-    files.extend(docs::files(device, provenance));
-    files
+    selected(device, provenance, &Output::ALL)
+}
+
+/// What the chosen emitters produce, in the order of `outputs`.
+pub fn selected(
+    device: &Device,
+    provenance: &Provenance,
+    outputs: &[Output],
+) -> Vec<GeneratedFile> {
+    outputs
+        .iter()
+        .flat_map(|output| output.files(device, provenance))
+        .collect()
 }
