@@ -354,7 +354,9 @@ fn malformed_svd_is_an_error_not_a_panic() {
 fn package_dir(name_and_version: &str) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
+        // Not `--offline`: on a fresh machine `cargo test` has not fetched these packages
+        // (they are never compiled), and `cargo metadata` fetches what it lists.
+        .args(["metadata", "--format-version", "1"])
         .current_dir(root())
         .output()
         .expect("cargo metadata runs");
