@@ -348,6 +348,148 @@ fn malformed_svd_is_an_error_not_a_panic() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Numbered registers → register arrays
+
+/// One peripheral holding `(name, offset, description, reset, fields XML)` registers.
+fn numbered_svd(registers: &[(&str, u32, &str, u32, &str)]) -> String {
+    let registers: String = registers
+        .iter()
+        .map(|(name, offset, description, reset, fields)| {
+            format!(
+                "<register><name>{name}</name><description>{description}</description>\
+                 <addressOffset>{offset:#x}</addressOffset><resetValue>{reset:#x}</resetValue>\
+                 <fields>{fields}</fields></register>\n"
+            )
+        })
+        .collect();
+    format!(
+        r#"<?xml version="1.0" encoding="utf-8"?>
+<device schemaVersion="1.3" xmlns:xs="http://www.w3.org/2001/XMLSchema-instance">
+  <name>chip</name>
+  <version>1</version>
+  <description>Numbered registers</description>
+  <addressUnitBits>8</addressUnitBits>
+  <width>32</width>
+  <size>32</size>
+  <access>read-write</access>
+  <resetValue>0</resetValue>
+  <resetMask>0xFFFFFFFF</resetMask>
+  <peripherals>
+    <peripheral>
+      <name>P</name>
+      <baseAddress>0x40000000</baseAddress>
+      <addressBlock><offset>0</offset><size>0x100</size><usage>registers</usage></addressBlock>
+      <registers>
+{registers}      </registers>
+    </peripheral>
+  </peripherals>
+</device>
+"#
+    )
+}
+
+#[test]
+fn numbered_registers_of_one_shape_become_register_arrays() {
+    const EN: &str = "<field><name>EN</name><bitRange>[0:0]</bitRange></field>";
+    const A: &str = "<field><name>A</name><bitRange>[0:0]</bitRange></field>";
+    const B: &str = "<field><name>B</name><bitRange>[0:0]</bitRange></field>";
+    let xml = numbered_svd(&[
+        // Two interleaved runs (descriptions differ only by the number): two arrays.
+        ("CH0_CFG", 0x00, "Channel 0 configuration", 0, EN),
+        ("CH0_DATA", 0x04, "Data", 0, ""),
+        ("CH1_CFG", 0x08, "Channel 1 configuration", 0, EN),
+        ("CH1_DATA", 0x0c, "Data", 0, ""),
+        ("CH2_CFG", 0x10, "Channel 2 configuration", 0, EN),
+        ("CH2_DATA", 0x14, "Data", 0, ""),
+        // A gap in the numbers: none merge.
+        ("GAP0", 0x20, "", 0, EN),
+        ("GAP1", 0x24, "", 0, EN),
+        ("GAP3", 0x2c, "", 0, EN),
+        // A different field.
+        ("FLD0", 0x30, "", 0, A),
+        ("FLD1", 0x34, "", 0, B),
+        // A different stride.
+        ("STR0", 0x40, "", 0, EN),
+        ("STR1", 0x44, "", 0, EN),
+        ("STR2", 0x4c, "", 0, EN),
+        // A different reset.
+        ("RST0", 0x50, "", 0, EN),
+        ("RST1", 0x54, "", 1, EN),
+        // The merged name is taken.
+        ("X0", 0x60, "", 0, EN),
+        ("X1", 0x64, "", 0, EN),
+        ("X", 0x68, "", 0, EN),
+        // Numbers that do not start at 0, and a lone element.
+        ("ONE1", 0x70, "", 0, EN),
+        ("ONE2", 0x74, "", 0, EN),
+        ("LONE0", 0x78, "", 0, EN),
+        // A field named after its register: merged, named without the number.
+        (
+            "MEM0",
+            0x80,
+            "Memory word 0",
+            0,
+            "<field><name>MEM0</name><bitRange>[15:0]</bitRange></field>",
+        ),
+        (
+            "MEM1",
+            0x84,
+            "Memory word 1",
+            0,
+            "<field><name>MEM1</name><bitRange>[15:0]</bitRange></field>",
+        ),
+        // A number elsewhere in the description that is not the index: not merged.
+        ("ODD0", 0x90, "Lane 0, see lane 1", 0, EN),
+        ("ODD1", 0x94, "Lane 1, see lane 1", 0, EN),
+    ]);
+    let imported = from_str(&xml).expect("imports");
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    let block = &imported.device.blocks[0];
+    let names: Vec<&str> = block.registers.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "CH_CFG", "CH_DATA", "GAP0", "GAP1", "GAP3", "FLD0", "FLD1", "STR0", "STR1", "STR2",
+            "RST0", "RST1", "X0", "X1", "X", "ONE1", "ONE2", "LONE0", "MEM", "ODD0", "ODD1",
+        ],
+        "{messages:#?}"
+    );
+    let register = |name: &str| block.registers.iter().find(|r| *r.name == name).unwrap();
+    let shape = |name: &str| {
+        let r = register(name);
+        let a = r.array.as_ref().expect("an array");
+        (*r.offset, *a.count, *a.stride)
+    };
+    assert_eq!(shape("CH_CFG"), (0x0, 3, 8));
+    assert_eq!(shape("CH_DATA"), (0x4, 3, 8));
+    assert_eq!(shape("MEM"), (0x80, 2, 4));
+    assert_eq!(register("CH_CFG").description, "Channel n configuration");
+    assert_eq!(register("CH_DATA").description, "Data");
+    assert_eq!(*register("CH_CFG").fields[0].name, "EN");
+    assert_eq!(*register("MEM").fields[0].name, "MEM");
+    assert_eq!(register("MEM").description, "Memory word n");
+    let merges: Vec<&String> = messages
+        .iter()
+        .filter(|m| m.contains("register array"))
+        .collect();
+    assert_eq!(
+        merges,
+        [
+            "P.CH_CFG: registers CH0_CFG … CH2_CFG imported as one register array `CH_CFG` \
+             (3 elements, 0x8 apart): same shape",
+            "P.CH_DATA: registers CH0_DATA … CH2_DATA imported as one register array `CH_DATA` \
+             (3 elements, 0x8 apart): same shape",
+            "P.MEM: registers MEM0 … MEM1 imported as one register array `MEM` \
+             (2 elements, 0x4 apart): same shape",
+        ]
+    );
+
+    // The written spec is accepted by the spec reader and means the same.
+    let text = spec_writer::write(&imported.device, "numbered");
+    assert_eq!(parse_str(&text).expect("valid spec"), imported.device);
+}
+
+// ---------------------------------------------------------------------------------------
 // A real vendor file: rp2040-pac 0.6.0's svd/rp2040.svd
 
 /// The directory of a package that cargo has locked for this workspace.
@@ -386,8 +528,16 @@ fn rp2040_imports_and_its_committed_spec_and_crate_are_current() {
     let imported = from_str(&rp2040_svd()).expect("rp2040.svd imports");
     let device = &imported.device;
     assert_eq!(device.blocks.len(), 32);
+    // Numbered registers became arrays: fewer registers, as many register elements.
     let registers: usize = device.blocks.iter().map(|b| b.registers.len()).sum();
-    assert!(registers > 1000, "{registers} registers");
+    let elements: usize = device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .map(|r| r.element_offsets().count())
+        .sum();
+    assert!(registers > 500, "{registers} registers");
+    assert!(elements > 1000, "{elements} register elements");
     let warnings: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
     assert!(
         warnings
@@ -416,6 +566,31 @@ fn rp2040_imports_and_its_committed_spec_and_crate_are_current() {
             .iter()
             .any(|w| w.contains("blocks UART0, UART1 imported as one block array `UART`"))
     );
+
+    for (block, register, shape) in [
+        ("IO_BANK0", "GPIO_STATUS", (0x0, 30, 8)),
+        ("DMA", "CH_READ_ADDR", (0x0, 12, 0x40)),
+        ("SIO", "SPINLOCK", (0x100, 32, 4)),
+        ("PIO", "INSTR_MEM", (0x48, 32, 4)),
+    ] {
+        let r = device
+            .blocks
+            .iter()
+            .find(|b| *b.name == block)
+            .and_then(|b| b.registers.iter().find(|r| *r.name == register))
+            .unwrap_or_else(|| panic!("no {block}.{register}"));
+        let a = r.array.as_ref().expect("a register array");
+        assert_eq!(
+            (*r.offset, *a.count, *a.stride),
+            shape,
+            "{block}.{register}"
+        );
+    }
+    // GPIOn_CTRL stay apart: each pin's FUNCSEL has its own enumerated values.
+    assert!(warnings.iter().any(|w| w.contains(
+        "registers GPIO0_STATUS … GPIO29_STATUS imported as one register array `GPIO_STATUS`"
+    )));
+    assert!(!warnings.iter().any(|w| w.contains("`GPIO_CTRL`")));
 
     let committed = read("tests/fixtures/rp2040/rp2040.yaml");
     let parsed = parse_str(&committed).expect("the committed spec validates");
