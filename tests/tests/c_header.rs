@@ -5,6 +5,8 @@
 //! The expected numbers and identifiers are computed here from the model, not by the
 //! emitter, so that a wrong emitter cannot agree with itself.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,23 +23,7 @@ const CFLAGS: &[&str] = &[
     "-O2",
 ];
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
-
-fn uart() -> Target {
-    Target::custom(
-        "tests/fixtures/uart/uart.yaml".into(),
-        "tests/fixtures/uart/pac".into(),
-    )
-}
-
-fn load(target: &Target) -> Device {
-    gba_codegen::load(&root().join(&target.spec)).expect("the spec is valid")
-}
+use common::root;
 
 fn header_path(target: &Target, device: &Device) -> PathBuf {
     root()
@@ -52,7 +38,7 @@ fn gba_header_agrees_with_the_spec() {
 
 #[test]
 fn uart_header_agrees_with_the_spec() {
-    compile_and_run(&uart());
+    compile_and_run(&common::uart_target());
 }
 
 #[test]
@@ -62,11 +48,11 @@ fn gba_header_snapshot() {
 
 #[test]
 fn uart_header_snapshot() {
-    insta::assert_snapshot!("uart_regs.h", generated(&uart()));
+    insta::assert_snapshot!("uart_regs.h", generated(&common::uart_target()));
 }
 
 fn generated(target: &Target) -> String {
-    let device = load(target);
+    let device = common::load_target(target);
     let path = header_path(target, &device);
     let files = target.render(&root()).expect("the spec renders");
     files
@@ -77,7 +63,7 @@ fn generated(target: &Target) -> String {
 }
 
 fn compile_and_run(target: &Target) {
-    let device = load(target);
+    let device = common::load_target(target);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("c_header")
         .join(device.name.as_str());

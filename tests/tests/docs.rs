@@ -2,30 +2,16 @@
 //! for the GBA and the uart fixture. Snapshots pin the text; the other tests parse the SVGs
 //! and compare what they show with the parsed spec.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use gba_codegen::emit::{GeneratedFile, MARKER};
-use gba_codegen::model::{Device, Register};
+use gba_codegen::model::Register;
 use gba_codegen::project::Target;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
-
-fn uart() -> Target {
-    Target::custom(
-        "tests/fixtures/uart/uart.yaml".into(),
-        "tests/fixtures/uart/pac".into(),
-    )
-}
-
-fn device(target: &Target) -> Device {
-    gba_codegen::load(&root().join(&target.spec)).expect("the spec is valid")
-}
+use common::root;
 
 fn rendered(target: &Target) -> Vec<GeneratedFile> {
     target.render(&root()).expect("the spec renders")
@@ -55,7 +41,10 @@ fn gba_registers_md_snapshot() {
 
 #[test]
 fn uart_registers_md_snapshot() {
-    insta::assert_snapshot!("uart_registers.md", file(&uart(), "registers.md"));
+    insta::assert_snapshot!(
+        "uart_registers.md",
+        file(&common::uart_target(), "registers.md")
+    );
 }
 
 #[test]
@@ -68,18 +57,18 @@ fn diagram_snapshots() {
     // Write-1-to-clear bits, a read-only field in a read-write register, reserved gaps.
     insta::assert_snapshot!(
         "uart_regs_int_status.svg",
-        file(&uart(), "registers/regs-int_status.svg")
+        file(&common::uart_target(), "registers/regs-int_status.svg")
     );
     // A register without fields is one box, not reserved bits.
     insta::assert_snapshot!(
         "uart_regs_baud_div.svg",
-        file(&uart(), "registers/regs-baud_div.svg")
+        file(&common::uart_target(), "registers/regs-baud_div.svg")
     );
 }
 
 #[test]
 fn every_generated_doc_starts_with_the_marker() {
-    for target in [Target::gba(), uart()] {
+    for target in [Target::gba(), common::uart_target()] {
         for f in rendered(&target) {
             let head: Vec<&str> = f.contents.lines().take(3).collect();
             assert!(
@@ -98,13 +87,13 @@ fn gba_diagrams_show_the_spec() {
 
 #[test]
 fn uart_diagrams_show_the_spec() {
-    diagrams_show_the_spec(&uart());
+    diagrams_show_the_spec(&common::uart_target());
 }
 
 /// Each register's SVG is well-formed XML and shows every bit number once, every field's
 /// name, and reserved bits exactly when some bits belong to no field.
 fn diagrams_show_the_spec(target: &Target) {
-    let device = device(target);
+    let device = common::load_target(target);
     let md = file(target, "registers.md");
     for block in &device.blocks {
         for register in &block.registers {
@@ -159,8 +148,8 @@ fn check_bits(path: &str, register: &Register, texts: &[&str]) {
 
 #[test]
 fn field_tables_list_every_field_and_value() {
-    for target in [Target::gba(), uart()] {
-        let device = device(&target);
+    for target in [Target::gba(), common::uart_target()] {
+        let device = common::load_target(&target);
         let md = file(&target, "registers.md");
         for block in &device.blocks {
             for register in &block.registers {

@@ -6,13 +6,7 @@ use gba_codegen::emit::{self, Provenance};
 use gba_codegen::project::{self, Target};
 
 fn targets() -> [Target; 2] {
-    [
-        Target::gba(),
-        Target::custom(
-            "tests/fixtures/uart/uart.yaml".into(),
-            "tests/fixtures/uart/pac".into(),
-        ),
-    ]
+    [Target::gba(), common::uart_target()]
 }
 
 /// The same check as `gba gen --check`: fails naming each stale file and the command to run.

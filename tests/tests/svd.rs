@@ -6,7 +6,9 @@
 //! travel in `<vendorExtensions>`). Equality is the model's own `PartialEq` (locations
 //! ignored), so nothing is compared more loosely than the model defines.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::Command;
 
 use gba_codegen::emit::Output;
@@ -14,12 +16,7 @@ use gba_codegen::import::svd::{ImportError, from_str};
 use gba_codegen::project::{self, Target};
 use gba_codegen::{parse_str, spec_writer};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
+use common::root;
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -606,20 +603,4 @@ fn rp2040_imports_and_its_committed_spec_and_crate_are_current() {
     .with_outputs(&[Output::Rust]);
     let stale = project::check(&root(), &target).expect("renders");
     assert!(stale.is_empty(), "run `{}`: {stale:?}", target.command());
-}
-
-/// The generated crates of every spec are current (the rp2040 one is a workspace member, so
-/// `cargo test --workspace` also proves that it compiles).
-#[test]
-fn generated_crates_are_current() {
-    for target in [
-        Target::gba(),
-        Target::custom(
-            "tests/fixtures/uart/uart.yaml".into(),
-            "tests/fixtures/uart/pac".into(),
-        ),
-    ] {
-        let stale = project::check(&root(), &target).expect("renders");
-        assert!(stale.is_empty(), "run `{}`: {stale:?}", target.command());
-    }
 }

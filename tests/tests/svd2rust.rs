@@ -6,16 +6,11 @@
 //! After changing gba.yaml and running `gba gen`, refresh the crate with
 //! `GBA_BLESS=1 cargo test -p gba-tests --test svd2rust`.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 const CRATE_SRC: &str = "tests/fixtures/gba-svd2rust/src/lib.rs";
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
+use common::root;
 
 fn generate() -> String {
     let svd = std::fs::read_to_string(root().join("gba-pac/gba.svd")).expect("gba.svd");

@@ -8,6 +8,7 @@ use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::path::{Path, PathBuf};
 
 use gba_codegen::Device;
+use gba_codegen::project::Target;
 
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -25,6 +26,19 @@ pub fn load(relative: &str) -> Device {
 
 pub fn gba_spec() -> Device {
     load("gba.yaml")
+}
+
+/// The second fixture device and its generated crate.
+pub fn uart_target() -> Target {
+    Target::custom(
+        "tests/fixtures/uart/uart.yaml".into(),
+        "tests/fixtures/uart/pac".into(),
+    )
+}
+
+/// The spec of a target, parsed and validated.
+pub fn load_target(target: &Target) -> Device {
+    load(&target.spec.to_string_lossy())
 }
 
 pub struct Window {
