@@ -21,6 +21,17 @@ echo "== lints"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== generated files"
 cargo run -q -p gba -- gen --check
+echo "== miri: the register handles' memory accesses and threaded use"
+# Miri checks that the handles never reference the window and that the atomic mechanism is
+# free of data races. It needs a nightly toolchain; where there is none, say so and go on.
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    rustup component add --toolchain nightly miri rust-src >/dev/null 2>&1 || true
+fi
+if cargo +nightly miri --version >/dev/null 2>&1; then
+    MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-pac
+else
+    echo "miri: not run: no nightly toolchain with the miri component on this machine"
+fi
 echo "== tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -1,10 +1,22 @@
 //! Register handles: small `Copy` values that hold a raw pointer to one register and reach it
-//! only through volatile reads and writes of the register's full width.
+//! only through single reads and writes of the register's full width.
 //!
 //! Two invariants hold for every handle and every method:
-//! - no `&` or `&mut` reference to device memory is ever created (a reference tells the
-//!   compiler the memory is ordinary, which lets it invent, merge or drop accesses);
-//! - every access is exactly one volatile read or write.
+//! - no `&` or `&mut` reference to the register's memory is ever created (a reference tells
+//!   the compiler the memory is ordinary, which lets it invent, merge or drop accesses);
+//! - every access is exactly one read or one write, made by the handle's [`Mechanism`].
+//!
+//! The mechanism is part of the handle's type:
+//!
+//! | mechanism | each access is | for |
+//! | --- | --- | --- |
+//! | [`Volatile`] (the default) | one `read_volatile` / `write_volatile` | device memory: the other party is hardware |
+//! | [`Atomic`] | one relaxed atomic load / store (`AtomicU32::from_ptr`, …) | memory shared with other threads or processes (a simulated device, a test bench) |
+//!
+//! Concurrent volatile accesses from two threads of a program are a data race in Rust's
+//! memory model, even when every access is volatile; the atomic mechanism is what makes a
+//! register window in shared memory sound. Both mechanisms share the field vocabulary and the
+//! access-mode typing below, so code written against one compiles against the other.
 //!
 //! Handles implement tock-registers' [`Readable`] and [`Writeable`] traits, so its field
 //! vocabulary works on them: `read(F)`, `read_as_enum(F)`, `is_set(F)`, `write(F::X::SET +
@@ -25,6 +37,10 @@
 //! (which would give them tock-registers' blanket `modify`); they have inherent `set`, `write`
 //! and `modify` instead, and their `modify` writes 0 into every write-1 bit that the given
 //! field value does not set.
+//!
+//! With the cargo feature `device-side`, [`Reg::device_side`] gives the device's view of a
+//! register: read-write whatever the host's access mode, for device models (simulators) that
+//! set read-only status registers and consume write-only doorbells. Drivers never need it.
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -71,6 +87,148 @@ impl CanRead for RwW1 {}
 impl CanWrite for Wo {}
 impl CanWrite for Rw {}
 
+/// How a handle reaches its register: [`Volatile`] or [`Atomic`], for values of type `T`.
+///
+/// # Safety
+///
+/// Implemented by this module only (the trait is sealed). Each function makes exactly one
+/// access of one `T` at `ptr`, and the caller promises what the handle's `from_ptr` contract
+/// says about `ptr`.
+pub trait Mechanism<T>: sealed::Sealed {
+    /// One read of the value at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is aligned, valid for reads of one `T` by this mechanism, and not referenced.
+    unsafe fn load(ptr: *mut T) -> T;
+
+    /// One write of `value` at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is aligned, valid for writes of one `T` by this mechanism, and not referenced.
+    unsafe fn store(ptr: *mut T, value: T);
+
+    /// One write of `value` at `ptr` that the caller's earlier memory accesses happen before:
+    /// whoever observes the value (another thread through an acquire load, or the device)
+    /// also observes them. This is how a doorbell publishes the data it announces.
+    ///
+    /// # Safety
+    ///
+    /// As for [`store`](Self::store).
+    unsafe fn store_release(ptr: *mut T, value: T);
+}
+
+/// Device memory: every access is one `read_volatile` or `write_volatile`. The default.
+///
+/// Sound when the other party is hardware. Not for memory that another thread or process
+/// also touches: concurrent volatile accesses are a data race (use [`Atomic`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Volatile {}
+
+/// Shared memory: every access is one relaxed atomic load or store of the register's width
+/// (`AtomicU32::from_ptr` and friends), so several threads or processes may use handles on
+/// the same window at once without a data race. [`Reg::get_acquire`] and
+/// [`Reg::set_release`] give the stronger orderings a protocol may need.
+#[derive(Clone, Copy, Debug)]
+pub enum Atomic {}
+
+impl sealed::Sealed for Volatile {}
+impl sealed::Sealed for Atomic {}
+
+impl<T: UIntLike> Mechanism<T> for Volatile {
+    #[inline(always)]
+    unsafe fn load(ptr: *mut T) -> T {
+        // SAFETY: the caller promises `ptr` is aligned, valid for reads and not referenced.
+        unsafe { ptr.read_volatile() }
+    }
+
+    #[inline(always)]
+    unsafe fn store(ptr: *mut T, value: T) {
+        // SAFETY: the caller promises `ptr` is aligned, valid for writes and not referenced.
+        unsafe { ptr.write_volatile(value) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_release(ptr: *mut T, value: T) {
+        // A release fence orders the caller's earlier accesses before the volatile store. On
+        // x86 it emits no instruction (stores are not reordered with older stores, and an
+        // uncached store is not reordered with anything); on weakly ordered machines it is
+        // the barrier their memory model asks for. A write-combining mapping additionally
+        // needs an `sfence` on x86, which this mechanism does not issue.
+        core::sync::atomic::fence(core::sync::atomic::Ordering::Release);
+        // SAFETY: the caller promises `ptr` is aligned, valid for writes and not referenced.
+        unsafe { ptr.write_volatile(value) }
+    }
+}
+
+/// The atomic type of each register width, for the [`Atomic`] mechanism.
+pub trait AtomicWord: UIntLike {
+    /// One atomic load at `ptr` with `order`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is aligned for the atomic type, valid for reads, and every concurrent access to
+    /// it is atomic.
+    unsafe fn atomic_load(ptr: *mut Self, order: core::sync::atomic::Ordering) -> Self;
+
+    /// One atomic store of `value` at `ptr` with `order`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`atomic_load`](Self::atomic_load), valid for writes.
+    unsafe fn atomic_store(ptr: *mut Self, value: Self, order: core::sync::atomic::Ordering);
+}
+
+macro_rules! atomic_word {
+    ($($width:literal: $uint:ty => $atomic:ident),*) => {$(
+        #[cfg(target_has_atomic = $width)]
+        impl AtomicWord for $uint {
+            #[inline(always)]
+            unsafe fn atomic_load(ptr: *mut Self, order: core::sync::atomic::Ordering) -> Self {
+                // SAFETY: the caller promises alignment (the atomic type has the alignment of
+                // the integer on every target with this atomic width), validity, and that
+                // every concurrent access is atomic; the reference lives for this one load.
+                unsafe { core::sync::atomic::$atomic::from_ptr(ptr) }.load(order)
+            }
+
+            #[inline(always)]
+            unsafe fn atomic_store(
+                ptr: *mut Self,
+                value: Self,
+                order: core::sync::atomic::Ordering,
+            ) {
+                // SAFETY: as for `atomic_load`; the `&Atomic*` is a reference to an
+                // `UnsafeCell`, which does not claim the memory is ordinary.
+                unsafe { core::sync::atomic::$atomic::from_ptr(ptr) }.store(value, order)
+            }
+        }
+    )*};
+}
+
+atomic_word!("8": u8 => AtomicU8, "16": u16 => AtomicU16, "32": u32 => AtomicU32, "64": u64 => AtomicU64);
+
+impl<T: AtomicWord> Mechanism<T> for Atomic {
+    #[inline(always)]
+    unsafe fn load(ptr: *mut T) -> T {
+        // SAFETY: forwarded from the caller, whose handle's contract makes every concurrent
+        // access to the window atomic.
+        unsafe { T::atomic_load(ptr, core::sync::atomic::Ordering::Relaxed) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(ptr: *mut T, value: T) {
+        // SAFETY: as for `load`.
+        unsafe { T::atomic_store(ptr, value, core::sync::atomic::Ordering::Relaxed) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_release(ptr: *mut T, value: T) {
+        // SAFETY: as for `load`.
+        unsafe { T::atomic_store(ptr, value, core::sync::atomic::Ordering::Release) }
+    }
+}
+
 /// The write-1 bits of a register with [`RwW1`] access, implemented by the generated code on
 /// the register's tock-registers name type.
 pub trait WriteOneBits<T: UIntLike>: RegisterLongName {
@@ -79,24 +237,26 @@ pub trait WriteOneBits<T: UIntLike>: RegisterLongName {
     const MASK: T;
 }
 
-/// One register of type `T` (u8..u64), with fields `R` and access mode `A`.
-pub struct Reg<T, R, A> {
+/// One register of type `T` (u8..u64), with fields `R`, access mode `A`, reached through
+/// mechanism `M` ([`Volatile`] unless the window is shared memory).
+pub struct Reg<T, R, A, M = Volatile> {
     ptr: *mut T,
-    _marker: PhantomData<(R, A)>,
+    _marker: PhantomData<(R, A, M)>,
 }
 
-impl<T, R, A: Access> Reg<T, R, A> {
+impl<T, R, A: Access, M> Reg<T, R, A, M> {
     /// A handle on the register at `ptr`.
     ///
     /// # Safety
     ///
     /// For as long as this handle or any copy of it is used:
-    /// - `ptr` is aligned for `T` and valid for volatile reads (if `A` reads) and volatile
-    ///   writes (if `A` writes) of one `T`;
+    /// - `ptr` is aligned for `T` and valid for reads (if `A` reads) and writes (if `A`
+    ///   writes) of one `T`;
     /// - no Rust reference to that memory exists;
-    /// - if copies are used from several threads at once, the memory is one where concurrent
-    ///   accesses are defined (device registers, or memory only ever accessed volatilely or
-    ///   atomically by all parties), because the handle does not synchronise.
+    /// - with [`Volatile`], no other thread of this program accesses the memory while the
+    ///   handle does (device registers, whose other party is hardware, are fine): concurrent
+    ///   volatile accesses are a data race. With [`Atomic`], every access to the memory by any
+    ///   thread or process is atomic.
     #[inline(always)]
     pub const unsafe fn from_ptr(ptr: *mut T) -> Self {
         Reg {
@@ -112,58 +272,98 @@ impl<T, R, A: Access> Reg<T, R, A> {
     }
 }
 
-impl<T, R, A> Clone for Reg<T, R, A> {
+impl<T, R, A, M> Clone for Reg<T, R, A, M> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, R, A> Copy for Reg<T, R, A> {}
+impl<T, R, A, M> Copy for Reg<T, R, A, M> {}
 
-impl<T, R, A> fmt::Debug for Reg<T, R, A> {
+impl<T, R, A, M> fmt::Debug for Reg<T, R, A, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Reg").field(&self.ptr).finish()
     }
 }
 
-// SAFETY: a handle is an address; `from_ptr`'s contract makes whoever created it responsible
-// for concurrent use being defined, so moving a copy to another thread adds no new hazard.
-unsafe impl<T, R, A> Send for Reg<T, R, A> {}
-// SAFETY: as for `Send`: sharing a handle is sharing an address, and every use of it goes
-// through `from_ptr`'s contract.
-unsafe impl<T, R, A> Sync for Reg<T, R, A> {}
+// SAFETY: a handle is an address. Using it from another thread is defined by `from_ptr`'s
+// contract: with `Volatile` the memory is a device's (or used by one thread at a time), with
+// `Atomic` every access is atomic; neither allows a data race.
+unsafe impl<T, R, A, M> Send for Reg<T, R, A, M> {}
+// SAFETY: as for `Send`: sharing a handle shares an address, and every access through it is
+// one access of the kind the `from_ptr` contract made race-free.
+unsafe impl<T, R, A, M> Sync for Reg<T, R, A, M> {}
 
-impl<T: UIntLike, R: RegisterLongName, A: CanRead> Readable for Reg<T, R, A> {
+impl<T: UIntLike, R: RegisterLongName, A: CanRead, M: Mechanism<T>> Readable for Reg<T, R, A, M> {
     type T = T;
     type R = R;
 
     #[inline(always)]
     fn get(&self) -> T {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for volatile reads since `A` reads,
-        // and never referenced.
-        unsafe { self.ptr.read_volatile() }
+        // SAFETY: `from_ptr`'s contract: aligned, valid for reads since `A` reads, never
+        // referenced, and accessed concurrently only in the way `M` allows.
+        unsafe { M::load(self.ptr) }
     }
 }
 
-impl<T: UIntLike, R: RegisterLongName, A: CanWrite> Writeable for Reg<T, R, A> {
+impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Mechanism<T>> Writeable
+    for Reg<T, R, A, M>
+{
     type T = T;
     type R = R;
 
     #[inline(always)]
     fn set(&self, value: T) {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for volatile writes since `A` writes,
-        // and never referenced.
-        unsafe { self.ptr.write_volatile(value) }
+        // SAFETY: `from_ptr`'s contract: aligned, valid for writes since `A` writes, never
+        // referenced, and accessed concurrently only in the way `M` allows.
+        unsafe { M::store(self.ptr, value) }
     }
 }
 
-impl<T: UIntLike, R: WriteOneBits<T>> Reg<T, R, RwW1> {
+impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Mechanism<T>> Reg<T, R, A, M> {
+    /// Writes `value` after every earlier memory access of this thread: whoever sees the
+    /// value (the device, or a thread that reads it with an acquire load) also sees them.
+    /// No full fence: a release store on [`Atomic`], a release fence and a volatile store on
+    /// [`Volatile`] (see [`Mechanism::store_release`] for what that means per machine).
+    #[inline(always)]
+    pub fn set_release(self, value: T) {
+        // SAFETY: as for `set`.
+        unsafe { M::store_release(self.ptr, value) }
+    }
+}
+
+impl<T: AtomicWord, R: RegisterLongName, A: CanRead> Reg<T, R, A, Atomic> {
+    /// Reads the value with acquire ordering: what the writer did before its release store
+    /// of this value is visible after this read.
+    #[inline(always)]
+    pub fn get_acquire(self) -> T {
+        // SAFETY: `from_ptr`'s contract with `Atomic`: aligned, valid for reads, and every
+        // access to the memory is atomic.
+        unsafe { T::atomic_load(self.ptr, core::sync::atomic::Ordering::Acquire) }
+    }
+}
+
+#[cfg(feature = "device-side")]
+impl<T, R, A: Access, M> Reg<T, R, A, M> {
+    /// The device's view of this register: readable and writable whatever the host's access
+    /// mode, so that a device model can set a read-only status register or consume a
+    /// write-only doorbell. Write-1 bits are plain bits on this side.
+    #[inline(always)]
+    pub const fn device_side(self) -> Reg<T, R, Rw, M> {
+        Reg {
+            ptr: self.ptr,
+            _marker: PhantomData,
+        }
+    }
+}
+
+impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
     /// Writes the raw value, write-1 bits included: a 1 there clears or triggers.
     #[inline(always)]
     pub fn set(self, value: T) {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for volatile writes since `RwW1`
-        // writes, and never referenced.
-        unsafe { self.ptr.write_volatile(value) }
+        // SAFETY: `from_ptr`'s contract: aligned, valid for writes since `RwW1` writes,
+        // never referenced, and accessed concurrently only in the way `M` allows.
+        unsafe { M::store(self.ptr, value) }
     }
 
     /// Writes the given fields and zero everywhere else.

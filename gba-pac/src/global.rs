@@ -8,23 +8,44 @@
 use crate::common::{Reg, Ro};
 
 /// Handle on one instance of block `global`.
-#[derive(Clone, Copy, Debug)]
-pub struct Global {
-    ptr: *mut u8,
+///
+/// `M` is how its registers are reached: [`Volatile`](crate::common::Volatile) for
+/// device memory (the default), [`Atomic`](crate::common::Atomic) for a window in
+/// memory shared with other threads or processes.
+pub struct Global<M = crate::common::Volatile> {
+    pub(crate) ptr: *mut u8,
+    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
 }
 
-// SAFETY: the handle is an address; the contract of `from_ptr` makes its creator answer for use
-// from any thread, so moving it adds no hazard.
-unsafe impl Send for Global {}
+impl<M> ::core::clone::Clone for Global<M> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
 
-// SAFETY: as for `Send`: sharing the handle shares only an address.
-unsafe impl Sync for Global {}
+impl<M> ::core::marker::Copy for Global<M> {}
+
+impl<M> ::core::fmt::Debug for Global<M> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_tuple("Global").field(&self.ptr).finish()
+    }
+}
+
+// SAFETY: the handle is an address. The contract of `from_ptr` (device memory, or one thread at a
+// time) or `from_shared_ptr` (every access atomic) makes its use from any thread free of data
+// races, so moving it adds no hazard.
+unsafe impl<M> ::core::marker::Send for Global<M> {}
+
+// SAFETY: as for `Send`: sharing the handle shares only an address, and every access through it is
+// of the kind its constructor's contract made race-free.
+unsafe impl<M> ::core::marker::Sync for Global<M> {}
 
 impl Global {
     /// Bytes of the window that one instance owns.
     pub const SIZE: usize = 0x1000;
 
-    /// The block instance whose first byte is at `ptr`.
+    /// The block instance whose first byte is at `ptr`, in device memory.
     ///
     /// # Safety
     ///
@@ -32,9 +53,31 @@ impl Global {
     /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
     #[inline(always)]
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-        Global { ptr }
+        Global {
+            ptr,
+            _mechanism: ::core::marker::PhantomData,
+        }
     }
+}
 
+impl Global<crate::common::Atomic> {
+    /// The block instance whose first byte is at `ptr`, in shared memory.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Device::from_shared_ptr`](crate::Device::from_shared_ptr), for a
+    /// mapping of the block's size in bytes starting at `ptr` instead of the whole
+    /// window.
+    #[inline(always)]
+    pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
+        Global {
+            ptr,
+            _mechanism: ::core::marker::PhantomData,
+        }
+    }
+}
+
+impl<M> Global<M> {
     /// The address of the instance's first byte.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
@@ -45,7 +88,7 @@ impl Global {
     ///
     /// Offset `0x0`, 32 bits, read-only, reset `0x47424131`.
     #[inline(always)]
-    pub const fn device_id(self) -> Reg<u32, DEVICE_ID::Register, Ro> {
+    pub const fn device_id(self) -> Reg<u32, DEVICE_ID::Register, Ro, M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
@@ -55,7 +98,7 @@ impl Global {
     ///
     /// Offset `0x4`, 32 bits, read-only, reset `0x10000`.
     #[inline(always)]
-    pub const fn version(self) -> Reg<u32, VERSION::Register, Ro> {
+    pub const fn version(self) -> Reg<u32, VERSION::Register, Ro, M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
@@ -65,7 +108,7 @@ impl Global {
     ///
     /// Offset `0x8`, 32 bits, read-only, reset `0x2c420`.
     #[inline(always)]
-    pub const fn caps(self) -> Reg<u32, CAPS::Register, Ro> {
+    pub const fn caps(self) -> Reg<u32, CAPS::Register, Ro, M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
@@ -75,7 +118,7 @@ impl Global {
     ///
     /// Offset `0xc`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn port_id(self) -> Reg<u32, PORT_ID::Register, Ro> {
+    pub const fn port_id(self) -> Reg<u32, PORT_ID::Register, Ro, M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
@@ -85,7 +128,7 @@ impl Global {
     ///
     /// Offset `0x10`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn group_enabled(self) -> Reg<u32, GROUP_ENABLED::Register, Ro> {
+    pub const fn group_enabled(self) -> Reg<u32, GROUP_ENABLED::Register, Ro, M> {
         // SAFETY: bytes 0x10..0x14 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x10).cast()) }
@@ -95,7 +138,9 @@ impl Global {
     ///
     /// Offset `0x18`, 64 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn barriers_completed(self) -> Reg<u64, BARRIERS_COMPLETED::Register, Ro> {
+    pub const fn barriers_completed(
+        self,
+    ) -> Reg<u64, BARRIERS_COMPLETED::Register, Ro, M> {
         // SAFETY: bytes 0x18..0x20 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x18).cast()) }

@@ -9,23 +9,50 @@
 use crate::common::{Reg, Ro, Rw, RwW1, Wo};
 
 /// Handle on one instance of block `group`.
-#[derive(Clone, Copy, Debug)]
-pub struct Group {
-    ptr: *mut u8,
+///
+/// `M` is how its registers are reached: [`Volatile`](crate::common::Volatile) for
+/// device memory (the default), [`Atomic`](crate::common::Atomic) for a window in
+/// memory shared with other threads or processes.
+pub struct Group<M = crate::common::Volatile> {
+    pub(crate) ptr: *mut u8,
+    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
 }
 
-// SAFETY: the handle is an address; the contract of `from_ptr` makes its creator answer for use
-// from any thread, so moving it adds no hazard.
-unsafe impl Send for Group {}
+impl<M> ::core::clone::Clone for Group<M> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
 
-// SAFETY: as for `Send`: sharing the handle shares only an address.
-unsafe impl Sync for Group {}
+impl<M> ::core::marker::Copy for Group<M> {}
+
+impl<M> ::core::fmt::Debug for Group<M> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_tuple("Group").field(&self.ptr).finish()
+    }
+}
+
+// SAFETY: the handle is an address. The contract of `from_ptr` (device memory, or one thread at a
+// time) or `from_shared_ptr` (every access atomic) makes its use from any thread free of data
+// races, so moving it adds no hazard.
+unsafe impl<M> ::core::marker::Send for Group<M> {}
+
+// SAFETY: as for `Send`: sharing the handle shares only an address, and every access through it is
+// of the kind its constructor's contract made race-free.
+unsafe impl<M> ::core::marker::Sync for Group<M> {}
 
 impl Group {
     /// Bytes of the window that one instance owns.
     pub const SIZE: usize = 0x2000;
 
-    /// The block instance whose first byte is at `ptr`.
+    /// Elements of register array `MEMBER_MASK`.
+    pub const MEMBER_MASK_COUNT: usize = 12;
+
+    /// Elements of register array `ARRIVED_MASK`.
+    pub const ARRIVED_MASK_COUNT: usize = 12;
+
+    /// The block instance whose first byte is at `ptr`, in device memory.
     ///
     /// # Safety
     ///
@@ -33,9 +60,31 @@ impl Group {
     /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
     #[inline(always)]
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-        Group { ptr }
+        Group {
+            ptr,
+            _mechanism: ::core::marker::PhantomData,
+        }
     }
+}
 
+impl Group<crate::common::Atomic> {
+    /// The block instance whose first byte is at `ptr`, in shared memory.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Device::from_shared_ptr`](crate::Device::from_shared_ptr), for a
+    /// mapping of the block's size in bytes starting at `ptr` instead of the whole
+    /// window.
+    #[inline(always)]
+    pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
+        Group {
+            ptr,
+            _mechanism: ::core::marker::PhantomData,
+        }
+    }
+}
+
+impl<M> Group<M> {
     /// The address of the instance's first byte.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
@@ -46,7 +95,7 @@ impl Group {
     ///
     /// Offset `0x0`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn group_id(self) -> Reg<u32, GROUP_ID::Register, Ro> {
+    pub const fn group_id(self) -> Reg<u32, GROUP_ID::Register, Ro, M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
@@ -56,7 +105,7 @@ impl Group {
     ///
     /// Offset `0x4`, 32 bits, read-write, reset `0x0`.
     #[inline(always)]
-    pub const fn member_count(self) -> Reg<u32, MEMBER_COUNT::Register, Rw> {
+    pub const fn member_count(self) -> Reg<u32, MEMBER_COUNT::Register, Rw, M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
@@ -66,7 +115,7 @@ impl Group {
     ///
     /// Offset `0x8`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn arrival_count(self) -> Reg<u32, ARRIVAL_COUNT::Register, Ro> {
+    pub const fn arrival_count(self) -> Reg<u32, ARRIVAL_COUNT::Register, Ro, M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
@@ -76,14 +125,11 @@ impl Group {
     ///
     /// Offset `0xc`, 32 bits, read-write, reset `0x0`.
     #[inline(always)]
-    pub const fn local_member_id(self) -> Reg<u32, LOCAL_MEMBER_ID::Register, Rw> {
+    pub const fn local_member_id(self) -> Reg<u32, LOCAL_MEMBER_ID::Register, Rw, M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
     }
-
-    /// Elements of register array `MEMBER_MASK`.
-    pub const MEMBER_MASK_COUNT: usize = 12;
 
     /// The 708-bit member set: member m is bit m % 64 of word m / 64. Bits 708 to 767
     /// (word 11, bits 4 to 63) are reserved and must be 0.
@@ -95,12 +141,12 @@ impl Group {
     pub const fn member_mask(
         self,
         index: usize,
-    ) -> Option<Reg<u64, MEMBER_MASK::Register, Rw>> {
-        if index < Self::MEMBER_MASK_COUNT {
+    ) -> ::core::option::Option<Reg<u64, MEMBER_MASK::Register, Rw, M>> {
+        if index < 12 {
             // SAFETY: the bound was checked just above.
-            Some(unsafe { self.member_mask_unchecked(index) })
+            ::core::option::Option::Some(unsafe { self.member_mask_unchecked(index) })
         } else {
-            None
+            ::core::option::Option::None
         }
     }
 
@@ -108,12 +154,12 @@ impl Group {
     ///
     /// # Safety
     ///
-    /// `index` must be less than [`Self::MEMBER_MASK_COUNT`].
+    /// `index` must be less than 12 (`MEMBER_MASK_COUNT`).
     #[inline(always)]
     pub const unsafe fn member_mask_unchecked(
         self,
         index: usize,
-    ) -> Reg<u64, MEMBER_MASK::Register, Rw> {
+    ) -> Reg<u64, MEMBER_MASK::Register, Rw, M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within 0x10..0x70,
         // inside the 0x2000-byte block that the contract of `from_ptr` makes valid; offset and
         // stride are multiples of 8, so the pointer is aligned.
@@ -126,14 +172,11 @@ impl Group {
     ///
     /// Offset `0x80`, 64 bits, read-write, reset `0x0`.
     #[inline(always)]
-    pub const fn release_addr(self) -> Reg<u64, RELEASE_ADDR::Register, Rw> {
+    pub const fn release_addr(self) -> Reg<u64, RELEASE_ADDR::Register, Rw, M> {
         // SAFETY: bytes 0x80..0x88 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x80).cast()) }
     }
-
-    /// Elements of register array `ARRIVED_MASK`.
-    pub const ARRIVED_MASK_COUNT: usize = 12;
 
     /// Members that have arrived for the pending episode, in MEMBER_MASK's layout.
     ///
@@ -144,12 +187,12 @@ impl Group {
     pub const fn arrived_mask(
         self,
         index: usize,
-    ) -> Option<Reg<u64, ARRIVED_MASK::Register, Ro>> {
-        if index < Self::ARRIVED_MASK_COUNT {
+    ) -> ::core::option::Option<Reg<u64, ARRIVED_MASK::Register, Ro, M>> {
+        if index < 12 {
             // SAFETY: the bound was checked just above.
-            Some(unsafe { self.arrived_mask_unchecked(index) })
+            ::core::option::Option::Some(unsafe { self.arrived_mask_unchecked(index) })
         } else {
-            None
+            ::core::option::Option::None
         }
     }
 
@@ -157,12 +200,12 @@ impl Group {
     ///
     /// # Safety
     ///
-    /// `index` must be less than [`Self::ARRIVED_MASK_COUNT`].
+    /// `index` must be less than 12 (`ARRIVED_MASK_COUNT`).
     #[inline(always)]
     pub const unsafe fn arrived_mask_unchecked(
         self,
         index: usize,
-    ) -> Reg<u64, ARRIVED_MASK::Register, Ro> {
+    ) -> Reg<u64, ARRIVED_MASK::Register, Ro, M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within
         // 0x100..0x160, inside the 0x2000-byte block that the contract of `from_ptr` makes valid;
         // offset and stride are multiples of 8, so the pointer is aligned.
@@ -173,7 +216,7 @@ impl Group {
     ///
     /// Offset `0x1000`, 64 bits, read-write with write-1 bits, reset `0x0`.
     #[inline(always)]
-    pub const fn control(self) -> Reg<u64, CONTROL::Register, RwW1> {
+    pub const fn control(self) -> Reg<u64, CONTROL::Register, RwW1, M> {
         // SAFETY: bytes 0x1000..0x1008 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1000).cast()) }
@@ -183,7 +226,7 @@ impl Group {
     ///
     /// Offset `0x1008`, 64 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn status(self) -> Reg<u64, STATUS::Register, Ro> {
+    pub const fn status(self) -> Reg<u64, STATUS::Register, Ro, M> {
         // SAFETY: bytes 0x1008..0x1010 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1008).cast()) }
@@ -194,7 +237,7 @@ impl Group {
     ///
     /// Offset `0x1010`, 64 bits, write-only, reset `0x0`.
     #[inline(always)]
-    pub const fn arrival(self) -> Reg<u64, ARRIVAL::Register, Wo> {
+    pub const fn arrival(self) -> Reg<u64, ARRIVAL::Register, Wo, M> {
         // SAFETY: bytes 0x1010..0x1018 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1010).cast()) }
@@ -204,7 +247,7 @@ impl Group {
     ///
     /// Offset `0x1018`, 64 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn release_seq(self) -> Reg<u64, RELEASE_SEQ::Register, Ro> {
+    pub const fn release_seq(self) -> Reg<u64, RELEASE_SEQ::Register, Ro, M> {
         // SAFETY: bytes 0x1018..0x1020 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1018).cast()) }

@@ -41,43 +41,99 @@ pub const MAX_GROUPS: usize = 32;
 pub const MAX_MEMBERS: usize = 708;
 
 /// The device's register window: a `Copy` handle holding its base address.
-#[derive(Clone, Copy, Debug)]
-pub struct Device {
+///
+/// `M` is how its registers are reached: [`Volatile`](common::Volatile) for device
+/// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
+/// window in memory shared with other threads or processes
+/// ([`Device::from_shared_ptr`]).
+pub struct Device<M = common::Volatile> {
     ptr: *mut u8,
+    _mechanism: ::core::marker::PhantomData<fn() -> M>,
 }
 
-// SAFETY: the handle is an address; the contract of `from_ptr` makes its creator answer for use
-// from any thread, so moving it adds no hazard.
-unsafe impl Send for Device {}
+impl<M> ::core::clone::Clone for Device<M> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
 
-// SAFETY: as for `Send`: sharing the handle shares only an address.
-unsafe impl Sync for Device {}
+impl<M> ::core::marker::Copy for Device<M> {}
+
+impl<M> ::core::fmt::Debug for Device<M> {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_tuple("Device").field(&self.ptr).finish()
+    }
+}
+
+// SAFETY: the handle is an address. The contract of `from_ptr` (device memory, or one thread at a
+// time) or `from_shared_ptr` (every access atomic) makes its use from any thread free of data
+// races, so moving it adds no hazard.
+unsafe impl<M> ::core::marker::Send for Device<M> {}
+
+// SAFETY: as for `Send`: sharing the handle shares only an address, and every access through it is
+// of the kind its constructor's contract made race-free.
+unsafe impl<M> ::core::marker::Sync for Device<M> {}
 
 impl Device {
-    /// Bytes of the register window, from the start of the first block to the end of
-    /// the last.
+    /// Bytes of the register window, from offset 0 to the end of the last block.
     pub const SIZE: usize = 0x5_0000;
 
-    /// The device whose register window starts at `ptr`.
+    /// Instances of block `group`.
+    pub const GROUP_COUNT: usize = 32;
+
+    /// The device whose register window starts at `ptr`, in device memory: every
+    /// access is one volatile read or write.
     ///
     /// # Safety
     ///
     /// For as long as the returned handle, or any block or register handle obtained
     /// from it, is used:
     /// - `ptr` points to a mapping of the whole register window, [`Self::SIZE`] bytes,
-    ///   valid for volatile reads and writes;
+    ///   valid for reads and writes;
     /// - `ptr` is aligned to 8 bytes (the widest register), so that every register
     ///   is aligned;
-    /// - no Rust reference (`&` or `&mut`) to any byte of the window exists, and the
-    ///   window is accessed only through volatile (or atomic) operations;
-    /// - if handles are used from several threads or processes at once, the memory is
-    ///   one where concurrent accesses are defined: device registers, or shared memory
-    ///   that every party accesses only volatilely or atomically.
+    /// - no Rust reference (`&` or `&mut`) to any byte of the window exists;
+    /// - no other thread of this program accesses the window while these handles do,
+    ///   unless it is device memory (whose other party is hardware): concurrent
+    ///   volatile accesses to ordinary memory are a data race. For a window in memory
+    ///   that other threads or processes also access, use
+    ///   [`from_shared_ptr`](Device::from_shared_ptr).
     #[inline(always)]
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-        Device { ptr }
+        Device {
+            ptr,
+            _mechanism: ::core::marker::PhantomData,
+        }
     }
+}
 
+impl Device<common::Atomic> {
+    /// The device whose register window starts at `ptr`, in memory shared with other
+    /// threads or processes: every access is one atomic load or store.
+    ///
+    /// # Safety
+    ///
+    /// For as long as the returned handle, or any block or register handle obtained
+    /// from it, is used:
+    /// - `ptr` points to a mapping of the whole register window,
+    ///   [`Device::SIZE`] bytes, valid for reads and writes;
+    /// - `ptr` is aligned to 8 bytes (the widest register), so that every register
+    ///   is aligned;
+    /// - no Rust reference (`&` or `&mut`) to any byte of the window exists;
+    /// - every access to the window, by any thread or process, is atomic (these
+    ///   handles with the `Atomic` mechanism, or atomics of the same width at the same
+    ///   addresses).
+    #[inline(always)]
+    pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
+        Device {
+            ptr,
+            _mechanism: ::core::marker::PhantomData,
+        }
+    }
+}
+
+impl<M> Device<M> {
     /// The base address of the window.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
@@ -86,23 +142,21 @@ impl Device {
 
     /// Block `global` at 0x0..0x1000.
     #[inline(always)]
-    pub const fn global(self) -> global::Global {
-        // SAFETY: the block spans 0x0..0x1000, inside the window that the contract of `from_ptr`
-        // makes valid; the offset keeps the 8-byte alignment.
-        unsafe { global::Global::from_ptr(self.ptr.wrapping_add(0x0)) }
+    pub const fn global(self) -> global::Global<M> {
+        global::Global {
+            ptr: self.ptr.wrapping_add(0x0),
+            _mechanism: ::core::marker::PhantomData,
+        }
     }
-
-    /// Instances of block `group`.
-    pub const GROUP_COUNT: usize = 32;
 
     /// Instance `index` of block `group`, or `None` when `index >= 32`.
     #[inline(always)]
-    pub const fn group(self, index: usize) -> Option<group::Group> {
-        if index < Self::GROUP_COUNT {
+    pub const fn group(self, index: usize) -> ::core::option::Option<group::Group<M>> {
+        if index < 32 {
             // SAFETY: the bound was checked just above.
-            Some(unsafe { self.group_unchecked(index) })
+            ::core::option::Option::Some(unsafe { self.group_unchecked(index) })
         } else {
-            None
+            ::core::option::Option::None
         }
     }
 
@@ -110,14 +164,12 @@ impl Device {
     ///
     /// # Safety
     ///
-    /// `index` must be less than [`Self::GROUP_COUNT`].
+    /// `index` must be less than 32 (`GROUP_COUNT`).
     #[inline(always)]
-    pub const unsafe fn group_unchecked(self, index: usize) -> group::Group {
-        // SAFETY: `index < 32` (the promise of the caller), so the instance lies within
-        // 0x10000..0x50000, inside the window that the contract of `from_ptr` makes valid; the
-        // stride keeps the 8-byte alignment.
-        unsafe {
-            group::Group::from_ptr(self.ptr.wrapping_add(0x1_0000 + index * 0x2000))
+    pub const unsafe fn group_unchecked(self, index: usize) -> group::Group<M> {
+        group::Group {
+            ptr: self.ptr.wrapping_add(0x1_0000 + index * 0x2000),
+            _mechanism: ::core::marker::PhantomData,
         }
     }
 }

@@ -29,7 +29,11 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
         *block.name
     ));
     let size = number(*block.size);
-    let accessors = block.registers.iter().map(|r| accessor(r, block, splices));
+    let (constants, accessors): (Vec<_>, Vec<_>) = block
+        .registers
+        .iter()
+        .map(|r| accessor(r, block, splices))
+        .unzip();
     let offsets = block.registers.iter().map(|r| {
         let name = format_ident!("{}", names::upper(&r.name));
         let value = number(*r.offset);
@@ -47,6 +51,9 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
         .map(|r| splices.code(bitfields::register(r)));
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
+    let ty_name = ty.to_string();
+    let volatile = quote! { crate::common::Volatile };
+    let atomic = quote! { crate::common::Atomic };
     let mut modes: Vec<&str> = block.registers.iter().map(access_mode).collect();
     modes.sort_unstable();
     modes.dedup();
@@ -62,21 +69,43 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
         #imports
 
         #struct_doc
-        #[derive(Clone, Copy, Debug)]
-        pub struct #ty {
-            ptr: *mut u8,
+        ///
+        /// `M` is how its registers are reached: [`Volatile`](crate::common::Volatile) for
+        /// device memory (the default), [`Atomic`](crate::common::Atomic) for a window in
+        /// memory shared with other threads or processes.
+        pub struct #ty<M = #volatile> {
+            // Crate-visible so that the device handle builds blocks of its own mechanism.
+            pub(crate) ptr: *mut u8,
+            pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
+        }
+
+        impl<M> ::core::clone::Clone for #ty<M> {
+            #[inline(always)]
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl<M> ::core::marker::Copy for #ty<M> {}
+
+        impl<M> ::core::fmt::Debug for #ty<M> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_tuple(#ty_name).field(&self.ptr).finish()
+            }
         }
 
         #send_safety
-        unsafe impl Send for #ty {}
+        unsafe impl<M> ::core::marker::Send for #ty<M> {}
         #sync_safety
-        unsafe impl Sync for #ty {}
+        unsafe impl<M> ::core::marker::Sync for #ty<M> {}
 
         impl #ty {
             /// Bytes of the window that one instance owns.
             pub const SIZE: usize = #size;
 
-            /// The block instance whose first byte is at `ptr`.
+            #(#constants)*
+
+            /// The block instance whose first byte is at `ptr`, in device memory.
             ///
             /// # Safety
             ///
@@ -84,9 +113,25 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
             /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
             #[inline(always)]
             pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-                #ty { ptr }
+                #ty { ptr, _mechanism: ::core::marker::PhantomData }
             }
+        }
 
+        impl #ty<#atomic> {
+            /// The block instance whose first byte is at `ptr`, in shared memory.
+            ///
+            /// # Safety
+            ///
+            /// As for [`Device::from_shared_ptr`](crate::Device::from_shared_ptr), for a
+            /// mapping of the block's size in bytes starting at `ptr` instead of the whole
+            /// window.
+            #[inline(always)]
+            pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
+                #ty { ptr, _mechanism: ::core::marker::PhantomData }
+            }
+        }
+
+        impl<M> #ty<M> {
             /// The address of the instance's first byte.
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
@@ -110,7 +155,9 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
     }
 }
 
-fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStream {
+/// The register's constants (for the impl on the default mechanism) and accessor methods
+/// (for the impl over every mechanism).
+fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStream, TokenStream) {
     let method = format_ident!("{}", names::lower(&register.name));
     let handle = handle_type(register);
     let offset = number(*register.offset);
@@ -166,14 +213,15 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
                 register.offset.saturating_add(bytes),
                 *block.size
             ));
-            quote! {
+            let method = quote! {
                 #doc
                 #[inline(always)]
                 pub const fn #method(self) -> #handle {
                     #element_safety
                     unsafe { Reg::from_ptr(self.ptr.wrapping_add(#offset).cast()) }
                 }
-            }
+            };
+            (TokenStream::new(), method)
         }
         Some(array) => {
             let element_offset = element_offset(*register.offset, *array.stride);
@@ -202,6 +250,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
                     construct: quote! {
                         Reg::from_ptr(self.ptr.wrapping_add(#element_offset).cast())
                     },
+                    construct_is_unsafe: true,
                 },
                 splices,
             )
@@ -209,7 +258,8 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> TokenStrea
     }
 }
 
-/// `Reg<u32, NAME::Register, Rw>`: the value type, the field set and the access mode.
+/// `Reg<u32, NAME::Register, Rw, M>`: the value type, the field set, the access mode and the
+/// block's mechanism.
 fn handle_type(register: &Register) -> TokenStream {
     let value = uint(register);
     let fields = if register.fields.is_empty() {
@@ -219,7 +269,7 @@ fn handle_type(register: &Register) -> TokenStream {
         quote! { #module::Register }
     };
     let access = format_ident!("{}", access_mode(register));
-    quote! { Reg<#value, #fields, #access> }
+    quote! { Reg<#value, #fields, #access, M> }
 }
 
 /// The access-mode type of `common.rs` that the register's handle carries.

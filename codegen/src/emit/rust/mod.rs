@@ -16,9 +16,11 @@ use super::{GeneratedFile, Place, Provenance};
 use crate::model::{Block, Device};
 use crate::names;
 
-pub(super) const SEND_SAFETY: &str = "the handle is an address; the contract of `from_ptr` \
-     makes its creator answer for use from any thread, so moving it adds no hazard.";
-pub(super) const SYNC_SAFETY: &str = "as for `Send`: sharing the handle shares only an address.";
+pub(super) const SEND_SAFETY: &str = "the handle is an address. The contract of `from_ptr` \
+     (device memory, or one thread at a time) or `from_shared_ptr` (every access atomic) makes \
+     its use from any thread free of data races, so moving it adds no hazard.";
+pub(super) const SYNC_SAFETY: &str = "as for `Send`: sharing the handle shares only an address, \
+     and every access through it is of the kind its constructor's contract made race-free.";
 
 const COMMON: &str = include_str!("../../../templates/common.rs");
 
@@ -229,7 +231,11 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         "- `ptr` is aligned to {alignment} bytes (the widest register), so that every register\n  \
          is aligned;"
     ));
-    let accessors = device.blocks.iter().map(|b| block_accessor(b, splices));
+    let (block_constants, accessors): (Vec<_>, Vec<_>) = device
+        .blocks
+        .iter()
+        .map(|b| block_accessor(b, splices))
+        .unzip();
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     quote! {
@@ -251,40 +257,86 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         #(#constants)*
 
         /// The device's register window: a `Copy` handle holding its base address.
-        #[derive(Clone, Copy, Debug)]
-        pub struct Device {
+        ///
+        /// `M` is how its registers are reached: [`Volatile`](common::Volatile) for device
+        /// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
+        /// window in memory shared with other threads or processes
+        /// ([`Device::from_shared_ptr`]).
+        pub struct Device<M = common::Volatile> {
             ptr: *mut u8,
+            _mechanism: ::core::marker::PhantomData<fn() -> M>,
+        }
+
+        impl<M> ::core::clone::Clone for Device<M> {
+            #[inline(always)]
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl<M> ::core::marker::Copy for Device<M> {}
+
+        impl<M> ::core::fmt::Debug for Device<M> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_tuple("Device").field(&self.ptr).finish()
+            }
         }
 
         #send_safety
-        unsafe impl Send for Device {}
+        unsafe impl<M> ::core::marker::Send for Device<M> {}
         #sync_safety
-        unsafe impl Sync for Device {}
+        unsafe impl<M> ::core::marker::Sync for Device<M> {}
 
         impl Device {
-            /// Bytes of the register window, from the start of the first block to the end of
-            /// the last.
+            /// Bytes of the register window, from offset 0 to the end of the last block.
             pub const SIZE: usize = #window;
 
-            /// The device whose register window starts at `ptr`.
+            #(#block_constants)*
+
+            /// The device whose register window starts at `ptr`, in device memory: every
+            /// access is one volatile read or write.
             ///
             /// # Safety
             ///
             /// For as long as the returned handle, or any block or register handle obtained
             /// from it, is used:
             /// - `ptr` points to a mapping of the whole register window, [`Self::SIZE`] bytes,
-            ///   valid for volatile reads and writes;
+            ///   valid for reads and writes;
             #alignment_doc
-            /// - no Rust reference (`&` or `&mut`) to any byte of the window exists, and the
-            ///   window is accessed only through volatile (or atomic) operations;
-            /// - if handles are used from several threads or processes at once, the memory is
-            ///   one where concurrent accesses are defined: device registers, or shared memory
-            ///   that every party accesses only volatilely or atomically.
+            /// - no Rust reference (`&` or `&mut`) to any byte of the window exists;
+            /// - no other thread of this program accesses the window while these handles do,
+            ///   unless it is device memory (whose other party is hardware): concurrent
+            ///   volatile accesses to ordinary memory are a data race. For a window in memory
+            ///   that other threads or processes also access, use
+            ///   [`from_shared_ptr`](Device::from_shared_ptr).
             #[inline(always)]
             pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-                Device { ptr }
+                Device { ptr, _mechanism: ::core::marker::PhantomData }
             }
+        }
 
+        impl Device<common::Atomic> {
+            /// The device whose register window starts at `ptr`, in memory shared with other
+            /// threads or processes: every access is one atomic load or store.
+            ///
+            /// # Safety
+            ///
+            /// For as long as the returned handle, or any block or register handle obtained
+            /// from it, is used:
+            /// - `ptr` points to a mapping of the whole register window,
+            ///   [`Device::SIZE`] bytes, valid for reads and writes;
+            #alignment_doc
+            /// - no Rust reference (`&` or `&mut`) to any byte of the window exists;
+            /// - every access to the window, by any thread or process, is atomic (these
+            ///   handles with the `Atomic` mechanism, or atomics of the same width at the same
+            ///   addresses).
+            #[inline(always)]
+            pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
+                Device { ptr, _mechanism: ::core::marker::PhantomData }
+            }
+        }
+
+        impl<M> Device<M> {
             /// The base address of the window.
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
@@ -296,7 +348,9 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
     }
 }
 
-fn block_accessor(block: &Block, splices: &Splices) -> TokenStream {
+/// The block's constants (for the impl on the default mechanism) and accessor methods (for
+/// the impl over every mechanism).
+fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream) {
     // Validation keeps each block's offset and stride aligned to its own widest register.
     let alignment = block.registers.iter().map(|r| r.bytes()).max().unwrap_or(1);
     let module = format_ident!("{}", names::lower(&block.name));
@@ -304,25 +358,29 @@ fn block_accessor(block: &Block, splices: &Splices) -> TokenStream {
     let method = format_ident!("{}", names::lower(&block.name));
     let offset = number(*block.offset);
     let end = block.offset.saturating_add(*block.size);
+    let construct = |at: TokenStream| {
+        quote! {
+            #module::#ty {
+                ptr: self.ptr.wrapping_add(#at),
+                _mechanism: ::core::marker::PhantomData,
+            }
+        }
+    };
     match &block.array {
         None => {
             let doc = doc_lines(&format!(
                 "Block `{}` at {:#x}..{:#x}.",
                 *block.name, *block.offset, end
             ));
-            let element_safety = splices.safety(&format!(
-                "the block spans {:#x}..{:#x}, inside the window that the contract of \
-                 `from_ptr` makes valid; the offset keeps the {alignment}-byte alignment.",
-                *block.offset, end
-            ));
-            quote! {
+            let block_value = construct(quote! { #offset });
+            let method = quote! {
                 #doc
                 #[inline(always)]
-                pub const fn #method(self) -> #module::#ty {
-                    #element_safety
-                    unsafe { #module::#ty::from_ptr(self.ptr.wrapping_add(#offset)) }
+                pub const fn #method(self) -> #module::#ty<M> {
+                    #block_value
                 }
-            }
+            };
+            (TokenStream::new(), method)
         }
         Some(array) => {
             let element_offset = element_offset(*block.offset, *array.stride);
@@ -330,11 +388,12 @@ fn block_accessor(block: &Block, splices: &Splices) -> TokenStream {
                 .offset
                 .saturating_add(array.count.saturating_sub(1).saturating_mul(*array.stride))
                 .saturating_add(*block.size);
+            let block_value = construct(element_offset);
             array_accessor(
                 ArrayAccessor {
                     name: &block.name,
                     count: *array.count,
-                    returns: quote! { #module::#ty },
+                    returns: quote! { #module::#ty<M> },
                     doc: format!(
                         "Instance `index` of block `{}`, or `None` when `index >= {}`.",
                         *block.name, *array.count
@@ -347,7 +406,8 @@ fn block_accessor(block: &Block, splices: &Splices) -> TokenStream {
                          valid; the stride keeps the {alignment}-byte alignment.",
                         *array.count, *block.offset, last_end
                     ),
-                    construct: quote! { #module::#ty::from_ptr(self.ptr.wrapping_add(#element_offset)) },
+                    construct: block_value,
+                    construct_is_unsafe: false,
                 },
                 splices,
             )
@@ -370,11 +430,21 @@ pub(super) struct ArrayAccessor<'a> {
     pub subject: String,
     /// The SAFETY comment of the unchecked construction.
     pub safety: String,
-    /// The unsafe expression that builds element `index`.
+    /// The expression that builds element `index`.
     pub construct: TokenStream,
+    /// Whether `construct` calls an unsafe function (a register handle's `from_ptr`) and so
+    /// needs an `unsafe` block with its SAFETY comment; a block handle is a plain struct.
+    pub construct_is_unsafe: bool,
 }
 
-pub(super) fn array_accessor(array: ArrayAccessor<'_>, splices: &Splices) -> TokenStream {
+/// The accessors of an array of blocks or registers: the constant `NAME_COUNT` (first, for
+/// the impl on the default mechanism: a constant of a generic impl could not be named without
+/// the mechanism) and the methods `name(index) -> Option` and `unsafe name_unchecked(index)`
+/// (second, for the impl over every mechanism).
+pub(super) fn array_accessor(
+    array: ArrayAccessor<'_>,
+    splices: &Splices,
+) -> (TokenStream, TokenStream) {
     let count_name = format_ident!("{}_COUNT", names::upper(array.name));
     let method = format_ident!("{}", names::lower(array.name));
     let unchecked = format_ident!("{}_unchecked", names::lower(array.name));
@@ -385,33 +455,42 @@ pub(super) fn array_accessor(array: ArrayAccessor<'_>, splices: &Splices) -> Tok
     let count_doc = doc_lines(&array.count_doc);
     let unchecked_doc = doc_lines(&format!(
         "{}, without the bounds check.\n\n# Safety\n\n\
-         `index` must be less than [`Self::{count_name}`].",
-        array.subject
+         `index` must be less than {} (`{count_name}`).",
+        array.subject, array.count
     ));
-    let element_safety = splices.safety(&array.safety);
+    let body = if array.construct_is_unsafe {
+        let element_safety = splices.safety(&array.safety);
+        quote! {
+            #element_safety
+            unsafe { #construct }
+        }
+    } else {
+        construct
+    };
     let checked = splices.safety("the bound was checked just above.");
-    quote! {
+    let constant = quote! {
         #count_doc
         pub const #count_name: usize = #count;
-
+    };
+    let methods = quote! {
         #doc
         #[inline(always)]
-        pub const fn #method(self, index: usize) -> Option<#returns> {
-            if index < Self::#count_name {
+        pub const fn #method(self, index: usize) -> ::core::option::Option<#returns> {
+            if index < #count {
                 #checked
-                Some(unsafe { self.#unchecked(index) })
+                ::core::option::Option::Some(unsafe { self.#unchecked(index) })
             } else {
-                None
+                ::core::option::Option::None
             }
         }
 
         #unchecked_doc
         #[inline(always)]
         pub const unsafe fn #unchecked(self, index: usize) -> #returns {
-            #element_safety
-            unsafe { #construct }
+            #body
         }
-    }
+    };
+    (constant, methods)
 }
 
 /// The alignment every block offset and stride keeps: the widest register's size.
