@@ -12,7 +12,7 @@
  * One port window per host: a global block followed by 32 group blocks, two 4 KiB pages
  * apart, so that a driver can map only the groups a job owns.
  *
- * Register map version 1.0.
+ * Register map version 1.1.
  *
  * Offsets are in bytes: a block's from the start of the device window, a register's from the
  * start of its block. Masks, reset and enumerated values have the type of their register
@@ -82,10 +82,10 @@ static inline uint32_t gba_global_device_id_id_get(uint32_t value)
 /*
  * global.VERSION: Version of the register map that the device implements.
  *
- * 32-bit, ro, reset 0x10000.
+ * 32-bit, ro, reset 0x10001.
  */
 #define GBA_GLOBAL_VERSION_OFFSET 0x4U
-#define GBA_GLOBAL_VERSION_RESET_VALUE 0x10000U
+#define GBA_GLOBAL_VERSION_RESET_VALUE 0x10001U
 
 /* MAJOR [31:16], ro: Major version; software refuses a major version it does not know. */
 #define GBA_GLOBAL_VERSION_MAJOR_SHIFT 16
@@ -223,6 +223,40 @@ static inline uint32_t gba_global_group_enabled_read(volatile void *base)
 static inline uint32_t gba_global_group_enabled_groups_get(uint32_t value)
 {
     return (uint32_t)((value & GBA_GLOBAL_GROUP_ENABLED_GROUPS_MASK) >> GBA_GLOBAL_GROUP_ENABLED_GROUPS_SHIFT);
+}
+
+/*
+ * global.GROUPS_BUSY: Which groups are enabled on at least one port of the switch (map 1.1).
+ * Members
+ * agree on a free group id by combining their free masks (AND of the complements)
+ * and taking the lowest common bit.
+ *
+ * 32-bit, ro, reset 0x0.
+ */
+#define GBA_GLOBAL_GROUPS_BUSY_OFFSET 0x14U
+#define GBA_GLOBAL_GROUPS_BUSY_RESET_VALUE 0x0U
+
+/* GROUPS [31:0], ro: Bit g set means group g is enabled on at least one port. */
+#define GBA_GLOBAL_GROUPS_BUSY_GROUPS_SHIFT 0
+#define GBA_GLOBAL_GROUPS_BUSY_GROUPS_WIDTH 32
+#define GBA_GLOBAL_GROUPS_BUSY_GROUPS_MASK 0xFFFFFFFFU
+
+/* The address of GROUPS_BUSY. */
+static inline volatile uint32_t *gba_global_groups_busy_ptr(volatile void *base)
+{
+    return (volatile uint32_t *)((volatile uint8_t *)gba_global_base(base) + GBA_GLOBAL_GROUPS_BUSY_OFFSET);
+}
+
+/* Reads GROUPS_BUSY. */
+static inline uint32_t gba_global_groups_busy_read(volatile void *base)
+{
+    return *gba_global_groups_busy_ptr(base);
+}
+
+/* Field GROUPS of a GROUPS_BUSY value. */
+static inline uint32_t gba_global_groups_busy_groups_get(uint32_t value)
+{
+    return (uint32_t)((value & GBA_GLOBAL_GROUPS_BUSY_GROUPS_MASK) >> GBA_GLOBAL_GROUPS_BUSY_GROUPS_SHIFT);
 }
 
 /*
@@ -675,6 +709,12 @@ static inline uint64_t gba_group_control_arm_set(uint64_t value, uint64_t field)
 #define GBA_GROUP_STATUS_ERROR_CODE_SEQ_ERROR 0x4ULL
 /* RELEASE_ADDR is unmapped or misaligned. */
 #define GBA_GROUP_STATUS_ERROR_CODE_DMA_FAULT 0x5ULL
+/*
+ * The group is already enabled by ports whose member set does not include
+ * this port (map 1.1): another job holds it. Agree on another group id and
+ * retry.
+ */
+#define GBA_GROUP_STATUS_ERROR_CODE_GROUP_BUSY 0x6ULL
 
 /* The address of STATUS. */
 static inline volatile uint64_t *gba_group_status_ptr(volatile void *base, uint32_t instance)

@@ -96,7 +96,7 @@ impl<M> Global<M> {
 
     /// Version of the register map that the device implements.
     ///
-    /// Offset `0x4`, 32 bits, read-only, reset `0x10000`.
+    /// Offset `0x4`, 32 bits, read-only, reset `0x10001`.
     #[inline(always)]
     pub const fn version(self) -> Reg<u32, VERSION::Register, Ro, M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x1000-byte block that the contract of `from_ptr`
@@ -134,6 +134,18 @@ impl<M> Global<M> {
         unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x10).cast()) }
     }
 
+    /// Which groups are enabled on at least one port of the switch (map 1.1). Members
+    /// agree on a free group id by combining their free masks (AND of the complements)
+    /// and taking the lowest common bit.
+    ///
+    /// Offset `0x14`, 32 bits, read-only, reset `0x0`.
+    #[inline(always)]
+    pub const fn groups_busy(self) -> Reg<u32, GROUPS_BUSY::Register, Ro, M> {
+        // SAFETY: bytes 0x14..0x18 lie inside the 0x1000-byte block that the contract of `from_ptr`
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x14).cast()) }
+    }
+
     /// Barrier episodes completed that involved this port.
     ///
     /// Offset `0x18`, 64 bits, read-only, reset `0x0`.
@@ -159,6 +171,8 @@ pub mod offset {
 
     pub const GROUP_ENABLED: usize = 0x10;
 
+    pub const GROUPS_BUSY: usize = 0x14;
+
     pub const BARRIERS_COMPLETED: usize = 0x18;
 }
 
@@ -166,13 +180,15 @@ pub mod offset {
 pub mod reset {
     pub const DEVICE_ID: u32 = 0x4742_4131;
 
-    pub const VERSION: u32 = 0x1_0000;
+    pub const VERSION: u32 = 0x1_0001;
 
     pub const CAPS: u32 = 0x2_c420;
 
     pub const PORT_ID: u32 = 0x0;
 
     pub const GROUP_ENABLED: u32 = 0x0;
+
+    pub const GROUPS_BUSY: u32 = 0x0;
 
     pub const BARRIERS_COMPLETED: u64 = 0x0;
 }
@@ -229,6 +245,16 @@ tock_registers::register_bitfields![u32,
     /// Fields of register `GROUP_ENABLED`.
     pub GROUP_ENABLED [
         /// Bit g set means group g is enabled on this port.
+        ///
+        /// Bits [31:0], ro.
+        GROUPS OFFSET(0) NUMBITS(32) [],
+    ]
+];
+
+tock_registers::register_bitfields![u32,
+    /// Fields of register `GROUPS_BUSY`.
+    pub GROUPS_BUSY [
+        /// Bit g set means group g is enabled on at least one port.
         ///
         /// Bits [31:0], ro.
         GROUPS OFFSET(0) NUMBITS(32) [],

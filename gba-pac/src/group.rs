@@ -431,6 +431,10 @@ tock_registers::register_bitfields![u64,
             SEQ_ERROR = 0x4,
             /// RELEASE_ADDR is unmapped or misaligned.
             DMA_FAULT = 0x5,
+            /// The group is already enabled by ports whose member set does not include
+            /// this port (map 1.1): another job holds it. Agree on another group id and
+            /// retry.
+            GROUP_BUSY = 0x6,
         ],
     ]
 ];

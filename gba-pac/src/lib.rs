@@ -8,7 +8,7 @@
 //! One port window per host: a global block followed by 32 group blocks, two 4 KiB pages
 //! apart, so that a driver can map only the groups a job owns.
 //!
-//! Register map version 1.0.
+//! Register map version 1.1.
 //!
 //! The only `unsafe` a user of this crate writes is [`Device::from_ptr`] (or a block's
 //! `from_ptr`); everything reached from there is safe, typed by access mode, and never

@@ -115,6 +115,12 @@ fn every_register_and_field_is_where_the_spec_says() {
     seen(
         &mut log,
         &window,
+        g.groups_busy(),
+        ("global", 0, "GROUPS_BUSY", 0),
+    );
+    seen(
+        &mut log,
+        &window,
         g.barriers_completed(),
         ("global", 0, "BARRIERS_COMPLETED", 0),
     );
