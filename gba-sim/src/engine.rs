@@ -1,0 +1,524 @@
+//! The switch model: DESIGN.md section 4, one step at a time.
+//!
+//! A step, under the fabric's step lock:
+//! 1. For every busy group (enabled on at least one port) and a few idle ones in turn, read
+//!    every port's CONTROL: a RESET resets the group on that port; a port that enabled the
+//!    group joins it after its configuration is checked (BAD_MEMBER, COUNT_MISMATCH,
+//!    DMA_FAULT, then GROUP_BUSY or MASK_MISMATCH against the members already joined); a
+//!    port that cleared ENABLE leaves it. When every member of the mask has joined, every
+//!    member reads READY.
+//! 2. For every ready group, read the ARRIVAL doorbell of each member that has not arrived
+//!    (acquire: the member's earlier writes happen before what the switch does next). A
+//!    doorbell holding RELEASE_SEQ + 1 and the member's id is an arrival; the previous
+//!    sequence is no news; anything else fails the group (SEQ_ERROR, BAD_MEMBER). Injected
+//!    faults drop or delay arrivals here.
+//! 3. When all members arrived (and an injected release delay has passed), release: write
+//!    the new sequence into every member's flag by "DMA" (a release store, never moving a
+//!    flag backwards in serial-number order), then RELEASE_SEQ, the cleared ARRIVED_MASK
+//!    and the counters of every member port.
+//! 4. Mirror the set of busy groups into every port's GROUPS_BUSY.
+//!
+//! Every register access goes through gba-pac's generated definitions (the device-side view):
+//! no offset or field position is written here.
+//!
+//! A step cut short (its process killed) is re-run by the next stepper and converges: the
+//! switch's own state is written after the registers it describes, resets and releases are
+//! idempotent, and a port's BARRIERS_COMPLETED is counted only when its RELEASE_SEQ is not
+//! already the new sequence. (A kill between those two writes of one port can leave that
+//! counter one short or long; nothing reads it for correctness.)
+
+use gba_pac::common::Atomic;
+use gba_pac::group::{
+    ARRIVAL, ARRIVAL_COUNT, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, RELEASE_SEQ, STATUS,
+};
+use gba_pac::tock_registers::interfaces::{ReadWriteable, Readable, Writeable};
+use gba_pac::{global, group};
+
+use crate::fabric::Fabric;
+use crate::layout::{self as l, GROUPS, MASK_WORDS};
+use crate::mask::Mask;
+use crate::os;
+
+/// Idle groups whose ports a step scans for a new ENABLE, in turn: a new group is noticed
+/// within GROUPS / IDLE_GROUPS_PER_STEP steps, while a step over one busy group stays short.
+const IDLE_GROUPS_PER_STEP: usize = 4;
+
+/// Steps between two comparisons of every joined member's MEMBER_MASK with the group's (a
+/// changed mask on an enabled group is a MASK_MISMATCH; an injected corruption asks for the
+/// comparison at once).
+const RECHECK_EVERY_STEPS: u64 = 256;
+
+use STATUS::ERROR_CODE::Value as ErrorCode;
+
+impl Fabric {
+    /// Runs one switch step if no other process or thread is stepping; returns whether it
+    /// did. This is the simulator's progress function: waiting members call it.
+    pub fn progress(&self) -> bool {
+        match self.try_lock_step() {
+            Some(_guard) => {
+                self.step_locked();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Runs one switch step, waiting for the step lock if another is stepping.
+    pub fn step(&self) {
+        let _guard = self.lock_step();
+        self.step_locked();
+    }
+
+    fn step_locked(&self) {
+        let steps = self.header(l::H_STEPS).fetch_add(1);
+        let now = os::monotonic_ns();
+        let busy_before = self.header(l::H_GROUPS_BUSY).load() as u32;
+        let cursor = self.header(l::H_SCAN_CURSOR).load() as usize;
+        self.header(l::H_SCAN_CURSOR)
+            .store(((cursor + IDLE_GROUPS_PER_STEP) % GROUPS) as u64);
+        let mut busy = 0u32;
+        for g in 0..GROUPS {
+            let idle_turn = (g + GROUPS - cursor) % GROUPS < IDLE_GROUPS_PER_STEP;
+            if busy_before & (1 << g) == 0 && !idle_turn {
+                continue;
+            }
+            let mut state = GroupState::load(self, g);
+            if steps.is_multiple_of(RECHECK_EVERY_STEPS) {
+                state.flags |= l::GF_RECHECK;
+            }
+            self.configure(g, &mut state);
+            if state.flags & (l::GF_READY | l::GF_ERROR) == l::GF_READY {
+                self.arrivals(g, &mut state, now);
+            }
+            if !state.joined.is_empty() {
+                busy |= 1 << g;
+            }
+        }
+        if busy != busy_before {
+            for p in 0..self.ports() {
+                self.window(p)
+                    .global()
+                    .groups_busy()
+                    .device_side()
+                    .set(busy);
+            }
+            self.header(l::H_GROUPS_BUSY).store(u64::from(busy));
+        }
+    }
+
+    /// Step 1: resets, joins, leaves and READY for group `g`.
+    fn configure(&self, g: usize, state: &mut GroupState) {
+        for p in 0..self.ports() {
+            let regs = self.group_regs(p, g);
+            let control = regs.control().device_side().extract();
+            let joined = state.joined.contains(p);
+            if control.is_set(CONTROL::RESET) {
+                self.reset_port(p, g, state);
+            } else if joined && !control.is_set(CONTROL::ENABLE) {
+                self.leave(p, g, state);
+            } else if !joined && control.is_set(CONTROL::ENABLE) {
+                let status = regs.status().device_side().extract();
+                if !status.is_set(STATUS::ERROR) {
+                    self.try_join(p, g, state);
+                }
+            } else if joined
+                && state.flags & (l::GF_RECHECK | l::GF_ERROR) == l::GF_RECHECK
+                && self.read_mask(p, g) != state.mask
+            {
+                self.fail_group(g, state, ErrorCode::MASK_MISMATCH);
+            }
+        }
+        if state.flags & l::GF_RECHECK != 0 {
+            state.flags &= !l::GF_RECHECK;
+            self.group_state(g, l::G_FLAGS).store(state.flags);
+        }
+        let complete = !state.joined.is_empty() && state.joined == state.mask;
+        if complete && state.flags & (l::GF_READY | l::GF_ERROR) == 0 {
+            for p in state.mask.iter() {
+                self.group_regs(p, g)
+                    .status()
+                    .device_side()
+                    .modify(STATUS::READY::SET);
+            }
+            state.flags |= l::GF_READY;
+            self.group_state(g, l::G_FLAGS).store(state.flags);
+        }
+    }
+
+    fn try_join(&self, p: usize, g: usize, state: &mut GroupState) {
+        let regs = self.group_regs(p, g);
+        let mask = self.read_mask(p, g);
+        let count = regs.member_count().device_side().read(MEMBER_COUNT::COUNT);
+        let local = regs
+            .local_member_id()
+            .device_side()
+            .read(LOCAL_MEMBER_ID::ID) as usize;
+        let release_addr = regs.release_addr().device_side().get();
+        let members_limit = self.ports().min(gba_pac::MAX_MEMBERS);
+        let refusal = if local != p || !mask.contains(p) || mask.any_at_or_above(members_limit) {
+            Some(ErrorCode::BAD_MEMBER)
+        } else if mask.count() != count {
+            Some(ErrorCode::COUNT_MISMATCH)
+        } else if self.dma_word(p, release_addr).is_none() {
+            Some(ErrorCode::DMA_FAULT)
+        } else if !state.joined.is_empty() && !state.mask.contains(p) {
+            Some(ErrorCode::GROUP_BUSY)
+        } else if !state.joined.is_empty() && mask != state.mask {
+            Some(ErrorCode::MASK_MISMATCH)
+        } else if state.flags & l::GF_ERROR != 0 {
+            Some(state.error)
+        } else {
+            None
+        };
+        if let Some(code) = refusal {
+            regs.status()
+                .device_side()
+                .write(STATUS::ERROR::SET + STATUS::ERROR_CODE.val(code as u64));
+            return;
+        }
+        if state.joined.is_empty() {
+            let start = self.group_state(g, l::G_START_SEQ).load();
+            let sequence = if start & l::START_SEQ_SET != 0 {
+                start as u32
+            } else {
+                0
+            };
+            *state = GroupState {
+                mask,
+                release_seq: sequence,
+                ..GroupState::default()
+            };
+            self.group_state(g, l::G_START_SEQ).store(0);
+            state.store_all(self, g, self.words());
+        }
+        regs.release_seq()
+            .device_side()
+            .write(RELEASE_SEQ::SEQUENCE.val(u64::from(state.release_seq)));
+        // The doorbell holds the last completed sequence: "no arrival yet".
+        regs.arrival().device_side().write(
+            ARRIVAL::MEMBER_ID.val(p as u64) + ARRIVAL::SEQUENCE.val(u64::from(state.release_seq)),
+        );
+        self.publish_arrived(p, g, &Mask::default());
+        regs.status().device_side().set(0);
+        let enabled = self.window(p).global().group_enabled().device_side();
+        enabled.set(enabled.get() | 1 << g);
+        state.joined.insert(p);
+        state.store_joined(self, g, self.words());
+    }
+
+    fn leave(&self, p: usize, g: usize, state: &mut GroupState) {
+        state.joined.remove(p);
+        state.arrived.remove(p);
+        let enabled = self.window(p).global().group_enabled().device_side();
+        enabled.set(enabled.get() & !(1 << g));
+        if state.joined.is_empty() {
+            *state = GroupState::default();
+            state.store_all(self, g, self.words());
+            return;
+        }
+        // The group lost a member: it cannot complete an episode until the member is back.
+        for m in state.joined.iter() {
+            self.group_regs(m, g)
+                .status()
+                .device_side()
+                .modify(STATUS::READY::CLEAR);
+        }
+        state.flags &= !l::GF_READY;
+        state.store_all(self, g, self.words());
+    }
+
+    fn reset_port(&self, p: usize, g: usize, state: &mut GroupState) {
+        if state.joined.contains(p) {
+            self.leave(p, g, state);
+        }
+        let regs = self.group_regs(p, g);
+        regs.status().device_side().set(0);
+        self.publish_arrived(p, g, &Mask::default());
+        regs.release_seq().device_side().set(0);
+        regs.arrival().device_side().set(0);
+        let enabled = self.window(p).global().group_enabled().device_side();
+        enabled.set(enabled.get() & !(1 << g));
+        // Last: the host waits for RESET to read 0 before configuring again.
+        regs.control().device_side().set(0);
+    }
+
+    /// Step 2: arrivals of a ready group, then step 3 when they are all in.
+    fn arrivals(&self, g: usize, state: &mut GroupState, now: u64) {
+        let expected = state.release_seq.wrapping_add(1);
+        let mut changed = false;
+        let pending = state.mask.minus(&state.arrived);
+        for p in pending.iter() {
+            if self.port_state(p, l::P_DEAD).load() != 0 {
+                continue;
+            }
+            let regs = self.group_regs(p, g);
+            if !regs.control().device_side().is_set(CONTROL::ARM) {
+                continue;
+            }
+            // Acquire: pairs with the member's release store of the doorbell, so that its
+            // earlier writes happen before the release this arrival may trigger.
+            let doorbell = regs.arrival().device_side().get_acquire();
+            let doorbell =
+                gba_pac::tock_registers::LocalRegisterCopy::<u64, ARRIVAL::Register>::new(doorbell);
+            let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
+            if sequence == state.release_seq {
+                continue;
+            }
+            if doorbell.read(ARRIVAL::MEMBER_ID) != p as u64 {
+                return self.fail_group(g, state, ErrorCode::BAD_MEMBER);
+            }
+            if sequence != expected {
+                return self.fail_group(g, state, ErrorCode::SEQ_ERROR);
+            }
+            if self.dropped(p, g, sequence) || self.delayed(p, g, sequence, now) {
+                continue;
+            }
+            state.arrived.insert(p);
+            changed = true;
+        }
+        if changed {
+            for m in state.mask.iter() {
+                self.publish_arrived(m, g, &state.arrived);
+            }
+            state.store_arrived(self, g, self.words());
+        }
+        if state.arrived != state.mask {
+            return;
+        }
+        let delay = self.header(l::H_RELEASE_DELAY_NS).load();
+        if delay > 0 {
+            let due = self.group_state(g, l::G_RELEASE_DUE_NS).load();
+            if due == 0 {
+                self.group_state(g, l::G_RELEASE_DUE_NS).store(now + delay);
+                return;
+            }
+            if now < due {
+                return;
+            }
+        }
+        self.release(g, state);
+    }
+
+    fn release(&self, g: usize, state: &mut GroupState) {
+        let sequence = state.release_seq.wrapping_add(1);
+        let members = state.mask;
+        for p in members.iter() {
+            let regs = self.group_regs(p, g);
+            let dead = self.port_state(p, l::P_DEAD).load() != 0;
+            match self.dma_word(p, regs.release_addr().device_side().get()) {
+                Some(flag) if !dead => {
+                    // Never move a flag backwards (serial-number order on the wire's 32 bits).
+                    let current = flag.load() as u32;
+                    if (sequence.wrapping_sub(current) as i32) > 0 {
+                        flag.store(u64::from(sequence));
+                    }
+                }
+                Some(_) => {}
+                None => return self.fail_group(g, state, ErrorCode::DMA_FAULT),
+            }
+            let first_time =
+                regs.release_seq().device_side().read(RELEASE_SEQ::SEQUENCE) != u64::from(sequence);
+            self.publish_arrived(p, g, &Mask::default());
+            regs.status()
+                .device_side()
+                .modify(STATUS::COMPLETE::SET + STATUS::ACTIVE::CLEAR);
+            if first_time {
+                let completed = self.window(p).global().barriers_completed().device_side();
+                completed.set(completed.get().wrapping_add(1));
+                regs.release_seq()
+                    .device_side()
+                    .write(RELEASE_SEQ::SEQUENCE.val(u64::from(sequence)));
+            }
+        }
+        state.arrived = Mask::default();
+        state.release_seq = sequence;
+        self.group_state(g, l::G_RELEASE_DUE_NS).store(0);
+        state.store_arrived(self, g, self.words());
+        self.group_state(g, l::G_RELEASE_SEQ)
+            .store(u64::from(sequence));
+    }
+
+    /// The group stops: every joined member reads ERROR with `code` and no longer READY.
+    fn fail_group(&self, g: usize, state: &mut GroupState, code: ErrorCode) {
+        for p in state.joined.iter() {
+            self.group_regs(p, g)
+                .status()
+                .device_side()
+                .write(STATUS::ERROR::SET + STATUS::ERROR_CODE.val(code as u64));
+        }
+        state.flags = (state.flags | l::GF_ERROR) & !l::GF_READY;
+        state.error = code;
+        self.group_state(g, l::G_ERROR_CODE).store(code as u64);
+        self.group_state(g, l::G_FLAGS).store(state.flags);
+    }
+
+    /// ARRIVED_MASK, ARRIVAL_COUNT and STATUS.ACTIVE of port `p` for `arrived`.
+    fn publish_arrived(&self, p: usize, g: usize, arrived: &Mask) {
+        let regs = self.group_regs(p, g);
+        for w in 0..self.words() {
+            if let Some(word) = regs.arrived_mask(w) {
+                word.device_side().set(arrived.0[w]);
+            }
+        }
+        regs.arrival_count()
+            .device_side()
+            .write(ARRIVAL_COUNT::COUNT.val(arrived.count()));
+        let active = if arrived.is_empty() {
+            STATUS::ACTIVE::CLEAR
+        } else {
+            STATUS::ACTIVE::SET
+        };
+        regs.status().device_side().modify(active);
+    }
+
+    fn read_mask(&self, p: usize, g: usize) -> Mask {
+        let regs = self.group_regs(p, g);
+        let mut mask = Mask::default();
+        for (w, word) in mask.0.iter_mut().enumerate() {
+            if let Some(reg) = regs.member_mask(w) {
+                *word = reg.device_side().get();
+            }
+        }
+        mask
+    }
+
+    fn dropped(&self, p: usize, g: usize, sequence: u32) -> bool {
+        self.consume_fault(p, g, sequence, l::P_DROP_REMAINING, l::P_DROPPED)
+    }
+
+    fn delayed(&self, p: usize, g: usize, sequence: u32, now: u64) -> bool {
+        let record = arrival_record(g, sequence);
+        let until = self.port_state(p, l::P_DELAYED_UNTIL_NS);
+        if self.port_state(p, l::P_DELAYED).load() == record {
+            return now < until.load();
+        }
+        if self.consume_fault(p, g, sequence, l::P_DELAY_REMAINING, l::P_DELAYED) {
+            until.store(now + self.port_state(p, l::P_DELAY_NS).load());
+            return true;
+        }
+        false
+    }
+
+    /// Whether the arrival (g, sequence) of port p is the one a fault holds back, taking one
+    /// from the fault's remaining count when a new arrival comes.
+    fn consume_fault(
+        &self,
+        p: usize,
+        g: usize,
+        sequence: u32,
+        remaining: usize,
+        held: usize,
+    ) -> bool {
+        let record = arrival_record(g, sequence);
+        let held = self.port_state(p, held);
+        if held.load() == record {
+            return true;
+        }
+        let remaining = self.port_state(p, remaining);
+        let left = remaining.load();
+        if left == 0 {
+            return false;
+        }
+        remaining.store(left - 1);
+        held.store(record);
+        true
+    }
+
+    pub(crate) fn group_regs(&self, p: usize, g: usize) -> group::Group<Atomic> {
+        self.window(p)
+            .group(g)
+            .expect("the engine iterates over the spec's groups only")
+    }
+
+    /// Mask words that can hold a member of this fabric.
+    fn words(&self) -> usize {
+        self.ports().div_ceil(64).min(MASK_WORDS)
+    }
+
+    /// The global block of port `p`.
+    pub fn global(&self, p: usize) -> global::Global<Atomic> {
+        self.window(p).global()
+    }
+}
+
+fn arrival_record(g: usize, sequence: u32) -> u64 {
+    l::RECORD_VALID | (g as u64) << 32 | u64::from(sequence)
+}
+
+/// The switch's own view of one group, loaded at the start of its step and written back in
+/// pieces as the step changes it.
+#[derive(Clone, Copy, Debug)]
+struct GroupState {
+    flags: u64,
+    error: ErrorCode,
+    release_seq: u32,
+    mask: Mask,
+    joined: Mask,
+    arrived: Mask,
+}
+
+impl Default for GroupState {
+    fn default() -> Self {
+        GroupState {
+            flags: 0,
+            error: ErrorCode::NONE,
+            release_seq: 0,
+            mask: Mask::default(),
+            joined: Mask::default(),
+            arrived: Mask::default(),
+        }
+    }
+}
+
+impl GroupState {
+    fn load(f: &Fabric, g: usize) -> Self {
+        let words = f.words();
+        let read = |base: usize| {
+            let mut mask = Mask::default();
+            for (w, word) in mask.0.iter_mut().take(words).enumerate() {
+                *word = f.group_state(g, base + w).load();
+            }
+            mask
+        };
+        let code = f.group_state(g, l::G_ERROR_CODE).load();
+        GroupState {
+            flags: f.group_state(g, l::G_FLAGS).load(),
+            error: error_code(code),
+            release_seq: f.group_state(g, l::G_RELEASE_SEQ).load() as u32,
+            mask: read(l::G_MASK),
+            joined: read(l::G_JOINED),
+            arrived: read(l::G_ARRIVED),
+        }
+    }
+
+    fn store_words(f: &Fabric, g: usize, base: usize, mask: &Mask, words: usize) {
+        for w in 0..words {
+            f.group_state(g, base + w).store(mask.0[w]);
+        }
+    }
+
+    fn store_joined(&self, f: &Fabric, g: usize, words: usize) {
+        Self::store_words(f, g, l::G_JOINED, &self.joined, words);
+    }
+
+    fn store_arrived(&self, f: &Fabric, g: usize, words: usize) {
+        Self::store_words(f, g, l::G_ARRIVED, &self.arrived, words);
+    }
+
+    fn store_all(&self, f: &Fabric, g: usize, words: usize) {
+        Self::store_words(f, g, l::G_MASK, &self.mask, words);
+        self.store_joined(f, g, words);
+        self.store_arrived(f, g, words);
+        f.group_state(g, l::G_RELEASE_SEQ)
+            .store(u64::from(self.release_seq));
+        f.group_state(g, l::G_ERROR_CODE).store(self.error as u64);
+        f.group_state(g, l::G_RELEASE_DUE_NS).store(0);
+        f.group_state(g, l::G_FLAGS).store(self.flags);
+    }
+}
+
+/// The named ERROR_CODE for a raw value (the switch only ever stores named ones).
+pub(crate) fn error_code(raw: u64) -> ErrorCode {
+    use gba_pac::tock_registers::fields::TryFromValue;
+    ErrorCode::try_from_value(raw).unwrap_or(ErrorCode::NONE)
+}

@@ -1,0 +1,72 @@
+//! What can go wrong when creating, opening or driving a fabric.
+
+use std::path::{Path, PathBuf};
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error(
+        "no simulator fabric at {}: create one with `gba sim create --ports N --path {}`",
+        path.display(), path.display()
+    )]
+    NoFabric { path: PathBuf },
+
+    #[error(
+        "a fabric already exists at {}: use it, or remove it with `gba sim destroy --path {}`",
+        path.display(), path.display()
+    )]
+    Exists { path: PathBuf },
+
+    #[error("{} is not a usable fabric: it {what}; remove it with `gba sim destroy`", path.display())]
+    Corrupt { path: PathBuf, what: String },
+
+    #[error("a fabric has 1 to {max} ports (one per switch port); {ports} were asked for")]
+    PortCount { ports: usize, max: usize },
+
+    #[error("port {port} does not exist: the fabric at {} has ports 0 to {}", path.display(), ports - 1)]
+    NoSuchPort {
+        port: usize,
+        ports: usize,
+        path: PathBuf,
+    },
+
+    #[error("group {group} does not exist: the switch has groups 0 to {}", groups - 1)]
+    NoSuchGroup { group: usize, groups: usize },
+
+    #[error(
+        "port {port}'s DMA arena has no {len} contiguous free bytes ({arena} bytes in all): free \
+         release flags of finished groups, or use fewer at once"
+    )]
+    ArenaFull {
+        port: usize,
+        len: usize,
+        arena: usize,
+    },
+
+    #[error("a DMA allocation must be 1 to {max} bytes; {len} were asked for")]
+    DmaSize { len: usize, max: usize },
+
+    #[error(
+        "port {port} has too many processes attached ({max}); close some, or clear dead ones with `gba sim status`"
+    )]
+    TooManyOpeners { port: usize, max: usize },
+}
+
+impl Error {
+    pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
+        Error::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! A fabric: the switch and its P ports, in a directory of shared-memory files that any
+//! process on the machine can map (see [`crate::layout`]).
+
+use std::path::{Path, PathBuf};
+
+use gba_pac::common::Atomic;
+use gba_pac::tock_registers::interfaces::Writeable;
+use gba_pac::{Device, global, group};
+
+use crate::error::{Error, Result};
+use crate::layout::{self as l, ARENA_SIZE, WINDOW_SIZE};
+use crate::os;
+use crate::shm::{SharedFile, Word};
+
+/// Where `gba sim create` puts a fabric when no path is given.
+pub const DEFAULT_PATH: &str = "/dev/shm/gba-fabric";
+
+/// The environment variable that names a fabric directory for the command line.
+pub const PATH_ENV: &str = "GBA_SIM_FABRIC";
+
+/// A mapped fabric. Cheap to share between threads (`Arc<Fabric>`): every access to its
+/// memory is atomic.
+#[derive(Debug)]
+pub struct Fabric {
+    dir: PathBuf,
+    ports: usize,
+    switch: SharedFile,
+    windows: SharedFile,
+    arenas: SharedFile,
+}
+
+impl Fabric {
+    /// Creates a fabric of `ports` ports in the new directory `dir` and initialises every
+    /// port's identity registers from the spec's reset values and its port number.
+    pub fn create(dir: &Path, ports: usize) -> Result<Fabric> {
+        let max = gba_pac::MAX_MEMBERS;
+        if ports == 0 || ports > max {
+            return Err(Error::PortCount { ports, max });
+        }
+        if dir.join(l::SWITCH_FILE).exists() {
+            return Err(Error::Exists {
+                path: dir.to_path_buf(),
+            });
+        }
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
+        // The switch file is written last, so that a fabric whose creation failed half-way
+        // has no switch file and is not mistaken for a usable one.
+        let windows = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE)?;
+        let arenas = SharedFile::create(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?;
+        let tmp = dir.join(format!("{}.new", l::SWITCH_FILE));
+        let _ = std::fs::remove_file(&tmp);
+        let switch = SharedFile::create(&tmp, l::switch_size(ports))?;
+        let fabric = Fabric {
+            dir: dir.to_path_buf(),
+            ports,
+            switch,
+            windows,
+            arenas,
+        };
+        for p in 0..ports {
+            fabric.init_identity(p);
+        }
+        fabric.header(l::H_VERSION).store(l::LAYOUT_VERSION);
+        fabric.header(l::H_PORTS).store(ports as u64);
+        fabric.header(l::H_CREATOR).store(os::my_pid());
+        fabric.header(l::H_MAGIC).store(l::MAGIC);
+        let final_path = dir.join(l::SWITCH_FILE);
+        std::fs::rename(&tmp, &final_path).map_err(|e| Error::io("rename", &tmp, e))?;
+        Ok(fabric)
+    }
+
+    /// Maps the fabric in `dir`.
+    pub fn open(dir: &Path) -> Result<Fabric> {
+        let switch_path = dir.join(l::SWITCH_FILE);
+        if !switch_path.exists() {
+            return Err(Error::NoFabric {
+                path: dir.to_path_buf(),
+            });
+        }
+        let len = std::fs::metadata(&switch_path)
+            .map_err(|e| Error::io("stat", &switch_path, e))?
+            .len() as usize;
+        let corrupt = |what: String| Error::Corrupt {
+            path: dir.to_path_buf(),
+            what,
+        };
+        if len < l::switch_size(1) {
+            return Err(corrupt(format!("has a switch file of only {len} bytes")));
+        }
+        // Read the header through a mapping of the minimal size first.
+        let probe = SharedFile::open(&switch_path, len)?;
+        if probe.word(l::header_word(l::H_MAGIC)).load() != l::MAGIC {
+            return Err(corrupt("has no simulator magic number".into()));
+        }
+        let version = probe.word(l::header_word(l::H_VERSION)).load();
+        if version != l::LAYOUT_VERSION {
+            return Err(corrupt(format!(
+                "has layout version {version}; this build understands {}",
+                l::LAYOUT_VERSION
+            )));
+        }
+        let ports = probe.word(l::header_word(l::H_PORTS)).load() as usize;
+        if ports == 0 || ports > gba_pac::MAX_MEMBERS || l::switch_size(ports) != len {
+            return Err(corrupt(format!(
+                "claims {ports} ports in a {len}-byte switch file"
+            )));
+        }
+        Ok(Fabric {
+            dir: dir.to_path_buf(),
+            ports,
+            switch: probe,
+            windows: SharedFile::open(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE)?,
+            arenas: SharedFile::open(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?,
+        })
+    }
+
+    /// Removes the fabric in `dir`: its three files and the directory if it is then empty.
+    /// Refuses a directory that holds no fabric, so that a wrong `--path` deletes nothing.
+    pub fn destroy(dir: &Path) -> Result<()> {
+        let switch_path = dir.join(l::SWITCH_FILE);
+        if !switch_path.exists() {
+            return Err(Error::NoFabric {
+                path: dir.to_path_buf(),
+            });
+        }
+        for name in [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE] {
+            let path = dir.join(name);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io("remove", &path, e)),
+            }
+        }
+        let _ = std::fs::remove_dir(dir);
+        Ok(())
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn ports(&self) -> usize {
+        self.ports
+    }
+
+    pub fn check_port(&self, port: usize) -> Result<()> {
+        if port < self.ports {
+            Ok(())
+        } else {
+            Err(Error::NoSuchPort {
+                port,
+                ports: self.ports,
+                path: self.dir.clone(),
+            })
+        }
+    }
+
+    /// Port `p`'s register window, as the host and the switch both see it: every access
+    /// atomic.
+    ///
+    /// # Panics
+    ///
+    /// If `p` is not a port of this fabric (callers check with [`check_port`](Self::check_port)).
+    pub fn window(&self, p: usize) -> Device<Atomic> {
+        assert!(p < self.ports, "port {p} of {}", self.ports);
+        let base = self.windows.as_ptr().wrapping_add(p * WINDOW_SIZE);
+        // SAFETY: `base` is the page-aligned start of port p's WINDOW_SIZE (= Device::SIZE)
+        // bytes inside the live `windows` mapping, which lives as long as `self`; nothing
+        // references it, and every party (hosts through the HAL's simulator backend, the
+        // switch here) accesses it only through `Atomic` handles.
+        unsafe { Device::from_shared_ptr(base) }
+    }
+
+    /// Port `p`'s DMA arena: its first byte (page-aligned) and length.
+    pub fn arena(&self, p: usize) -> (*mut u8, usize) {
+        assert!(p < self.ports, "port {p} of {}", self.ports);
+        (
+            self.arenas.as_ptr().wrapping_add(p * ARENA_SIZE),
+            ARENA_SIZE,
+        )
+    }
+
+    /// The 64-bit word of port `p`'s arena that `iova` names, if `iova` is an 8-byte-aligned
+    /// device address inside that arena: what the switch's DMA engine checks before it writes.
+    pub fn dma_word(&self, p: usize, iova: u64) -> Option<Word<'_>> {
+        let offset = iova.checked_sub(l::IOVA_BASE)? as usize;
+        if !iova.is_multiple_of(8) || offset.checked_add(8)? > ARENA_SIZE {
+            return None;
+        }
+        Some(self.arenas.word(p * ARENA_SIZE + offset))
+    }
+
+    pub(crate) fn header(&self, word: usize) -> Word<'_> {
+        self.switch.word(l::header_word(word))
+    }
+
+    pub(crate) fn group_state(&self, g: usize, word: usize) -> Word<'_> {
+        self.switch.word(l::group_word(g, word))
+    }
+
+    pub(crate) fn port_state(&self, p: usize, word: usize) -> Word<'_> {
+        self.switch.word(l::port_word(p, word))
+    }
+
+    /// Identity registers as the hardware has them after power-on: the spec's reset values,
+    /// PORT_ID = the port number, GROUP_ID = the group's index.
+    fn init_identity(&self, p: usize) {
+        let global = self.window(p).global();
+        global
+            .device_id()
+            .device_side()
+            .set(global::reset::DEVICE_ID);
+        global.version().device_side().set(global::reset::VERSION);
+        global.caps().device_side().set(global::reset::CAPS);
+        global
+            .port_id()
+            .device_side()
+            .write(global::PORT_ID::PORT.val(p as u32));
+        for g in 0..l::GROUPS {
+            if let Some(block) = self.window(p).group(g) {
+                block
+                    .group_id()
+                    .device_side()
+                    .write(group::GROUP_ID::ID.val(g as u32));
+            }
+        }
+    }
+
+    /// Records this process as a user of port `p` (for stale-fabric detection).
+    pub(crate) fn attach(&self, p: usize) -> Result<()> {
+        let me = os::my_pid();
+        for slot in 0..l::MAX_OPENERS {
+            let word = self.port_state(p, l::P_OPENERS + slot);
+            let current = word.load();
+            if current == me {
+                return Ok(());
+            }
+            if (current == 0 || !os::alive(current)) && word.compare_exchange(current, me).is_ok() {
+                return Ok(());
+            }
+        }
+        Err(Error::TooManyOpeners {
+            port: p,
+            max: l::MAX_OPENERS,
+        })
+    }
+
+    pub(crate) fn detach(&self, p: usize) {
+        let me = os::my_pid();
+        for slot in 0..l::MAX_OPENERS {
+            let _ = self
+                .port_state(p, l::P_OPENERS + slot)
+                .compare_exchange(me, 0);
+        }
+    }
+
+    /// Processes recorded as users of port `p`, with whether each is still alive.
+    pub fn openers(&self, p: usize) -> Vec<(u64, bool)> {
+        (0..l::MAX_OPENERS)
+            .map(|slot| self.port_state(p, l::P_OPENERS + slot).load())
+            .filter(|&pid| pid != 0)
+            .map(|pid| (pid, os::alive(pid)))
+            .collect()
+    }
+
+    /// The process that configured group `g` on port `p`, if one is recorded.
+    pub fn group_owner(&self, p: usize, g: usize) -> Option<u64> {
+        match self.port_state(p, l::P_GROUP_OWNER + g).load() {
+            0 => None,
+            pid => Some(pid),
+        }
+    }
+
+    /// Records the calling process as the one that configures group `g` on port `p`, so that
+    /// the group can be reclaimed if it dies.
+    pub fn set_group_owner(&self, p: usize, g: usize, owner: Option<u64>) {
+        self.port_state(p, l::P_GROUP_OWNER + g)
+            .store(owner.unwrap_or(0));
+    }
+
+    /// The process that created the fabric, and whether it is alive.
+    pub fn creator(&self) -> (u64, bool) {
+        let pid = self.header(l::H_CREATOR).load();
+        (pid, os::alive(pid))
+    }
+
+    /// Switch steps run so far, and how often a stepper took the lock over from a process that
+    /// died holding it.
+    pub fn counters(&self) -> (u64, u64) {
+        (
+            self.header(l::H_STEPS).load(),
+            self.header(l::H_LOCK_RECOVERIES).load(),
+        )
+    }
+}

@@ -1,0 +1,140 @@
+//! Fault injection, and the clean-up of what crashed processes leave behind.
+//!
+//! Faults are state in the switch file, so any process (a test, `gba sim fault`) can inject
+//! them into a fabric that other processes are using; the engine applies them as it steps.
+
+use std::time::Duration;
+
+use gba_pac::group::CONTROL;
+use gba_pac::tock_registers::interfaces::{Readable, Writeable};
+
+use crate::error::{Error, Result};
+use crate::fabric::Fabric;
+use crate::layout::{self as l, GROUPS, MASK_WORDS};
+use crate::os;
+
+/// A group on a port whose configuring process is gone, as found by
+/// [`Fabric::reclaim_dead`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reclaimed {
+    pub group: usize,
+    pub port: usize,
+    /// The dead process, or `None` when the port was marked dead by a fault.
+    pub pid: Option<u64>,
+}
+
+impl Fabric {
+    fn check_group(&self, group: usize) -> Result<()> {
+        if group < GROUPS {
+            Ok(())
+        } else {
+            Err(Error::NoSuchGroup {
+                group,
+                groups: GROUPS,
+            })
+        }
+    }
+
+    /// The next `count` arrivals of member `port` (in any group) are lost: the switch never
+    /// counts them, so the episode cannot complete.
+    pub fn drop_arrivals(&self, port: usize, count: u64) -> Result<()> {
+        self.check_port(port)?;
+        self.port_state(port, l::P_DROP_REMAINING).store(count);
+        Ok(())
+    }
+
+    /// The next `count` arrivals of member `port` are counted only `delay` after the switch
+    /// first sees them.
+    pub fn delay_arrivals(&self, port: usize, count: u64, delay: Duration) -> Result<()> {
+        self.check_port(port)?;
+        self.port_state(port, l::P_DELAY_NS)
+            .store(delay.as_nanos() as u64);
+        self.port_state(port, l::P_DELAY_REMAINING).store(count);
+        Ok(())
+    }
+
+    /// Every release happens `delay` after the last arrival (zero: at once).
+    pub fn delay_releases(&self, delay: Duration) {
+        self.header(l::H_RELEASE_DELAY_NS)
+            .store(delay.as_nanos() as u64);
+    }
+
+    /// Member `port` is dead (or alive again): the switch ignores its arrivals and writes no
+    /// release flag of it, as if its host had crashed.
+    pub fn mark_dead(&self, port: usize, dead: bool) -> Result<()> {
+        self.check_port(port)?;
+        self.port_state(port, l::P_DEAD).store(u64::from(dead));
+        Ok(())
+    }
+
+    pub fn is_dead(&self, port: usize) -> bool {
+        port < self.ports() && self.port_state(port, l::P_DEAD).load() != 0
+    }
+
+    /// Flips bit `member` of port `port`'s MEMBER_MASK for `group`, as a corrupted
+    /// configuration would; the switch compares the members' masks at its next step.
+    pub fn corrupt_mask(&self, port: usize, group: usize, member: usize) -> Result<()> {
+        self.check_port(port)?;
+        self.check_group(group)?;
+        if member >= MASK_WORDS * 64 {
+            return Err(Error::NoSuchPort {
+                port: member,
+                ports: MASK_WORDS * 64,
+                path: self.dir().to_path_buf(),
+            });
+        }
+        let word = self
+            .group_regs(port, group)
+            .member_mask(member / 64)
+            .expect("member / 64 < MASK_WORDS")
+            .device_side();
+        word.set(word.get() ^ (1 << (member % 64)));
+        let flags = self.group_state(group, l::G_FLAGS);
+        flags.store(flags.load() | l::GF_RECHECK);
+        Ok(())
+    }
+
+    /// The next time `group` is formed (its first member joins), its sequence starts at
+    /// `sequence` instead of 0: how tests reach the 2^32 wrap without 4 billion episodes.
+    pub fn start_sequence(&self, group: usize, sequence: u32) -> Result<()> {
+        self.check_group(group)?;
+        self.group_state(group, l::G_START_SEQ)
+            .store(l::START_SEQ_SET | u64::from(sequence));
+        Ok(())
+    }
+
+    /// Resets every group that a dead process configured (its recorded owner no longer
+    /// exists) or that a port marked dead belongs to, as that process's own clean-up would
+    /// have: the group leaves the port, and once its survivors release it too, it is free
+    /// for the next job. Returns what was reset.
+    pub fn reclaim_dead(&self) -> Vec<Reclaimed> {
+        let mut reclaimed = Vec::new();
+        for port in 0..self.ports() {
+            let port_dead = self.is_dead(port);
+            for group in 0..GROUPS {
+                let owner = self.group_owner(port, group);
+                let owner_dead = owner.is_some_and(|pid| !os::alive(pid));
+                let enabled = self
+                    .group_regs(port, group)
+                    .control()
+                    .device_side()
+                    .is_set(CONTROL::ENABLE);
+                if owner_dead || (port_dead && enabled) {
+                    self.group_regs(port, group)
+                        .control()
+                        .write(CONTROL::RESET::SET);
+                    self.set_group_owner(port, group, None);
+                    reclaimed.push(Reclaimed {
+                        group,
+                        port,
+                        pid: owner.filter(|_| owner_dead),
+                    });
+                }
+            }
+            if port_dead {
+                let _ = self.mark_dead(port, false);
+            }
+        }
+        reclaimed
+    }
+}

@@ -1,0 +1,123 @@
+//! Where everything lives in a fabric directory.
+//!
+//! ```text
+//! <fabric>/switch    the switch's own state: header, per-group state, per-port state
+//! <fabric>/windows   P register windows, gba_pac::Device::SIZE bytes each (port p's "/dev/gba0")
+//! <fabric>/arenas    P DMA arenas, ARENA_SIZE bytes each (host memory the device may write)
+//! ```
+//!
+//! Three files, whatever P, so that a process maps the whole fabric with three mappings (708
+//! files per port would exhaust a process's mapping limit when many processes attach). A port
+//! only ever hands out its own slice. The switch file is an array of 64-bit words, each reached
+//! atomically; the offsets below are word indices.
+
+use gba_pac::Device;
+
+/// "GBASIM01" in ASCII: the first word of every switch file.
+pub const MAGIC: u64 = u64::from_be_bytes(*b"GBASIM01");
+/// Bumped whenever the layout below changes; a fabric of another layout is refused.
+pub const LAYOUT_VERSION: u64 = 1;
+
+/// Bytes of one port's register window.
+pub const WINDOW_SIZE: usize = Device::SIZE;
+/// Bytes of one port's DMA arena: room for far more release flags than groups.
+pub const ARENA_SIZE: usize = 64 * 1024;
+/// The arena's allocation unit: one cache line, so that no two allocations share a line.
+pub const ARENA_LINE: usize = 64;
+const ARENA_LINES: usize = ARENA_SIZE / ARENA_LINE;
+const BITMAP_WORDS: usize = ARENA_LINES / 64;
+
+/// Device address of byte 0 of every port's arena. Bits 48..63 are not a sign extension of
+/// bit 47, so no host pointer on a 48-bit machine can be mistaken for an IOVA: a driver that
+/// passes a pointer instead of an IOVA gets DMA_FAULT.
+pub const IOVA_BASE: u64 = 0x00A0_0000_0000_0000;
+
+/// Processes that may have one port open at once (several jobs may share a host's port, each
+/// in its own groups).
+pub const MAX_OPENERS: usize = 16;
+
+pub const GROUPS: usize = gba_pac::MAX_GROUPS;
+/// Words of a member mask (MEMBER_MASK has 12 elements of 64 bits).
+pub const MASK_WORDS: usize = gba_pac::group::Group::MEMBER_MASK_COUNT;
+
+// Header words.
+pub const H_MAGIC: usize = 0;
+pub const H_VERSION: usize = 1;
+pub const H_PORTS: usize = 2;
+pub const H_CREATOR: usize = 3;
+/// The step lock: 0 when free, else the pid of the process stepping the switch.
+pub const H_LOCK: usize = 4;
+/// How often a stepper found the lock held by a dead process and took it over.
+pub const H_LOCK_RECOVERIES: usize = 5;
+pub const H_STEPS: usize = 6;
+/// Fault: every release waits this long after the last arrival.
+pub const H_RELEASE_DELAY_NS: usize = 7;
+/// The switch's GROUPS_BUSY, mirrored into every port's register.
+pub const H_GROUPS_BUSY: usize = 8;
+/// The next idle group whose ports' CONTROL registers a step scans (see `engine`).
+pub const H_SCAN_CURSOR: usize = 9;
+const HEADER_WORDS: usize = 16;
+
+// Per-group words, from `group_base`.
+/// Bit [`GF_READY`]: READY has been written to every member; bit [`GF_ERROR`]: failed;
+/// bit [`GF_RECHECK`]: compare every member's configuration with the group's at the next step.
+pub const G_FLAGS: usize = 0;
+pub const GF_READY: u64 = 1;
+pub const GF_ERROR: u64 = 2;
+pub const GF_RECHECK: u64 = 4;
+pub const G_ERROR_CODE: usize = 1;
+pub const G_RELEASE_SEQ: usize = 2;
+/// Fault/test: the sequence the group starts from at its next first join (bit 63 = set).
+pub const G_START_SEQ: usize = 3;
+pub const START_SEQ_SET: u64 = 1 << 63;
+/// When a delayed release becomes due (0: not scheduled).
+pub const G_RELEASE_DUE_NS: usize = 4;
+pub const G_MASK: usize = 8;
+pub const G_JOINED: usize = G_MASK + MASK_WORDS;
+pub const G_ARRIVED: usize = G_JOINED + MASK_WORDS;
+const GROUP_WORDS: usize = 64;
+
+// Per-port words, from `port_base`.
+/// Fault: the member is dead; its arrivals are ignored.
+pub const P_DEAD: usize = 0;
+/// Fault: how many more of the member's arrivals to drop.
+pub const P_DROP_REMAINING: usize = 1;
+/// The arrival being dropped: [`RECORD_VALID`] | group << 32 | sequence.
+pub const P_DROPPED: usize = 2;
+/// Fault: how many more of the member's arrivals to delay, and by how long.
+pub const P_DELAY_REMAINING: usize = 3;
+pub const P_DELAY_NS: usize = 4;
+/// The arrival being delayed (as [`P_DROPPED`]) and when it is let through.
+pub const P_DELAYED: usize = 5;
+pub const P_DELAYED_UNTIL_NS: usize = 6;
+pub const P_OPENERS: usize = 8;
+pub const P_ARENA_BITMAP: usize = P_OPENERS + MAX_OPENERS;
+/// Per group: the pid of the process that configured the group on this port (0: none).
+pub const P_GROUP_OWNER: usize = P_ARENA_BITMAP + BITMAP_WORDS;
+const PORT_WORDS: usize = P_GROUP_OWNER + GROUPS + 8;
+
+pub const RECORD_VALID: u64 = 1 << 63;
+
+pub const ARENA_BITMAP_WORDS: usize = BITMAP_WORDS;
+
+/// Byte offset of group `g`'s state word `word` in the switch file.
+pub fn group_word(g: usize, word: usize) -> usize {
+    (HEADER_WORDS + g * GROUP_WORDS + word) * 8
+}
+
+/// Byte offset of port `p`'s state word `word` in the switch file.
+pub fn port_word(p: usize, word: usize) -> usize {
+    (HEADER_WORDS + GROUPS * GROUP_WORDS + p * PORT_WORDS + word) * 8
+}
+
+pub fn header_word(word: usize) -> usize {
+    word * 8
+}
+
+pub fn switch_size(ports: usize) -> usize {
+    (HEADER_WORDS + GROUPS * GROUP_WORDS + ports * PORT_WORDS) * 8
+}
+
+pub const SWITCH_FILE: &str = "switch";
+pub const WINDOWS_FILE: &str = "windows";
+pub const ARENAS_FILE: &str = "arenas";

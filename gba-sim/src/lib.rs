@@ -1,0 +1,34 @@
+//! The GBA device simulator: the switch of DESIGN.md sections 4 and 5 on one machine.
+//!
+//! A [`Fabric`] is P switch ports in a directory of shared-memory files (by default under
+//! `/dev/shm`). Each port has its own register window, laid out exactly as the hardware's
+//! (`gba_pac::Device`), and its own DMA arena; several processes each open their own
+//! [`Port`], as hosts open their `/dev/gba0`. The switch model ([`engine`]) reads and writes
+//! the windows through gba-pac's generated definitions, with the atomic mechanism, and steps
+//! either cooperatively (a waiting member calls [`Port::progress`]) or in a dedicated loop
+//! (`gba sim run`), one step at a time under an inter-process lock that survives a process
+//! killed while holding it. [`faults`] injects what real fabrics do to software.
+//!
+//! Device addresses (IOVAs) are arena offsets plus [`layout::IOVA_BASE`], so a host pointer
+//! given to the device where an IOVA belongs is caught as DMA_FAULT.
+
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+pub mod engine;
+mod error;
+mod fabric;
+pub mod faults;
+pub mod layout;
+mod lock;
+mod mask;
+pub mod os;
+mod port;
+mod shm;
+mod status;
+
+pub use error::{Error, Result};
+pub use fabric::{DEFAULT_PATH, Fabric, PATH_ENV};
+pub use lock::StepGuard;
+pub use mask::Mask;
+pub use port::{DmaBlock, Port};
+pub use status::{GroupReport, PortReport, error_name};

@@ -1,0 +1,60 @@
+//! The step lock: one switch step at a time across every process of the machine, and no
+//! wedge when a process dies holding it.
+//!
+//! The lock word holds 0 or the pid of the process stepping. A process that finds it held
+//! checks whether that process still exists; if not, it takes the lock over with a
+//! compare-exchange (only one contender wins), counts the recovery, and steps. The switch's
+//! steps are written so that re-running one that was cut short converges (see
+//! [`crate::engine`]). Threads of one process share a pid: a thread that finds its own
+//! process holding the lock simply does not step this time.
+
+use crate::fabric::Fabric;
+use crate::layout as l;
+use crate::os;
+
+/// Held while stepping; releases the lock when dropped, also when a step panics.
+#[derive(Debug)]
+pub struct StepGuard<'a> {
+    fabric: &'a Fabric,
+    me: u64,
+}
+
+impl Drop for StepGuard<'_> {
+    fn drop(&mut self) {
+        let _ = self.fabric.header(l::H_LOCK).compare_exchange(self.me, 0);
+    }
+}
+
+impl Fabric {
+    /// Takes the step lock if nobody alive holds it.
+    pub fn try_lock_step(&self) -> Option<StepGuard<'_>> {
+        let me = os::my_pid();
+        let lock = self.header(l::H_LOCK);
+        match lock.compare_exchange(0, me) {
+            Ok(_) => Some(StepGuard { fabric: self, me }),
+            Err(holder) if holder != me && !os::alive(holder) => {
+                lock.compare_exchange(holder, me).ok()?;
+                self.header(l::H_LOCK_RECOVERIES).fetch_add(1);
+                Some(StepGuard { fabric: self, me })
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Takes the step lock, waiting for a live holder to finish (steps are short).
+    pub fn lock_step(&self) -> StepGuard<'_> {
+        loop {
+            if let Some(guard) = self.try_lock_step() {
+                return guard;
+            }
+            std::thread::yield_now();
+        }
+    }
+
+    /// Test support: takes the step lock and never releases it, as a process killed while
+    /// stepping would leave it.
+    #[doc(hidden)]
+    pub fn leak_step_lock(&self) {
+        std::mem::forget(self.lock_step());
+    }
+}

@@ -1,0 +1,33 @@
+//! The little the simulator asks of the operating system: a clock that every process on the
+//! machine reads alike, and whether a process is still alive.
+
+/// Nanoseconds of CLOCK_MONOTONIC: the same clock in every process of the machine, so that
+/// a deadline written by one process is understood by another.
+pub fn monotonic_ns() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid, writable timespec; CLOCK_MONOTONIC always exists on Linux.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    debug_assert_eq!(rc, 0);
+    (now.tv_sec as u64) * 1_000_000_000 + now.tv_nsec as u64
+}
+
+pub fn my_pid() -> u64 {
+    u64::from(std::process::id())
+}
+
+/// Whether process `pid` exists. A pid can be reused after its process died; the fabric
+/// accepts that rare confusion (it only delays noticing a dead process), as lock files do.
+pub fn alive(pid: u64) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}

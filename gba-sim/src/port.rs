@@ -1,0 +1,132 @@
+//! One port of a fabric, as a host opens its `/dev/gba0`: its register window, its DMA
+//! arena, and the switch's progress function.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use gba_pac::Device;
+use gba_pac::common::Atomic;
+
+use crate::error::{Error, Result};
+use crate::fabric::Fabric;
+use crate::layout::{self as l, ARENA_LINE, ARENA_SIZE};
+
+/// DMA-able memory of a port's arena: where the host reaches it and the device address the
+/// device is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DmaBlock {
+    pub host: *mut u8,
+    pub iova: u64,
+    pub len: usize,
+}
+
+/// An open port. Records this process as a user of the port until dropped.
+#[derive(Debug)]
+pub struct Port {
+    fabric: Arc<Fabric>,
+    port: usize,
+}
+
+impl Port {
+    /// Opens port `port` of the fabric in `dir`.
+    pub fn open(dir: &Path, port: usize) -> Result<Port> {
+        Port::attach(Arc::new(Fabric::open(dir)?), port)
+    }
+
+    /// Opens port `port` of an already mapped fabric (threads of one process share it).
+    pub fn attach(fabric: Arc<Fabric>, port: usize) -> Result<Port> {
+        fabric.check_port(port)?;
+        fabric.attach(port)?;
+        Ok(Port { fabric, port })
+    }
+
+    pub fn number(&self) -> usize {
+        self.port
+    }
+
+    pub fn fabric(&self) -> &Arc<Fabric> {
+        &self.fabric
+    }
+
+    /// The port's register window (page-aligned, `gba_pac::Device::SIZE` bytes), with the
+    /// atomic mechanism: the switch reads and writes it from other processes at the same time.
+    pub fn window(&self) -> Device<Atomic> {
+        self.fabric.window(self.port)
+    }
+
+    /// One switch step, unless another process or thread is stepping right now.
+    pub fn progress(&self) {
+        self.fabric.progress();
+    }
+
+    /// Allocates `len` bytes of the port's arena, cache-line aligned and zeroed. Nothing else
+    /// is allocated on the same cache lines.
+    pub fn alloc_dma(&self, len: usize) -> Result<DmaBlock> {
+        if len == 0 || len > ARENA_SIZE {
+            return Err(Error::DmaSize {
+                len,
+                max: ARENA_SIZE,
+            });
+        }
+        let lines = len.div_ceil(ARENA_LINE);
+        let _guard = self.fabric.lock_step();
+        let first = (0..=ARENA_SIZE / ARENA_LINE - lines)
+            .find(|&start| (start..start + lines).all(|line| !self.line_used(line)))
+            .ok_or(Error::ArenaFull {
+                port: self.port,
+                len,
+                arena: ARENA_SIZE,
+            })?;
+        for line in first..first + lines {
+            self.set_line(line, true);
+        }
+        let offset = first * ARENA_LINE;
+        let (arena, _) = self.fabric.arena(self.port);
+        for word in (offset..offset + lines * ARENA_LINE).step_by(8) {
+            if let Some(w) = self.fabric.dma_word(self.port, l::IOVA_BASE + word as u64) {
+                w.store(0);
+            }
+        }
+        Ok(DmaBlock {
+            host: arena.wrapping_add(offset),
+            iova: l::IOVA_BASE + offset as u64,
+            len,
+        })
+    }
+
+    /// Returns a block from [`alloc_dma`](Self::alloc_dma) to the arena.
+    pub fn free_dma(&self, block: DmaBlock) {
+        let Some(offset) = block.iova.checked_sub(l::IOVA_BASE) else {
+            return;
+        };
+        let first = offset as usize / ARENA_LINE;
+        let lines = block.len.div_ceil(ARENA_LINE);
+        let _guard = self.fabric.lock_step();
+        for line in first..(first + lines).min(ARENA_SIZE / ARENA_LINE) {
+            self.set_line(line, false);
+        }
+    }
+
+    fn line_used(&self, line: usize) -> bool {
+        let word = self
+            .fabric
+            .port_state(self.port, l::P_ARENA_BITMAP + line / 64)
+            .load();
+        word & (1 << (line % 64)) != 0
+    }
+
+    fn set_line(&self, line: usize, used: bool) {
+        let word = self
+            .fabric
+            .port_state(self.port, l::P_ARENA_BITMAP + line / 64);
+        let bit = 1 << (line % 64);
+        let value = word.load();
+        word.store(if used { value | bit } else { value & !bit });
+    }
+}
+
+impl Drop for Port {
+    fn drop(&mut self) {
+        self.fabric.detach(self.port);
+    }
+}
