@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::{Member, fabric, mask_of};
 use gba_pac::global;
-use gba_pac::tock_registers::interfaces::{Readable, Writeable};
+use gba_pac::tock_registers::interfaces::Readable;
 
 const STEPS: usize = 10_000;
 
