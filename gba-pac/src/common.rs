@@ -15,6 +15,7 @@
 //! | --- | --- | --- |
 //! | [`Volatile`] (the default) | one `read_volatile` / `write_volatile` | device memory: the other party is hardware |
 //! | [`Atomic`] | one relaxed atomic load / store (`AtomicU32::from_ptr`, …) | memory shared with other threads or processes (a simulated device, a test bench) |
+//! | [`Scoped<'a, M>`](Scoped) | `M`'s | handles that the borrow checker keeps within `'a` |
 //!
 //! Concurrent volatile accesses from two threads of a program are a data race in Rust's
 //! memory model, even when every access is volatile; the atomic mechanism is what makes a
@@ -120,6 +121,14 @@ pub trait Mechanism<T>: sealed::Sealed {
     ///
     /// As for [`store`](Self::store).
     unsafe fn store_release(ptr: *mut T, value: T);
+
+    /// One read of the value at `ptr` that the caller's later memory accesses happen after:
+    /// what the writer did before its release store of this value is visible to them.
+    ///
+    /// # Safety
+    ///
+    /// As for [`load`](Self::load).
+    unsafe fn load_acquire(ptr: *mut T) -> T;
 }
 
 /// Device memory: every access is one `read_volatile` or `write_volatile`. The default.
@@ -162,6 +171,15 @@ impl<T: UIntLike> Mechanism<T> for Volatile {
         core::sync::atomic::fence(core::sync::atomic::Ordering::Release);
         // SAFETY: the caller promises `ptr` is aligned, valid for writes and not referenced.
         unsafe { ptr.write_volatile(value) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_acquire(ptr: *mut T) -> T {
+        // SAFETY: the caller promises `ptr` is aligned, valid for reads and not referenced.
+        let value = unsafe { ptr.read_volatile() };
+        // Orders the later accesses after the read (no instruction on x86).
+        core::sync::atomic::fence(core::sync::atomic::Ordering::Acquire);
+        value
     }
 }
 
@@ -229,6 +247,53 @@ impl<T: AtomicWord> Mechanism<T> for Atomic {
     unsafe fn store_release(ptr: *mut T, value: T) {
         // SAFETY: as for `load`.
         unsafe { T::atomic_store(ptr, value, core::sync::atomic::Ordering::Release) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_acquire(ptr: *mut T) -> T {
+        // SAFETY: as for `load`.
+        unsafe { T::atomic_load(ptr, core::sync::atomic::Ordering::Acquire) }
+    }
+}
+
+/// Mechanism `M`, for handles that may be used only during `'a`: every handle of a
+/// `Device<Scoped<'a, M>>` carries `'a` in its type, so the borrow checker keeps it from
+/// outliving the mapping it points into. A layer that owns a mapping (a HAL) hands out
+/// scoped handles with [`Device::scoped`](crate::Device::scoped), and its users need no
+/// `unsafe` and cannot keep a handle past the mapping's end. Accesses are `M`'s.
+pub struct Scoped<'a, M>(core::convert::Infallible, PhantomData<(&'a (), M)>);
+
+impl<M> sealed::Sealed for Scoped<'_, M> {}
+
+impl<M> fmt::Debug for Scoped<'_, M> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {}
+    }
+}
+
+impl<T, M: Mechanism<T>> Mechanism<T> for Scoped<'_, M> {
+    #[inline(always)]
+    unsafe fn load(ptr: *mut T) -> T {
+        // SAFETY: forwarded; the scope only restricts how long the handle is used.
+        unsafe { M::load(ptr) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(ptr: *mut T, value: T) {
+        // SAFETY: as for `load`.
+        unsafe { M::store(ptr, value) }
+    }
+
+    #[inline(always)]
+    unsafe fn store_release(ptr: *mut T, value: T) {
+        // SAFETY: as for `load`.
+        unsafe { M::store_release(ptr, value) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_acquire(ptr: *mut T) -> T {
+        // SAFETY: as for `load`.
+        unsafe { M::load_acquire(ptr) }
     }
 }
 
@@ -335,14 +400,14 @@ impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Mechanism<T>> Reg<T, R, A
     }
 }
 
-impl<T: AtomicWord, R: RegisterLongName, A: CanRead> Reg<T, R, A, Atomic> {
+impl<T: UIntLike, R: RegisterLongName, A: CanRead, M: Mechanism<T>> Reg<T, R, A, M> {
     /// Reads the value with acquire ordering: what the writer did before its release store
     /// of this value is visible after this read.
     #[inline(always)]
     pub fn get_acquire(self) -> T {
-        // SAFETY: `from_ptr`'s contract with `Atomic`: aligned, valid for reads, and every
-        // access to the memory is atomic.
-        unsafe { T::atomic_load(self.ptr, core::sync::atomic::Ordering::Acquire) }
+        // SAFETY: `from_ptr`'s contract: aligned, valid for reads since `A` reads, never
+        // referenced, and accessed concurrently only in the way `M` allows.
+        unsafe { M::load_acquire(self.ptr) }
     }
 }
 

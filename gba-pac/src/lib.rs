@@ -140,6 +140,16 @@ impl<M> Device<M> {
         self.ptr
     }
 
+    /// The same window, for use during `'a` only: every handle reached from the
+    /// result carries `'a`, so none can outlive a mapping that ends with `'a`.
+    #[inline(always)]
+    pub const fn scoped<'a>(self) -> Device<common::Scoped<'a, M>> {
+        Device {
+            ptr: self.ptr,
+            _mechanism: ::core::marker::PhantomData,
+        }
+    }
+
     /// Block `global` at 0x0..0x1000.
     #[inline(always)]
     pub const fn global(self) -> global::Global<M> {

@@ -343,6 +343,13 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
                 self.ptr
             }
 
+            /// The same window, for use during `'a` only: every handle reached from the
+            /// result carries `'a`, so none can outlive a mapping that ends with `'a`.
+            #[inline(always)]
+            pub const fn scoped<'a>(self) -> Device<common::Scoped<'a, M>> {
+                Device { ptr: self.ptr, _mechanism: ::core::marker::PhantomData }
+            }
+
             #(#accessors)*
         }
     }
