@@ -1,0 +1,99 @@
+//! The backend interface: what the HAL needs from whatever provides a device (UIO hardware,
+//! the simulator, plain memory, or a kernel driver's own mapping).
+
+use core::fmt;
+use core::ptr::NonNull;
+
+use gba_pac::common::{Atomic, Mechanism, Volatile};
+
+/// How registers of a backend's window are reached: [`Volatile`] for device memory,
+/// [`Atomic`] for a window in memory that other threads or processes share.
+///
+/// # Safety
+///
+/// [`device_at`](Access::device_at) builds a handle whose accesses are this mechanism's;
+/// implemented by this crate for the two mechanisms only.
+pub unsafe trait Access: Mechanism<u32> + Mechanism<u64> + Sized + 'static {
+    /// The register window at `ptr` with this mechanism.
+    ///
+    /// # Safety
+    ///
+    /// The contract of `gba_pac::Device::from_ptr` (Volatile) or `from_shared_ptr` (Atomic).
+    unsafe fn device_at(ptr: *mut u8) -> gba_pac::Device<Self>;
+}
+
+// SAFETY: builds the handle with the volatile constructor, as the trait says.
+unsafe impl Access for Volatile {
+    unsafe fn device_at(ptr: *mut u8) -> gba_pac::Device<Self> {
+        // SAFETY: forwarded from the caller.
+        unsafe { gba_pac::Device::from_ptr(ptr) }
+    }
+}
+
+// SAFETY: builds the handle with the shared-memory constructor, as the trait says.
+unsafe impl Access for Atomic {
+    unsafe fn device_at(ptr: *mut u8) -> gba_pac::Device<Self> {
+        // SAFETY: forwarded from the caller.
+        unsafe { gba_pac::Device::from_shared_ptr(ptr) }
+    }
+}
+
+/// Memory the device may write: the host's address and the device's (IOVA) for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DmaRegion {
+    pub host: NonNull<u8>,
+    pub iova: u64,
+    pub len: usize,
+}
+
+// SAFETY: a region is an address pair; whoever reads or writes through `host` follows the
+// backend's contract (atomic accesses only), so moving the description between threads
+// adds no hazard.
+unsafe impl Send for DmaRegion {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for DmaRegion {}
+
+/// Why a backend could not allocate DMA memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DmaError {
+    pub reason: &'static str,
+}
+
+/// A device as the HAL sees it.
+///
+/// # Safety
+///
+/// An implementation promises, for as long as it lives:
+/// - [`window`](Backend::window) returns the same pointer every time, to a mapping of at
+///   least `gba_pac::Device::SIZE` bytes, 8-byte aligned, that nothing references and that is
+///   accessed only with [`Mechanism`](Backend::Mechanism)'s accesses;
+/// - a region from [`alloc_dma`](Backend::alloc_dma) is `len` bytes of host memory, 64-byte
+///   aligned, zeroed, shared with no other allocation's cache lines, that the device reaches
+///   at `iova`, valid until passed to [`free_dma`](Backend::free_dma) or the backend drops,
+///   and accessed by the host only atomically.
+pub unsafe trait Backend: Send + Sync {
+    type Mechanism: Access;
+
+    /// The register window's first byte.
+    fn window(&self) -> *mut u8;
+
+    fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError>;
+
+    fn free_dma(&self, region: DmaRegion);
+
+    /// Lets the device make progress: the simulator steps its switch; hardware does nothing.
+    /// Called from every wait loop.
+    fn progress(&self) {}
+
+    /// A monotonic clock in nanoseconds, for timeouts.
+    fn now_ns(&self) -> u64;
+
+    /// Called when this process starts or stops configuring `group` (the simulator records
+    /// the owner so that the groups of a dead process can be reclaimed).
+    fn note_group_owner(&self, group: usize, owned: bool) {
+        let _ = (group, owned);
+    }
+
+    /// What the device is, for messages: "sim:/dev/shm/gba-fabric#0", "/dev/uio0".
+    fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}

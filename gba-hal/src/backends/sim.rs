@@ -1,0 +1,96 @@
+//! The simulator backend: one port of a `gba-sim` fabric.
+
+use std::fmt;
+use std::path::Path;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use gba_pac::common::Atomic;
+use gba_sim::{DmaBlock, Fabric, Port};
+
+use crate::backend::{Backend, DmaError, DmaRegion};
+
+/// Port `port` of a simulated fabric: its window is shared memory, so registers are reached
+/// with atomic accesses, and `progress` steps the switch.
+#[derive(Debug)]
+pub struct SimBackend {
+    port: Port,
+}
+
+impl SimBackend {
+    pub fn open(fabric: &Path, port: usize) -> Result<Self, gba_sim::Error> {
+        Ok(SimBackend {
+            port: Port::open(fabric, port)?,
+        })
+    }
+
+    /// A port of a fabric this process has mapped already (threads of one process share it).
+    pub fn attach(fabric: Arc<Fabric>, port: usize) -> Result<Self, gba_sim::Error> {
+        Ok(SimBackend {
+            port: Port::attach(fabric, port)?,
+        })
+    }
+
+    pub fn fabric(&self) -> &Arc<Fabric> {
+        self.port.fabric()
+    }
+}
+
+// SAFETY: the window is port p's slice of the fabric's `windows` mapping, held alive by the
+// `Arc<Fabric>` inside `port` (it does not move with this value), Device::SIZE bytes,
+// page-aligned, never referenced, and accessed by every party atomically. DMA blocks come
+// from the port's arena: cache-line aligned and sized, zeroed, reachable at their IOVA, and
+// accessed atomically by the switch and the host.
+unsafe impl Backend for SimBackend {
+    type Mechanism = Atomic;
+
+    fn window(&self) -> *mut u8 {
+        self.port.window().as_ptr()
+    }
+
+    fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError> {
+        let block = self.port.alloc_dma(len).map_err(|_| DmaError {
+            reason: "the simulated port's DMA arena is full",
+        })?;
+        Ok(DmaRegion {
+            host: NonNull::new(block.host).ok_or(DmaError {
+                reason: "the arena mapping returned a null pointer",
+            })?,
+            iova: block.iova,
+            len: block.len,
+        })
+    }
+
+    fn free_dma(&self, region: DmaRegion) {
+        self.port.free_dma(DmaBlock {
+            host: region.host.as_ptr(),
+            iova: region.iova,
+            len: region.len,
+        });
+    }
+
+    fn progress(&self) {
+        self.port.progress();
+    }
+
+    fn now_ns(&self) -> u64 {
+        gba_sim::os::monotonic_ns()
+    }
+
+    fn note_group_owner(&self, group: usize, owned: bool) {
+        self.port.fabric().set_group_owner(
+            self.port.number(),
+            group,
+            owned.then(gba_sim::os::my_pid),
+        );
+    }
+
+    fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "sim:{}#{}",
+            self.port.fabric().dir().display(),
+            self.port.number()
+        )
+    }
+}

@@ -1,0 +1,75 @@
+//! A group's configuration, checked against the device's identity before any register is
+//! written.
+
+use crate::error::{Error, Result};
+use crate::identity::Identity;
+use crate::members::MemberSet;
+
+/// Default time to wait for READY (every member configured alike).
+pub const DEFAULT_CONFIGURE_TIMEOUT_MS: u64 = 10_000;
+
+/// What a member writes to configure group `group` (DESIGN.md section 4): the member set;
+/// MEMBER_COUNT and LOCAL_MEMBER_ID follow from it and from PORT_ID.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupConfig {
+    group: usize,
+    members: MemberSet,
+    timeout_ms: u64,
+}
+
+impl GroupConfig {
+    /// Group `group` (agreed on by every member beforehand) with `members`.
+    pub fn new(group: usize, members: MemberSet) -> Self {
+        GroupConfig {
+            group,
+            members,
+            timeout_ms: DEFAULT_CONFIGURE_TIMEOUT_MS,
+        }
+    }
+
+    /// How long [`Device::claim`](crate::Device::claim) waits for READY.
+    pub fn timeout_ms(mut self, timeout_ms: u64) -> Self {
+        self.timeout_ms = timeout_ms;
+        self
+    }
+
+    pub fn group(&self) -> usize {
+        self.group
+    }
+
+    pub fn members(&self) -> &MemberSet {
+        &self.members
+    }
+
+    pub fn timeout(&self) -> u64 {
+        self.timeout_ms
+    }
+
+    /// Checks the configuration against the device: the group exists, the member set is
+    /// non-empty and within MAX_MEMBERS (so no reserved bit is set), and this port is a
+    /// member. MEMBER_COUNT is the set's size by construction.
+    pub fn validate(&self, identity: &Identity) -> Result<()> {
+        if self.group >= identity.max_groups {
+            return Err(Error::NoSuchGroup {
+                group: self.group,
+                groups: identity.max_groups,
+            });
+        }
+        let Some(highest) = self.members.max() else {
+            return Err(Error::NoMembers);
+        };
+        if highest >= identity.max_members {
+            return Err(Error::MemberOutOfRange {
+                member: highest,
+                max_members: identity.max_members,
+            });
+        }
+        if !self.members.contains(identity.port) {
+            return Err(Error::LocalNotMember {
+                port: identity.port,
+                members: self.members,
+            });
+        }
+        Ok(())
+    }
+}

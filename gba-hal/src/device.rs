@@ -1,0 +1,171 @@
+//! An opened device: its registers, identity, free groups, and the groups claimed through it.
+
+use core::fmt;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use gba_pac::common::Scoped;
+use gba_pac::tock_registers::interfaces::Readable;
+
+use crate::backend::{Access, Backend};
+use crate::config::GroupConfig;
+use crate::diag::GroupSnapshot;
+use crate::error::{Error, Result};
+use crate::group::Group;
+use crate::identity::Identity;
+use crate::members::GroupSet;
+
+/// A GBA port, through a backend. Share it between threads by reference: claims are safe
+/// from several threads at once.
+pub struct Device<B: Backend> {
+    backend: B,
+    regs: gba_pac::Device<B::Mechanism>,
+    identity: Identity,
+    /// Groups claimed through this device and not yet released (bit g: group g).
+    claimed: AtomicU32,
+}
+
+impl<B: Backend> Device<B> {
+    /// Opens the device behind `backend`: reads DEVICE_ID, VERSION, CAPS and PORT_ID and
+    /// refuses anything that is not a GBA of a supported major version.
+    pub fn new(backend: B) -> Result<Self> {
+        // SAFETY: the `Backend` contract: the window is a mapping of at least Device::SIZE
+        // bytes, 8-aligned, unreferenced, accessed only with `B::Mechanism`'s accesses, and it
+        // stays where it is for as long as `backend` lives, which `self` owns.
+        let regs = unsafe { B::Mechanism::device_at(backend.window()) };
+        let identity = Identity::read(regs.global())?;
+        Ok(Device {
+            backend,
+            regs,
+            identity,
+            claimed: AtomicU32::new(0),
+        })
+    }
+
+    /// The register window, for reading anything the HAL does not decode. Every handle
+    /// reached from it borrows this device, so none outlives the mapping.
+    pub fn registers(&self) -> gba_pac::Device<Scoped<'_, B::Mechanism>> {
+        self.regs.scoped()
+    }
+
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// Lets the device make progress (steps the simulator; nothing on hardware).
+    pub fn progress(&self) {
+        self.backend.progress();
+    }
+
+    /// Groups enabled on no port of the switch (GROUPS_BUSY clear) and not claimed through
+    /// this device: the set a member contributes when the members agree on a group id.
+    pub fn free_groups(&self) -> GroupSet {
+        let all = match self.identity.max_groups {
+            32.. => u32::MAX,
+            n => (1u32 << n) - 1,
+        };
+        let busy = self.regs.global().groups_busy().get();
+        GroupSet(all & !busy & !self.claimed.load(Ordering::Acquire))
+    }
+
+    /// Claims group `config.group()` (an id the members agreed on) and configures it as
+    /// DESIGN.md section 4 says, waiting for READY. The configuration is validated against
+    /// CAPS and PORT_ID before any register is written. Dropping the returned group resets
+    /// and disables it on this port.
+    ///
+    /// A claim that loses to another job fails with [`Error::GroupBusy`], which is
+    /// retryable: agree on another id.
+    pub fn claim(&self, config: GroupConfig) -> Result<Group<'_, B>> {
+        config.validate(&self.identity)?;
+        let group = config.group();
+        let bit = 1u32 << group;
+        if self.claimed.fetch_or(bit, Ordering::AcqRel) & bit != 0 {
+            return Err(Error::AlreadyClaimed { group });
+        }
+        match Group::configure(self, config) {
+            Ok(group) => Ok(group),
+            Err(e) => {
+                self.unclaim(group);
+                Err(e)
+            }
+        }
+    }
+
+    pub(crate) fn unclaim(&self, group: usize) {
+        self.claimed.fetch_and(!(1 << group), Ordering::AcqRel);
+    }
+
+    /// The group's state as this port sees it, for diagnosing a hang.
+    pub fn snapshot(&self, group: usize) -> Result<GroupSnapshot> {
+        let regs = self
+            .regs
+            .group(group)
+            .filter(|_| group < self.identity.max_groups);
+        let Some(regs) = regs else {
+            return Err(Error::NoSuchGroup {
+                group,
+                groups: self.identity.max_groups,
+            });
+        };
+        Ok(GroupSnapshot::read(group, regs, self.regs.global()))
+    }
+
+    /// Calls `progress` and spins or yields until `done` or `timeout_ms` pass.
+    pub(crate) fn wait_until(&self, timeout_ms: u64, mut done: impl FnMut() -> bool) -> bool {
+        let start = self.backend.now_ns();
+        loop {
+            if done() {
+                return true;
+            }
+            if self.backend.now_ns().saturating_sub(start) > timeout_ms.saturating_mul(1_000_000) {
+                return done();
+            }
+            self.backend.progress();
+            relax();
+        }
+    }
+}
+
+/// Gives the core to others between polls of a slow condition.
+fn relax() {
+    #[cfg(feature = "std")]
+    std::thread::yield_now();
+    #[cfg(not(feature = "std"))]
+    core::hint::spin_loop();
+}
+
+impl<B: Backend> fmt::Debug for Device<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct Describe<'a, B: Backend>(&'a B);
+        impl<B: Backend> fmt::Debug for Describe<'_, B> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.describe(f)
+            }
+        }
+        f.debug_struct("Device")
+            .field("backend", &Describe(&self.backend))
+            .field("identity", &self.identity)
+            .field("claimed", &GroupSet(self.claimed.load(Ordering::Relaxed)))
+            .finish()
+    }
+}
+
+impl<B: Backend> fmt::Display for Device<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.backend.describe(f)
+    }
+}
+
+/// Shorthand used by the group module.
+pub(crate) type Regs<'d, B> = gba_pac::group::Group<Scoped<'d, <B as Backend>::Mechanism>>;
+
+impl<B: Backend> Device<B> {
+    pub(crate) fn group_regs(&self, group: usize) -> Regs<'_, B> {
+        self.registers()
+            .group(group)
+            .expect("claimed groups are validated against MAX_GROUPS")
+    }
+}

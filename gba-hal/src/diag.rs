@@ -1,0 +1,102 @@
+//! A group's state as one port sees it: what a driver author reads when something hangs.
+
+use core::fmt;
+
+use gba_pac::global::Global;
+use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;
+use gba_pac::group::{ARRIVAL_COUNT, Group, MEMBER_COUNT, RELEASE_SEQ, STATUS};
+use gba_pac::tock_registers::interfaces::Readable;
+
+use crate::members::{GroupSet, MemberSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupSnapshot {
+    pub group: usize,
+    /// MEMBER_MASK as this port configured it.
+    pub members: MemberSet,
+    pub member_count: u32,
+    /// ARRIVED_MASK: members arrived for the pending episode.
+    pub arrived: MemberSet,
+    pub arrival_count: u32,
+    pub release_seq: u32,
+    pub ready: bool,
+    pub active: bool,
+    pub complete: bool,
+    /// STATUS.ERROR with its code.
+    pub error: Option<ErrorCode>,
+    /// Whether the group is enabled on this port and on any port of the switch.
+    pub enabled_here: bool,
+    pub busy_on_switch: bool,
+    /// BARRIERS_COMPLETED of this port (all groups).
+    pub port_barriers_completed: u64,
+}
+
+impl GroupSnapshot {
+    pub(crate) fn read<M: gba_pac::common::Mechanism<u32> + gba_pac::common::Mechanism<u64>>(
+        group: usize,
+        regs: Group<M>,
+        global: Global<M>,
+    ) -> Self {
+        let words = |arrived: bool| {
+            let mut out = [0u64; crate::members::WORDS];
+            for (w, word) in out.iter_mut().enumerate() {
+                let reg = if arrived {
+                    regs.arrived_mask(w).map(|r| r.get())
+                } else {
+                    regs.member_mask(w).map(|r| r.get())
+                };
+                *word = reg.unwrap_or(0);
+            }
+            MemberSet::from_words(out)
+        };
+        let status = regs.status().extract();
+        GroupSnapshot {
+            group,
+            members: words(false),
+            member_count: regs.member_count().read(MEMBER_COUNT::COUNT),
+            arrived: words(true),
+            arrival_count: regs.arrival_count().read(ARRIVAL_COUNT::COUNT),
+            release_seq: regs.release_seq().read(RELEASE_SEQ::SEQUENCE) as u32,
+            ready: status.is_set(STATUS::READY),
+            active: status.is_set(STATUS::ACTIVE),
+            complete: status.is_set(STATUS::COMPLETE),
+            error: status.is_set(STATUS::ERROR).then(|| {
+                status
+                    .read_as_enum(STATUS::ERROR_CODE)
+                    .unwrap_or(ErrorCode::NONE)
+            }),
+            enabled_here: GroupSet(global.group_enabled().get()).contains(group),
+            busy_on_switch: GroupSet(global.groups_busy().get()).contains(group),
+            port_barriers_completed: global.barriers_completed().get(),
+        }
+    }
+
+    /// Members of the group that have not arrived for the pending episode.
+    pub fn missing(&self) -> MemberSet {
+        self.members.difference(&self.arrived)
+    }
+}
+
+impl fmt::Display for GroupSnapshot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "group {}: members {} ({} configured), arrived {} ({}), missing {}, release sequence {}, {}",
+            self.group,
+            self.members,
+            self.member_count,
+            self.arrived,
+            self.arrival_count,
+            self.missing(),
+            self.release_seq,
+            if self.ready { "ready" } else { "not ready" },
+        )?;
+        if self.active {
+            f.write_str(", episode pending")?;
+        }
+        if let Some(code) = self.error {
+            write!(f, ", ERROR {code:?}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,106 @@
+//! Errors of the protocol core. Each message says what was wrong and what to do.
+
+use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;
+
+use crate::members::MemberSet;
+
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(
+        "this is not a GBA: DEVICE_ID reads {found:#010x}, a GBA reads {expected:#010x}; check the device path"
+    )]
+    NotGba { found: u32, expected: u32 },
+
+    #[error(
+        "the device implements register map {major}.{minor}; this software knows major version {supported}: use a matching release of gba-hal"
+    )]
+    UnsupportedVersion {
+        major: u16,
+        minor: u16,
+        supported: u16,
+    },
+
+    #[error("group {group} does not exist: the device has groups 0 to {}", groups - 1)]
+    NoSuchGroup { group: usize, groups: usize },
+
+    #[error("a group needs at least one member")]
+    NoMembers,
+
+    #[error(
+        "member {member} is out of range: the device supports members 0 to {} (CAPS.MAX_MEMBERS)",
+        max_members - 1
+    )]
+    MemberOutOfRange { member: usize, max_members: usize },
+
+    #[error(
+        "this port ({port}) is not in the member set {members}: a port can only configure groups it belongs to"
+    )]
+    LocalNotMember { port: usize, members: MemberSet },
+
+    #[error(
+        "group {group} is already claimed through this device; release it first (drop its handle)"
+    )]
+    AlreadyClaimed { group: usize },
+
+    #[error(
+        "group {group} is held by another job (GROUP_BUSY): agree on another group id with the other members and claim again"
+    )]
+    GroupBusy { group: usize },
+
+    #[error("the device refused group {group}'s configuration: {}", refusal(*code))]
+    Refused { group: usize, code: ErrorCode },
+
+    #[error("group {group} failed with {code:?} during episode {episode}: {}", refusal(*code))]
+    Failed {
+        group: usize,
+        episode: u64,
+        code: ErrorCode,
+    },
+
+    #[error(
+        "group {group}: {what} did not happen within {waited_ms} ms; members not there: {missing}"
+    )]
+    Timeout {
+        group: usize,
+        what: &'static str,
+        waited_ms: u64,
+        missing: MemberSet,
+    },
+
+    #[error("no DMA memory for a {len}-byte release flag: {reason}")]
+    Dma { len: usize, reason: &'static str },
+}
+
+impl Error {
+    /// Whether the same operation may succeed with another choice (another group id).
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Error::GroupBusy { .. } | Error::AlreadyClaimed { .. })
+    }
+}
+
+/// What an ERROR_CODE means and what to do about it.
+pub fn refusal(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::NONE => "no error",
+        ErrorCode::MASK_MISMATCH => {
+            "MASK_MISMATCH: the member ports disagree on MEMBER_MASK; every member must configure the same member set"
+        }
+        ErrorCode::COUNT_MISMATCH => {
+            "COUNT_MISMATCH: MEMBER_COUNT differs from the number of members in MEMBER_MASK"
+        }
+        ErrorCode::BAD_MEMBER => {
+            "BAD_MEMBER: LOCAL_MEMBER_ID is not this port, the port is not in the mask, or the mask names a port the switch does not have"
+        }
+        ErrorCode::SEQ_ERROR => {
+            "SEQ_ERROR: an arrival was out of sequence; a member skipped or repeated an episode"
+        }
+        ErrorCode::DMA_FAULT => {
+            "DMA_FAULT: RELEASE_ADDR is not a mapped, 8-byte-aligned device address (an IOVA, not a host pointer)"
+        }
+        ErrorCode::GROUP_BUSY => {
+            "GROUP_BUSY: another job holds the group; agree on another group id"
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! A claimed, configured group and its release flag. Dropping it resets and disables the group
+//! on this port.
+
+use core::fmt;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+use gba_pac::common::Scoped;
+use gba_pac::common::{Reg, Wo};
+use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;
+use gba_pac::group::{ARRIVAL, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, RELEASE_SEQ, STATUS};
+use gba_pac::tock_registers::interfaces::{Readable, Writeable};
+
+use crate::backend::{Backend, DmaRegion};
+use crate::config::GroupConfig;
+use crate::device::Device;
+use crate::diag::GroupSnapshot;
+use crate::error::{Error, Result};
+use crate::members::MemberSet;
+
+/// How long dropping a group waits for the device to finish its RESET before giving up on
+/// freeing the release flag (which the device might still write).
+const RELEASE_TIMEOUT_MS: u64 = 1_000;
+
+/// Bytes of a release flag: a whole cache line, so that nothing else shares it.
+const FLAG_BYTES: usize = 64;
+
+/// The 64-bit word the switch writes each completed episode's sequence into. Zeroed, 64-byte
+/// aligned and alone on its cache line; read only with atomic loads.
+pub struct ReleaseFlag {
+    region: DmaRegion,
+}
+
+impl ReleaseFlag {
+    /// The flag's value with acquire ordering: what every member did before arriving at the
+    /// episode this value releases is visible after this load.
+    #[inline(always)]
+    pub fn load(&self) -> u64 {
+        // SAFETY: the backend contract makes the region 64-aligned host memory, valid until
+        // freed (which only happens when the group is dropped, after `self` is done), and
+        // accessed by the host only atomically.
+        unsafe { AtomicU64::from_ptr(self.region.host.as_ptr().cast()) }.load(Ordering::Acquire)
+    }
+
+    fn store(&self, value: u64) {
+        // SAFETY: as for `load`.
+        unsafe { AtomicU64::from_ptr(self.region.host.as_ptr().cast()) }
+            .store(value, Ordering::Release)
+    }
+
+    /// The device address written into RELEASE_ADDR.
+    pub fn iova(&self) -> u64 {
+        self.region.iova
+    }
+}
+
+impl fmt::Debug for ReleaseFlag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReleaseFlag")
+            .field("iova", &format_args!("{:#x}", self.region.iova))
+            .field("value", &self.load())
+            .finish()
+    }
+}
+
+/// A group this port belongs to, configured and READY.
+pub struct Group<'d, B: Backend> {
+    device: &'d Device<B>,
+    id: usize,
+    members: MemberSet,
+    flag: Option<ReleaseFlag>,
+    start_sequence: u32,
+}
+
+impl<'d, B: Backend> Group<'d, B> {
+    /// RESET, member set, count, local id, release address, ENABLE|ARM, then READY.
+    pub(crate) fn configure(device: &'d Device<B>, config: GroupConfig) -> Result<Self> {
+        let id = config.group();
+        let region = device
+            .backend()
+            .alloc_dma(FLAG_BYTES)
+            .map_err(|e| Error::Dma {
+                len: FLAG_BYTES,
+                reason: e.reason,
+            })?;
+        debug_assert!(region.host.as_ptr().addr().is_multiple_of(64));
+        device.backend().note_group_owner(id, true);
+        // From here on, dropping `group` undoes everything.
+        let mut group = Group {
+            device,
+            id,
+            members: *config.members(),
+            flag: Some(ReleaseFlag { region }),
+            start_sequence: 0,
+        };
+        let regs = device.group_regs(id);
+        let timeout = config.timeout();
+
+        regs.control().write(CONTROL::RESET::SET);
+        if !device.wait_until(timeout, || !regs.control().is_set(CONTROL::RESET)) {
+            return Err(group.timeout("RESET to complete", timeout));
+        }
+        for (w, word) in config.members().words().iter().enumerate() {
+            if let Some(reg) = regs.member_mask(w) {
+                reg.set(*word);
+            }
+        }
+        regs.member_count()
+            .write(MEMBER_COUNT::COUNT.val(config.members().len() as u32));
+        regs.local_member_id()
+            .write(LOCAL_MEMBER_ID::ID.val(device.identity().port as u32));
+        regs.release_addr().set(group.flag().iova());
+        regs.control()
+            .write(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
+
+        let settled = device.wait_until(timeout, || {
+            let status = regs.status().extract();
+            status.is_set(STATUS::READY) || status.is_set(STATUS::ERROR)
+        });
+        let status = regs.status().extract();
+        if status.is_set(STATUS::ERROR) {
+            return Err(match group.error() {
+                Some(ErrorCode::GROUP_BUSY) => Error::GroupBusy { group: id },
+                Some(code) => Error::Refused { group: id, code },
+                None => Error::Refused {
+                    group: id,
+                    code: ErrorCode::NONE,
+                },
+            });
+        }
+        if !settled {
+            return Err(group.timeout("READY (every member configured alike)", timeout));
+        }
+        // A zeroed flag would compare as released against a sequence near 2^32; the switch
+        // writes the flag only at a release, which needs this member's arrival first.
+        group.start_sequence = regs.release_seq().read(RELEASE_SEQ::SEQUENCE) as u32;
+        group.flag().store(u64::from(group.start_sequence));
+        Ok(group)
+    }
+
+    fn timeout(&self, what: &'static str, waited_ms: u64) -> Error {
+        let me = self.device.identity().port;
+        let mut others = self.members;
+        others = others.difference(&core::iter::once(me).collect());
+        Error::Timeout {
+            group: self.id,
+            what,
+            waited_ms,
+            missing: others,
+        }
+    }
+
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    pub fn members(&self) -> &MemberSet {
+        &self.members
+    }
+
+    /// This port's member id (its PORT_ID).
+    pub fn member_id(&self) -> usize {
+        self.device.identity().port
+    }
+
+    pub fn device(&self) -> &'d Device<B> {
+        self.device
+    }
+
+    /// The last completed episode when the group became READY (mod 2^32): the episode
+    /// counter starts here.
+    pub fn start_sequence(&self) -> u32 {
+        self.start_sequence
+    }
+
+    pub fn flag(&self) -> &ReleaseFlag {
+        self.flag
+            .as_ref()
+            .expect("the flag is taken only when the group is dropped")
+    }
+
+    /// The ARRIVAL doorbell of this group.
+    pub fn doorbell(&self) -> Reg<u64, ARRIVAL::Register, Wo, Scoped<'_, B::Mechanism>> {
+        self.device.group_regs(self.id).arrival()
+    }
+
+    /// The group's error, if STATUS.ERROR is set.
+    pub fn error(&self) -> Option<ErrorCode> {
+        let status = self.device.group_regs(self.id).status().extract();
+        if !status.is_set(STATUS::ERROR) {
+            return None;
+        }
+        Some(
+            status
+                .read_as_enum(STATUS::ERROR_CODE)
+                .unwrap_or(ErrorCode::NONE),
+        )
+    }
+
+    pub fn snapshot(&self) -> GroupSnapshot {
+        let regs = self.device.registers();
+        GroupSnapshot::read(
+            self.id,
+            regs.group(self.id)
+                .expect("claimed groups are validated against MAX_GROUPS"),
+            regs.global(),
+        )
+    }
+}
+
+impl<B: Backend> Drop for Group<'_, B> {
+    fn drop(&mut self) {
+        let regs = self.device.group_regs(self.id);
+        regs.control().write(CONTROL::RESET::SET);
+        let reset = self.device.wait_until(RELEASE_TIMEOUT_MS, || {
+            !regs.control().is_set(CONTROL::RESET)
+        });
+        // If the device did not finish its RESET it may still write the flag: leaking the
+        // flag is then the safe choice.
+        if let Some(flag) = self.flag.take()
+            && reset
+        {
+            self.device.backend().free_dma(flag.region);
+        }
+        self.device.backend().note_group_owner(self.id, false);
+        self.device.unclaim(self.id);
+    }
+}
+
+impl<B: Backend> fmt::Debug for Group<'_, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Group")
+            .field("id", &self.id)
+            .field("members", &self.members)
+            .field("member_id", &self.member_id())
+            .field("start_sequence", &self.start_sequence)
+            .field("flag", &self.flag)
+            .finish()
+    }
+}

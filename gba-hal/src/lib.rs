@@ -1,0 +1,47 @@
+//! The GBA hardware abstraction layer: what a driver or a runtime embeds.
+//!
+//! - [`Device`]: a GBA port through a [`Backend`] (UIO hardware, the simulator, plain memory,
+//!   or one of your own). Opening reads DEVICE_ID, VERSION, CAPS and PORT_ID from the device
+//!   and refuses anything else by name; limits and identity are never assumed.
+//! - [`Device::free_groups`]: the set a member contributes when the members of a job agree on
+//!   a group id (DESIGN.md section 4: AND of every member's free set, lowest common bit).
+//! - [`Device::claim`] with a [`GroupConfig`]: validated against the device before any
+//!   register is written, configured as the datasheet says, READY or a named error (a lost
+//!   race for the id is the retryable [`Error::GroupBusy`]). The returned [`Group`] resets
+//!   and disables the group when dropped, and owns the group's [`ReleaseFlag`].
+//! - [`GroupSnapshot`]: members, arrived, missing, sequence, status, counters.
+//!
+//! Register handles handed out borrow the device (`gba_pac::common::Scoped`), so users of
+//! this crate write no `unsafe` and cannot keep a handle past the mapping.
+//!
+//! Without the default `std` feature the crate is `#![no_std]`: the protocol core for a
+//! kernel or firmware driver that implements [`Backend`] itself.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+// Errors carry member sets (96 bytes) so that a timeout names who is missing; the core has no
+// allocator to box them, and they are returned on cold paths only (open, configure, timeout).
+#![allow(clippy::result_large_err)]
+
+mod backend;
+#[cfg(feature = "std")]
+pub mod backends;
+mod config;
+mod device;
+mod diag;
+mod error;
+mod group;
+mod identity;
+mod members;
+
+pub use backend::{Access, Backend, DmaError, DmaRegion};
+pub use config::{DEFAULT_CONFIGURE_TIMEOUT_MS, GroupConfig};
+pub use device::Device;
+pub use diag::GroupSnapshot;
+pub use error::{Error, Result, refusal};
+pub use group::{Group, ReleaseFlag};
+pub use identity::{Identity, SUPPORTED_MAJOR};
+pub use members::{GroupSet, MemberSet, WORDS as MEMBER_WORDS};
+
+/// The ERROR_CODE values, as generated from the spec.
+pub use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;

@@ -1,0 +1,211 @@
+//! Claiming and configuring groups through the HAL, on the simulator.
+
+mod common;
+
+use std::sync::{Arc, Barrier};
+use std::time::Duration;
+
+use gba_hal::backends::MemoryBackend;
+use gba_hal::{Device, Error, ErrorCode, GroupConfig, MemberSet};
+
+fn members(list: &[usize]) -> MemberSet {
+    list.iter().copied().collect()
+}
+
+#[test]
+fn members_agree_on_the_lowest_common_free_group_and_configure_it() {
+    let (_dir, fabric) = common::fabric(2);
+    let devices: Vec<_> = (0..2).map(|p| common::sim_device(&fabric, p)).collect();
+    // Another job already holds group 0 on port 1 alone.
+    let other = common::sim_device(&fabric, 1);
+    let held = other
+        .claim(GroupConfig::new(0, members(&[1])))
+        .expect("solo group");
+    for _ in 0..64 {
+        fabric.step();
+    }
+    let agreed = devices
+        .iter()
+        .map(|d| d.free_groups())
+        .reduce(|a, b| a.intersection(b))
+        .and_then(|set| set.lowest())
+        .expect("a free group");
+    assert_eq!(agreed, 1, "group 0 is busy on the switch");
+    let settled = Barrier::new(2);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = devices
+            .iter()
+            .map(|d| {
+                let settled = &settled;
+                s.spawn(move || {
+                    let group = d.claim(GroupConfig::new(agreed, members(&[0, 1])));
+                    let id = group.as_ref().map(|g| g.id()).map_err(|e| e.to_string());
+                    // Keep the group until both members are READY: dropping it leaves.
+                    settled.wait();
+                    id
+                })
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap().expect("configured"), agreed);
+        }
+    });
+    drop(held);
+}
+
+#[test]
+fn two_jobs_claiming_one_group_at_once_one_wins_the_other_may_retry() {
+    let (_dir, fabric) = common::fabric(4);
+    let devices: Vec<_> = (0..4).map(|p| common::sim_device(&fabric, p)).collect();
+    let start = Arc::new(Barrier::new(4));
+    let results: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = devices
+            .iter()
+            .enumerate()
+            .map(|(p, d)| {
+                let start = start.clone();
+                s.spawn(move || {
+                    let job = if p < 2 { [0, 1] } else { [2, 3] };
+                    start.wait();
+                    let claim = d.claim(GroupConfig::new(7, members(&job)).timeout_ms(5_000));
+                    // Hold the group until every claim settled.
+                    let outcome = claim.as_ref().map(|_| ()).map_err(|e| e.to_string());
+                    let busy = matches!(&claim, Err(e) if e.is_retryable());
+                    start.wait();
+                    (p, outcome, busy)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let winners: Vec<usize> = results
+        .iter()
+        .filter(|r| r.1.is_ok())
+        .map(|r| r.0)
+        .collect();
+    let busy: Vec<usize> = results.iter().filter(|r| r.2).map(|r| r.0).collect();
+    assert!(
+        winners == [0, 1] || winners == [2, 3],
+        "exactly one job wins: {results:?}"
+    );
+    assert_eq!(
+        busy.len(),
+        2,
+        "the other job gets the retryable error: {results:?}"
+    );
+    let loser = &results[busy[0]].1;
+    assert!(
+        loser.as_ref().unwrap_err().contains("GROUP_BUSY"),
+        "{loser:?}"
+    );
+}
+
+#[test]
+fn a_thirty_third_group_fails_clearly() {
+    let (_dir, fabric) = common::fabric(1);
+    let device = common::sim_device(&fabric, 0);
+    let groups: Vec<_> = (0..32)
+        .map(|g| {
+            device
+                .claim(GroupConfig::new(g, members(&[0])))
+                .expect("32 groups")
+        })
+        .collect();
+    assert_eq!(device.free_groups().lowest(), None);
+    let error = device
+        .claim(GroupConfig::new(32, members(&[0])))
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::NoSuchGroup {
+                group: 32,
+                groups: 32
+            }
+        ),
+        "{error}"
+    );
+    let error = device
+        .claim(GroupConfig::new(5, members(&[0])))
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::AlreadyClaimed { group: 5 }),
+        "{error}"
+    );
+    drop(groups);
+    for _ in 0..64 {
+        fabric.step();
+    }
+    assert_eq!(
+        device.free_groups().0,
+        u32::MAX,
+        "dropping releases every group"
+    );
+}
+
+#[test]
+fn a_configuration_outside_caps_is_refused_before_any_register_is_written() {
+    let device = Device::new(MemoryBackend::new(3)).unwrap();
+    let before = device.backend().window_bytes();
+    let mut too_high = MemberSet::new();
+    too_high.insert(3);
+    too_high.insert(gba_pac::MAX_MEMBERS);
+    let cases = [
+        (
+            GroupConfig::new(40, members(&[3])),
+            "group 40 does not exist",
+        ),
+        (GroupConfig::new(1, MemberSet::new()), "at least one member"),
+        (GroupConfig::new(1, too_high), "member 708 is out of range"),
+        (
+            GroupConfig::new(1, members(&[0, 1])),
+            "this port (3) is not in the member set {0-1}",
+        ),
+    ];
+    for (config, message) in cases {
+        let error = device.claim(config).unwrap_err();
+        assert!(error.to_string().contains(message), "{error} / {message}");
+    }
+    assert!(
+        device.backend().window_bytes() == before,
+        "no register changed"
+    );
+}
+
+#[test]
+fn members_that_disagree_get_mask_mismatch_and_a_silent_member_a_timeout() {
+    let (_dir, fabric) = common::fabric(3);
+    let a = common::sim_device(&fabric, 0);
+    let b = common::sim_device(&fabric, 1);
+    let held = a.claim(GroupConfig::new(2, members(&[0, 1])).timeout_ms(50));
+    let error = held.unwrap_err();
+    assert!(
+        matches!(&error, Error::Timeout { group: 2, missing, .. } if *missing == members(&[1])),
+        "{error}"
+    );
+    std::thread::scope(|s| {
+        let first = s.spawn(|| {
+            a.claim(GroupConfig::new(3, members(&[0, 1])).timeout_ms(300))
+                .map(|_| ())
+        });
+        std::thread::sleep(Duration::from_millis(30));
+        let error = b
+            .claim(GroupConfig::new(3, members(&[0, 1, 2])))
+            .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::Refused {
+                    group: 3,
+                    code: ErrorCode::MASK_MISMATCH
+                }
+            ),
+            "{error}"
+        );
+        assert!(
+            error.to_string().contains("configure the same member set"),
+            "{error}"
+        );
+        let _ = first.join();
+    });
+}
