@@ -1,5 +1,7 @@
 //! Claiming and configuring groups through the HAL, on the simulator.
 
+#![allow(clippy::result_large_err)] // HAL errors name member sets; tests return them whole
+
 mod common;
 
 use std::sync::{Arc, Barrier};
