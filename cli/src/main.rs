@@ -1,5 +1,8 @@
 //! `gba`: the project's command-line front door.
 
+mod dump;
+mod sim;
+
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -82,6 +85,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The device simulator: create, watch, step, fault and remove a fabric of ports.
+    Sim {
+        #[command(subcommand)]
+        command: sim::SimCommand,
+    },
+    /// Every register of a device port (or of one group) decoded into fields and values.
+    Dump(dump::DumpArgs),
     /// Convert a CMSIS-SVD file into a spec; what the spec cannot carry is listed on stderr.
     ImportSvd {
         /// The SVD file.
@@ -137,6 +147,8 @@ fn main() -> ExitCode {
         Command::Check { file } => check_spec(&file, style),
         Command::ImportSvd { file, out } => import_svd(&file, out.as_deref()),
         Command::Diff { old, new, json } => diff(&old, &new, json, style),
+        Command::Sim { command } => sim::run(command),
+        Command::Dump(args) => dump::run(args),
     }
 }
 

@@ -113,6 +113,33 @@ impl<B: Backend> Device<B> {
         Ok(GroupSnapshot::read(group, regs, self.regs.global()))
     }
 
+    /// Reads the `width`-bit register at byte `offset` of the window with the backend's
+    /// mechanism, for tools that decode registers from a description (`gba dump`). `None`
+    /// when the register is not inside the window, not aligned, or the width is not 32 or 64.
+    /// It reads whatever is there: do not use it on registers whose read has a side effect.
+    pub fn read_raw(&self, offset: usize, width: u32) -> Option<u64> {
+        let bytes = (width / 8) as usize;
+        if !matches!(width, 32 | 64)
+            || !offset.is_multiple_of(bytes)
+            || offset.checked_add(bytes)? > gba_pac::Device::SIZE
+        {
+            return None;
+        }
+        let ptr = self.regs.as_ptr().wrapping_add(offset);
+        // SAFETY: `offset..offset + bytes` lies inside the window (checked above), aligned for
+        // the width; the window is valid for reads with the backend's mechanism for as long
+        // as `self` lives (the `Backend` contract).
+        Some(unsafe {
+            if width == 32 {
+                u64::from(<B::Mechanism as gba_pac::common::Mechanism<u32>>::load(
+                    ptr.cast(),
+                ))
+            } else {
+                <B::Mechanism as gba_pac::common::Mechanism<u64>>::load(ptr.cast())
+            }
+        })
+    }
+
     /// Calls `progress` and spins or yields until `done` or `timeout_ms` pass.
     pub(crate) fn wait_until(&self, timeout_ms: u64, mut done: impl FnMut() -> bool) -> bool {
         let start = self.backend.now_ns();

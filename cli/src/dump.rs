@@ -1,0 +1,194 @@
+//! `gba dump`: every register of a port, or of one group, decoded into field and enumerated
+//! value names.
+//!
+//! The description comes from the spec the PAC was generated from (gba.yaml, embedded at
+//! build time; `gba gen --check` keeps the two identical), so a new register or field is
+//! dumped without touching this file. A register whose read has a side effect is not read.
+
+use std::fmt::Write;
+use std::process::ExitCode;
+
+use clap::Args;
+use gba_codegen::model::{Access, Block, Register, SideEffect};
+use gba_hal::backends::AnyDevice;
+
+const SPEC: &str = include_str!("../../gba.yaml");
+
+#[derive(Args)]
+pub struct DumpArgs {
+    /// The device: `sim:<fabric-dir>#<port>` or `/dev/uioN` (default: $GBA_DEVICE).
+    #[arg(long)]
+    device: Option<String>,
+    /// Dump only this group's block (default: the global block and every enabled group).
+    #[arg(long)]
+    group: Option<usize>,
+}
+
+pub fn run(args: DumpArgs) -> ExitCode {
+    let spec = match gba_codegen::parse_str(SPEC) {
+        Ok(spec) => spec,
+        Err(_) => {
+            eprintln!("error: the embedded gba.yaml does not validate; rebuild the gba tool");
+            return ExitCode::from(2);
+        }
+    };
+    let device = match gba_hal::backends::open(args.device.as_deref()) {
+        Ok(device) => device,
+        Err(error) => {
+            eprintln!("error: {}", chain(&error));
+            return ExitCode::from(1);
+        }
+    };
+    let read = |offset: usize, width: u32| match &device {
+        AnyDevice::Sim(d) => d.read_raw(offset, width),
+        AnyDevice::Uio(d) => d.read_raw(offset, width),
+    };
+    let max_groups = device.identity().max_groups;
+    if let Some(g) = args.group
+        && g >= max_groups
+    {
+        eprintln!(
+            "error: group {g} does not exist: {device} has groups 0 to {}",
+            max_groups - 1
+        );
+        return ExitCode::from(1);
+    }
+    let mut out = format!("{device}\n");
+    for block in &spec.blocks {
+        let count = block.array.as_ref().map_or(1, |a| *a.count as usize);
+        let stride = block.array.as_ref().map_or(0, |a| *a.stride as usize);
+        for index in 0..count {
+            let base = *block.offset as usize + index * stride;
+            let selected = match (args.group, &block.array) {
+                (Some(g), Some(_)) => index == g,
+                (Some(_), None) => false,
+                (None, Some(_)) => group_enabled(&spec.blocks, &read, index),
+                (None, None) => true,
+            };
+            if selected {
+                dump_block(&mut out, block, index, base, &read);
+            }
+        }
+    }
+    print!("{out}");
+    ExitCode::SUCCESS
+}
+
+/// Whether the global block's GROUP_ENABLED has bit `index` (the spec's names decide).
+fn group_enabled(
+    blocks: &[Block],
+    read: &impl Fn(usize, u32) -> Option<u64>,
+    index: usize,
+) -> bool {
+    blocks
+        .iter()
+        .filter(|b| b.array.is_none())
+        .flat_map(|b| b.registers.iter().map(move |r| (b, r)))
+        .find(|(_, r)| *r.name == "GROUP_ENABLED")
+        .and_then(|(b, r)| read(*b.offset as usize + *r.offset as usize, *r.width))
+        .is_some_and(|v| v & (1 << index) != 0)
+}
+
+fn dump_block(
+    out: &mut String,
+    block: &Block,
+    index: usize,
+    base: usize,
+    read: &impl Fn(usize, u32) -> Option<u64>,
+) {
+    match &block.array {
+        Some(_) => {
+            let _ = writeln!(out, "\n{}[{index}] at {base:#x}", *block.name);
+        }
+        None => {
+            let _ = writeln!(out, "\n{} at {base:#x}", *block.name);
+        }
+    }
+    for register in &block.registers {
+        let count = register.array.as_ref().map_or(1, |a| *a.count as usize);
+        let stride = register.array.as_ref().map_or(0, |a| *a.stride as usize);
+        for element in 0..count {
+            let offset = base + *register.offset as usize + element * stride;
+            let name = match &register.array {
+                Some(_) => format!("{}[{element}]", *register.name),
+                None => register.name.to_string(),
+            };
+            dump_register(out, register, &name, offset, read);
+        }
+    }
+}
+
+fn dump_register(
+    out: &mut String,
+    register: &Register,
+    name: &str,
+    offset: usize,
+    read: &impl Fn(usize, u32) -> Option<u64>,
+) {
+    let clears: Vec<&str> = register
+        .fields
+        .iter()
+        .filter(|f| {
+            f.side_effect
+                .as_ref()
+                .is_some_and(|s| **s == SideEffect::ReadToClear)
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    if *register.access == Access::WriteOnly {
+        let _ = writeln!(out, "  {offset:#07x} {name:<20} (write-only: not readable)");
+        return;
+    }
+    if !clears.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {offset:#07x} {name:<20} (not read: reading clears {})",
+            clears.join(", ")
+        );
+        return;
+    }
+    let Some(value) = read(offset, *register.width) else {
+        let _ = writeln!(out, "  {offset:#07x} {name:<20} (outside the window)");
+        return;
+    };
+    let digits = (*register.width / 4) as usize;
+    let _ = write!(out, "  {offset:#07x} {name:<20} 0x{value:0digits$x}");
+    let fields: Vec<String> = register
+        .fields
+        .iter()
+        .filter(|f| f.bits.width() < *register.width || register.fields.len() > 1)
+        .map(|f| {
+            let bits = *f.bits;
+            let raw = (value >> bits.lsb) & mask(bits.width());
+            let named = f.values.iter().find(|v| *v.value == raw);
+            match named {
+                Some(v) => format!("{}={}", *f.name, *v.name),
+                None if raw < 0x1_0000 => format!("{}={raw}", *f.name),
+                None => format!("{}={raw:#x}", *f.name),
+            }
+        })
+        .collect();
+    if !fields.is_empty() {
+        let _ = write!(out, "  {}", fields.join(" "));
+    }
+    out.push('\n');
+}
+
+fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    }
+}
+
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

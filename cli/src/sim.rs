@@ -1,0 +1,310 @@
+//! `gba sim …`: create, watch, step, fault and remove a simulator fabric.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use gba_sim::{Fabric, GroupReport};
+
+#[derive(Args)]
+pub struct PathArg {
+    /// The fabric directory (default: $GBA_SIM_FABRIC, else /dev/shm/gba-fabric).
+    #[arg(long)]
+    path: Option<PathBuf>,
+}
+
+impl PathArg {
+    fn resolve(&self) -> PathBuf {
+        self.path
+            .clone()
+            .or_else(|| std::env::var_os(gba_sim::PATH_ENV).map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from(gba_sim::DEFAULT_PATH))
+    }
+}
+
+#[derive(Subcommand)]
+pub enum SimCommand {
+    /// Create a fabric of N ports and print its path.
+    Create {
+        /// Ports (switch ports, one per host): 1 to 708.
+        #[arg(long)]
+        ports: usize,
+        #[command(flatten)]
+        path: PathArg,
+    },
+    /// Show every formed group and every port: members, arrivals, sequence, errors, counters.
+    Status {
+        #[command(flatten)]
+        path: PathArg,
+        /// Refresh in place twice a second until interrupted.
+        #[arg(long)]
+        watch: bool,
+    },
+    /// Step the switch in a dedicated loop (instead of cooperatively from waiting members).
+    Run {
+        #[command(flatten)]
+        path: PathArg,
+    },
+    /// Inject a fault into a running fabric.
+    Fault {
+        #[command(subcommand)]
+        fault: FaultCommand,
+        #[command(flatten)]
+        path: PathArg,
+    },
+    /// Remove a fabric.
+    Destroy {
+        #[command(flatten)]
+        path: PathArg,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum FaultCommand {
+    /// Lose member PORT's next COUNT arrivals.
+    Drop {
+        #[arg(long)]
+        port: usize,
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+    },
+    /// Count member PORT's next COUNT arrivals only MS milliseconds late.
+    Delay {
+        #[arg(long)]
+        port: usize,
+        #[arg(long)]
+        ms: u64,
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+    },
+    /// Hold every release MS milliseconds after the last arrival (0: no delay).
+    DelayReleases {
+        #[arg(long)]
+        ms: u64,
+    },
+    /// Mark member PORT dead (its arrivals are ignored), or alive again with --alive.
+    Dead {
+        #[arg(long)]
+        port: usize,
+        #[arg(long)]
+        alive: bool,
+    },
+    /// Flip bit MEMBER of PORT's MEMBER_MASK for GROUP (the group fails with MASK_MISMATCH).
+    Corrupt {
+        #[arg(long)]
+        port: usize,
+        #[arg(long)]
+        group: usize,
+        #[arg(long)]
+        member: usize,
+    },
+    /// Reset every group configured by a process that no longer exists, or by a dead port.
+    Reclaim,
+}
+
+pub fn run(command: SimCommand) -> ExitCode {
+    match command {
+        SimCommand::Create { ports, path } => {
+            let path = path.resolve();
+            match Fabric::create(&path, ports) {
+                Ok(_) => {
+                    println!("{}", path.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
+            }
+        }
+        SimCommand::Status { path, watch } => with_fabric(&path.resolve(), |fabric| {
+            if !watch {
+                print!("{}", status_text(fabric));
+                return;
+            }
+            loop {
+                // Home and clear, then the table: refreshed in place.
+                print!("\x1b[H\x1b[2J{}", status_text(fabric));
+                use std::io::Write;
+                let _ = std::io::stdout().flush();
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        }),
+        SimCommand::Run { path } => with_fabric(&path.resolve(), |fabric| {
+            eprintln!(
+                "stepping the switch of {} ({} ports); stop with Ctrl-C",
+                fabric.dir().display(),
+                fabric.ports()
+            );
+            loop {
+                fabric.step();
+                std::thread::yield_now();
+            }
+        }),
+        SimCommand::Fault { fault, path } => {
+            let path = path.resolve();
+            let fabric = match Fabric::open(&path) {
+                Ok(f) => f,
+                Err(e) => return fail(&e),
+            };
+            let result = match fault {
+                FaultCommand::Drop { port, count } => fabric.drop_arrivals(port, count),
+                FaultCommand::Delay { port, ms, count } => {
+                    fabric.delay_arrivals(port, count, Duration::from_millis(ms))
+                }
+                FaultCommand::DelayReleases { ms } => {
+                    fabric.delay_releases(Duration::from_millis(ms));
+                    Ok(())
+                }
+                FaultCommand::Dead { port, alive } => fabric.mark_dead(port, !alive),
+                FaultCommand::Corrupt {
+                    port,
+                    group,
+                    member,
+                } => fabric.corrupt_mask(port, group, member),
+                FaultCommand::Reclaim => {
+                    let reclaimed = fabric.reclaim_dead();
+                    for r in &reclaimed {
+                        match r.pid {
+                            Some(pid) => println!(
+                                "reset group {} on port {} (configured by dead process {pid})",
+                                r.group, r.port
+                            ),
+                            None => println!(
+                                "reset group {} on port {} (port marked dead)",
+                                r.group, r.port
+                            ),
+                        }
+                    }
+                    if reclaimed.is_empty() {
+                        println!("nothing to reclaim: every group's owner is alive");
+                    }
+                    Ok(())
+                }
+            };
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            }
+        }
+        SimCommand::Destroy { path } => match Fabric::destroy(&path.resolve()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
+    }
+}
+
+fn with_fabric(path: &Path, body: impl FnOnce(&Fabric)) -> ExitCode {
+    match Fabric::open(path) {
+        Ok(fabric) => {
+            body(&fabric);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+fn fail(error: &gba_sim::Error) -> ExitCode {
+    eprintln!("error: {error}");
+    ExitCode::from(1)
+}
+
+/// The status table of `gba sim status`.
+pub fn status_text(fabric: &Fabric) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let (creator, creator_alive) = fabric.creator();
+    let (steps, recoveries) = fabric.counters();
+    let _ = writeln!(
+        out,
+        "fabric {} — {} ports, {steps} switch steps, {recoveries} lock recoveries, created by pid {creator}{}",
+        fabric.dir().display(),
+        fabric.ports(),
+        if creator_alive { "" } else { " (exited)" }
+    );
+    let groups = fabric.group_reports();
+    if groups.is_empty() {
+        let _ = writeln!(out, "\nno group is enabled on any port");
+    } else {
+        let _ = writeln!(
+            out,
+            "\n{:<6} {:<18} {:<18} {:<18} {:<6} {:>12}  problems",
+            "group", "members", "joined", "arrived", "ready", "release seq"
+        );
+        for g in &groups {
+            let _ = writeln!(out, "{}", group_row(g));
+        }
+    }
+    let _ = writeln!(out, "\n{:<6} {:>12}  processes", "port", "completed");
+    let mut stale = Vec::new();
+    for p in fabric.port_reports() {
+        let processes: Vec<String> = p
+            .openers
+            .iter()
+            .map(|(pid, alive)| {
+                if !alive {
+                    stale.push((p.port, *pid));
+                }
+                format!("{pid}{}", if *alive { "" } else { " (dead)" })
+            })
+            .collect();
+        if p.barriers_completed == 0 && processes.is_empty() && !p.dead {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{:<6} {:>12}  {}{}",
+            p.port,
+            p.barriers_completed,
+            if processes.is_empty() {
+                "-".to_string()
+            } else {
+                processes.join(", ")
+            },
+            if p.dead { "  [marked dead]" } else { "" }
+        );
+    }
+    if !stale.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{} dead process(es) left state behind: `gba sim fault reclaim` resets their groups; `gba sim destroy` removes an abandoned fabric",
+            stale.len()
+        );
+    }
+    out
+}
+
+fn group_row(g: &GroupReport) -> String {
+    let list = |members: &[usize]| -> String {
+        let set: gba_hal::MemberSet = members.iter().copied().collect();
+        set.to_string()
+    };
+    let missing: Vec<usize> = g
+        .members
+        .iter()
+        .copied()
+        .filter(|m| !g.arrived.contains(m))
+        .collect();
+    let mut problems = Vec::new();
+    if let Some(error) = &g.error {
+        problems.push(format!("ERROR {error}"));
+    }
+    for (port, error) in &g.refused {
+        problems.push(format!("port {port}: {error}"));
+    }
+    if !g.arrived.is_empty() {
+        problems.push(format!("waiting for {}", list(&missing)));
+    }
+    format!(
+        "{:<6} {:<18} {:<18} {:<18} {:<6} {:>12}  {}",
+        g.group,
+        list(&g.members),
+        list(&g.joined),
+        list(&g.arrived),
+        if g.ready { "yes" } else { "no" },
+        g.release_seq,
+        if problems.is_empty() {
+            "-".to_string()
+        } else {
+            problems.join("; ")
+        }
+    )
+}

@@ -1,0 +1,124 @@
+//! `gba sim` and `gba dump` through the real binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn gba(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gba"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("GBA_DEVICE")
+        .env_remove("GBA_SIM_FABRIC")
+        .output()
+        .expect("the gba binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn shm_dir() -> tempfile::TempDir {
+    if Path::new("/dev/shm").is_dir() {
+        tempfile::tempdir_in("/dev/shm").unwrap()
+    } else {
+        tempfile::tempdir().unwrap()
+    }
+}
+
+#[test]
+fn create_status_dump_fault_destroy() {
+    let dir = shm_dir();
+    let fabric = dir.path().join("fabric");
+    let path = fabric.to_str().unwrap();
+
+    let out = gba(&["sim", "create", "--ports", "3", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), path);
+
+    let out = gba(&["sim", "create", "--ports", "3", "--path", path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("already exists"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = gba(&["sim", "status", "--path", path]);
+    assert_eq!(out.status.code(), Some(0));
+    let status = text(&out.stdout);
+    assert!(status.contains("3 ports"), "{status}");
+    assert!(status.contains("no group is enabled"), "{status}");
+
+    // The dump decodes identity from the spec's fields.
+    let device = format!("sim:{path}#2");
+    let out = gba(&["dump", "--device", &device]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let dump = text(&out.stdout);
+    assert!(dump.contains("PORT=2"), "{dump}");
+    assert!(dump.contains("MAX_MEMBERS=708"), "{dump}");
+    let out = gba(&["dump", "--device", &device, "--group", "5"]);
+    let dump = text(&out.stdout);
+    assert!(dump.contains("group[5]"), "{dump}");
+    assert!(dump.contains("ID=5"), "{dump}");
+    assert!(
+        dump.contains("ARRIVAL") && dump.contains("write-only: not readable"),
+        "{dump}"
+    );
+    assert!(dump.contains("ERROR_CODE=NONE"), "{dump}");
+
+    let out = gba(&["sim", "fault", "--path", path, "drop", "--port", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = gba(&["sim", "fault", "--path", path, "dead", "--port", "7"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("port 7 does not exist"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = gba(&["sim", "fault", "--path", path, "reclaim"]);
+    assert!(text(&out.stdout).contains("nothing to reclaim"));
+
+    let out = gba(&["sim", "destroy", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!fabric.exists());
+    let out = gba(&["sim", "status", "--path", path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no simulator fabric at"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn errors_are_one_line_and_never_a_panic() {
+    for args in [
+        vec![
+            "sim",
+            "create",
+            "--ports",
+            "0",
+            "--path",
+            "/dev/shm/never-made",
+        ],
+        vec![
+            "sim",
+            "create",
+            "--ports",
+            "709",
+            "--path",
+            "/dev/shm/never-made",
+        ],
+        vec!["dump", "--device", "sim:/nonexistent#0"],
+        vec!["dump", "--device", "/dev/null"],
+        vec!["dump"],
+        vec!["sim", "destroy", "--path", "/nonexistent"],
+    ] {
+        let out = gba(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
