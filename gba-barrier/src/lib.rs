@@ -40,3 +40,23 @@ pub trait Wait {
     /// Which barrier this is (for messages and tables).
     fn who(&self) -> Who;
 }
+
+impl<W: Wait + ?Sized> Wait for Box<W> {
+    fn wait(&mut self, timeout: Option<Duration>) -> Result<()> {
+        (**self).wait(timeout)
+    }
+
+    fn who(&self) -> Who {
+        (**self).who()
+    }
+}
+
+impl<W: Wait + ?Sized> Wait for &mut W {
+    fn wait(&mut self, timeout: Option<Duration>) -> Result<()> {
+        (**self).wait(timeout)
+    }
+
+    fn who(&self) -> Who {
+        (**self).who()
+    }
+}
