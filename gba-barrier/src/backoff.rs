@@ -39,9 +39,18 @@ use std::time::{Duration, Instant};
 use crate::primitive::{spin_loop, yield_now};
 
 /// Last step of the spin stage: bursts of 2^0 … 2^SPIN_LIMIT pauses (127 in all).
+#[cfg(not(loom))]
 pub const SPIN_LIMIT: u32 = 6;
 /// Last step of the progress stage; each of its steps is a progress call and 2^SPIN_LIMIT pauses.
+#[cfg(not(loom))]
 pub const PROGRESS_LIMIT: u32 = 10;
+
+// Under loom every pause is a scheduling point; keep one of each stage so that the models
+// stay small and still pass through every stage.
+#[cfg(loom)]
+pub const SPIN_LIMIT: u32 = 0;
+#[cfg(loom)]
+pub const PROGRESS_LIMIT: u32 = 1;
 
 /// What the wait loop does next, named by intent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
