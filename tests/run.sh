@@ -21,6 +21,8 @@ echo "== lints"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== generated files"
 cargo run -q -p gba -- gen --check
+echo "== loom model checks (gba-barrier)"
+bash gba-barrier/loom.sh -q
 echo "== tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
