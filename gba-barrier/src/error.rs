@@ -157,5 +157,7 @@ pub enum WaitError {
     },
 }
 
-/// `Result` with [`WaitError`].
-pub type Result<T, E = WaitError> = std::result::Result<T, E>;
+/// `Result` with a boxed [`WaitError`]: boxed so that `Result<()>` is one pointer (null for
+/// `Ok`), returned in a register, and the hot path needs no stack frame for an error it almost
+/// never builds. Match with `Err(e) if matches!(*e, WaitError::Timeout { .. })` or `&*e`.
+pub type Result<T, E = Box<WaitError>> = std::result::Result<T, E>;

@@ -4,8 +4,9 @@
 //!
 //! ```text
 //! wait(timeout):
-//!     if pending: return Err(Pending)          -- (1) one byte compare
-//!     k = episode + 1; episode = k              -- (2) host count, u64, never wraps
+//!     k = state + 1                             -- (1)+(2) one add; its sign bit is
+//!     if k < 0 (as i64): return Err(Pending)    --         the pending flag
+//!     state = k                                 -- (2) host count, u64, never wraps
 //!     port.ring(member_part | (k mod 2^32))     -- (3) release-ordered doorbell store
 //!     if reached(port.flag(), k): return Ok     -- (4) acquire load, serial compare
 //!     pending = true; wait loop (backoff.rs)    -- (5) out of line
@@ -14,7 +15,9 @@
 //! 1. A dropped [`Pending`] or a timed-out wait leaves its episode pending; arriving again
 //!    would be a second arrival for the same episode (SEQ_ERROR on the device), so it is
 //!    refused. The borrow of [`Pending`] makes the same mistake a compile error in the
-//!    ordinary case.
+//!    ordinary case. The flag lives in bit 63 of the episode word (`PENDING`), so the check
+//!    is the sign of the increment the count needs anyway: no extra load or compare.
+//!    Episodes stay below 2^63 (at one per nanosecond, 292 years).
 //! 2. The episode count is `u64`; only the wire sees it mod 2^32 ([`crate::protocol`]).
 //! 3. `member_part` is the MEMBER_ID field computed once with gba-pac's field definition, so
 //!    the store is one OR and one store.
@@ -62,12 +65,31 @@ use crate::protocol::{arrival_word_with, member_part, reached};
 /// keeping barriers in an array, or next to hot data of its own, has no false sharing.
 #[derive(Debug)]
 struct Hot {
-    /// The last episode this member arrived for (0: none yet).
-    episode: u64,
+    /// The last episode this member arrived for (0: none yet), with [`PENDING`] set while it
+    /// has been arrived for but not yet seen released.
+    state: u64,
     /// ARRIVAL's MEMBER_ID field for this member, ready to OR with a sequence.
     member_part: u64,
-    /// Whether `episode` has been arrived for but not yet seen released.
-    pending: bool,
+}
+
+/// Bit 63 of [`Hot::state`]: the episode is pending.
+const PENDING: u64 = 1 << 63;
+
+impl Hot {
+    #[inline(always)]
+    fn episode(&self) -> u64 {
+        self.state & !PENDING
+    }
+
+    #[inline(always)]
+    fn is_pending(&self) -> bool {
+        self.state & PENDING != 0
+    }
+
+    #[inline(always)]
+    fn set_pending(&mut self, pending: bool) {
+        self.state = self.episode() | if pending { PENDING } else { 0 };
+    }
 }
 
 /// One member's barrier over a configured GBA group.
@@ -85,13 +107,19 @@ impl<P: Port> Barrier<P> {
 
     /// A barrier over a group whose last completed episode is `completed` (every member must
     /// pass the same value; the group's RELEASE_SEQ must equal `completed mod 2^32`).
+    ///
+    /// # Panics
+    /// If `completed >= 2^63 - 1` (episodes stay below 2^63).
     pub fn resume_at(port: P, completed: u64) -> Self {
+        assert!(
+            completed < PENDING - 1,
+            "episode {completed} out of range (< 2^63 - 1)"
+        );
         let member_part = member_part(port.member());
         Barrier {
             hot: CachePadded::new(Hot {
-                episode: completed,
+                state: completed,
                 member_part,
-                pending: false,
             }),
             port,
         }
@@ -104,12 +132,12 @@ impl<P: Port> Barrier<P> {
 
     /// The last episode this member arrived for (0 before the first).
     pub fn episode(&self) -> u64 {
-        self.hot.episode
+        self.hot.episode()
     }
 
     /// Whether an arrival is pending (arrived, release not yet seen).
     pub fn is_pending(&self) -> bool {
-        self.hot.pending
+        self.hot.is_pending()
     }
 
     /// Who this barrier is, for errors.
@@ -129,7 +157,7 @@ impl<P: Port> Barrier<P> {
         if reached(self.port.flag(), k) {
             return Ok(());
         }
-        self.hot.pending = true;
+        self.hot.set_pending(true);
         self.wait_slow(k, timeout)
     }
 
@@ -138,13 +166,13 @@ impl<P: Port> Barrier<P> {
     #[inline]
     pub fn arrive(&mut self) -> Result<Pending<'_, P>> {
         self.ring()?;
-        self.hot.pending = true;
+        self.hot.set_pending(true);
         Ok(Pending { barrier: self })
     }
 
     /// The pending episode, if an earlier [`Pending`] was dropped or a wait timed out.
     pub fn pending(&mut self) -> Option<Pending<'_, P>> {
-        if self.hot.pending {
+        if self.hot.is_pending() {
             Some(Pending { barrier: self })
         } else {
             None
@@ -159,21 +187,23 @@ impl<P: Port> Barrier<P> {
     /// Steps (1)–(3) of the hot path: refuse a second arrival, count, ring.
     #[inline(always)]
     fn ring(&mut self) -> Result<u64> {
-        if self.hot.pending {
+        // One add gives the next episode and, in its sign, whether one is pending.
+        let k = self.hot.state.wrapping_add(1);
+        if k & PENDING != 0 {
             return Err(self.pending_error());
         }
-        let k = self.hot.episode.wrapping_add(1);
-        self.hot.episode = k;
+        self.hot.state = k;
         self.port.ring(arrival_word_with(self.hot.member_part, k));
         Ok(k)
     }
 
     #[cold]
-    fn pending_error(&self) -> WaitError {
-        WaitError::Pending {
+    #[inline(never)]
+    fn pending_error(&self) -> Box<WaitError> {
+        Box::new(WaitError::Pending {
             who: self.who(),
-            episode: self.hot.episode,
-        }
+            episode: self.hot.episode(),
+        })
     }
 
     /// Step (5): the wait loop, then clear `pending` or build the error.
@@ -189,13 +219,13 @@ impl<P: Port> Barrier<P> {
         );
         match outcome {
             Ok(()) => {
-                self.hot.pending = false;
+                self.hot.set_pending(false);
                 Ok(())
             }
             Err(stop) => {
                 let diagnosis = self.port.diagnose();
                 let missing = Missing::Members(diagnosis.missing);
-                Err(match stop {
+                Err(Box::new(match stop {
                     Stop::TimedOut(waited) => WaitError::Timeout {
                         who: self.who(),
                         episode: k,
@@ -208,7 +238,7 @@ impl<P: Port> Barrier<P> {
                         fault,
                         missing,
                     },
-                })
+                }))
             }
         }
     }
@@ -226,7 +256,7 @@ pub struct Pending<'a, P: Port> {
 impl<P: Port> Pending<'_, P> {
     /// The episode this arrival is for.
     pub fn episode(&self) -> u64 {
-        self.barrier.hot.episode
+        self.barrier.hot.episode()
     }
 
     /// Poll once: `true` (and the episode is complete) if released; otherwise drive progress
@@ -234,14 +264,14 @@ impl<P: Port> Pending<'_, P> {
     /// [`Barrier::diagnose`]).
     #[inline]
     pub fn test(&mut self) -> bool {
-        let k = self.barrier.hot.episode;
+        let k = self.barrier.hot.episode();
         let port = &self.barrier.port;
         let done = reached(port.flag(), k) || {
             port.progress();
             reached(port.flag(), k)
         };
         if done {
-            self.barrier.hot.pending = false;
+            self.barrier.hot.set_pending(false);
         }
         done
     }
@@ -249,9 +279,9 @@ impl<P: Port> Pending<'_, P> {
     /// Wait for the release, as [`Barrier::wait`] does after arriving.
     #[inline]
     pub fn wait(self, timeout: Option<Duration>) -> Result<()> {
-        let k = self.barrier.hot.episode;
+        let k = self.barrier.hot.episode();
         if reached(self.barrier.port.flag(), k) {
-            self.barrier.hot.pending = false;
+            self.barrier.hot.set_pending(false);
             return Ok(());
         }
         self.barrier.wait_slow(k, timeout)

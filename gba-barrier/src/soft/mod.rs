@@ -172,10 +172,10 @@ impl<C: Cells> SoftBarrier<C> {
     /// again until then.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<()> {
         if let Some(p) = self.pending {
-            return Err(WaitError::Pending {
+            return Err(Box::new(WaitError::Pending {
                 who: self.who(),
                 episode: p.episode,
-            });
+            }));
         }
         self.episode += 1;
         let k = self.episode;
@@ -287,12 +287,12 @@ impl<C: Cells> SoftBarrier<C> {
                         round: at.round,
                     },
                 };
-                Err(WaitError::Timeout {
+                Err(Box::new(WaitError::Timeout {
                     who: self.who(),
                     episode: k,
                     waited,
                     missing,
-                })
+                }))
             }
         }
     }
