@@ -115,8 +115,10 @@ pub enum ShmError {
 /// The mapped file: base pointer and length, checked once. Owns the mapping.
 #[derive(Debug)]
 struct Region {
-    /// Keeps the mapping alive; accessed only through `base`.
-    _map: MmapRaw,
+    /// Keeps the mapping alive; accessed only through `base`. `None` only in the unit tests,
+    /// which lay the file out in heap memory so that Miri can check this code (Miri cannot map
+    /// files).
+    _map: Option<MmapRaw>,
     base: NonNull<u8>,
     len: usize,
 }
@@ -132,10 +134,11 @@ impl Region {
             offset.is_multiple_of(8) && offset + 8 <= self.len,
             "offset {offset:#x} outside the barrier file"
         );
-        // SAFETY: `base` is the start of a live mapping of `len` bytes owned by `self.map`, page
-        // aligned, so `base + offset` is in bounds (checked above) and 8-byte aligned; the
-        // mapping outlives the returned reference (it borrows `self`). Every process accesses
-        // these bytes only atomically (module invariant 1), so there is no mixed access.
+        // SAFETY: `base` is the start of a live mapping of `len` bytes owned by `self._map`
+        // (in unit tests: a heap allocation that outlives the region), page aligned, so
+        // `base + offset` is in bounds (checked above) and 8-byte aligned; the memory outlives
+        // the returned reference (it borrows `self`). Every process accesses these bytes only
+        // atomically (module invariant 1), so there is no mixed access.
         unsafe { AtomicU64::from_ptr(self.base.as_ptr().add(offset).cast::<u64>()) }
     }
 }
@@ -218,10 +221,28 @@ fn map(file: &std::fs::File, path: &Path) -> Result<Region, ShmError> {
         what: "mapped at address 0".into(),
     })?;
     Ok(Region {
-        _map: map,
+        _map: Some(map),
         base,
         len,
     })
+}
+
+/// Write the header of a zero-filled region, then publish it with the magic (Release), so an
+/// opener that sees the magic (Acquire) sees the rest.
+fn init_header(region: &Region, algorithm: Algorithm, members: usize, slots: usize) {
+    let alg = match algorithm {
+        Algorithm::CentralCounter => 1,
+        Algorithm::Dissemination => 2,
+    };
+    region.word(OFF_VERSION).store(VERSION, Ordering::Relaxed);
+    region.word(OFF_ALGORITHM).store(alg, Ordering::Relaxed);
+    region
+        .word(OFF_MEMBERS)
+        .store(members as u64, Ordering::Relaxed);
+    region
+        .word(OFF_SLOTS)
+        .store(slots as u64, Ordering::Relaxed);
+    region.word(OFF_MAGIC).store(MAGIC, Ordering::Release);
 }
 
 /// A software barrier whose members are processes sharing a file.
@@ -251,20 +272,7 @@ impl SoftBarrier<ShmCells> {
             .map_err(io_err("create", path))?;
         file.set_len(size as u64).map_err(io_err("size", path))?;
         let region = map(&file, path)?;
-        let alg = match algorithm {
-            Algorithm::CentralCounter => 1,
-            Algorithm::Dissemination => 2,
-        };
-        // The file is zero-filled; write the header, then publish it with the magic.
-        region.word(OFF_VERSION).store(VERSION, Ordering::Relaxed);
-        region.word(OFF_ALGORITHM).store(alg, Ordering::Relaxed);
-        region
-            .word(OFF_MEMBERS)
-            .store(members as u64, Ordering::Relaxed);
-        region
-            .word(OFF_SLOTS)
-            .store(slots as u64, Ordering::Relaxed);
-        region.word(OFF_MAGIC).store(MAGIC, Ordering::Release);
+        init_header(&region, algorithm, members, slots);
         Self::join(region, path, member)
     }
 
@@ -358,5 +366,101 @@ impl SoftBarrier<ShmCells> {
             member,
         };
         Ok(SoftBarrier::with_cells(cells, algorithm, member, members))
+    }
+}
+
+/// The layout code and the raw-pointer accesses over heap memory instead of a file, so that
+/// Miri can check them: `cargo +nightly miri test -p gba-barrier --lib soft::shm`.
+#[cfg(test)]
+mod tests {
+    use std::alloc::{Layout, alloc_zeroed, dealloc};
+
+    use super::*;
+
+    /// A zeroed, page-aligned heap block laid out as a barrier file for `members` members.
+    struct Heap {
+        base: NonNull<u8>,
+        layout: Layout,
+    }
+
+    impl Heap {
+        fn new(algorithm: Algorithm, members: usize) -> Self {
+            let (_, size) = layout(members, algorithm.slots(members));
+            let layout = Layout::from_size_align(size, 4096).unwrap();
+            // SAFETY: the layout has a non-zero size (the header alone is 0x40 bytes).
+            let base = NonNull::new(unsafe { alloc_zeroed(layout) }).expect("out of memory");
+            let heap = Heap { base, layout };
+            init_header(&heap.region(), algorithm, members, algorithm.slots(members));
+            heap
+        }
+
+        /// One more view of the block, as another process's mapping would be.
+        fn region(&self) -> Region {
+            Region {
+                _map: None,
+                base: self.base,
+                len: self.layout.size(),
+            }
+        }
+    }
+
+    impl Drop for Heap {
+        fn drop(&mut self) {
+            // SAFETY: allocated in `new` with this layout; every region over it is dropped
+            // before (the tests drop their barriers first).
+            unsafe { dealloc(self.base.as_ptr(), self.layout) }
+        }
+    }
+
+    fn run(algorithm: Algorithm, members: usize, episodes: u64) {
+        let heap = Heap::new(algorithm, members);
+        let path = Path::new("<heap>");
+        let barriers: Vec<ShmBarrier> = (0..members)
+            .map(|m| SoftBarrier::join(heap.region(), path, m).unwrap())
+            .collect();
+        let err = SoftBarrier::join(heap.region(), path, 0).unwrap_err();
+        assert!(
+            matches!(err, ShmError::MemberTaken { member: 0, .. }),
+            "{err:?}"
+        );
+        let err = SoftBarrier::join(heap.region(), path, members).unwrap_err();
+        assert!(matches!(err, ShmError::MemberOutOfRange { .. }), "{err:?}");
+        std::thread::scope(|s| {
+            for mut b in barriers {
+                s.spawn(move || {
+                    for k in 1..=episodes {
+                        b.wait(None).unwrap();
+                        assert_eq!(b.episode(), k);
+                    }
+                });
+            }
+        });
+        // Every member was given back when its handle dropped.
+        drop(SoftBarrier::join(heap.region(), path, 0).unwrap());
+    }
+
+    #[test]
+    fn dissemination_over_plain_memory() {
+        run(Algorithm::Dissemination, 3, 5);
+    }
+
+    #[test]
+    fn central_counter_over_plain_memory() {
+        run(Algorithm::CentralCounter, 3, 5);
+    }
+
+    #[test]
+    fn header_is_checked() {
+        let heap = Heap::new(Algorithm::CentralCounter, 2);
+        let path = Path::new("<heap>");
+        heap.region().word(OFF_SLOTS).store(7, Ordering::Relaxed);
+        let err = SoftBarrier::join(heap.region(), path, 0).unwrap_err();
+        assert!(matches!(err, ShmError::BadHeader { .. }), "{err:?}");
+        heap.region().word(OFF_MAGIC).store(0, Ordering::Relaxed);
+        let err = SoftBarrier::join(heap.region(), path, 0).unwrap_err();
+        assert!(
+            matches!(err, ShmError::NotABarrier { magic: 0, .. }),
+            "{err:?}"
+        );
     }
 }
