@@ -158,7 +158,7 @@ fn central_counter_processes() {
 
 #[test]
 fn dissemination_processes() {
-    run_processes(Algorithm::Dissemination, 3, 2000);
+    run_processes(Algorithm::Dissemination, 5, 2000);
 }
 
 #[test]
