@@ -166,7 +166,27 @@ impl<P: Port> Barrier<P> {
     }
 
     /// Split phase, first half: arrive for the next episode and return a handle to complete it
-    /// with. While the handle lives the barrier is borrowed, so no second arrive can happen.
+    /// with. While the handle lives the barrier is borrowed, so no second arrive can happen:
+    ///
+    /// ```compile_fail
+    /// fn twice<P: gba_barrier::Port>(barrier: &mut gba_barrier::Barrier<P>) {
+    ///     let first = barrier.arrive().unwrap();
+    ///     let second = barrier.arrive().unwrap(); // error: `barrier` is still borrowed
+    ///     drop((first, second));
+    /// }
+    /// ```
+    ///
+    /// while completing the first one releases the borrow:
+    ///
+    /// ```
+    /// fn twice<P: gba_barrier::Port>(barrier: &mut gba_barrier::Barrier<P>) -> gba_barrier::Result<()> {
+    ///     let first = barrier.arrive()?;
+    ///     first.wait(None)?;
+    ///     let mut second = barrier.arrive()?;
+    ///     while !second.test() {}
+    ///     Ok(())
+    /// }
+    /// ```
     #[inline]
     pub fn arrive(&mut self) -> Result<Pending<'_, P>> {
         self.ring()?;
