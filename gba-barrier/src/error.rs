@@ -104,6 +104,7 @@ impl fmt::Display for DeviceFault {
             Some(V::BAD_MEMBER) => "BAD_MEMBER: local id not this port or not in the mask",
             Some(V::SEQ_ERROR) => "SEQ_ERROR: an arrival was out of sequence",
             Some(V::DMA_FAULT) => "DMA_FAULT: RELEASE_ADDR unmapped or misaligned",
+            Some(V::GROUP_BUSY) => "GROUP_BUSY: another job holds the group",
             None => "unknown code",
         };
         write!(f, "ERROR_CODE {} ({name})", self.code)
