@@ -16,6 +16,10 @@
 
 pub mod backoff;
 pub mod error;
+#[cfg(not(loom))]
+pub mod ffi;
+#[cfg(not(loom))]
+pub mod hal;
 pub mod offload;
 pub mod port;
 pub(crate) mod primitive;
