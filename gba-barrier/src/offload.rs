@@ -134,6 +134,13 @@ impl<P: Port> Barrier<P> {
         &self.port
     }
 
+    /// Give the port back (to reset and release the group), with the last episode arrived
+    /// for, and whether it was still pending.
+    pub fn into_port(self) -> (P, u64, bool) {
+        let (episode, pending) = (self.hot.episode(), self.hot.is_pending());
+        (self.port, episode, pending)
+    }
+
     /// The last episode this member arrived for (0 before the first).
     pub fn episode(&self) -> u64 {
         self.hot.episode()
