@@ -76,7 +76,7 @@ impl Backoff {
         Backoff { step: 0 }
     }
 
-    /// The stage the next [`Backoff::snooze`] is in.
+    /// The stage the wait loop is in at this step.
     #[inline]
     #[must_use]
     pub const fn stage(&self) -> Stage {

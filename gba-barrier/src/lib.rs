@@ -9,8 +9,8 @@
 //! - [`Wait`]: the `wait(timeout)` every barrier here shares.
 //! - [`protocol`]: episode numbers, wire sequences, serial comparison, the doorbell word.
 //!
-//! All atomics go through [`primitive`] so that `--cfg loom` model-checks the protocol
-//! (`tests/loom.rs`; command in the crate's README section of ARCHITECTURE.md).
+//! All atomics go through the private `primitive` module so that `--cfg loom` model-checks
+//! the protocol (`tests/loom.rs`, run by `gba-barrier/loom.sh`).
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 

@@ -65,21 +65,23 @@ use crate::error::{Missing, Result, WaitError, Who};
 use crate::port::Port;
 use crate::protocol::{arrival_word_with, member_part, reached};
 
-/// Per-member state the hot path reads and writes, on its own cache line(s) so that a caller
-/// keeping barriers in an array, or next to hot data of its own, has no false sharing.
+/// Everything the hot path touches: the per-member state and the port (whose doorbell and flag
+/// pointers it loads), together on one cache-padded block, so that the path reads one line and
+/// a caller keeping barriers in an array, or next to hot data of its own, has no false sharing.
 #[derive(Debug)]
-struct Hot {
+struct Hot<P> {
     /// The last episode this member arrived for (0: none yet), with [`PENDING`] set while it
     /// has been arrived for but not yet seen released.
     state: u64,
     /// ARRIVAL's MEMBER_ID field for this member, ready to OR with a sequence.
     member_part: u64,
+    port: P,
 }
 
 /// Bit 63 of [`Hot::state`]: the episode is pending.
 const PENDING: u64 = 1 << 63;
 
-impl Hot {
+impl<P> Hot<P> {
     #[inline(always)]
     fn episode(&self) -> u64 {
         self.state & !PENDING
@@ -99,8 +101,7 @@ impl Hot {
 /// One member's barrier over a configured GBA group.
 #[derive(Debug)]
 pub struct Barrier<P: Port> {
-    hot: CachePadded<Hot>,
-    port: P,
+    hot: CachePadded<Hot<P>>,
 }
 
 impl<P: Port> Barrier<P> {
@@ -124,14 +125,21 @@ impl<P: Port> Barrier<P> {
             hot: CachePadded::new(Hot {
                 state: completed,
                 member_part,
+                port,
             }),
-            port,
         }
     }
 
     /// The port this barrier runs on.
     pub fn port(&self) -> &P {
-        &self.port
+        &self.hot.port
+    }
+
+    /// Give the port back (to reset and release the group), with the last episode arrived
+    /// for, and whether it was still pending.
+    pub fn into_port(self) -> (P, u64, bool) {
+        let (episode, pending) = (self.hot.episode(), self.hot.is_pending());
+        (CachePadded::into_inner(self.hot).port, episode, pending)
     }
 
     /// The last episode this member arrived for (0 before the first).
@@ -147,8 +155,8 @@ impl<P: Port> Barrier<P> {
     /// Who this barrier is, for errors.
     pub fn who(&self) -> Who {
         Who::Group {
-            group: self.port.group(),
-            member: self.port.member(),
+            group: self.hot.port.group(),
+            member: self.hot.port.member(),
         }
     }
 
@@ -158,7 +166,7 @@ impl<P: Port> Barrier<P> {
     #[inline]
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<()> {
         let k = self.ring()?;
-        if reached(self.port.flag(), k) {
+        if reached(self.hot.port.flag(), k) {
             return Ok(());
         }
         self.hot.set_pending(true);
@@ -205,7 +213,7 @@ impl<P: Port> Barrier<P> {
 
     /// What the device says about the current episode.
     pub fn diagnose(&self) -> crate::port::Diagnosis {
-        self.port.diagnose()
+        self.hot.port.diagnose()
     }
 
     /// Steps (1)–(3) of the hot path: refuse a second arrival, count, ring.
@@ -218,7 +226,9 @@ impl<P: Port> Barrier<P> {
         }
         debug_assert!(k < PENDING, "episode count reached 2^63");
         self.hot.state = k;
-        self.port.ring(arrival_word_with(self.hot.member_part, k));
+        self.hot
+            .port
+            .ring(arrival_word_with(self.hot.member_part, k));
         Ok(k)
     }
 
@@ -235,7 +245,7 @@ impl<P: Port> Barrier<P> {
     #[cold]
     #[inline(never)]
     fn wait_slow(&mut self, k: u64, timeout: Option<Duration>) -> Result<()> {
-        let port = &self.port;
+        let port = &self.hot.port;
         let outcome = wait_until(
             || reached(port.flag(), k),
             || port.progress(),
@@ -248,7 +258,7 @@ impl<P: Port> Barrier<P> {
                 Ok(())
             }
             Err(stop) => {
-                let diagnosis = self.port.diagnose();
+                let diagnosis = self.hot.port.diagnose();
                 let missing = Missing::Members(diagnosis.missing);
                 Err(Box::new(match stop {
                     Stop::TimedOut(waited) => WaitError::Timeout {
@@ -290,7 +300,7 @@ impl<P: Port> Pending<'_, P> {
     #[inline]
     pub fn test(&mut self) -> bool {
         let k = self.barrier.hot.episode();
-        let port = &self.barrier.port;
+        let port = &self.barrier.hot.port;
         let done = reached(port.flag(), k) || {
             port.progress();
             reached(port.flag(), k)
@@ -305,7 +315,7 @@ impl<P: Port> Pending<'_, P> {
     #[inline]
     pub fn wait(self, timeout: Option<Duration>) -> Result<()> {
         let k = self.barrier.hot.episode();
-        if reached(self.barrier.port.flag(), k) {
+        if reached(self.barrier.hot.port.flag(), k) {
             self.barrier.hot.set_pending(false);
             return Ok(());
         }

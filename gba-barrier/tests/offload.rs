@@ -268,4 +268,7 @@ fn dropped_pending_can_be_resumed() {
     while !p.test() {}
     b.wait(None).unwrap();
     assert_eq!(b.episode(), 2);
+    drop(b.arrive().unwrap());
+    let (port, episode, pending) = b.into_port();
+    assert_eq!((port.member, episode, pending), (0, 3, true));
 }

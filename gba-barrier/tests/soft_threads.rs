@@ -146,3 +146,47 @@ fn dissemination_timeout_names_the_partner() {
     }
     b1.resume(None).unwrap(); // nothing pending: returns at once
 }
+
+#[test]
+fn dissemination_timeout_in_a_later_round() {
+    let mut handles = SoftBarrier::threads(Algorithm::Dissemination, 4);
+    let (mut b0, mut b1) = (handles.remove(0), handles.remove(0));
+    // Members 2 and 3 never come: member 1 hears member 0 in round 0 (member 0 signals as
+    // soon as it arrives), then waits for member 3 in round 1.
+    let t0 = std::thread::spawn(move || {
+        let _ = b0.wait(Some(Duration::from_millis(10)));
+    });
+    let short = Some(Duration::from_millis(10));
+    let mut result = b1.wait(short);
+    // However late member 0's thread starts, resuming gets past round 0.
+    while let Err(e) = &result {
+        if !matches!(
+            **e,
+            WaitError::Timeout {
+                missing: Missing::Partner {
+                    member: 0,
+                    round: 0
+                },
+                ..
+            }
+        ) {
+            break;
+        }
+        result = b1.resume(short);
+    }
+    t0.join().unwrap();
+    let err = result.unwrap_err();
+    assert!(
+        matches!(
+            &*err,
+            WaitError::Timeout {
+                missing: Missing::Partner {
+                    member: 3,
+                    round: 1
+                },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}

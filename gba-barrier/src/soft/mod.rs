@@ -26,7 +26,7 @@ pub mod shm;
 #[cfg(not(loom))]
 mod std_barrier;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use cells::{Cells, HeapCells};
 #[cfg(not(loom))]
@@ -246,18 +246,27 @@ impl<C: Cells> SoftBarrier<C> {
                 .map_err(|stop| (stop, p))
             }
             Algorithm::Dissemination => {
+                // One deadline for all rounds (the clock is read only when there is one).
+                let start = timeout.map(|_| Instant::now());
                 let mut result = Ok(());
                 for round in p.round..rounds(self.members) {
                     if round > p.round {
                         self.signal(k, round);
                     }
+                    let left = timeout
+                        .zip(start)
+                        .map(|(t, s)| t.saturating_sub(s.elapsed()));
                     let (cells, mine) = (&self.cells, self.slot(self.member, round));
                     if let Err(stop) = wait_until(
                         || cells.load(mine, Ordering::Acquire) >= k,
                         || {},
                         || Ok::<(), ()>(()),
-                        timeout,
+                        left,
                     ) {
+                        let stop = match (stop, start) {
+                            (Stop::TimedOut(_), Some(s)) => Stop::TimedOut(s.elapsed()),
+                            (stop, _) => stop,
+                        };
                         result = Err((stop, Pending { episode: k, round }));
                         break;
                     }
