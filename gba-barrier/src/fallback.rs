@@ -27,6 +27,9 @@ pub fn announce(reason: &dyn fmt::Display, software: &str) {
 }
 
 /// One member's barrier: on the GBA, or the software barrier it fell back to.
+// The offloaded barrier's hot state is cache-padded on purpose; boxing it would put a pointer
+// chase on the hot path.
+#[allow(clippy::large_enum_variant)]
 pub enum Chosen<'d, B: Backend, S: Wait> {
     Offload(Barrier<HalPort<'d, B>>),
     Software(S),
