@@ -8,9 +8,21 @@ use crate::model::{
 };
 use crate::yaml::Node;
 
-/// Walks the tree. Items with a problem are reported and left out; the rest is returned (when
-/// the `device` header could be read) so that the semantic checks can run on it too.
-pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Device> {
+/// What the tree holds: the device (when the root is a mapping), with the items that had a
+/// problem left out so that the semantic checks can run on the rest.
+pub struct Parsed {
+    pub device: Device,
+    /// Blocks written in the spec, including those left out: "no blocks" is only true when
+    /// there were none.
+    pub blocks_written: usize,
+    /// Where a missing `device` name was expected: the semantic checks must not report the
+    /// stand-in name again.
+    pub missing_name: Option<Loc>,
+}
+
+/// Walks the tree. A problem at one level hides nothing at another: a missing device name
+/// still lets every block be checked.
+pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Parsed> {
     let mut map = MapReader::new(root, "the spec", src, diags)?;
     let device_map = map.take("device");
     let constants = map.take("constants");
@@ -19,25 +31,38 @@ pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> O
     map.finish(&["device", "constants", "blocks"], diags);
 
     let (name, description, version) = match device_map {
-        Some(node) => device_header(node, src, diags)?,
+        Some(node) => device_header(node, src, diags),
         None => {
             diags.push(Diagnostic::error(
                 "the spec has no `device` section",
                 root_loc,
                 "expected `device:` with at least a `name`",
             ));
-            return None;
+            (None, String::new(), String::new())
         }
     };
+    let missing_name = name
+        .is_none()
+        .then(|| device_map.map_or(root_loc, |n| n.loc));
+    let name =
+        name.unwrap_or_else(|| Located::new(String::new(), missing_name.unwrap_or(root_loc)));
     let constants = list(constants, "constants", src, diags, constant);
+    let blocks_written = match blocks.map(|b| &b.value) {
+        Some(Node::Seq(items)) => items.len(),
+        _ => 0,
+    };
     // A missing or empty `blocks` is reported by validation ("device has no blocks").
     let blocks = list(blocks, "blocks", src, diags, block);
-    Some(Device {
-        name,
-        description,
-        version,
-        constants,
-        blocks,
+    Some(Parsed {
+        device: Device {
+            name,
+            description,
+            version,
+            constants,
+            blocks,
+        },
+        blocks_written,
+        missing_name,
     })
 }
 
@@ -45,13 +70,15 @@ fn device_header(
     node: &Located<Node>,
     src: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Located<String>, String, String)> {
-    let mut map = MapReader::new(node, "`device`", src, diags)?;
+) -> (Option<Located<String>>, String, String) {
+    let Some(mut map) = MapReader::new(node, "`device`", src, diags) else {
+        return (None, String::new(), String::new());
+    };
     let name = map.required_str("name", diags);
     let description = map.optional_str("description", diags).unwrap_or_default();
     let version = map.optional_str("version", diags).unwrap_or_default();
     map.finish(&["name", "description", "version"], diags);
-    Some((name?, description.value, version.value))
+    (name, description.value, version.value)
 }
 
 fn constant(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Constant> {
@@ -355,13 +382,38 @@ impl<'n> MapReader<'n> {
         diags: &mut Vec<Diagnostic>,
     ) -> Option<Self> {
         match &node.value {
-            Node::Map(entries) => Some(MapReader {
-                entries,
-                src,
-                used: vec![false; entries.len()],
-                loc: node.loc,
-                what: what.to_string(),
-            }),
+            Node::Map(entries) => {
+                // A key given twice is reported here, with both places, and its repeats are
+                // not reported again as unknown keys (the first one is read).
+                let mut used = vec![false; entries.len()];
+                let mut first: std::collections::HashMap<&str, Loc> = Default::default();
+                for (index, (key, _)) in entries.iter().enumerate() {
+                    match first.get(key.value.as_str()) {
+                        Some(earlier) => {
+                            used[index] = true;
+                            diags.push(
+                                Diagnostic::error(
+                                    format!("duplicate key `{}` in {what}", key.value),
+                                    key.loc,
+                                    "given again here",
+                                )
+                                .also(*earlier, "first given here")
+                                .note("each key may appear once in a mapping; the first is read"),
+                            );
+                        }
+                        None => {
+                            first.insert(&key.value, key.loc);
+                        }
+                    }
+                }
+                Some(MapReader {
+                    entries,
+                    src,
+                    used,
+                    loc: node.loc,
+                    what: what.to_string(),
+                })
+            }
             other => {
                 diags.push(Diagnostic::error(
                     format!("{what} must be a mapping, found {}", other.kind()),
@@ -452,6 +504,14 @@ impl<'n> MapReader<'n> {
                     None
                 }
             },
+            Node::Str(_) | Node::Float(_) if self.integer_literal(node) => {
+                diags.push(Diagnostic::error(
+                    format!("{}: `{key}` is out of range", self.what),
+                    node.loc,
+                    "expected an integer from 0 to 2^64-1",
+                ));
+                None
+            }
             other => {
                 diags.push(Diagnostic::error(
                     format!(
@@ -465,6 +525,26 @@ impl<'n> MapReader<'n> {
                 None
             }
         }
+    }
+
+    /// True when the node was written as an integer (decimal, `0x`, `0o` or `0b`, with `_`
+    /// separators) that YAML could not hold as one, being too large.
+    fn integer_literal(&self, node: &Located<Node>) -> bool {
+        let raw = self
+            .src
+            .get(node.loc.byte_start..node.loc.byte_start + node.loc.byte_len)
+            .unwrap_or_default()
+            .trim();
+        let unsigned = raw.strip_prefix(['-', '+']).unwrap_or(raw);
+        let (digits, radix) = match unsigned.get(..2) {
+            Some("0x" | "0X") => (&unsigned[2..], 16),
+            Some("0o" | "0O") => (&unsigned[2..], 8),
+            Some("0b" | "0B") => (&unsigned[2..], 2),
+            _ => (unsigned, 10),
+        };
+        !digits.is_empty()
+            && digits.chars().any(|c| c.is_digit(radix))
+            && digits.chars().all(|c| c.is_digit(radix) || c == '_')
     }
 
     fn required_access(

@@ -70,13 +70,31 @@ impl Target {
     }
 
     /// Every file this target generates, paths relative to the project root.
+    /// A spec that fails validation for this target's outputs, or an output that cannot be
+    /// written, is a [`LoadError::Invalid`] with every problem located in the spec.
     pub fn render(&self, root: &Path) -> Result<Vec<GeneratedFile>, LoadError> {
-        let device = crate::load(&within(root, &self.spec))?;
+        Ok(self.render_validated(root)?.0)
+    }
+
+    /// As [`render`](Self::render), with the validated device (for its warnings).
+    pub fn render_validated(
+        &self,
+        root: &Path,
+    ) -> Result<(Vec<GeneratedFile>, crate::Validated), LoadError> {
+        let path = within(root, &self.spec);
+        let text = crate::read(&path)?;
+        let invalid = |diagnostics| LoadError::Invalid {
+            path: path.clone(),
+            text: text.clone(),
+            diagnostics,
+        };
+        let device = crate::parse_str_for(&text, &self.outputs).map_err(invalid)?;
         let provenance = Provenance {
             spec: slash(&self.spec),
             command: self.command(),
         };
-        Ok(emit::selected(&device, &provenance, &self.outputs)
+        let files = emit::all(&device, &provenance).map_err(|e| invalid(vec![e.diagnostic()]))?;
+        let files = files
             .into_iter()
             .map(|file| {
                 let dir = match file.place {
@@ -88,7 +106,8 @@ impl Target {
                     ..file
                 }
             })
-            .collect())
+            .collect();
+        Ok((files, device))
     }
 }
 

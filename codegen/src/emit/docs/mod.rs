@@ -14,7 +14,8 @@ use crate::model::{Block, Device, Field, Register};
 use crate::names;
 use text::{cell, hex, paragraphs};
 
-pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+pub fn files(device: &crate::Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
+    let device = &super::text::map_descriptions(device, super::text::markdown);
     let mut files = vec![GeneratedFile {
         place: Place::Docs,
         path: "registers.md".into(),
