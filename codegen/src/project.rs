@@ -2,7 +2,7 @@
 //! are current (`gba gen --check`, and the staleness test).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::LoadError;
 use crate::emit::{self, GeneratedFile, MARKER, Output, Place, Provenance};
@@ -256,10 +256,44 @@ fn within(root: &Path, path: &Path) -> PathBuf {
     }
 }
 
-/// A path with `/` separators, for messages and preambles that must not vary by platform.
+/// A path with `/` separators, for messages and preambles that must not vary by platform:
+/// relative to the current directory when it lies below it, with no doubled `/` after the
+/// root of an absolute path and no `./`.
 fn slash(path: &Path) -> String {
-    path.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    let cwd = std::env::current_dir().ok();
+    let path = cwd
+        .as_deref()
+        .filter(|_| path.is_absolute())
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .unwrap_or(path);
+    let mut out = String::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::RootDir => out.push('/'),
+            Component::Prefix(prefix) => out.push_str(&prefix.as_os_str().to_string_lossy()),
+            other => {
+                if !out.is_empty() && !out.ends_with('/') {
+                    out.push('/');
+                }
+                out.push_str(&other.as_os_str().to_string_lossy());
+            }
+        }
+    }
+    if out.is_empty() { ".".into() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_in_preambles_have_no_doubled_slash_and_are_relative_where_possible() {
+        assert_eq!(slash(Path::new("/tmp/x/spec.yaml")), "/tmp/x/spec.yaml");
+        assert_eq!(slash(Path::new("./a/b.yaml")), "a/b.yaml");
+        let here = std::env::current_dir().expect("a current directory");
+        assert_eq!(slash(&here.join("sub/spec.yaml")), "sub/spec.yaml");
+        let target = Target::custom(here.join("s.yaml"), "/tmp/out".into());
+        assert_eq!(target.command(), "gba gen --spec s.yaml --out /tmp/out");
+    }
 }

@@ -163,3 +163,16 @@ fn an_output_the_spec_was_not_validated_for_is_an_error_not_a_file() {
         emit::selected(&device, &provenance, &[Output::C]).expect_err("not validated for C");
     assert_eq!(error.output, Output::C);
 }
+
+#[test]
+fn without_a_version_no_output_prints_an_empty_one() {
+    let text = "device: { name: dev }\nblocks:\n  - { name: b, offset: 0, size: 4 }\n";
+    for file in files(text) {
+        assert!(
+            !file.contents.contains("version ."),
+            "{}: {}",
+            file.path,
+            file.contents
+        );
+    }
+}

@@ -54,8 +54,8 @@ unsafe impl Send for Device {}
 unsafe impl Sync for Device {}
 
 impl Device {
-    /// Bytes of the register window, from the start of the first block to the end of
-    /// the last.
+    /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
+    /// pointer points) to the end of the last block instance.
     pub const SIZE: usize = 0x5_0000;
 
     /// The device whose register window starts at `ptr`.

@@ -144,15 +144,19 @@ fn header(device: &Device) -> Header {
     let mut h = Header::default();
     let upper = names::upper(&device.name);
     let mut intro = device.description.trim().to_string();
-    intro.push_str(&format!(
-        "\n\nRegister map version {}.\n\n\
-         Offsets are in bytes: a block's from the start of the device window, a register's \
+    if !device.version.trim().is_empty() {
+        intro.push_str(&format!(
+            "\n\nRegister map version {}.",
+            device.version.trim()
+        ));
+    }
+    intro.push_str(
+        "\n\nOffsets are in bytes: a block's from the start of the device window, a register's \
          from the start of its block. Masks, reset and enumerated values have the type of \
          their register (64-bit ones are `ULL`), so `~MASK` never loses the upper half. The \
          accessors do no bounds checks: instance and element indices must be below the \
          matching `_COUNT`. Reading a register with read-to-clear fields changes it.",
-        device.version
-    ));
+    );
     h.comment("", &intro);
     h.line("");
     h.line("#include <stddef.h>");

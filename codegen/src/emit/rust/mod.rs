@@ -274,8 +274,8 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         unsafe impl Sync for Device {}
 
         impl Device {
-            /// Bytes of the register window, from the start of the first block to the end of
-            /// the last.
+            /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
+            /// pointer points) to the end of the last block instance.
             pub const SIZE: usize = #window;
 
             /// The device whose register window starts at `ptr`.
