@@ -165,3 +165,34 @@ fn unchecked_twins<'a>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BLOCK_MODULE_TYPES;
+
+    /// Block modules import the register handle and the access modes from `common.rs`: each
+    /// of them must be a name no block type can take.
+    #[test]
+    fn every_handle_and_access_mode_of_the_template_is_reserved() {
+        let template: syn::File = syn::parse_str(super::super::COMMON).expect("common.rs parses");
+        let mut imported = Vec::new();
+        for item in &template.items {
+            match item {
+                syn::Item::Enum(e) if matches!(e.vis, syn::Visibility::Public(_)) => {
+                    imported.push(e.ident.to_string())
+                }
+                syn::Item::Struct(s) if matches!(s.vis, syn::Visibility::Public(_)) => {
+                    imported.push(s.ident.to_string())
+                }
+                _ => {}
+            }
+        }
+        assert!(imported.contains(&"RoRc".to_string()), "{imported:?}");
+        for name in imported {
+            assert!(
+                BLOCK_MODULE_TYPES.contains(&name.as_str()),
+                "`{name}` is not reserved"
+            );
+        }
+    }
+}
