@@ -78,11 +78,29 @@ pub fn parse_tree(text: &str) -> Result<Located<Node>, Box<Diagnostic>> {
                 .location()
                 .map(|l| Loc::from_saphyr(&l, text))
                 .unwrap_or_default();
-            Err(Box::new(Diagnostic::error(
-                format!("malformed YAML: {}", first_line(&error.to_string())),
-                loc,
-                "the YAML parser stopped here",
-            )))
+            let message = first_line(&error.to_string());
+            let limit = ["budget breached", "alias", "recursion limit"];
+            let diagnostic = if limit.iter().any(|l| message.contains(l)) {
+                // A limit, not a syntax error: say which, in the spec's terms.
+                Diagnostic::error(
+                    "the spec exceeds a limit of the YAML reader",
+                    loc,
+                    "the reader stopped here",
+                )
+                .note(format!("the reader said: {message}"))
+                .note(format!(
+                    "limits: {MAX_NODES} YAML nodes, {MAX_EVENTS} events, \
+                     {MAX_ALIAS_REPLAYED_EVENTS} events replayed by aliases, nesting {MAX_DEPTH} \
+                     (docs/spec-format.md, \"Implementation limits\")"
+                ))
+            } else {
+                Diagnostic::error(
+                    format!("malformed YAML: {message}"),
+                    loc,
+                    "the YAML parser stopped here",
+                )
+            };
+            Err(Box::new(diagnostic))
         }
     }
 }
