@@ -84,9 +84,16 @@ pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> 
     }]
 }
 
-/// Every identifier the header defines, with the spec location of the name it comes from.
+/// Every identifier the header defines, with the spec location of the name it comes from: the
+/// C naming, a pure function of the device. It runs the same builder as the emitter (so the
+/// two cannot disagree) with the text left out.
 pub(crate) fn identifiers(device: &Device) -> Vec<(String, Loc)> {
-    header(device).identifiers
+    let mut h = Header {
+        names_only: true,
+        ..Header::default()
+    };
+    build(&mut h, device);
+    h.identifiers
 }
 
 /// The C output's rules: C has one namespace, and joining names with `_` can make two paths
@@ -142,6 +149,11 @@ pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
 
 fn header(device: &Device) -> Header {
     let mut h = Header::default();
+    build(&mut h, device);
+    h
+}
+
+fn build(h: &mut Header, device: &Device) {
     let upper = names::upper(&device.name);
     let mut intro = device.description.trim().to_string();
     if !device.version.trim().is_empty() {
@@ -188,9 +200,9 @@ fn header(device: &Device) -> Header {
     h.line("");
 
     for block in &device.blocks {
-        self::block(&mut h, device, block);
+        self::block(h, device, block);
         for reg in &block.registers {
-            register::items(&mut h, &register::Names::new(device, block, reg));
+            register::items(h, &register::Names::new(device, block, reg));
         }
     }
 
@@ -198,7 +210,6 @@ fn header(device: &Device) -> Header {
     h.line("}");
     h.line("#endif");
     h.line("");
-    h
 }
 
 fn block(h: &mut Header, device: &Device, block: &Block) {
@@ -294,10 +305,15 @@ pub(super) fn count(value: u64) -> String {
 struct Header {
     text: String,
     identifiers: Vec<(String, Loc)>,
+    /// Collect the identifiers only (for the C check): no text.
+    names_only: bool,
 }
 
 impl Header {
     fn line(&mut self, line: &str) {
+        if self.names_only {
+            return;
+        }
         self.text.push_str(line);
         self.text.push('\n');
     }
@@ -309,7 +325,7 @@ impl Header {
 
     /// A `/* */` comment; `indent` precedes each line.
     fn comment(&mut self, indent: &str, text: &str) {
-        if text.trim().is_empty() {
+        if self.names_only || text.trim().is_empty() {
             return;
         }
         let text = comment_text(text.trim());
@@ -416,6 +432,21 @@ blocks:
             messages.contains(&"two items would both be `DEV_A_B_C_OFFSET` in the C header"),
             "{messages:?}"
         );
+    }
+
+    #[test]
+    fn the_check_sees_exactly_what_the_header_defines() {
+        let device = crate::parse_str(include_str!("../../../../tests/fixtures/uart/uart.yaml"))
+            .expect("the uart spec is valid");
+        let emitted = header(&device);
+        assert_eq!(identifiers(&device), emitted.identifiers);
+        for (identifier, _) in &emitted.identifiers {
+            assert!(
+                emitted.text.contains(&format!("#define {identifier} "))
+                    || emitted.text.contains(&format!("{identifier}(")),
+                "{identifier} is not in the header"
+            );
+        }
     }
 
     #[test]
