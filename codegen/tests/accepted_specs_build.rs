@@ -651,6 +651,9 @@ fn a_sample_of_accepted_specs_compiles() {
         }
     }
     assert_eq!(crates.len(), SAMPLE, "too few valid specs in {tries} tries");
+    // And one whose descriptions hold every kind of text that once broke an output.
+    let awkward = gba_codegen::parse_str(AWKWARD_SPEC).unwrap_or_else(|d| panic!("{d:#?}"));
+    crates.push(outputs(&awkward).expect("the awkward spec is accepted"));
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let workspace = manifest_dir.parent().expect("workspace root");
     let target = workspace.join("target").join("accepted-specs");
@@ -686,14 +689,27 @@ fn a_sample_of_accepted_specs_compiles() {
     std::fs::copy(workspace.join("Cargo.lock"), dir.path().join("Cargo.lock"))
         .expect("copy Cargo.lock");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(cargo)
-        .args(["check", "--offline", "--workspace", "--quiet"])
-        .current_dir(dir.path())
-        .env("CARGO_TARGET_DIR", &target)
-        .env("RUSTFLAGS", "-D warnings")
-        .output()
-        .expect("cargo runs");
-    if !output.status.success() {
+    // `check` with warnings denied, then the doctests: no description may become one.
+    for command in [
+        &["check", "--offline", "--workspace", "--quiet"][..],
+        &["test", "--doc", "--offline", "--workspace", "--quiet"][..],
+    ] {
+        let output = Command::new(&cargo)
+            .args(command)
+            .current_dir(dir.path())
+            .env("CARGO_TARGET_DIR", &target)
+            .env("RUSTFLAGS", "-D warnings")
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .output()
+            .expect("cargo runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let no_doctest = stdout
+            .lines()
+            .filter(|l| l.contains("test result"))
+            .all(|l| l.contains(" 0 passed; 0 failed"));
+        if output.status.success() && no_doctest {
+            continue;
+        }
         let sources: String = crates
             .iter()
             .flatten()
@@ -701,8 +717,37 @@ fn a_sample_of_accepted_specs_compiles() {
             .map(|f| format!("==> {}\n{}\n", f.path, f.contents))
             .collect();
         panic!(
-            "a generated crate does not compile:\n{}\n{sources}",
+            "cargo {command:?} fails on a generated crate (or finds a doctest):\n{stdout}\n{}\n{sources}",
             String::from_utf8_lossy(&output.stderr)
         );
     }
 }
+
+const AWKWARD_SPEC: &str = r#"device:
+  name: awk
+  description: "```\nfn main() { panic!() }\n```\n\n    let x: u32 = 'a'; // indented code\n\ttabbed\rcarriage"
+blocks:
+  - name: b
+    description: "- item\n      continued\n\n# Heading\n    code after a heading\n~~~\nfenced\n~~~"
+    offset: 0
+    size: 0x10
+    count: 2
+    registers:
+      - name: R
+        description: "feed\f nul\0 */ /* ??/ <&> ]]> --"
+        offset: 0
+        width: 32
+        access: rw
+        count: 2
+        fields:
+          - { name: F, bits: 0, side_effect: w1c, description: "\n\n    assert!(false);" }
+          - { name: G, bits: "2:1", values: [{ name: A, value: 1, description: "    x" }] }
+      - name: C
+        offset: 8
+        width: 8
+        access: ro
+        count: 1
+        stride: 1
+        fields:
+          - { name: N, bits: "7:0", side_effect: rc }
+"#;
