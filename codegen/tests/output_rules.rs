@@ -52,6 +52,7 @@ fn blocks_whose_type_would_shadow_an_import_prelude_item_or_keyword_are_refused(
         let found = refused(&spec(&block(name, REG)));
         let d = find(&found, "clashes with the generated Rust code");
         assert!(d.primary.text.contains(&format!("`{ty}`")), "{d:?}");
+        assert_eq!(d.primary.loc.line, 3);
     }
 }
 

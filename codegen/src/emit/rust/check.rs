@@ -61,7 +61,13 @@ pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
                         *block.name
                     ),
                     block.name.loc,
-                    format!("its handle type `{ty}` would shadow or repeat `{ty}` in its module"),
+                    if ty == "Self" {
+                        "its handle type would be `Self`, a Rust keyword".to_string()
+                    } else {
+                        format!(
+                            "its handle type `{ty}` would shadow or repeat `{ty}` in its module"
+                        )
+                    },
                 )
                 .note(format!(
                     "block names whose CamelCase form is one of these are reserved: {}",
