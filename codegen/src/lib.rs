@@ -59,6 +59,9 @@ pub fn parse_str_for(text: &str, outputs: &[Output]) -> Result<Validated, Vec<Di
             && d.message.ends_with("has no blocks");
         !stand_in_name && !no_blocks
     }));
+    for block in &parsed.partial_blocks {
+        diagnostics.extend(validate::registers_only(block));
+    }
     sort(&mut diagnostics);
     Err(diagnostics)
 }

@@ -18,6 +18,9 @@ pub struct Parsed {
     /// Where a missing `device` name was expected: the semantic checks must not report the
     /// stand-in name again.
     pub missing_name: Option<Loc>,
+    /// Blocks whose own keys had a problem (reported), with stand-ins for what was missing:
+    /// only their registers are checked.
+    pub partial_blocks: Vec<Block>,
 }
 
 /// Walks the tree. A problem at one level hides nothing at another: a missing device name
@@ -52,7 +55,17 @@ pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> O
         _ => 0,
     };
     // A missing or empty `blocks` is reported by validation ("device has no blocks").
-    let blocks = list(blocks, "blocks", src, diags, block);
+    let mut partial_blocks = Vec::new();
+    let blocks = list(blocks, "blocks", src, diags, block)
+        .into_iter()
+        .filter_map(|b| match b {
+            ParsedBlock::Whole(block) => Some(block),
+            ParsedBlock::Partial(block) => {
+                partial_blocks.push(block);
+                None
+            }
+        })
+        .collect();
     Some(Parsed {
         device: Device {
             name,
@@ -63,6 +76,7 @@ pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> O
         },
         blocks_written,
         missing_name,
+        partial_blocks,
     })
 }
 
@@ -95,7 +109,7 @@ fn constant(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Opt
     })
 }
 
-fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Block> {
+fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<ParsedBlock> {
     let mut map = MapReader::new(node, "a block", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "block");
@@ -104,6 +118,7 @@ fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
     let size = map.required_uint("size", diags);
     let array = map.array(size.as_ref().map(|s| s.value), diags);
     let registers = map.take("registers");
+    let loc = map.loc;
     map.finish(
         &[
             "name",
@@ -117,14 +132,32 @@ fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         diags,
     );
     let registers = list(registers, "registers", src, diags, register);
-    Some(Block {
-        name: name?,
-        description: description.value,
-        offset: offset?,
-        size: size?,
-        array: array?,
-        registers,
-    })
+    match (name, offset, size, array) {
+        (Some(name), Some(offset), Some(size), Some(array)) => Some(ParsedBlock::Whole(Block {
+            name,
+            description: description.value,
+            offset,
+            size,
+            array,
+            registers,
+        })),
+        // A problem in the block's own keys hides nothing in its registers: they are still
+        // checked among themselves (and against the size, when it was readable).
+        (name, _, size, _) => Some(ParsedBlock::Partial(Block {
+            name: name.unwrap_or_else(|| Located::new("?".into(), loc)),
+            description: description.value,
+            offset: Located::new(0, loc),
+            size: size.unwrap_or_else(|| Located::new(u64::MAX, loc)),
+            array: None,
+            registers,
+        })),
+    }
+}
+
+/// A block as read: whole, or with a problem in its own keys (its registers still read).
+enum ParsedBlock {
+    Whole(Block),
+    Partial(Block),
 }
 
 fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Register> {

@@ -223,6 +223,24 @@ fn unique<'a>(
     }
 }
 
+/// The checks of a block's registers among themselves, for a block whose own keys had a
+/// problem.
+pub(crate) fn registers_only(block: &Block) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let what = format!("block `{}`", *block.name);
+    unique(
+        block.registers.iter().map(|r| &r.name),
+        "register",
+        &what,
+        &mut diags,
+    );
+    for register in &block.registers {
+        self::register(register, block, &mut diags);
+    }
+    register_overlaps(block, &mut diags);
+    diags
+}
+
 fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
     let what = format!("block `{}`", *block.name);
     if *block.size == 0 {
