@@ -62,6 +62,9 @@ pub fn parse_str_for(text: &str, outputs: &[Output]) -> Result<Validated, Vec<Di
     for block in &parsed.partial_blocks {
         diagnostics.extend(validate::registers_only(block));
     }
+    for register in &parsed.partial_registers {
+        diagnostics.extend(validate::fields_only(register));
+    }
     sort(&mut diagnostics);
     Err(diagnostics)
 }

@@ -10,7 +10,7 @@ use crate::yaml::Node;
 
 /// What the tree holds: the device (when the root is a mapping), with the items that had a
 /// problem left out so that the semantic checks can run on the rest.
-pub struct Parsed {
+pub struct ParsedDevice {
     pub device: Device,
     /// Blocks written in the spec, including those left out: "no blocks" is only true when
     /// there were none.
@@ -21,11 +21,17 @@ pub struct Parsed {
     /// Blocks whose own keys had a problem (reported), with stand-ins for what was missing:
     /// only their registers are checked.
     pub partial_blocks: Vec<Block>,
+    /// Registers whose own keys had a problem, likewise: only their fields are checked.
+    pub partial_registers: Vec<Register>,
 }
 
 /// Walks the tree. A problem at one level hides nothing at another: a missing device name
 /// still lets every block be checked.
-pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Parsed> {
+pub fn device(
+    root: &Located<Node>,
+    src: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ParsedDevice> {
     let mut map = MapReader::new(root, "the spec", src, diags)?;
     let device_map = map.take("device");
     let constants = map.take("constants");
@@ -56,17 +62,24 @@ pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> O
     };
     // A missing or empty `blocks` is reported by validation ("device has no blocks").
     let mut partial_blocks = Vec::new();
+    let mut partial_registers = Vec::new();
     let blocks = list(blocks, "blocks", src, diags, block)
         .into_iter()
-        .filter_map(|b| match b {
-            ParsedBlock::Whole(block) => Some(block),
-            ParsedBlock::Partial(block) => {
-                partial_blocks.push(block);
+        .filter_map(|parsed| {
+            let (whole, parse) = match parsed {
+                Parsed::Whole(parse) => (true, parse),
+                Parsed::Partial(parse) => (false, parse),
+            };
+            partial_registers.extend(parse.partial_registers);
+            if whole {
+                Some(parse.block)
+            } else {
+                partial_blocks.push(parse.block);
                 None
             }
         })
         .collect();
-    Some(Parsed {
+    Some(ParsedDevice {
         device: Device {
             name,
             description,
@@ -77,6 +90,7 @@ pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> O
         blocks_written,
         missing_name,
         partial_blocks,
+        partial_registers,
     })
 }
 
@@ -109,7 +123,11 @@ fn constant(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Opt
     })
 }
 
-fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<ParsedBlock> {
+fn block(
+    node: &Located<Node>,
+    src: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Parsed<BlockParse>> {
     let mut map = MapReader::new(node, "a block", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "block");
@@ -131,36 +149,68 @@ fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         ],
         diags,
     );
-    let registers = list(registers, "registers", src, diags, register);
+    let mut partial_registers = Vec::new();
+    let registers = list(registers, "registers", src, diags, register)
+        .into_iter()
+        .filter_map(|r| r.whole_or(&mut partial_registers))
+        .collect();
+    let parsed = |block| BlockParse {
+        block,
+        partial_registers,
+    };
     match (name, offset, size, array) {
-        (Some(name), Some(offset), Some(size), Some(array)) => Some(ParsedBlock::Whole(Block {
+        (Some(name), Some(offset), Some(size), Some(array)) => Some(Parsed::Whole(parsed(Block {
             name,
             description: description.value,
             offset,
             size,
             array,
             registers,
-        })),
+        }))),
         // A problem in the block's own keys hides nothing in its registers: they are still
         // checked among themselves (and against the size, when it was readable).
-        (name, _, size, _) => Some(ParsedBlock::Partial(Block {
+        (name, _, size, _) => Some(Parsed::Partial(parsed(Block {
             name: name.unwrap_or_else(|| Located::new("?".into(), loc)),
             description: description.value,
             offset: Located::new(0, loc),
             size: size.unwrap_or_else(|| Located::new(u64::MAX, loc)),
             array: None,
             registers,
-        })),
+        }))),
     }
 }
 
-/// A block as read: whole, or with a problem in its own keys (its registers still read).
-enum ParsedBlock {
-    Whole(Block),
-    Partial(Block),
+/// An item as read: whole, or with a problem in its own keys (reported), stand-ins for what
+/// was missing, and its children still read.
+enum Parsed<T> {
+    Whole(T),
+    Partial(T),
 }
 
-fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Register> {
+impl<T> Parsed<T> {
+    /// The whole item; a partial one goes to `partial`.
+    fn whole_or(self, partial: &mut Vec<T>) -> Option<T> {
+        match self {
+            Parsed::Whole(item) => Some(item),
+            Parsed::Partial(item) => {
+                partial.push(item);
+                None
+            }
+        }
+    }
+}
+
+/// A block and the registers of it that had a problem in their own keys.
+struct BlockParse {
+    block: Block,
+    partial_registers: Vec<Register>,
+}
+
+fn register(
+    node: &Located<Node>,
+    src: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Parsed<Register>> {
     let mut map = MapReader::new(node, "a register", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "register");
@@ -184,6 +234,7 @@ fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Opt
         .unwrap_or_else(|| Located::new(0, map.loc));
     let array = map.array(width.as_ref().map(|w| u64::from(w.value / 8)), diags);
     let fields = map.take("fields");
+    let loc = map.loc;
     map.finish(
         &[
             "name",
@@ -199,16 +250,32 @@ fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Opt
         diags,
     );
     let fields = list(fields, "fields", src, diags, field);
-    Some(Register {
-        name: name?,
-        description: description.value,
-        offset: offset?,
-        width: width?,
-        access: access?,
-        reset,
-        array: array?,
-        fields,
-    })
+    match (name, offset, width, access, array) {
+        (Some(name), Some(offset), Some(width), Some(access), Some(array)) => {
+            Some(Parsed::Whole(Register {
+                name,
+                description: description.value,
+                offset,
+                width,
+                access,
+                reset,
+                array,
+                fields,
+            }))
+        }
+        // A problem in the register's own keys hides nothing in its fields: they are still
+        // checked among themselves (against the width and access, when readable).
+        (name, _, width, access, _) => Some(Parsed::Partial(Register {
+            name: name.unwrap_or_else(|| Located::new("?".into(), loc)),
+            description: description.value,
+            offset: Located::new(0, loc),
+            width: width.unwrap_or_else(|| Located::new(64, loc)),
+            access: access.unwrap_or_else(|| Located::new(Access::ReadWrite, loc)),
+            reset: Located::new(0, loc),
+            array: None,
+            fields,
+        })),
+    }
 }
 
 fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Field> {

@@ -241,6 +241,24 @@ pub(crate) fn registers_only(block: &Block) -> Vec<Diagnostic> {
     diags
 }
 
+/// The checks of a register's fields among themselves, for a register whose own keys had a
+/// problem.
+pub(crate) fn fields_only(register: &Register) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let what = format!("register `{}`", *register.name);
+    unique(
+        register.fields.iter().map(|f| &f.name),
+        "field",
+        &what,
+        &mut diags,
+    );
+    for field in &register.fields {
+        self::field(field, register, &what, &mut diags);
+    }
+    field_overlaps(register, &what, &mut diags);
+    diags
+}
+
 fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
     let what = format!("block `{}`", *block.name);
     if *block.size == 0 {

@@ -132,3 +132,20 @@ fn the_parser_admits_real_device_sizes() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_register_or_block_with_a_broken_key_still_has_its_children_checked() {
+    let found = problems(
+        "device: { name: d }\nblocks:\n  - name: b\n    offset: x\n    size: 0x10\n    registers:\n      - { name: R, offset: 2, width: 32, access: rw }\n      - name: S\n        offset: 0\n        width: 33\n        access: rw\n        fields:\n          - { name: A, bits: \"3:0\" }\n          - { name: B, bits: \"4:2\" }\n",
+    );
+    let messages = messages(&found);
+    assert_eq!(
+        messages,
+        [
+            "block `b`: `offset` must be an integer, found a string",
+            "register `R` (block `b`): offset 0x2 is misaligned",
+            "register `S`: width 33 is not a register width",
+            "fields `B` and `A` of register `S` overlap",
+        ]
+    );
+}
