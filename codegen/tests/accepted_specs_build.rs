@@ -198,14 +198,14 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
         )
 }
 
-/// Register `j` of a block: at `j * 0x40`, an array of up to 4 packed elements at most.
+/// Register `j` of a block: at `j * 0x40`, an array of up to 4 elements at most.
 fn register(j: u64) -> impl Strategy<Value = Register> {
     (
         name(),
         description(),
         prop::sample::select(vec![8u32, 16, 32, 64]),
         prop::sample::select(ACCESSES.to_vec()),
-        prop::option::weighted(0.3, 1u64..=4),
+        prop::option::weighted(0.3, (1u64..=4, 1u64..=2)),
         any::<u64>(),
         0usize..=3,
     )
@@ -233,9 +233,10 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
                     width: located(width),
                     access: located(access),
                     reset: located(reset),
-                    array: count.map(|count| Array {
+                    // Up to 4 elements, packed or one register apart: within 0x40 bytes.
+                    array: count.map(|(count, spacing)| Array {
                         count: located(count),
-                        stride: located(bytes),
+                        stride: located(bytes * spacing),
                     }),
                     fields,
                 }
@@ -243,26 +244,28 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
         )
 }
 
-/// Block `i`: at `i * 0x4000`, 0x1000 bytes, an array of up to 3 instances at most.
+/// Block `i`: at `i * 0x8000`, 0x100 or 0x1000 bytes (its registers need 0x100 at most), an
+/// array of up to 3 instances at most, packed or one size apart.
 fn block(i: u64) -> impl Strategy<Value = Block> {
     (
         name(),
         description(),
-        prop::option::weighted(0.3, 1u64..=3),
+        prop::sample::select(vec![0x100u64, 0x1000]),
+        prop::option::weighted(0.3, (1u64..=3, 1u64..=2)),
         0u64..=4,
     )
-        .prop_flat_map(move |(name, description, count, registers)| {
+        .prop_flat_map(move |(name, description, size, count, registers)| {
             let registers: Vec<_> = (0..registers).map(register).collect();
-            (registers, Just((name, description, count)))
+            (registers, Just((name, description, size, count)))
         })
-        .prop_map(move |(registers, (name, description, count))| Block {
+        .prop_map(move |(registers, (name, description, size, count))| Block {
             name: located(name),
             description,
-            offset: located(i * 0x4000),
-            size: located(0x1000),
-            array: count.map(|count| Array {
+            offset: located(i * 0x8000),
+            size: located(size),
+            array: count.map(|(count, spacing)| Array {
                 count: located(count),
-                stride: located(0x1000),
+                stride: located(size * spacing),
             }),
             registers,
         })
