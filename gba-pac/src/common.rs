@@ -263,7 +263,8 @@ pub type EnumField<T, E, Tail = FieldValueEnumNil> = FieldValueEnumCons<T, E, Ta
 
 /// The head of a field-set module: `use`s of `Field`, [`EnumField`] and [`RawFields`],
 /// `pub struct Register` (the `RegisterLongName` that the register handle and every field value
-/// carry) and tock-registers' `RegisterDebugInfo` (what `Readable::debug` prints).
+/// carry) and, with the crate feature `debug`, tock-registers' `RegisterDebugInfo` (what
+/// `Readable::debug` prints; it costs a fifth of a large crate's build time, so it is opt-in).
 /// `field_set!(u32, CTRL, [EN, MODE, BUSY]);` lists the fields in order; the module defines
 /// `type DebugEnums`, the list of the fields' enums, such as
 /// `RawFields<1, EnumField<u32, MODE::Value, RawFields<1>>>`.
@@ -271,6 +272,7 @@ macro_rules! field_set {
     ($t:ty, $name:ident, [$($field:ident),* $(,)?]) => {
         use tock_registers::fields::Field;
 
+        #[cfg(feature = "debug")]
         #[allow(unused_imports)]
         use crate::common::{EnumField, RawFields};
 
@@ -280,6 +282,7 @@ macro_rules! field_set {
 
         impl tock_registers::RegisterLongName for Register {}
 
+        #[cfg(feature = "debug")]
         impl tock_registers::debug::RegisterDebugInfo<$t> for Register {
             type FieldValueEnumTypes = DebugEnums;
 
@@ -300,8 +303,8 @@ macro_rules! field_set {
 
 /// What the module of a field with enumerated values holds besides its values and its
 /// `Value` enum: `use`s of `FieldValue` and the field set's `Register`, `SET`, `CLEAR`,
-/// `From<Value>` for the field value, and `value(v)`, the private `const fn` that places `v`
-/// in the field's bits. `field_values!(u32, 0x3, 28);` for a 2-bit field at bit 28.
+/// `Value: Into<FieldValue>`, and `value(v)`, the private `const fn` that places `v` in the
+/// field's bits. `field_values!(u32, 0x3, 28);` for a 2-bit field at bit 28.
 macro_rules! field_values {
     ($t:ty, $mask:literal, $shift:literal) => {
         use tock_registers::fields::FieldValue;
@@ -314,10 +317,14 @@ macro_rules! field_values {
         /// Zero.
         pub const CLEAR: FieldValue<$t, Register> = value(0);
 
-        impl From<Value> for FieldValue<$t, Register> {
+        // `Into`, not `From`: coherence compares every `From` impl for `FieldValue` with
+        // every other (hundreds in a large crate, quadratic), but `Into` impls only with those
+        // for the same enum.
+        #[allow(clippy::from_over_into)]
+        impl Into<FieldValue<$t, Register>> for Value {
             #[inline]
-            fn from(named: Value) -> Self {
-                value(named as $t)
+            fn into(self) -> FieldValue<$t, Register> {
+                value(self as $t)
             }
         }
 

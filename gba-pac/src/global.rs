@@ -127,6 +127,7 @@ pub mod reset {
 /// Fields of register `DEVICE_ID`.
 pub mod DEVICE_ID {
     crate::common::field_set!(u32, DEVICE_ID, [ID]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// 0x4742_4131, "GBA1" in ASCII. Bits [31:0], ro.
@@ -137,6 +138,7 @@ pub mod DEVICE_ID {
 /// Fields of register `VERSION`.
 pub mod VERSION {
     crate::common::field_set!(u32, VERSION, [MAJOR, MINOR]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<2>;
 
     /// Major version; software refuses a major version it does not know. Bits [31:16], ro.
@@ -151,6 +153,7 @@ pub mod VERSION {
 /// Fields of register `CAPS`.
 pub mod CAPS {
     crate::common::field_set!(u32, CAPS, [MAX_GROUPS, MAX_MEMBERS]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<2>;
 
     /// Number of barrier groups (32). Bits [7:0], ro.
@@ -165,6 +168,7 @@ pub mod CAPS {
 /// Fields of register `PORT_ID`.
 pub mod PORT_ID {
     crate::common::field_set!(u32, PORT_ID, [PORT]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Port number; the reset value differs per port. Bits [11:0], ro.
@@ -175,6 +179,7 @@ pub mod PORT_ID {
 /// Fields of register `GROUP_ENABLED`.
 pub mod GROUP_ENABLED {
     crate::common::field_set!(u32, GROUP_ENABLED, [GROUPS]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Bit g set means group g is enabled on this port. Bits [31:0], ro.
@@ -185,6 +190,7 @@ pub mod GROUP_ENABLED {
 /// Fields of register `BARRIERS_COMPLETED`.
 pub mod BARRIERS_COMPLETED {
     crate::common::field_set!(u64, BARRIERS_COMPLETED, [COUNT]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Number of completed episodes; wraps at 2^64. Bits [63:0], ro.

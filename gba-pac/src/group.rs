@@ -246,6 +246,7 @@ pub mod reset {
 /// Fields of register `GROUP_ID`.
 pub mod GROUP_ID {
     crate::common::field_set!(u32, GROUP_ID, [ID]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Equals g for group block g (the reset value shown is group 0's). Bits [4:0], ro.
@@ -256,6 +257,7 @@ pub mod GROUP_ID {
 /// Fields of register `MEMBER_COUNT`.
 pub mod MEMBER_COUNT {
     crate::common::field_set!(u32, MEMBER_COUNT, [COUNT]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Member count, 1 to 708. Bits [9:0], rw.
@@ -266,6 +268,7 @@ pub mod MEMBER_COUNT {
 /// Fields of register `ARRIVAL_COUNT`.
 pub mod ARRIVAL_COUNT {
     crate::common::field_set!(u32, ARRIVAL_COUNT, [COUNT]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Arrived members; cleared when the episode completes. Bits [9:0], ro.
@@ -276,6 +279,7 @@ pub mod ARRIVAL_COUNT {
 /// Fields of register `LOCAL_MEMBER_ID`.
 pub mod LOCAL_MEMBER_ID {
     crate::common::field_set!(u32, LOCAL_MEMBER_ID, [ID]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Member id of this port. Bits [9:0], rw.
@@ -286,6 +290,7 @@ pub mod LOCAL_MEMBER_ID {
 /// Fields of register `MEMBER_MASK`.
 pub mod MEMBER_MASK {
     crate::common::field_set!(u64, MEMBER_MASK, [MEMBERS]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// One bit per member. Bits [63:0], rw.
@@ -296,6 +301,7 @@ pub mod MEMBER_MASK {
 /// Fields of register `RELEASE_ADDR`.
 pub mod RELEASE_ADDR {
     crate::common::field_set!(u64, RELEASE_ADDR, [ADDR]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// IOVA of the release flag; must be 8-byte aligned. Bits [63:0], rw.
@@ -306,6 +312,7 @@ pub mod RELEASE_ADDR {
 /// Fields of register `ARRIVED_MASK`.
 pub mod ARRIVED_MASK {
     crate::common::field_set!(u64, ARRIVED_MASK, [MEMBERS]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// One bit per member; cleared when the episode completes. Bits [63:0], ro.
@@ -316,6 +323,7 @@ pub mod ARRIVED_MASK {
 /// Fields of register `CONTROL`.
 pub mod CONTROL {
     crate::common::field_set!(u64, CONTROL, [ENABLE, RESET, ARM]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<3>;
 
     /// Take part in the group. Bits [0], rw.
@@ -338,6 +346,7 @@ pub mod CONTROL {
 /// Fields of register `STATUS`.
 pub mod STATUS {
     crate::common::field_set!(u64, STATUS, [READY, ACTIVE, COMPLETE, ERROR, ERROR_CODE]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<4, EnumField<u64, ERROR_CODE::Value>>;
 
     /// Every member port is configured alike; arrivals are accepted. Bits [0], ro.
@@ -403,6 +412,7 @@ pub mod STATUS {
 /// Fields of register `ARRIVAL`.
 pub mod ARRIVAL {
     crate::common::field_set!(u64, ARRIVAL, [SEQUENCE, MEMBER_ID]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<2>;
 
     /// The episode number modulo 2^32; must be RELEASE_SEQ + 1. Bits [31:0], wo.
@@ -417,6 +427,7 @@ pub mod ARRIVAL {
 /// Fields of register `RELEASE_SEQ`.
 pub mod RELEASE_SEQ {
     crate::common::field_set!(u64, RELEASE_SEQ, [SEQUENCE]);
+    #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
     /// Episode number modulo 2^32; compare in serial-number arithmetic. Bits [31:0], ro.

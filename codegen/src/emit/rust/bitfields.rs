@@ -4,14 +4,14 @@
 //! time):
 //!
 //! - `field_set!` (a macro of `common.rs`): `Register`, the `RegisterLongName` that types the
-//!   register's handle and field values, and `RegisterDebugInfo` for `debug()`, with
-//!   `type DebugEnums` listing the fields' enums;
+//!   register's handle and field values, and (crate feature `debug`) `RegisterDebugInfo` for
+//!   `debug()`, with `type DebugEnums` listing the fields' enums;
 //! - per field, a `Field` constant (`CONTROL::ARM.val(1)`, `read(CONTROL::ARM)`) and, under the
 //!   same name in the type namespace, what holds `CONTROL::ARM::SET` and `::CLEAR`: for a field
 //!   without enumerated values a type alias of `common::FieldBits`, whose `SET` and `CLEAR`
 //!   are defined once for the whole crate; for a field with enumerated values a module with a
 //!   constant per value, the `Value` enum and its `TryFromValue` (what `read_as_enum` needs),
-//!   and `field_values!` for `SET`, `CLEAR` and `From<Value>`;
+//!   and `field_values!` for `SET`, `CLEAR` and `Value: Into<FieldValue>`;
 //! - the write-1 mask of a read-write register with write-1 bits.
 //!
 //! A field set equal to one emitted earlier (see [`super::share`]) is not emitted again: the
@@ -205,6 +205,7 @@ fn field_set_head(register: &Register, ty: &syn::Ident) -> TokenStream {
     }
     quote! {
         crate::common::field_set!(#ty, #name, [#(#fields),*]);
+        #[cfg(feature = "debug")]
         type DebugEnums = #enums;
     }
 }

@@ -158,7 +158,7 @@ fn space_items(code: &str) -> String {
         let starts_item = ITEM_STARTS.iter().any(|s| trimmed.starts_with(s));
         // Tables stay together: one-line constants in a row (offsets, resets), a field's
         // values, a field's `SET`/`CLEAR` alias after its constant of the same name, and a
-        // field set's `DebugEnums` after the `field_set!` it belongs to.
+        // field set's `DebugEnums` (behind the feature `debug`) after its `field_set!`.
         let one_line_constant =
             previous_trimmed.starts_with("pub const ") && previous_trimmed.ends_with(';');
         let in_table = (one_line_constant
@@ -171,7 +171,7 @@ fn space_items(code: &str) -> String {
                     .map(|l| l.trim_start())
                     .find(|l| !l.starts_with("///"))
                     .is_some_and(|l| l.starts_with("pub const ") && l.contains(": FieldValue<")))
-            || trimmed.starts_with("type DebugEnums");
+            || trimmed.starts_with("#[cfg(feature = \"debug\")]");
         if (after_item && starts_item && !in_table) || after_docs {
             out.push('\n');
         }
