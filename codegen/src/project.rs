@@ -69,14 +69,22 @@ impl Target {
         }
     }
 
-    /// Every file this target generates, paths relative to the project root.
+    /// Every file this target generates, paths relative to the project root: with the Rust
+    /// sources, the crate's `Cargo.toml`, unless the crate directory has one that `gba gen`
+    /// did not write.
     pub fn render(&self, root: &Path) -> Result<Vec<GeneratedFile>, LoadError> {
         let device = crate::load(&within(root, &self.spec))?;
         let provenance = Provenance {
             spec: slash(&self.spec),
             command: self.command(),
         };
-        Ok(emit::selected(&device, &provenance, &self.outputs)
+        let mut files = emit::selected(&device, &provenance, &self.outputs);
+        if self.outputs.contains(&Output::Rust)
+            && !hand_written(&within(root, &self.out).join("Cargo.toml"))
+        {
+            files.push(emit::rust::manifest::file(&device, &provenance));
+        }
+        Ok(files
             .into_iter()
             .map(|file| {
                 let dir = match file.place {
@@ -90,6 +98,13 @@ impl Target {
             })
             .collect())
     }
+}
+
+/// Whether `path` exists and was not written by `gba gen` (it lacks the marker in its
+/// first lines): a crate manifest the user keeps, such as a workspace member's, which the
+/// generated one must not replace.
+fn hand_written(path: &Path) -> bool {
+    fs::read_to_string(path).is_ok_and(|text| !text.lines().take(3).any(|l| l.contains(MARKER)))
 }
 
 /// Why a generated file does not match what the spec generates.

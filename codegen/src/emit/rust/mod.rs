@@ -6,6 +6,8 @@
 
 mod bitfields;
 mod block;
+pub mod inline;
+pub mod manifest;
 mod share;
 
 use std::cell::RefCell;
