@@ -128,3 +128,62 @@ fn warnings_are_printed_and_do_not_fail_check_or_gen() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("sets bits of write-only field `F`"));
 }
+
+#[test]
+fn gen_writes_a_crate_that_builds_with_nothing_added() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/uart/uart.yaml"),
+        dir.path().join("uart.yaml"),
+    )
+    .unwrap();
+    let out = gba(
+        dir.path(),
+        &["gen", "--spec", "uart.yaml", "--out", "uart-pac"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let manifest = std::fs::read_to_string(dir.path().join("uart-pac/Cargo.toml")).unwrap();
+    assert!(manifest.contains("name = \"uart-pac\""), "{manifest}");
+    assert!(
+        manifest.contains("tock-registers = { version = \"0.10\""),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\ndebug = []\n"), "{manifest}");
+    assert!(manifest.contains("\ndevice-side = []\n"), "{manifest}");
+    // The crate builds as written, offline, with every feature; the target directory is
+    // shared between runs so that tock-registers is built once.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("generated-crates");
+    let build = Command::new(cargo)
+        .args(["build", "--offline", "--quiet", "--all-features"])
+        .current_dir(dir.path().join("uart-pac"))
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo runs");
+    assert!(build.status.success(), "{}", text(&build.stderr));
+    // The manifest is a generated file like the others: checked, and not stale.
+    let out = gba(
+        dir.path(),
+        &["gen", "--check", "--spec", "uart.yaml", "--out", "uart-pac"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn gen_keeps_a_hand_written_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/uart/uart.yaml"),
+        dir.path().join("uart.yaml"),
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("pac")).unwrap();
+    let mine = "[package]\nname = \"mine\"\n";
+    std::fs::write(dir.path().join("pac/Cargo.toml"), mine).unwrap();
+    let out = gba(dir.path(), &["gen", "--spec", "uart.yaml", "--out", "pac"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("pac/Cargo.toml")).unwrap(),
+        mine
+    );
+}

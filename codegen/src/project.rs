@@ -69,9 +69,11 @@ impl Target {
         }
     }
 
-    /// Every file this target generates, paths relative to the project root.
-    /// A spec that fails validation for this target's outputs, or an output that cannot be
-    /// written, is a [`LoadError::Invalid`] with every problem located in the spec.
+    /// Every file this target generates, paths relative to the project root: with the Rust
+    /// sources, the crate's `Cargo.toml`, unless the crate directory has one that `gba gen`
+    /// did not write. A spec that fails validation for this target's outputs, or an output
+    /// that cannot be written, is a [`LoadError::Invalid`] with every problem located in the
+    /// spec.
     pub fn render(&self, root: &Path) -> Result<Vec<GeneratedFile>, LoadError> {
         Ok(self.render_validated(root)?.0)
     }
@@ -93,7 +95,13 @@ impl Target {
             spec: slash(&self.spec),
             command: self.command(),
         };
-        let files = emit::all(&device, &provenance).map_err(|e| invalid(vec![e.diagnostic()]))?;
+        let mut files = emit::selected(&device, &provenance, &self.outputs)
+            .map_err(|e| invalid(vec![e.diagnostic()]))?;
+        if self.outputs.contains(&Output::Rust)
+            && !hand_written(&within(root, &self.out).join("Cargo.toml"))
+        {
+            files.push(emit::rust::manifest::file(&device, &provenance));
+        }
         let files = files
             .into_iter()
             .map(|file| {
@@ -109,6 +117,13 @@ impl Target {
             .collect();
         Ok((files, device))
     }
+}
+
+/// Whether `path` exists and was not written by `gba gen` (it lacks the marker in its
+/// first lines): a crate manifest the user keeps, such as a workspace member's, which the
+/// generated one must not replace.
+fn hand_written(path: &Path) -> bool {
+    fs::read_to_string(path).is_ok_and(|text| !text.lines().take(3).any(|l| l.contains(MARKER)))
 }
 
 /// Why a generated file does not match what the spec generates.

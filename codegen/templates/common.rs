@@ -52,6 +52,9 @@
 use core::fmt;
 use core::marker::PhantomData;
 
+use core::convert::Infallible;
+
+use tock_registers::debug::{FieldValueEnumCons, FieldValueEnumNil, FieldValueEnumSeq};
 use tock_registers::fields::FieldValue;
 use tock_registers::interfaces::{Readable, Writeable};
 use tock_registers::{LocalRegisterCopy, RegisterLongName, UIntLike};
@@ -490,3 +493,172 @@ impl<T: UIntLike, R: RegisterLongName, A: ReadClears, M: Mechanism<T>> Reg<T, R,
         LocalRegisterCopy::new(unsafe { M::load(self.ptr) })
     }
 }
+// Field definitions. The generated code writes out, per field set, what tock-registers'
+// `register_bitfields!` would expand to, minus what costs build time without serving users:
+// fields without enumerated values get no module, enum or `TryFromValue` of their own. What
+// every field set needs alike is defined here once, or in the macros below.
+
+/// `SET` and `CLEAR` of every field without enumerated values. The generated code names the
+/// field's bits in a type alias beside the field constant of the same name,
+/// `pub type ENABLE = FieldBits<u64, Register, 0x1, 0>;`, so that `CONTROL::ENABLE::SET`
+/// (through the alias) and `CONTROL::ENABLE.val(1)` (through the constant) both work.
+/// `MASK` is the field's value mask (`width` ones) and `SHIFT` its lowest bit.
+pub struct FieldBits<T, R, const MASK: u64, const SHIFT: usize>(PhantomData<(T, R)>);
+
+macro_rules! field_bits {
+    ($($t:ty),*) => {$(
+        impl<R: RegisterLongName, const MASK: u64, const SHIFT: usize>
+            FieldBits<$t, R, MASK, SHIFT>
+        {
+            /// All ones.
+            pub const SET: FieldValue<$t, R> =
+                FieldValue::<$t, R>::new(MASK as $t, SHIFT, MASK as $t);
+            /// Zero.
+            pub const CLEAR: FieldValue<$t, R> = FieldValue::<$t, R>::new(MASK as $t, SHIFT, 0);
+        }
+    )*};
+}
+
+field_bits!(u8, u16, u32, u64);
+
+impl<T, R, const MASK: u64, const SHIFT: usize> fmt::Debug for FieldBits<T, R, MASK, SHIFT> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FieldBits({MASK:#x} << {SHIFT})")
+    }
+}
+
+/// `N` fields without enumerated values, then the fields of `Tail`: links of the type-level
+/// list that tock-registers' `RegisterDebugInfo::FieldValueEnumTypes` is. `debug()` prints
+/// these fields as numbers. One link for a run of fields keeps the list short (most field
+/// sets are one run), where `register_bitfields!` gives every field a link and an empty enum.
+pub enum RawFields<const N: usize, Tail = FieldValueEnumNil> {
+    #[doc(hidden)]
+    _Never(Infallible, PhantomData<Tail>),
+}
+
+impl<U: UIntLike, const N: usize, Tail: FieldValueEnumSeq<U>> FieldValueEnumSeq<U>
+    for RawFields<N, Tail>
+{
+    fn recurse_try_from_value(data: &mut impl FnMut() -> U, f: &mut impl FnMut(&dyn fmt::Debug)) {
+        for _ in 0..N {
+            let value = data();
+            f(&value);
+        }
+        Tail::recurse_try_from_value(data, f)
+    }
+}
+
+impl<const N: usize, Tail> fmt::Debug for RawFields<N, Tail> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RawFields::_Never(never, _) => match *never {},
+        }
+    }
+}
+
+/// A field with enumerated values `E`, then the fields of `Tail`: tock-registers'
+/// `FieldValueEnumCons` under a shorter name, with the end of the list as default tail.
+pub type EnumField<T, E, Tail = FieldValueEnumNil> = FieldValueEnumCons<T, E, Tail>;
+
+/// The head of a field-set module: `use`s of `Field`, [`EnumField`] and [`RawFields`],
+/// `pub struct Register` (the `RegisterLongName` that the register handle and every field value
+/// carry) and, with the crate feature `debug`, tock-registers' `RegisterDebugInfo` (what
+/// `Readable::debug` prints; it costs a fifth of a large crate's build time, so it is opt-in).
+/// `field_set!(u32, CTRL, [EN, MODE, BUSY]);` lists the fields in order; the module defines
+/// `type DebugEnums`, the list of the fields' enums, such as
+/// `RawFields<1, EnumField<u32, MODE::Value, RawFields<1>>>`.
+#[allow(unused_macros)] // a spec may have no field (or no enumerated value) that needs it
+macro_rules! field_set {
+    ($t:ty, $name:ident, [$($field:ident),* $(,)?]) => {
+        use tock_registers::fields::Field;
+
+        #[cfg(feature = "debug")]
+        #[allow(unused_imports)]
+        use crate::common::{EnumField, RawFields};
+
+        /// Names the field set: the register handle and every field value carry it. A
+        /// marker, never a value: no `Debug` (deriving it for every field set cost 5% of a
+        /// large crate's build).
+        #[derive(Clone, Copy)]
+        #[allow(missing_debug_implementations)]
+        pub struct Register;
+
+        impl tock_registers::RegisterLongName for Register {}
+
+        #[cfg(feature = "debug")]
+        impl tock_registers::debug::RegisterDebugInfo<$t> for Register {
+            type FieldValueEnumTypes = DebugEnums;
+
+            fn name() -> &'static str {
+                stringify!($name)
+            }
+
+            fn field_names() -> &'static [&'static str] {
+                &[$(stringify!($field)),*]
+            }
+
+            fn fields() -> &'static [Field<$t, Self>] {
+                &[$($field),*]
+            }
+        }
+    };
+}
+
+/// What the module of a field with enumerated values holds besides its values and its
+/// `Value` enum: `use`s of `FieldValue` and the field set's `Register`, `SET`, `CLEAR`,
+/// `Value: Into<FieldValue>`, and `value(v)`, the private `const fn` that places `v` in the
+/// field's bits. `field_values!(u32, 0x3, 28);` for a 2-bit field at bit 28.
+#[allow(unused_macros)] // a spec may have no field (or no enumerated value) that needs it
+macro_rules! field_values {
+    ($t:ty, $mask:literal, $shift:literal) => {
+        use tock_registers::fields::FieldValue;
+
+        use super::Register;
+
+        /// All ones.
+        pub const SET: FieldValue<$t, Register> = value($mask);
+
+        /// Zero.
+        pub const CLEAR: FieldValue<$t, Register> = value(0);
+
+        // `Into`, not `From`: coherence compares every `From` impl for `FieldValue` with
+        // every other (hundreds in a large crate, quadratic), but `Into` impls only with those
+        // for the same enum.
+        #[allow(clippy::from_over_into)]
+        impl Into<FieldValue<$t, Register>> for Value {
+            #[inline]
+            fn into(self) -> FieldValue<$t, Register> {
+                value(self as $t)
+            }
+        }
+
+        /// `value` in the field's bits.
+        const fn value(value: $t) -> FieldValue<$t, Register> {
+            FieldValue::<$t, Register>::new($mask, $shift, value)
+        }
+    };
+}
+
+/// tock-registers' `TryFromValue` for the `Value` enum of the module it is invoked in, which
+/// `read_as_enum` needs: `enum_try_from!(u32, [IDLE, BUSY]);` lists the variants.
+#[allow(unused_macros)] // a spec may have no field (or no enumerated value) that needs it
+macro_rules! enum_try_from {
+    ($t:ty, [$($variant:ident),* $(,)?]) => {
+        impl tock_registers::fields::TryFromValue<$t> for Value {
+            type EnumType = Value;
+
+            #[inline]
+            fn try_from_value(value: $t) -> Option<Value> {
+                $(
+                    if value == Value::$variant as $t {
+                        return Some(Value::$variant);
+                    }
+                )*
+                None
+            }
+        }
+    };
+}
+
+#[allow(unused_imports)] // as for the macros themselves
+pub(crate) use {enum_try_from, field_set, field_values};

@@ -505,7 +505,9 @@ fn module_items(items: &[syn::Item], context: &dyn Fn() -> String) {
                     }
                 }
             }
-            syn::Item::Macro(m) => define(
+            // `macro_rules! name` defines a macro; an invocation (`field_bits!(…)`) defines
+            // nothing by itself.
+            syn::Item::Macro(m) if m.ident.is_some() => define(
                 Namespace::Macro,
                 m.ident.as_ref().map_or_else(String::new, |i| i.to_string()),
             ),
@@ -678,7 +680,7 @@ fn a_sample_of_accepted_specs_compiles() {
             root.join("Cargo.toml"),
             format!(
                 "[package]\nname = \"{member}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-                 [dependencies]\ntock-registers = {{ version = \"0.10\", default-features = false }}\n\n[features]\ndevice-side = []\n"
+                 [dependencies]\ntock-registers = {{ version = \"0.10\", default-features = false }}\n\n[features]\ndebug = []\ndevice-side = []\n"
             ),
         )
         .expect("write Cargo.toml");

@@ -5,6 +5,8 @@
 //!
 //! One instance at 0x0 in the device window, 0x1000 bytes.
 
+#![allow(non_snake_case, non_camel_case_types, clippy::module_inception)]
+
 use crate::common::{Reg, Ro};
 
 /// Handle on one instance of block `global`.
@@ -162,111 +164,106 @@ impl<M> Global<M> {
 /// Byte offset of each register within the block (of element 0 for arrays).
 pub mod offset {
     pub const DEVICE_ID: usize = 0x0;
-
     pub const VERSION: usize = 0x4;
-
     pub const CAPS: usize = 0x8;
-
     pub const PORT_ID: usize = 0xc;
-
     pub const GROUP_ENABLED: usize = 0x10;
-
     pub const GROUPS_BUSY: usize = 0x14;
-
     pub const BARRIERS_COMPLETED: usize = 0x18;
 }
 
 /// Reset value of each register.
 pub mod reset {
     pub const DEVICE_ID: u32 = 0x4742_4131;
-
     pub const VERSION: u32 = 0x1_0001;
-
     pub const CAPS: u32 = 0x2_c420;
-
     pub const PORT_ID: u32 = 0x0;
-
     pub const GROUP_ENABLED: u32 = 0x0;
-
     pub const GROUPS_BUSY: u32 = 0x0;
-
     pub const BARRIERS_COMPLETED: u64 = 0x0;
 }
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `DEVICE_ID`.
-    pub DEVICE_ID [
-        /// 0x4742_4131, "GBA1" in ASCII.
-        ///
-        /// Bits [31:0], ro.
-        ID OFFSET(0) NUMBITS(32) [],
-    ]
-];
+/// Fields of register `DEVICE_ID`.
+pub mod DEVICE_ID {
+    crate::common::field_set!(u32, DEVICE_ID, [ID]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `VERSION`.
-    pub VERSION [
-        /// Major version; software refuses a major version it does not know.
-        ///
-        /// Bits [31:16], ro.
-        MAJOR OFFSET(16) NUMBITS(16) [],
-        /// Minor version; additions only.
-        ///
-        /// Bits [15:0], ro.
-        MINOR OFFSET(0) NUMBITS(16) [],
-    ]
-];
+    /// 0x4742_4131, "GBA1" in ASCII. Bits [31:0], ro.
+    pub const ID: Field<u32, Register> = Field::new(0xffff_ffff, 0);
+    pub type ID = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
+}
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `CAPS`.
-    pub CAPS [
-        /// Number of barrier groups (32).
-        ///
-        /// Bits [7:0], ro.
-        MAX_GROUPS OFFSET(0) NUMBITS(8) [],
-        /// Maximum members per group (708).
-        ///
-        /// Bits [19:8], ro.
-        MAX_MEMBERS OFFSET(8) NUMBITS(12) [],
-    ]
-];
+/// Fields of register `VERSION`.
+pub mod VERSION {
+    crate::common::field_set!(u32, VERSION, [MAJOR, MINOR]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<2>;
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `PORT_ID`.
-    pub PORT_ID [
-        /// Port number; the reset value differs per port.
-        ///
-        /// Bits [11:0], ro.
-        PORT OFFSET(0) NUMBITS(12) [],
-    ]
-];
+    /// Major version; software refuses a major version it does not know. Bits [31:16], ro.
+    pub const MAJOR: Field<u32, Register> = Field::new(0xffff, 16);
+    pub type MAJOR = crate::common::FieldBits<u32, Register, 0xffff, 16>;
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `GROUP_ENABLED`.
-    pub GROUP_ENABLED [
-        /// Bit g set means group g is enabled on this port.
-        ///
-        /// Bits [31:0], ro.
-        GROUPS OFFSET(0) NUMBITS(32) [],
-    ]
-];
+    /// Minor version; additions only. Bits [15:0], ro.
+    pub const MINOR: Field<u32, Register> = Field::new(0xffff, 0);
+    pub type MINOR = crate::common::FieldBits<u32, Register, 0xffff, 0>;
+}
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `GROUPS_BUSY`.
-    pub GROUPS_BUSY [
-        /// Bit g set means group g is enabled on at least one port.
-        ///
-        /// Bits [31:0], ro.
-        GROUPS OFFSET(0) NUMBITS(32) [],
-    ]
-];
+/// Fields of register `CAPS`.
+pub mod CAPS {
+    crate::common::field_set!(u32, CAPS, [MAX_GROUPS, MAX_MEMBERS]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<2>;
 
-tock_registers::register_bitfields![u64,
-    /// Fields of register `BARRIERS_COMPLETED`.
-    pub BARRIERS_COMPLETED [
-        /// Number of completed episodes; wraps at 2^64.
-        ///
-        /// Bits [63:0], ro.
-        COUNT OFFSET(0) NUMBITS(64) [],
-    ]
-];
+    /// Number of barrier groups (32). Bits [7:0], ro.
+    pub const MAX_GROUPS: Field<u32, Register> = Field::new(0xff, 0);
+    pub type MAX_GROUPS = crate::common::FieldBits<u32, Register, 0xff, 0>;
+
+    /// Maximum members per group (708). Bits [19:8], ro.
+    pub const MAX_MEMBERS: Field<u32, Register> = Field::new(0xfff, 8);
+    pub type MAX_MEMBERS = crate::common::FieldBits<u32, Register, 0xfff, 8>;
+}
+
+/// Fields of register `PORT_ID`.
+pub mod PORT_ID {
+    crate::common::field_set!(u32, PORT_ID, [PORT]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Port number; the reset value differs per port. Bits [11:0], ro.
+    pub const PORT: Field<u32, Register> = Field::new(0xfff, 0);
+    pub type PORT = crate::common::FieldBits<u32, Register, 0xfff, 0>;
+}
+
+/// Fields of register `GROUP_ENABLED`.
+pub mod GROUP_ENABLED {
+    crate::common::field_set!(u32, GROUP_ENABLED, [GROUPS]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Bit g set means group g is enabled on this port. Bits [31:0], ro.
+    pub const GROUPS: Field<u32, Register> = Field::new(0xffff_ffff, 0);
+    pub type GROUPS = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
+}
+
+/// Fields of register `GROUPS_BUSY`.
+pub mod GROUPS_BUSY {
+    crate::common::field_set!(u32, GROUPS_BUSY, [GROUPS]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Bit g set means group g is enabled on at least one port. Bits [31:0], ro.
+    pub const GROUPS: Field<u32, Register> = Field::new(0xffff_ffff, 0);
+    pub type GROUPS = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
+}
+
+/// Fields of register `BARRIERS_COMPLETED`.
+pub mod BARRIERS_COMPLETED {
+    crate::common::field_set!(u64, BARRIERS_COMPLETED, [COUNT]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Number of completed episodes; wraps at 2^64. Bits [63:0], ro.
+    pub const COUNT: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    pub type COUNT = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
+}

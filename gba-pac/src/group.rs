@@ -6,6 +6,8 @@
 //!
 //! 32 instances, 0x2000 bytes each, 0x2000 bytes apart from 0x10000 in the device window.
 
+#![allow(non_snake_case, non_camel_case_types, clippy::module_inception)]
+
 use crate::common::{Reg, Ro, Rw, RwW1, Wo};
 
 /// Handle on one instance of block `group`.
@@ -257,168 +259,183 @@ impl<M> Group<M> {
 /// Byte offset of each register within the block (of element 0 for arrays).
 pub mod offset {
     pub const GROUP_ID: usize = 0x0;
-
     pub const MEMBER_COUNT: usize = 0x4;
-
     pub const ARRIVAL_COUNT: usize = 0x8;
-
     pub const LOCAL_MEMBER_ID: usize = 0xc;
-
     pub const MEMBER_MASK: usize = 0x10;
-
     pub const RELEASE_ADDR: usize = 0x80;
-
     pub const ARRIVED_MASK: usize = 0x100;
-
     pub const CONTROL: usize = 0x1000;
-
     pub const STATUS: usize = 0x1008;
-
     pub const ARRIVAL: usize = 0x1010;
-
     pub const RELEASE_SEQ: usize = 0x1018;
 }
 
 /// Reset value of each register.
 pub mod reset {
     pub const GROUP_ID: u32 = 0x0;
-
     pub const MEMBER_COUNT: u32 = 0x0;
-
     pub const ARRIVAL_COUNT: u32 = 0x0;
-
     pub const LOCAL_MEMBER_ID: u32 = 0x0;
-
     pub const MEMBER_MASK: u64 = 0x0;
-
     pub const RELEASE_ADDR: u64 = 0x0;
-
     pub const ARRIVED_MASK: u64 = 0x0;
-
     pub const CONTROL: u64 = 0x0;
-
     pub const STATUS: u64 = 0x0;
-
     pub const ARRIVAL: u64 = 0x0;
-
     pub const RELEASE_SEQ: u64 = 0x0;
 }
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `GROUP_ID`.
-    pub GROUP_ID [
-        /// Equals g for group block g (the reset value shown is group 0's).
-        ///
-        /// Bits [4:0], ro.
-        ID OFFSET(0) NUMBITS(5) [],
-    ]
-];
+/// Fields of register `GROUP_ID`.
+pub mod GROUP_ID {
+    crate::common::field_set!(u32, GROUP_ID, [ID]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
 
-tock_registers::register_bitfields![u32,
-    /// Fields of register `MEMBER_COUNT`.
-    pub MEMBER_COUNT [
-        /// Member count, 1 to 708.
-        ///
-        /// Bits [9:0], rw.
-        COUNT OFFSET(0) NUMBITS(10) [],
-    ]
-];
-
-tock_registers::register_bitfields![u32,
-    /// Fields of register `ARRIVAL_COUNT`.
-    pub ARRIVAL_COUNT [
-        /// Arrived members; cleared when the episode completes.
-        ///
-        /// Bits [9:0], ro.
-        COUNT OFFSET(0) NUMBITS(10) [],
-    ]
-];
-
-tock_registers::register_bitfields![u32,
-    /// Fields of register `LOCAL_MEMBER_ID`.
-    pub LOCAL_MEMBER_ID [
-        /// Member id of this port.
-        ///
-        /// Bits [9:0], rw.
-        ID OFFSET(0) NUMBITS(10) [],
-    ]
-];
-
-tock_registers::register_bitfields![u64,
-    /// Fields of register `MEMBER_MASK`.
-    pub MEMBER_MASK [
-        /// One bit per member.
-        ///
-        /// Bits [63:0], rw.
-        MEMBERS OFFSET(0) NUMBITS(64) [],
-    ]
-];
-
-tock_registers::register_bitfields![u64,
-    /// Fields of register `RELEASE_ADDR`.
-    pub RELEASE_ADDR [
-        /// IOVA of the release flag; must be 8-byte aligned.
-        ///
-        /// Bits [63:0], rw.
-        ADDR OFFSET(0) NUMBITS(64) [],
-    ]
-];
-
-tock_registers::register_bitfields![u64,
-    /// Fields of register `ARRIVED_MASK`.
-    pub ARRIVED_MASK [
-        /// One bit per member; cleared when the episode completes.
-        ///
-        /// Bits [63:0], ro.
-        MEMBERS OFFSET(0) NUMBITS(64) [],
-    ]
-];
-
-tock_registers::register_bitfields![u64,
-    /// Fields of register `CONTROL`.
-    pub CONTROL [
-        /// Take part in the group.
-        ///
-        /// Bits [0], rw.
-        ENABLE OFFSET(0) NUMBITS(1) [],
-        /// Writing 1 resets the group's state on this port; self-clearing, reads as 0.
-        ///
-        /// Bits [1], rw, w1s.
-        RESET OFFSET(1) NUMBITS(1) [],
-        /// Accept arrivals once the configuration is complete.
-        ///
-        /// Bits [2], rw.
-        ARM OFFSET(2) NUMBITS(1) [],
-    ]
-];
-
-impl crate::common::WriteOneBits<u64> for CONTROL::Register {
-    const MASK: u64 = 0x2;
+    /// Equals g for group block g (the reset value shown is group 0's). Bits [4:0], ro.
+    pub const ID: Field<u32, Register> = Field::new(0x1f, 0);
+    pub type ID = crate::common::FieldBits<u32, Register, 0x1f, 0>;
 }
 
-tock_registers::register_bitfields![u64,
-    /// Fields of register `STATUS`.
-    pub STATUS [
-        /// Every member port is configured alike; arrivals are accepted.
-        ///
-        /// Bits [0], ro.
-        READY OFFSET(0) NUMBITS(1) [],
-        /// An episode is pending (at least one member has arrived).
-        ///
-        /// Bits [1], ro.
-        ACTIVE OFFSET(1) NUMBITS(1) [],
-        /// At least one episode has completed.
-        ///
-        /// Bits [2], ro.
-        COMPLETE OFFSET(2) NUMBITS(1) [],
-        /// The group failed; ERROR_CODE says why.
-        ///
-        /// Bits [3], ro.
-        ERROR OFFSET(3) NUMBITS(1) [],
-        /// Why the group failed.
-        ///
-        /// Bits [15:8], ro.
-        ERROR_CODE OFFSET(8) NUMBITS(8) [
+/// Fields of register `MEMBER_COUNT`.
+pub mod MEMBER_COUNT {
+    crate::common::field_set!(u32, MEMBER_COUNT, [COUNT]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Member count, 1 to 708. Bits [9:0], rw.
+    pub const COUNT: Field<u32, Register> = Field::new(0x3ff, 0);
+    pub type COUNT = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
+}
+
+/// Fields of register `ARRIVAL_COUNT`.
+pub mod ARRIVAL_COUNT {
+    crate::common::field_set!(u32, ARRIVAL_COUNT, [COUNT]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Arrived members; cleared when the episode completes. Bits [9:0], ro.
+    pub const COUNT: Field<u32, Register> = Field::new(0x3ff, 0);
+    pub type COUNT = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
+}
+
+/// Fields of register `LOCAL_MEMBER_ID`.
+pub mod LOCAL_MEMBER_ID {
+    crate::common::field_set!(u32, LOCAL_MEMBER_ID, [ID]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Member id of this port. Bits [9:0], rw.
+    pub const ID: Field<u32, Register> = Field::new(0x3ff, 0);
+    pub type ID = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
+}
+
+/// Fields of register `MEMBER_MASK`.
+pub mod MEMBER_MASK {
+    crate::common::field_set!(u64, MEMBER_MASK, [MEMBERS]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// One bit per member. Bits [63:0], rw.
+    pub const MEMBERS: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    pub type MEMBERS = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
+}
+
+/// Fields of register `RELEASE_ADDR`.
+pub mod RELEASE_ADDR {
+    crate::common::field_set!(u64, RELEASE_ADDR, [ADDR]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// IOVA of the release flag; must be 8-byte aligned. Bits [63:0], rw.
+    pub const ADDR: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    pub type ADDR = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
+}
+
+/// Fields of register `ARRIVED_MASK`.
+pub mod ARRIVED_MASK {
+    crate::common::field_set!(u64, ARRIVED_MASK, [MEMBERS]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// One bit per member; cleared when the episode completes. Bits [63:0], ro.
+    pub const MEMBERS: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    pub type MEMBERS = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
+}
+
+/// Fields of register `CONTROL`.
+pub mod CONTROL {
+    crate::common::field_set!(u64, CONTROL, [ENABLE, RESET, ARM]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<3>;
+
+    /// Take part in the group. Bits [0], rw.
+    pub const ENABLE: Field<u64, Register> = Field::new(0x1, 0);
+    pub type ENABLE = crate::common::FieldBits<u64, Register, 0x1, 0>;
+
+    /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits [1], rw, w1s.
+    pub const RESET: Field<u64, Register> = Field::new(0x1, 1);
+    pub type RESET = crate::common::FieldBits<u64, Register, 0x1, 1>;
+
+    /// Accept arrivals once the configuration is complete. Bits [2], rw.
+    pub const ARM: Field<u64, Register> = Field::new(0x1, 2);
+    pub type ARM = crate::common::FieldBits<u64, Register, 0x1, 2>;
+
+    impl crate::common::WriteOneBits<u64> for Register {
+        const MASK: u64 = 0x2;
+    }
+}
+
+/// Fields of register `STATUS`.
+pub mod STATUS {
+    crate::common::field_set!(u64, STATUS, [READY, ACTIVE, COMPLETE, ERROR, ERROR_CODE]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<4, EnumField<u64, ERROR_CODE::Value>>;
+
+    /// Every member port is configured alike; arrivals are accepted. Bits [0], ro.
+    pub const READY: Field<u64, Register> = Field::new(0x1, 0);
+    pub type READY = crate::common::FieldBits<u64, Register, 0x1, 0>;
+
+    /// An episode is pending (at least one member has arrived). Bits [1], ro.
+    pub const ACTIVE: Field<u64, Register> = Field::new(0x1, 1);
+    pub type ACTIVE = crate::common::FieldBits<u64, Register, 0x1, 1>;
+
+    /// At least one episode has completed. Bits [2], ro.
+    pub const COMPLETE: Field<u64, Register> = Field::new(0x1, 2);
+    pub type COMPLETE = crate::common::FieldBits<u64, Register, 0x1, 2>;
+
+    /// The group failed; ERROR_CODE says why. Bits [3], ro.
+    pub const ERROR: Field<u64, Register> = Field::new(0x1, 3);
+    pub type ERROR = crate::common::FieldBits<u64, Register, 0x1, 3>;
+
+    /// Why the group failed. Bits [15:8], ro.
+    pub const ERROR_CODE: Field<u64, Register> = Field::new(0xff, 8);
+
+    /// Values of field `ERROR_CODE`.
+    pub mod ERROR_CODE {
+        crate::common::field_values!(u64, 0xff, 8);
+
+        /// No error.
+        pub const NONE: FieldValue<u64, Register> = value(0x0);
+        /// Member ports disagree on MEMBER_MASK.
+        pub const MASK_MISMATCH: FieldValue<u64, Register> = value(0x1);
+        /// MEMBER_COUNT differs from the number of bits set in MEMBER_MASK.
+        pub const COUNT_MISMATCH: FieldValue<u64, Register> = value(0x2);
+        /// LOCAL_MEMBER_ID is not this port, not in MEMBER_MASK, or a reserved mask bit is set.
+        pub const BAD_MEMBER: FieldValue<u64, Register> = value(0x3);
+        /// An arrival was out of sequence.
+        pub const SEQ_ERROR: FieldValue<u64, Register> = value(0x4);
+        /// RELEASE_ADDR is unmapped or misaligned.
+        pub const DMA_FAULT: FieldValue<u64, Register> = value(0x5);
+        /// The group is already enabled by ports whose member set does not include
+        /// this port (map 1.1): another job holds it. Agree on another group id and
+        /// retry.
+        pub const GROUP_BUSY: FieldValue<u64, Register> = value(0x6);
+
+        /// The named values of field `ERROR_CODE`, for `read_as_enum`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u64)]
+        pub enum Value {
             /// No error.
             NONE = 0x0,
             /// Member ports disagree on MEMBER_MASK.
@@ -435,30 +452,37 @@ tock_registers::register_bitfields![u64,
             /// this port (map 1.1): another job holds it. Agree on another group id and
             /// retry.
             GROUP_BUSY = 0x6,
-        ],
-    ]
-];
+        }
 
-tock_registers::register_bitfields![u64,
-    /// Fields of register `ARRIVAL`.
-    pub ARRIVAL [
-        /// The episode number modulo 2^32; must be RELEASE_SEQ + 1.
-        ///
-        /// Bits [31:0], wo.
-        SEQUENCE OFFSET(0) NUMBITS(32) [],
-        /// The arriving member's id.
-        ///
-        /// Bits [63:32], wo.
-        MEMBER_ID OFFSET(32) NUMBITS(32) [],
-    ]
-];
+        crate::common::enum_try_from!(
+            u64, [NONE, MASK_MISMATCH, COUNT_MISMATCH, BAD_MEMBER, SEQ_ERROR, DMA_FAULT,
+            GROUP_BUSY]
+        );
+    }
+}
 
-tock_registers::register_bitfields![u64,
-    /// Fields of register `RELEASE_SEQ`.
-    pub RELEASE_SEQ [
-        /// Episode number modulo 2^32; compare in serial-number arithmetic.
-        ///
-        /// Bits [31:0], ro.
-        SEQUENCE OFFSET(0) NUMBITS(32) [],
-    ]
-];
+/// Fields of register `ARRIVAL`.
+pub mod ARRIVAL {
+    crate::common::field_set!(u64, ARRIVAL, [SEQUENCE, MEMBER_ID]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<2>;
+
+    /// The episode number modulo 2^32; must be RELEASE_SEQ + 1. Bits [31:0], wo.
+    pub const SEQUENCE: Field<u64, Register> = Field::new(0xffff_ffff, 0);
+    pub type SEQUENCE = crate::common::FieldBits<u64, Register, 0xffff_ffff, 0>;
+
+    /// The arriving member's id. Bits [63:32], wo.
+    pub const MEMBER_ID: Field<u64, Register> = Field::new(0xffff_ffff, 32);
+    pub type MEMBER_ID = crate::common::FieldBits<u64, Register, 0xffff_ffff, 32>;
+}
+
+/// Fields of register `RELEASE_SEQ`.
+pub mod RELEASE_SEQ {
+    crate::common::field_set!(u64, RELEASE_SEQ, [SEQUENCE]);
+    #[cfg(feature = "debug")]
+    type DebugEnums = RawFields<1>;
+
+    /// Episode number modulo 2^32; compare in serial-number arithmetic. Bits [31:0], ro.
+    pub const SEQUENCE: Field<u64, Register> = Field::new(0xffff_ffff, 0);
+    pub type SEQUENCE = crate::common::FieldBits<u64, Register, 0xffff_ffff, 0>;
+}

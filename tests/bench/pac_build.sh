@@ -9,7 +9,11 @@
 #      and said so);
 #   2. lines of generated Rust in each crate (as compiled: rp-pac counts lib.rs + rp2040/);
 #   3. `cargo build` (debug and release) of each PAC from clean for that crate only: its
-#      dependencies stay built, the PAC itself is rebuilt each time.
+#      dependencies stay built, the PAC itself is rebuilt each time. Every build is
+#      non-incremental (CARGO_INCREMENTAL=0): cargo never builds registry crates (the two
+#      vendor PACs) incrementally, but builds workspace members (ours) incrementally in
+#      debug, which costs ~60% more from clean; like is compared with like. Set
+#      INCREMENTAL=1 to build ours as a workspace member normally is.
 # Runs alternate A B C A B C … (ROUNDS rounds, default 3) because this VM's speed jumps
 # every few seconds; medians and ratios are printed at the end.
 #
@@ -38,6 +42,7 @@ RP_PAC=$(pkg_dir rp-pac 7.0.0)
 SVD="$RP2040_PAC/svd/rp2040.svd"
 echo "svd: $SVD"
 
+uptime
 $NICE cargo build -q --release -p gba
 GBA="$ROOT/target/release/gba"
 
@@ -66,6 +71,9 @@ build() {
         rp-pac) dir=$WORK/bench-rp-pac; pkg=rp-pac ;;
     esac
     local target="$WORK/target-$kind"
+    local incremental=0
+    [ "${INCREMENTAL:-0}" = 1 ] && [ "$kind" = ours ] && incremental=1
+    export CARGO_INCREMENTAL=$incremental
     (cd "$dir" && $NICE cargo build -q --offline $flag -p "$pkg" --target-dir "$target" >/dev/null 2>&1)
     (cd "$dir" && $NICE cargo clean -q --offline $flag -p "$pkg" --target-dir "$target" >/dev/null 2>&1)
     local t0 t1
@@ -118,6 +126,7 @@ echo "  rp-pac 7.0.0 (lib.rs + src/rp2040): $(lines "$RP_PAC/src/lib.rs" "$RP_PA
 [ -z "$SVD2RUST" ] && echo "svd2rust not found (set SVD2RUST=/path/to/svd2rust): generation not compared"
 
 echo
+uptime
 echo "medians over $ROUNDS rounds (seconds):"
 median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.3f}')" $1; }
 for key in $(printf '%s\n' "${!RESULTS[@]}" | sort); do

@@ -5,7 +5,7 @@ mod common;
 
 use common::Window;
 use gba_pac::group::{CONTROL, STATUS};
-use gba_pac::tock_registers::interfaces::{ReadWriteable, Readable, Writeable};
+use gba_pac::tock_registers::interfaces::{Debuggable, ReadWriteable, Readable, Writeable};
 use uart_pac::dma_channel::CTRL;
 use uart_pac::regs::{INT_STATUS, LINE_CTRL};
 
@@ -192,4 +192,77 @@ fn reset_values_are_the_specs() {
         gba_pac::MAX_MEMBERS
     );
     assert_eq!(gba_pac::Device::GROUP_COUNT, gba_pac::MAX_GROUPS);
+}
+
+#[test]
+fn debug_names_every_field_and_its_named_value() {
+    let window = Window::new(gba_pac::Device::SIZE);
+    let status = window.gba().group(0).unwrap().status();
+    let offset = window.offset_of(status.as_ptr().cast());
+    window.poke(offset, &((5u64 << 8) | 0b1001).to_le_bytes());
+    assert_eq!(
+        format!("{:?}", status.debug()),
+        "STATUS { READY: 1, ACTIVE: 0, COMPLETE: 0, ERROR: 1, ERROR_CODE: DMA_FAULT }"
+    );
+    window.poke(offset, &(0xA7u64 << 8).to_le_bytes());
+    assert_eq!(
+        format!("{:?}", status.debug()),
+        "STATUS { READY: 0, ACTIVE: 0, COMPLETE: 0, ERROR: 0, ERROR_CODE: 167 }",
+        "a value the spec does not name prints as a number"
+    );
+
+    // Enumerated fields between plain ones keep their places.
+    let uart = Window::new(uart_pac::Device::SIZE);
+    let line = uart.uart().regs().line_ctrl();
+    line.write(LINE_CTRL::WORD_LEN::EIGHT + LINE_CTRL::STOP_BITS::SET + LINE_CTRL::PARITY::EVEN);
+    let printed = format!("{:?}", line.debug());
+    assert!(
+        printed.starts_with("LINE_CTRL { WORD_LEN: EIGHT, STOP_BITS: 1, PARITY: EVEN"),
+        "{printed}"
+    );
+}
+
+#[test]
+fn enumerated_values_convert_into_field_values() {
+    let uart = Window::new(uart_pac::Device::SIZE);
+    let line = uart.uart().regs().line_ctrl();
+    line.write(LINE_CTRL::PARITY::Value::SPACE.into());
+    assert_eq!(line.get(), LINE_CTRL::PARITY::SPACE.value);
+    assert_eq!(line.read(LINE_CTRL::PARITY), 7);
+    assert_eq!(LINE_CTRL::PARITY::SET.value, 7 << 3);
+    assert_eq!(LINE_CTRL::PARITY::CLEAR.value, 0);
+    assert_eq!(CONTROL::ARM.val(1).value, 1 << 2);
+    assert_eq!(CONTROL::ARM::SET.value, CONTROL::ARM.val(1).value);
+}
+
+#[test]
+fn registers_with_equal_fields_share_one_field_set() {
+    use std::any::TypeId;
+
+    use rp2040_pac_gba::{adc, busctrl};
+    // ADC's INTF has INTE's fields (same names, bits, access and descriptions): one type.
+    assert_eq!(
+        TypeId::of::<adc::INTF::Register>(),
+        TypeId::of::<adc::INTE::Register>()
+    );
+    // INTR has the same bits, read-only: a field set of its own.
+    assert_ne!(
+        TypeId::of::<adc::INTR::Register>(),
+        TypeId::of::<adc::INTE::Register>()
+    );
+    // PERFSEL1's field set differs from PERFSEL0's by its field's name, so it is its own,
+    // but the enum of the field is PERFSEL0's.
+    assert_ne!(
+        TypeId::of::<busctrl::PERFSEL1::Register>(),
+        TypeId::of::<busctrl::PERFSEL0::Register>()
+    );
+    assert_eq!(
+        TypeId::of::<busctrl::PERFSEL1::PERFSEL1::Value>(),
+        TypeId::of::<busctrl::PERFSEL0::PERFSEL0::Value>()
+    );
+    // The shared enum converts into either field set's field values, at each one's bits.
+    let value = busctrl::PERFSEL0::PERFSEL0::Value::APB_CONTESTED;
+    let fields: gba_pac::tock_registers::fields::FieldValue<u32, busctrl::PERFSEL1::Register> =
+        value.into();
+    assert_eq!(fields.value, value as u32);
 }

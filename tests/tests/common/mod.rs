@@ -68,6 +68,13 @@ impl Window {
         unsafe { uart_pac::Device::from_ptr(self.ptr) }
     }
 
+    /// The same window as the uart device built by `include_spec!` (`uart-macro-pac`).
+    pub fn uart_macro(&self) -> uart_macro_pac::Device {
+        assert!(self.layout.size() >= uart_macro_pac::Device::SIZE);
+        // SAFETY: as for `gba`, with uart_macro_pac::Device::SIZE bytes.
+        unsafe { uart_macro_pac::Device::from_ptr(self.ptr) }
+    }
+
     pub fn offset_of(&self, address: *const u8) -> usize {
         let offset = (address as usize).wrapping_sub(self.ptr as usize);
         assert!(

@@ -1,91 +1,218 @@
-//! A register's fields as a tock-registers `register_bitfields!` invocation, plus the
-//! write-1 mask for registers whose `modify` must not write back write-1 bits.
+//! A register's field set as a module of tock-registers items, written out rather than
+//! expanded from `register_bitfields!`, which gave every field a module, an enum and a
+//! `TryFromValue` impl, values or not (type checking those was most of a large crate's build
+//! time):
 //!
-//! The invocation is written as text (prettyplease cannot lay out a macro body), so every
-//! piece interpolated here is a validated identifier, a number, or a `///` comment line.
+//! - `field_set!` (a macro of `common.rs`): `Register`, the `RegisterLongName` that types the
+//!   register's handle and field values, and (crate feature `debug`) `RegisterDebugInfo` for
+//!   `debug()`, with `type DebugEnums` listing the fields' enums;
+//! - per field, a `Field` constant (`CONTROL::ARM.val(1)`, `read(CONTROL::ARM)`) and, under the
+//!   same name in the type namespace, what holds `CONTROL::ARM::SET` and `::CLEAR`: for a field
+//!   without enumerated values a type alias of `common::FieldBits`, whose `SET` and `CLEAR`
+//!   are defined once for the whole crate; for a field with enumerated values a module with a
+//!   constant per value, the `Value` enum and its `TryFromValue` (what `read_as_enum` needs),
+//!   and `field_values!` for `SET`, `CLEAR` and `Value: Into<FieldValue>`;
+//! - the write-1 mask of a read-write register with write-1 bits.
+//!
+//! A field set equal to one emitted earlier (see [`super::share`]) is not emitted again: the
+//! register's module re-exports the first one. A `Value` enum equal to an earlier one is
+//! re-exported the same way by field sets that differ otherwise.
 
-use std::fmt::Write;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 
-use super::number;
+use super::share::{Origin, Shared};
+use super::{doc_lines, number};
 use crate::model::{Field, Register};
 use crate::names;
 
-/// The `register_bitfields!` invocation for `register` (empty for a register without fields).
-pub(super) fn register(register: &Register) -> String {
+/// The field-set module of `register` (nothing for a register without fields).
+pub(super) fn register(block: &str, register: &Register, shared: &Shared) -> TokenStream {
     if register.fields.is_empty() {
-        return String::new();
+        return TokenStream::new();
     }
-    let ty = format!("u{}", *register.width);
-    let module = names::upper(&register.name);
-    let mut out = format!("tock_registers::register_bitfields![{ty},\n");
-    comment(
-        &mut out,
-        "    ",
-        &format!("Fields of register `{}`.", *register.name),
-    );
-    let _ = writeln!(out, "    pub {module} [");
-    for field in &register.fields {
-        self::field(&mut out, field, register);
+    let module = format_ident!("{}", names::upper(&register.name));
+    if let Some(origin) = shared.field_set(block, register) {
+        let path = origin_path(origin);
+        let doc = doc_lines(&format!(
+            "Fields of register `{}`: the same field set as [`{}`](crate::{1}),\n\
+             so their field values are interchangeable.",
+            *register.name, origin.display
+        ));
+        return quote! {
+            #doc
+            pub use #path as #module;
+        };
     }
-    out.push_str("    ]\n];\n");
+    let ty = format_ident!("u{}", *register.width);
+    let doc = doc_lines(&format!("Fields of register `{}`.", *register.name));
+    let fields = register
+        .fields
+        .iter()
+        .map(|f| field(block, f, register, &ty, shared));
+    let head = field_set_head(register, &ty);
     // Only read-write registers get the masking `modify` that needs the mask.
     let mask = register.write_one_mask();
-    if mask != 0 && *register.access == crate::model::Access::ReadWrite {
-        let _ = write!(
-            out,
-            "\nimpl crate::common::WriteOneBits<{ty}> for {module}::Register {{\n    \
-             const MASK: {ty} = {};\n}}\n",
-            number(mask)
-        );
+    let write_one = (mask != 0 && *register.access == crate::model::Access::ReadWrite).then(|| {
+        let mask = number(mask);
+        quote! {
+            impl crate::common::WriteOneBits<#ty> for Register {
+                const MASK: #ty = #mask;
+            }
+        }
+    });
+    quote! {
+        #doc
+        pub mod #module {
+            #head
+
+            #(#fields)*
+
+            #write_one
+        }
     }
-    out
 }
 
-fn field(out: &mut String, field: &Field, register: &Register) {
+fn field(
+    block: &str,
+    field: &Field,
+    register: &Register,
+    ty: &syn::Ident,
+    shared: &Shared,
+) -> TokenStream {
     let mut text = format!(
         "Bits {}, {}",
         *field.bits,
         field.effective_access(register).keyword()
     );
     if let Some(effect) = field.side_effect {
-        let _ = write!(text, ", {}", effect.keyword());
+        let _ = std::fmt::Write::write_fmt(&mut text, format_args!(", {}", effect.keyword()));
     }
     text.push('.');
     if !field.description.trim().is_empty() {
-        text = format!("{}\n\n{text}", field.description.trim());
+        // One paragraph: the description, then where the field is.
+        text = format!("{} {text}", field.description.trim());
     }
-    comment(out, "        ", &text);
-    let head = format!(
-        "        {} OFFSET({}) NUMBITS({})",
-        names::upper(&field.name),
-        field.bits.lsb,
-        field.bits.width()
-    );
+    let doc = doc_lines(&text);
+    let name = format_ident!("{}", names::upper(&field.name));
+    let mask = number(field.bits.value_mask());
+    let shift = proc_macro2::Literal::u32_unsuffixed(field.bits.lsb);
+    let constant = quote! {
+        #doc
+        pub const #name: Field<#ty, Register> = Field::new(#mask, #shift);
+    };
     if field.values.is_empty() {
-        let _ = writeln!(out, "{head} [],");
-        return;
+        return quote! {
+            #constant
+            pub type #name = crate::common::FieldBits<#ty, Register, #mask, #shift>;
+        };
     }
-    let _ = writeln!(out, "{head} [");
-    for value in &field.values {
-        comment(out, "            ", &value.description);
-        let _ = writeln!(
-            out,
-            "            {} = {},",
-            names::upper(&value.name),
-            number(*value.value)
-        );
-    }
-    out.push_str("        ],\n");
-}
+    let values = field.values.iter().map(|v| {
+        let doc = doc_lines(&v.description);
+        let value_name = format_ident!("{}", names::upper(&v.name));
+        let value = number(*v.value);
+        quote! {
+            #doc
+            pub const #value_name: FieldValue<#ty, Register> = value(#value);
+        }
+    });
+    let enumeration = match shared.value_enum(block, register, field) {
+        Some(origin) => {
+            let path = origin_path(origin);
+            let module = format_ident!("{}", names::upper(&origin.field));
+            quote! { pub use #path::#module::Value; }
+        }
+        None => value_enum(field, ty),
+    };
+    let module_doc = doc_lines(&format!("Values of field `{}`.", *field.name));
+    quote! {
+        #constant
+        #module_doc
+        pub mod #name {
+            crate::common::field_values!(#ty, #mask, #shift);
 
-/// `///` lines; a description's own line breaks are kept.
-fn comment(out: &mut String, indent: &str, text: &str) {
-    for line in text.trim_end().lines() {
-        let line = line.trim_end();
-        if line.is_empty() {
-            let _ = writeln!(out, "{indent}///");
-        } else {
-            let _ = writeln!(out, "{indent}/// {line}");
+            #(#values)*
+
+            #enumeration
         }
     }
+}
+
+/// The `Value` enum of a field with enumerated values, and its `TryFromValue`.
+fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
+    let variants = field.values.iter().map(|v| {
+        let doc = doc_lines(&v.description);
+        let name = format_ident!("{}", names::upper(&v.name));
+        let value = number(*v.value);
+        quote! { #doc #name = #value, }
+    });
+    let variant_names = field
+        .values
+        .iter()
+        .map(|v| format_ident!("{}", names::upper(&v.name)));
+    let doc = doc_lines(&format!(
+        "The named values of field `{}`, for `read_as_enum`.",
+        *field.name
+    ));
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(#ty)]
+        pub enum Value {
+            #(#variants)*
+        }
+
+        crate::common::enum_try_from!(#ty, [#(#variant_names),*]);
+    }
+}
+
+/// `field_set!(u32, NAME, [FIELD, …]);`, which `common.rs` expands into `Register`, its
+/// `RegisterLongName` and its `RegisterDebugInfo`, and `type DebugEnums`, the fields' enums
+/// for `debug()`: `EnumField` for a field with values, `RawFields<n>` for each run of `n`
+/// fields without (so that the list stays short).
+fn field_set_head(register: &Register, ty: &syn::Ident) -> TokenStream {
+    let name = format_ident!("{}", names::upper(&register.name));
+    let fields = register
+        .fields
+        .iter()
+        .map(|f| format_ident!("{}", names::upper(&f.name)));
+    let mut enums: Option<TokenStream> = None;
+    let mut run = 0usize;
+    let raw = |run: usize, tail: Option<TokenStream>| {
+        let run = proc_macro2::Literal::usize_unsuffixed(run);
+        match tail {
+            None => quote! { RawFields<#run> },
+            Some(tail) => quote! { RawFields<#run, #tail> },
+        }
+    };
+    for field in register.fields.iter().rev() {
+        if field.values.is_empty() {
+            run += 1;
+            continue;
+        }
+        if run > 0 {
+            enums = Some(raw(run, enums.take()));
+            run = 0;
+        }
+        let module = format_ident!("{}", names::upper(&field.name));
+        enums = Some(match enums.take() {
+            None => quote! { EnumField<#ty, #module::Value> },
+            Some(tail) => quote! { EnumField<#ty, #module::Value, #tail> },
+        });
+    }
+    if run > 0 {
+        enums = Some(raw(run, enums.take()));
+    }
+    quote! {
+        crate::common::field_set!(#ty, #name, [#(#fields),*]);
+        #[cfg(feature = "debug")]
+        type DebugEnums = #enums;
+    }
+}
+
+/// `crate::block::REGISTER`, the module of the field set emitted first.
+fn origin_path(origin: &Origin) -> TokenStream {
+    let block = format_ident!("{}", names::lower(&origin.block));
+    let register = format_ident!("{}", names::upper(&origin.register));
+    quote! { crate::#block::#register }
 }

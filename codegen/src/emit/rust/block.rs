@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::share::Shared;
 use super::{
     ArrayAccessor, SEND_SAFETY, SYNC_SAFETY, Splices, array_accessor, bitfields, doc_lines,
     element_offset, inner_doc_lines, number,
@@ -11,7 +12,7 @@ use super::{
 use crate::model::{Access, Block, Register};
 use crate::names;
 
-pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
+pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> TokenStream {
     let ty = format_ident!("{}", names::camel(&block.name));
     let placement = match &block.array {
         None => format!(
@@ -48,7 +49,7 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
     let fields = block
         .registers
         .iter()
-        .map(|r| splices.code(bitfields::register(r)));
+        .map(|r| bitfields::register(&block.name, r, shared));
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     let ty_name = ty.to_string();
@@ -65,6 +66,8 @@ pub(super) fn module(block: &Block, splices: &Splices) -> TokenStream {
     });
     quote! {
         #module_doc
+
+        #![allow(non_snake_case, non_camel_case_types, clippy::module_inception)]
 
         #imports
 

@@ -27,8 +27,28 @@ const CRATE_ROOT_MODULES: &[&str] = &["lib", "main", "common", "tock_registers",
 /// repeat: what the module imports from `common.rs` and the prelude items it uses
 /// unqualified.
 pub(crate) const BLOCK_MODULE_TYPES: &[&str] = &[
-    "Reg", "Ro", "Wo", "Rw", "RwW1", "RoRc", "RwRc", "Volatile", "Atomic", "Scoped", "Option",
-    "Some", "None", "Send", "Sync", "Clone", "Copy", "Debug", "Self",
+    "Reg",
+    "Ro",
+    "Wo",
+    "Rw",
+    "RwW1",
+    "RoRc",
+    "RwRc",
+    "Volatile",
+    "Atomic",
+    "Scoped",
+    "FieldBits",
+    "RawFields",
+    "EnumField",
+    "Option",
+    "Some",
+    "None",
+    "Send",
+    "Sync",
+    "Clone",
+    "Copy",
+    "Debug",
+    "Self",
 ];
 
 pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {

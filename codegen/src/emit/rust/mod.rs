@@ -9,6 +9,9 @@ mod block;
 mod check;
 
 pub(crate) use check::check;
+pub mod inline;
+pub mod manifest;
+mod share;
 
 use std::cell::RefCell;
 
@@ -46,11 +49,12 @@ pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<Generate
             contents: format!("{}\n{COMMON}", provenance.preamble("//")),
         },
     ];
+    let shared = share::Shared::new(device);
     for block in &device.blocks {
         let splices = Splices::default();
         files.push(file(
             &format!("src/{}.rs", names::lower(&block.name)),
-            &block::module(block, &splices),
+            &block::module(block, &shared, &splices),
             &splices,
             provenance,
             block.name.loc,
@@ -87,8 +91,7 @@ fn file(
 }
 
 /// Text that token streams cannot carry, spliced into the printed code: `// SAFETY:`
-/// comments (clippy wants a comment, not an attribute) and `register_bitfields!` invocations
-/// (prettyplease cannot lay out a macro body it cannot parse). The tokens hold a short marker
+/// comments (clippy wants a comment, not an attribute). The tokens hold a short marker
 /// statement `__splice!(N);` that [`Splices::apply`] replaces by piece `N`.
 #[derive(Default)]
 pub(super) struct Splices {
@@ -98,8 +101,6 @@ pub(super) struct Splices {
 enum Piece {
     /// A `// SAFETY:` comment, wrapped to the line width.
     Safety(String),
-    /// Lines of code, indented like the marker.
-    Code(String),
 }
 
 const SPLICE_MARKER: &str = "__splice!(";
@@ -108,11 +109,6 @@ impl Splices {
     /// A `// SAFETY: {text}` comment at this point of the generated code.
     pub(super) fn safety(&self, text: &str) -> TokenStream {
         self.marker(Piece::Safety(text.to_string()))
-    }
-
-    /// Pre-formatted code at this point (item or statement position).
-    pub(super) fn code(&self, text: String) -> TokenStream {
-        self.marker(Piece::Code(text))
     }
 
     fn marker(&self, piece: Piece) -> TokenStream {
@@ -139,15 +135,6 @@ impl Splices {
                 Some(Piece::Safety(text)) => {
                     wrap_comment(&mut out, indent, &format!("SAFETY: {text}"))
                 }
-                Some(Piece::Code(text)) => {
-                    for code_line in text.lines() {
-                        if !code_line.is_empty() {
-                            out.push_str(indent);
-                        }
-                        out.push_str(code_line);
-                        out.push('\n');
-                    }
-                }
                 None => {
                     out.push_str(line);
                     out.push('\n');
@@ -168,14 +155,16 @@ fn space_items(code: &str) -> String {
         "impl",
         "unsafe impl",
         "// SAFETY",
-        "tock_registers::",
         "const ",
         "fn ",
         "mod ",
+        "crate::",
+        "type ",
     ];
     let mut out = String::with_capacity(code.len() + code.len() / 20);
     let mut previous = "";
-    for line in code.lines() {
+    let lines: Vec<&str> = code.lines().collect();
+    for (index, &line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
         let previous_trimmed = previous.trim_start();
         let after_item = (previous_trimmed.ends_with('}') || previous_trimmed.ends_with(';'))
@@ -183,7 +172,23 @@ fn space_items(code: &str) -> String {
         let after_docs = (previous_trimmed.starts_with("//!") && !trimmed.starts_with("//!"))
             || (previous_trimmed.starts_with("#![") && !trimmed.starts_with("#!["));
         let starts_item = ITEM_STARTS.iter().any(|s| trimmed.starts_with(s));
-        if (after_item && starts_item) || after_docs {
+        // Tables stay together: one-line constants in a row (offsets, resets), a field's
+        // values, a field's `SET`/`CLEAR` alias after its constant of the same name, and a
+        // field set's `DebugEnums` (behind the feature `debug`) after its `field_set!`.
+        let one_line_constant =
+            previous_trimmed.starts_with("pub const ") && previous_trimmed.ends_with(';');
+        let in_table = (one_line_constant
+            && (trimmed.starts_with("pub const ") || trimmed.starts_with("pub type ")))
+            || (one_line_constant
+                && previous_trimmed.contains(": FieldValue<")
+                && trimmed.starts_with("///")
+                && lines[index..]
+                    .iter()
+                    .map(|l| l.trim_start())
+                    .find(|l| !l.starts_with("///"))
+                    .is_some_and(|l| l.starts_with("pub const ") && l.contains(": FieldValue<")))
+            || trimmed.starts_with("#[cfg(feature = \"debug\")]");
+        if (after_item && starts_item && !in_table) || after_docs {
             out.push('\n');
         }
         out.push_str(line);

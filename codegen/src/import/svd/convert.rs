@@ -1,0 +1,518 @@
+//! SVD items → model items: the device, its blocks, registers, fields and enumerated values,
+//! with every SVD property that the model cannot hold reported. The per-block and
+//! per-register passes (flattening, renaming, overlaps, arrays) are called from here, in
+//! source order.
+
+use std::collections::HashMap;
+
+use svd_rs as svd;
+
+use super::warnings::Warnings;
+use super::{MAX_ELEMENTS, arrays, clean, flatten, overlaps, plain_access, rename, strip_dim};
+use crate::location::Located;
+use crate::model::{
+    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Register, SideEffect,
+};
+
+/// The model of a resolved SVD device: its blocks, merged, renamed and fitted.
+pub(super) fn device(
+    warnings: &mut Warnings,
+    svd: &svd::Device,
+    constants: Vec<Constant>,
+) -> Device {
+    let at = svd.name.clone();
+    let not_carried: Vec<&str> = [
+        (svd.cpu.is_some(), "cpu"),
+        (svd.vendor.is_some(), "vendor"),
+        (svd.vendor_id.is_some(), "vendorID"),
+        (svd.series.is_some(), "series"),
+        (svd.license_text.is_some(), "licenseText"),
+        (svd.header_system_filename.is_some(), "headerSystemFilename"),
+        (
+            svd.header_definitions_prefix.is_some(),
+            "headerDefinitionsPrefix",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(present, what)| present.then_some(what))
+    .collect();
+    if !not_carried.is_empty() {
+        warnings.warn(
+            &at,
+            format!(
+                "not represented in the spec format: {}",
+                not_carried.join(", ")
+            ),
+        );
+    }
+    let mut blocks = Vec::new();
+    for p in &svd.peripherals {
+        peripheral(warnings, p, &mut blocks);
+    }
+    arrays::merge_numbered_blocks(warnings, &mut blocks);
+    rename::rename_all(warnings, &mut blocks, |b| &mut b.name, "block", &at, true);
+    overlaps::fit_blocks(warnings, &mut blocks);
+    Device {
+        name: Located::synthetic(rename::identifier(warnings, &svd.name, "device", &at, "D")),
+        description: clean(svd.description.as_str()),
+        version: svd.version.clone(),
+        constants,
+        blocks,
+    }
+}
+
+pub(super) fn peripheral(warnings: &mut Warnings, p: &svd::Peripheral, blocks: &mut Vec<Block>) {
+    match p {
+        svd::Peripheral::Single(info) => {
+            if let Some(block) = block(warnings, info, None) {
+                blocks.push(block);
+            }
+        }
+        svd::Peripheral::Array(info, dim) if info.name.contains("[%s]") => {
+            let array = (u64::from(dim.dim), u64::from(dim.dim_increment));
+            if let Some(block) = block(warnings, info, Some(array)) {
+                blocks.push(block);
+            }
+        }
+        svd::Peripheral::Array(info, dim) if u64::from(dim.dim) > MAX_ELEMENTS => {
+            warnings.warn(&info.name, "peripheral array too large to expand: left out");
+        }
+        svd::Peripheral::Array(info, dim) => {
+            for element in svd::peripheral::expand(info, dim) {
+                if let Some(block) = block(warnings, &element, None) {
+                    blocks.push(block);
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn block(
+    warnings: &mut Warnings,
+    info: &svd::PeripheralInfo,
+    array: Option<(u64, u64)>,
+) -> Option<Block> {
+    let raw_name = strip_dim(&info.name);
+    let at = raw_name.clone();
+    if !info.interrupt.is_empty() {
+        let list: Vec<String> = info
+            .interrupt
+            .iter()
+            .map(|i| format!("{} ({})", i.name, i.value))
+            .collect();
+        warnings.warn(
+            &at,
+            format!("interrupts not represented: {}", list.join(", ")),
+        );
+    }
+    if let Some(alternate) = &info.alternate_peripheral {
+        warnings.warn(
+            &at,
+            format!("alternatePeripheral `{alternate}` not represented"),
+        );
+    }
+    let mut flat = Vec::new();
+    if let Some(children) = &info.registers {
+        flatten::flatten(warnings, children, "", &at, 0, None, &mut flat);
+    }
+    let mut registers: Vec<Register> = flat
+        .into_iter()
+        .filter_map(|f| register(warnings, f))
+        .collect();
+    rename::rename_all(
+        warnings,
+        &mut registers,
+        |r| &mut r.name,
+        "register",
+        &at,
+        true,
+    );
+    overlaps::drop_register_overlaps(warnings, &mut registers, &at);
+    arrays::merge_numbered_registers(warnings, &mut registers, &at);
+
+    let register_end = registers
+        .iter()
+        .filter_map(|r| {
+            r.element_offsets()
+                .last()
+                .map(|o| o.saturating_add(r.bytes()))
+        })
+        .max()
+        .unwrap_or(0);
+    let declared_end = info
+        .address_block
+        .iter()
+        .flatten()
+        .map(|b| u64::from(b.offset) + u64::from(b.size))
+        .max()
+        .unwrap_or(0);
+    let mut size = register_end.max(declared_end).max(1);
+    let mut array = array.map(|(count, stride)| Array {
+        count: Located::synthetic(count),
+        stride: Located::synthetic(stride),
+    });
+    if let Some(a) = &array {
+        if *a.count == 0 {
+            warnings.warn(&at, "peripheral array of 0 elements: left out");
+            return None;
+        }
+        if size > *a.stride && *a.count > 1 {
+            if register_end <= *a.stride {
+                // The declared address block reaches into the next element; the
+                // registers do not, so the block is what the registers need.
+                size = (*a.stride).max(1);
+            } else {
+                warnings.warn(
+                    &at,
+                    format!(
+                        "peripheral array elements overlap (registers span {register_end:#x}, \
+                         dimIncrement {:#x}): only the first element is imported",
+                        *a.stride
+                    ),
+                );
+                array = None;
+            }
+        }
+    }
+    Some(Block {
+        name: Located::synthetic(raw_name),
+        description: clean(info.description.as_deref().unwrap_or_default()),
+        offset: Located::synthetic(info.base_address),
+        size: Located::synthetic(size),
+        array,
+        registers,
+    })
+}
+
+pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<Register> {
+    let flatten::Flat {
+        name,
+        at,
+        offset,
+        array,
+        info,
+    } = flat;
+    let props = info.properties;
+    let width = props.size.unwrap_or(32);
+    if !matches!(width, 8 | 16 | 32 | 64) {
+        warnings.warn(
+            &at,
+            format!("size {width} is not 8, 16, 32 or 64 bits: register left out"),
+        );
+        return None;
+    }
+    let bytes = u64::from(width / 8);
+    if !offset.is_multiple_of(bytes) {
+        warnings.warn(
+            &at,
+            format!("offset {offset:#x} is not aligned to its {bytes} bytes: register left out"),
+        );
+        return None;
+    }
+    let array = match array {
+        Some((0, _)) => {
+            warnings.warn(&at, "array of 0 elements: register left out");
+            return None;
+        }
+        Some((count, stride)) if stride < bytes || !stride.is_multiple_of(bytes) => {
+            warnings.warn(
+                &at,
+                format!(
+                    "dimIncrement {stride:#x} does not fit a {width}-bit register: only \
+                     element 0 of {count} imported"
+                ),
+            );
+            None
+        }
+        Some((count, stride)) => Some(Array {
+            count: Located::synthetic(count),
+            stride: Located::synthetic(stride),
+        }),
+        None => None,
+    };
+    if let Some(alternate) = &info.alternate_register {
+        warnings.warn(
+            &at,
+            format!("alternateRegister `{alternate}` not represented"),
+        );
+    }
+    if let Some(group) = &info.alternate_group {
+        warnings.warn(&at, format!("alternateGroup `{group}` not represented"));
+    }
+    if info.write_constraint.is_some() {
+        warnings.warn(&at, "register writeConstraint not represented");
+    }
+    if let Some(protection) = props.protection {
+        warnings.warn(&at, format!("protection {protection:?} not represented"));
+    }
+    let width_mask = u64::MAX >> (64 - width);
+    let mut reset = props.reset_value.unwrap_or(0);
+    if reset & !width_mask != 0 {
+        warnings.warn(
+            &at,
+            format!("resetValue {reset:#x} wider than {width} bits: cut to the register"),
+        );
+        reset &= width_mask;
+    }
+    if let Some(mask) = props.reset_mask {
+        let unknown = width_mask & !mask;
+        if unknown != 0 && reset & unknown != 0 {
+            warnings.warn(
+                &at,
+                format!(
+                    "resetMask {mask:#x} marks bits {unknown:#x} as unknown after reset; \
+                     they are imported as 0"
+                ),
+            );
+            reset &= mask;
+        }
+    }
+
+    let fields_svd: Vec<svd::FieldInfo> = info
+        .fields
+        .iter()
+        .flatten()
+        .flat_map(|f| match f {
+            svd::Field::Single(info) => vec![info.clone()],
+            svd::Field::Array(info, dim) => svd::field::expand(info, dim).collect(),
+        })
+        .collect();
+    let explicit_access = props.access.map(|a| convert_access(warnings, a, &at));
+    let access = explicit_access.unwrap_or_else(|| {
+        // No access anywhere up the tree: the union of the fields', read-write (the SVD
+        // default) when they say nothing either.
+        let field_access: Vec<Access> = fields_svd
+            .iter()
+            .filter_map(|f| f.access.map(plain_access))
+            .collect();
+        if field_access.is_empty() || fields_svd.iter().any(|f| f.access.is_none()) {
+            Access::ReadWrite
+        } else {
+            let readable = field_access.iter().any(|a| a.is_readable());
+            let writable = field_access.iter().any(|a| a.is_writable());
+            match (readable, writable) {
+                (true, false) => Access::ReadOnly,
+                (false, true) => Access::WriteOnly,
+                _ => Access::ReadWrite,
+            }
+        }
+    });
+    let mut fields = Vec::new();
+    for field in &fields_svd {
+        if let Some(field) = self::field(warnings, field, &info, access, width, &at) {
+            fields.push(field);
+        }
+    }
+    rename::rename_all(warnings, &mut fields, |f| &mut f.name, "field", &at, false);
+    overlaps::drop_field_overlaps(warnings, &mut fields, &at);
+    Some(Register {
+        name: Located::synthetic(name),
+        description: clean(info.description.as_deref().unwrap_or_default()),
+        offset: Located::synthetic(offset),
+        width: Located::synthetic(width),
+        access: Located::synthetic(access),
+        reset: Located::synthetic(reset),
+        array,
+        fields,
+    })
+}
+
+pub(super) fn convert_access(warnings: &mut Warnings, access: svd::Access, at: &str) -> Access {
+    match access {
+        svd::Access::WriteOnce => warnings.warn(
+            at,
+            "access writeOnce imported as write-only (once not represented)",
+        ),
+        svd::Access::ReadWriteOnce => warnings.warn(
+            at,
+            "access read-writeOnce imported as read-write (once not represented)",
+        ),
+        _ => {}
+    }
+    plain_access(access)
+}
+
+pub(super) fn field(
+    warnings: &mut Warnings,
+    f: &svd::FieldInfo,
+    register: &svd::RegisterInfo,
+    register_access: Access,
+    width: u32,
+    register_at: &str,
+) -> Option<Field> {
+    let at = format!("{register_at}.{}", f.name);
+    // Computed here, not with svd-rs's `msb()`, whose u32 arithmetic overflows on a
+    // hostile bit offset.
+    let lsb = f.bit_range.offset;
+    let msb = u64::from(lsb) + u64::from(f.bit_range.width.max(1)) - 1;
+    if f.bit_range.width == 0 || msb >= u64::from(width) {
+        warnings.warn(
+            &at,
+            format!("bits [{msb}:{lsb}] do not fit the {width}-bit register: field left out"),
+        );
+        return None;
+    }
+    let mut access = f.access.map(|a| convert_access(warnings, a, &at));
+    if let Some(a) = access {
+        let readable = a.is_readable() && register_access.is_readable();
+        let writable = a.is_writable() && register_access.is_writable();
+        let narrowed = match (readable, writable) {
+            (true, true) => Some(Access::ReadWrite),
+            (true, false) => Some(Access::ReadOnly),
+            (false, true) => Some(Access::WriteOnly),
+            (false, false) => None,
+        };
+        if narrowed != Some(a) {
+            warnings.warn(
+                &at,
+                format!(
+                    "field access `{}` exceeds the register's `{}`: {}",
+                    a.keyword(),
+                    register_access.keyword(),
+                    match narrowed {
+                        Some(n) => format!("narrowed to `{}`", n.keyword()),
+                        None => "register access used".into(),
+                    }
+                ),
+            );
+            access = narrowed;
+        }
+    }
+    let effective = access.unwrap_or(register_access);
+    if f.write_constraint.is_some() {
+        warnings.warn(&at, "writeConstraint not represented");
+    }
+    let write = f.modified_write_values.or(register.modified_write_values);
+    let read = f.read_action.or(register.read_action);
+    let write_effect = match write {
+        None | Some(svd::ModifiedWriteValues::Modify) => None,
+        Some(svd::ModifiedWriteValues::OneToClear) => Some(SideEffect::WriteOneToClear),
+        Some(svd::ModifiedWriteValues::OneToSet) => Some(SideEffect::WriteOneToSet),
+        Some(other) => {
+            warnings.warn(
+                &at,
+                format!("modifiedWriteValues {} not represented", other.as_str()),
+            );
+            None
+        }
+    };
+    let read_effect = match read {
+        None => None,
+        Some(svd::ReadAction::Clear) => Some(SideEffect::ReadToClear),
+        Some(other) => {
+            warnings.warn(
+                &at,
+                format!("readAction {} not represented", other.as_str()),
+            );
+            None
+        }
+    };
+    let mut side_effect = match (write_effect, read_effect) {
+        (Some(w), Some(_)) => {
+            warnings.warn(
+                &at,
+                format!(
+                    "both a write and a read side effect; only `{}` is kept (one per field)",
+                    w.keyword()
+                ),
+            );
+            Some(w)
+        }
+        (w, r) => w.or(r),
+    };
+    if let Some(effect) = side_effect {
+        let fits = match effect {
+            SideEffect::ReadToClear => effective.is_readable(),
+            _ => effective.is_writable(),
+        };
+        if !fits {
+            warnings.warn(
+                &at,
+                format!(
+                    "side effect `{}` on a `{}` field cannot happen: dropped",
+                    effect.keyword(),
+                    effective.keyword()
+                ),
+            );
+            side_effect = None;
+        }
+    }
+    // `msb < width <= 64` was checked above.
+    let bits = BitRange {
+        msb: msb as u32,
+        lsb,
+    };
+    let values = values(warnings, &f.enumerated_values, bits, &at);
+    Some(Field {
+        name: Located::synthetic(f.name.clone()),
+        description: clean(f.description.as_deref().unwrap_or_default()),
+        bits: Located::synthetic(bits),
+        access: access.map(Located::synthetic),
+        side_effect: side_effect.map(Located::synthetic),
+        values,
+    })
+}
+
+pub(super) fn values(
+    warnings: &mut Warnings,
+    sets: &[svd::EnumeratedValues],
+    bits: BitRange,
+    at: &str,
+) -> Vec<EnumValue> {
+    // One set of values per field in our format: the read-write one, else the read one
+    // (what software decodes), else the first.
+    let chosen = sets
+        .iter()
+        .position(|s| matches!(s.usage, None | Some(svd::Usage::ReadWrite)))
+        .or_else(|| sets.iter().position(|s| s.usage == Some(svd::Usage::Read)))
+        .or(if sets.is_empty() { None } else { Some(0) });
+    let Some(chosen) = chosen else {
+        return Vec::new();
+    };
+    for (i, set) in sets.iter().enumerate() {
+        if i != chosen {
+            warnings.warn(
+                at,
+                format!(
+                    "second enumeratedValues ({} values, usage {}) not represented",
+                    set.values.len(),
+                    set.usage.map_or("read-write", |u| u.as_str())
+                ),
+            );
+        }
+    }
+    let mut values = Vec::new();
+    let mut seen: HashMap<u64, String> = HashMap::new();
+    for v in &sets[chosen].values {
+        let vat = format!("{at}.{}", v.name);
+        let Some(value) = v.value else {
+            warnings.warn(&vat, "isDefault (or don't-care) value not represented");
+            continue;
+        };
+        if value > bits.value_mask() {
+            warnings.warn(
+                &vat,
+                format!(
+                    "value {value:#x} does not fit the field's {} bits: left out",
+                    bits.width()
+                ),
+            );
+            continue;
+        }
+        if let Some(first) = seen.get(&value) {
+            warnings.warn(
+                &vat,
+                format!("value {value} already named `{first}`: left out"),
+            );
+            continue;
+        }
+        seen.insert(value, v.name.clone());
+        values.push(EnumValue {
+            name: Located::synthetic(v.name.clone()),
+            value: Located::synthetic(value),
+            description: clean(v.description.as_deref().unwrap_or_default()),
+        });
+    }
+    rename::rename_values(warnings, &mut values, at);
+    values
+}

@@ -1,0 +1,111 @@
+//! CMSIS-SVD → [`Device`], through svd-parser, in passes, one per file:
+//!
+//! 1. parse (svd-parser, weak validation so that real vendor files load), and read our own
+//!    `<vendorExtensions>` constants (`constants.rs`);
+//! 2. resolve every `derivedFrom` (peripherals, clusters, registers, fields, enumerated
+//!    values), one chain follower for all five (`derive.rs`); svd-parser then inherits register
+//!    properties (size, access, reset) from clusters, peripherals and the device;
+//! 3. flatten clusters into their peripheral (`CLUSTER_REGISTER`) (`flatten.rs`);
+//! 4. convert SVD items to model items, reporting what the model cannot hold (`convert.rs`);
+//! 5. rename what our format cannot spell or what clashes (`rename.rs`);
+//! 6. drop what overlaps (`overlaps.rs`);
+//! 7. merge runs of numbered registers of one shape into register arrays (`GPIO0_STATUS` …
+//!    `GPIO29_STATUS` → `GPIO_STATUS`), and numbered identical peripherals into block arrays
+//!    (`arrays.rs`);
+//! 8. validate, as for a hand-written spec.
+//!
+//! Passes 3 to 7 run per block and per register, in the order `convert.rs` calls them, so
+//! that the warnings come out in source order. Every pass reports to one list of warnings
+//! (`warnings.rs`).
+//!
+//! Kept: peripherals (a `name[%s]` peripheral array becomes a block array), `[%s]` register
+//! and cluster arrays (as register arrays), access, `modifiedWriteValues` oneToClear /
+//! oneToSet, `readAction` clear, enumerated values, reset values, descriptions, and the
+//! constants that our own SVD emitter writes into `<vendorExtensions>`. List-style arrays
+//! (`UART%s` with `dimIndex`) are expanded into one item per index, which loses nothing.
+//! Everything else is reported as a [`Warning`](super::Warning).
+
+mod arrays;
+mod constants;
+mod convert;
+mod derive;
+mod flatten;
+mod overlaps;
+mod rename;
+mod warnings;
+
+use svd_rs as svd;
+
+use super::Imported;
+use crate::model::{Access, Constant};
+use warnings::Warnings;
+
+/// Register elements one block may expand to (as `validate` allows), so that a hostile
+/// `dim` cannot make the import run for minutes.
+const MAX_ELEMENTS: u64 = 1 << 20;
+
+/// Why an SVD file could not be imported at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("not a valid SVD file: {0}")]
+    Parse(String),
+    #[error("cannot resolve derivedFrom: {0}")]
+    Derive(String),
+    /// The importer produced a device that fails validation: a bug in the importer, reported
+    /// rather than written out.
+    #[error("the imported device does not validate:\n{}", .0.join("\n"))]
+    Invalid(Vec<String>),
+}
+
+/// Parses SVD text and converts it.
+pub fn from_str(xml: &str) -> Result<Imported, ImportError> {
+    let config = svd_parser::Config::default().validate_level(svd::ValidateLevel::Weak);
+    let parsed = svd_parser::parse_with_config(xml, &config)
+        .map_err(|e| ImportError::Parse(format!("{e:#}")))?;
+    let mut warnings = Warnings::default();
+    let constants = constants::constants(xml, &mut warnings);
+    convert(&parsed, constants, warnings)
+}
+
+/// Converts an already parsed SVD device (constants come only from [`from_str`]).
+pub fn from_device(device: &svd::Device) -> Result<Imported, ImportError> {
+    convert(device, Vec::new(), Warnings::default())
+}
+
+fn convert(
+    parsed: &svd::Device,
+    constants: Vec<Constant>,
+    mut warnings: Warnings,
+) -> Result<Imported, ImportError> {
+    let mut resolved = derive::resolve(parsed)?;
+    svd_parser::expand::expand_properties(&mut resolved);
+    let device = convert::device(&mut warnings, &resolved, constants);
+    let problems = crate::validate::device(&device);
+    if !problems.is_empty() {
+        return Err(ImportError::Invalid(
+            problems.iter().map(|d| d.message.clone()).collect(),
+        ));
+    }
+    Ok(Imported {
+        device,
+        warnings: warnings.into_vec(),
+    })
+}
+
+/// `UART[%s]` → `UART`, `UART%s` → `UART`.
+fn strip_dim(name: &str) -> String {
+    name.replace("[%s]", "").replace("%s", "")
+}
+
+fn plain_access(access: svd::Access) -> Access {
+    match access {
+        svd::Access::ReadOnly => Access::ReadOnly,
+        svd::Access::WriteOnly | svd::Access::WriteOnce => Access::WriteOnly,
+        svd::Access::ReadWrite | svd::Access::ReadWriteOnce => Access::ReadWrite,
+    }
+}
+
+/// Descriptions as text: trimmed (svd-parser already trims the element).
+fn clean(text: &str) -> String {
+    text.trim().to_string()
+}

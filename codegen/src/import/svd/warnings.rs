@@ -1,0 +1,21 @@
+//! Where every pass reports what the import does not carry over, or carries changed.
+
+use crate::import::Warning;
+
+/// The warnings so far, in the order the passes found them.
+#[derive(Debug, Default)]
+pub(super) struct Warnings(Vec<Warning>);
+
+impl Warnings {
+    /// Reports `message` about the item at `at` (`UART0.UARTDR.DATA`).
+    pub(super) fn warn(&mut self, at: impl Into<String>, message: impl Into<String>) {
+        self.0.push(Warning {
+            at: at.into(),
+            message: message.into(),
+        });
+    }
+
+    pub(super) fn into_vec(self) -> Vec<Warning> {
+        self.0
+    }
+}
