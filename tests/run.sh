@@ -32,6 +32,8 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
 else
     echo "miri: not run: no nightly toolchain with the miri component on this machine"
 fi
+echo "== loom model checks (gba-barrier)"
+bash gba-barrier/loom.sh -q
 echo "== tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -190,7 +190,7 @@ impl<B: Backend> fmt::Display for Device<B> {
 pub(crate) type Regs<'d, B> = gba_pac::group::Group<Scoped<'d, <B as Backend>::Mechanism>>;
 
 impl<B: Backend> Device<B> {
-    pub(crate) fn group_regs(&self, group: usize) -> Regs<'_, B> {
+    pub(crate) fn group_regs<'d>(&'d self, group: usize) -> Regs<'d, B> {
         self.registers()
             .group(group)
             .expect("claimed groups are validated against MAX_GROUPS")

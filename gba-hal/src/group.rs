@@ -67,7 +67,7 @@ pub struct Group<'d, B: Backend> {
     device: &'d Device<B>,
     id: usize,
     members: MemberSet,
-    flag: Option<ReleaseFlag>,
+    flag: ReleaseFlag,
     start_sequence: u32,
 }
 
@@ -89,7 +89,7 @@ impl<'d, B: Backend> Group<'d, B> {
             device,
             id,
             members: *config.members(),
-            flag: Some(ReleaseFlag { region }),
+            flag: ReleaseFlag { region },
             start_sequence: 0,
         };
         let regs = device.group_regs(id);
@@ -172,14 +172,14 @@ impl<'d, B: Backend> Group<'d, B> {
         self.start_sequence
     }
 
+    #[inline(always)]
     pub fn flag(&self) -> &ReleaseFlag {
-        self.flag
-            .as_ref()
-            .expect("the flag is taken only when the group is dropped")
+        &self.flag
     }
 
-    /// The ARRIVAL doorbell of this group.
-    pub fn doorbell(&self) -> Reg<u64, ARRIVAL::Register, Wo, Scoped<'_, B::Mechanism>> {
+    /// The ARRIVAL doorbell of this group. The handle may be kept as long as the device (the
+    /// register stays mapped); arriving after the group was dropped reaches a reset group.
+    pub fn doorbell(&self) -> Reg<u64, ARRIVAL::Register, Wo, Scoped<'d, B::Mechanism>> {
         self.device.group_regs(self.id).arrival()
     }
 
@@ -216,10 +216,8 @@ impl<B: Backend> Drop for Group<'_, B> {
         });
         // If the device did not finish its RESET it may still write the flag: leaking the
         // flag is then the safe choice.
-        if let Some(flag) = self.flag.take()
-            && reset
-        {
-            self.device.backend().free_dma(flag.region);
+        if reset {
+            self.device.backend().free_dma(self.flag.region);
         }
         self.device.backend().note_group_owner(self.id, false);
         self.device.unclaim(self.id);

@@ -29,5 +29,19 @@ pub fn alive(pid: u64) -> bool {
     }
     // SAFETY: signal 0 only checks that the process exists and may be signalled.
     let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    let exists = rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH);
+    // A zombie (exited, not yet reaped by its parent) still exists but will never release
+    // anything it held.
+    exists && !zombie(pid)
+}
+
+fn zombie(pid: libc::pid_t) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            // The state follows the parenthesised command name, which may contain spaces.
+            let after = &stat[stat.rfind(')')? + 1..];
+            after.split_whitespace().next().map(|state| state == "Z")
+        })
+        .unwrap_or(false)
 }

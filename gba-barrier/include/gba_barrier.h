@@ -1,0 +1,189 @@
+#ifndef GBA_BARRIER_H
+#define GBA_BARRIER_H
+
+/*
+ * Generated from gba-barrier/src/ffi.rs by cbindgen (tests/header.rs). Do not edit:
+ * change the Rust side and run `GBA_BLESS=1 cargo test -p gba-barrier --test header`.
+ *
+ * libgba_barrier: barriers on the Global Barrier Accelerator. Every function returns GBA_OK
+ * (0) or a negative GBA_ERR_* code; gba_strerror(code) names it and gba_last_error() gives
+ * this thread's last detailed message. Handles are opaque; a NULL, destroyed or foreign
+ * handle is refused with GBA_ERR_NULL or GBA_ERR_BAD_HANDLE.
+ */
+
+#include <stdint.h>
+#include <stddef.h>
+
+// Success.
+#define GBA_OK 0
+
+// A required pointer argument was NULL.
+#define GBA_ERR_NULL -1
+
+// The handle was destroyed, belongs to another kind, or was never a handle.
+#define GBA_ERR_BAD_HANDLE -2
+
+// An argument is out of range (group id, member set, buffer size).
+#define GBA_ERR_INVALID -3
+
+// The device could not be opened (no such path, simulator fabric or port).
+#define GBA_ERR_NO_DEVICE -4
+
+// The device is not a GBA, or of an unsupported major version.
+#define GBA_ERR_NOT_GBA -5
+
+// The group is held by another job: agree on another group id and retry.
+#define GBA_ERR_GROUP_BUSY -6
+
+// The device refused the group's configuration (STATUS.ERROR_CODE; see gba_last_error).
+#define GBA_ERR_CONFIG -7
+
+// A wait or a configuration did not complete in time (gba_last_error names who is missing).
+#define GBA_ERR_TIMEOUT -8
+
+// The device reported an error during an episode; the group must be recreated.
+#define GBA_ERR_DEVICE -9
+
+// `arrive` while an arrival is pending, or `test`/`wait_pending` with none pending.
+#define GBA_ERR_PENDING -10
+
+// An operating-system or memory failure (mapping, DMA memory).
+#define GBA_ERR_IO -11
+
+// A bug inside the library was caught at the boundary.
+#define GBA_ERR_PANIC -12
+
+// The device still has barriers: destroy them before closing it.
+#define GBA_ERR_BUSY -13
+
+
+
+// One member's barrier over a configured group (opaque).
+typedef struct gba_barrier gba_barrier;
+
+// An opened device (opaque).
+typedef struct gba_device gba_device;
+
+// What a device says about itself (DEVICE_ID, VERSION, CAPS, PORT_ID).
+typedef struct {
+  uint32_t device_id;
+  uint16_t version_major;
+  uint16_t version_minor;
+  // Groups 0 .. max_groups exist (CAPS.MAX_GROUPS).
+  uint32_t max_groups;
+  // Members 0 .. max_members exist (CAPS.MAX_MEMBERS).
+  uint32_t max_members;
+  // This host's switch port: its member id in every group.
+  uint32_t port_id;
+} gba_device_info;
+
+#ifdef __cplusplus
+extern "C" {
+#endif // __cplusplus
+
+// Opens a device: `"sim:<fabric-dir>#<port>"` or `"/dev/uioN"`; NULL means the `GBA_DEVICE`
+// environment variable.
+//
+// # Safety
+// - `path` is NULL or a NUL-terminated string;
+// - `out` is NULL or valid for writing one pointer.
+int gba_device_open(const char *path, gba_device **out);
+
+// Closes a device. Fails with `GBA_ERR_BUSY` while barriers created on it exist.
+//
+// # Safety
+// `device` is NULL or a value from `gba_device_open` (a closed one is detected); no other
+// thread uses the device during the call.
+int gba_device_close(gba_device *device);
+
+// Reads the device's identity and limits.
+//
+// # Safety
+// `device` is NULL or from `gba_device_open`; `out` is NULL or valid for writing one
+// `gba_device_info`.
+int gba_device_info_get(const gba_device *device, gba_device_info *out);
+
+// The groups free on the whole switch (GROUPS_BUSY clear) and not claimed through this
+// device: bit g set means group g is free. Members of a job AND their masks and take the
+// lowest common bit.
+//
+// # Safety
+// `device` is NULL or from `gba_device_open`; `out_mask` is NULL or valid for writing.
+int gba_device_free_groups(const gba_device *device, uint32_t *out_mask);
+
+// Installs a function the barriers of this device call while they wait (NULL clears it).
+//
+// # Safety
+// `device` is NULL or from `gba_device_open`; `function`, if not NULL, may be called with
+// `argument` from any thread waiting on this device's barriers while it is installed.
+int gba_device_set_progress_hook(gba_device *device, void (*function)(void *argument), void *argument);
+
+// Lets the device make progress once (steps the simulator; nothing on hardware).
+//
+// # Safety
+// `device` is NULL or from `gba_device_open`.
+int gba_device_progress(gba_device *device);
+
+// Claims group `group` (agreed on by all members), configures it with the member set
+// `member_mask[0..nwords]` (bit m of word m/64: member m; nwords <= 12) and waits up to
+// `timeout_ns` (0: 10 s) for READY. `GBA_ERR_GROUP_BUSY` is retryable with another id.
+//
+// # Safety
+// `device` is NULL or from `gba_device_open`; `member_mask` is valid for reading `nwords`
+// words (or NULL with `nwords` 0); `out` is NULL or valid for writing one pointer.
+int gba_barrier_create(gba_device *device, uint32_t group, const uint64_t *member_mask, size_t nwords, uint64_t timeout_ns, gba_barrier **out);
+
+// The barrier: arrive and wait until every member arrived. `timeout_ns` 0 waits for ever;
+// on `GBA_ERR_TIMEOUT` the episode stays pending (finish it with `gba_barrier_wait_pending`)
+// and `gba_last_error` names the missing members.
+//
+// # Safety
+// `barrier` is NULL or from `gba_barrier_create`; no other thread uses it during the call.
+int gba_barrier_wait(gba_barrier *barrier, uint64_t timeout_ns);
+
+// Split phase, first half: arrive for the next episode without waiting.
+//
+// # Safety
+// As for `gba_barrier_wait`.
+int gba_barrier_arrive(gba_barrier *barrier);
+
+// Split phase: poll the pending episode once (driving progress once); `*out_done` is 1 when
+// it is complete (and no longer pending), else 0.
+//
+// # Safety
+// As for `gba_barrier_wait`; `out_done` is NULL or valid for writing.
+int gba_barrier_test(gba_barrier *barrier, int *out_done);
+
+// Split phase, second half: wait for the pending episode (`timeout_ns` 0: for ever).
+//
+// # Safety
+// As for `gba_barrier_wait`.
+int gba_barrier_wait_pending(gba_barrier *barrier, uint64_t timeout_ns);
+
+// Writes a one-line diagnosis (group, episode, members, who is missing, status) into `buf`,
+// NUL-terminated and truncated to `len` bytes.
+//
+// # Safety
+// `barrier` is NULL or from `gba_barrier_create`; `buf` is NULL or valid for writing `len`
+// bytes.
+int gba_barrier_diagnose(gba_barrier *barrier, char *buf, size_t len);
+
+// Destroys a barrier: resets and disables its group on this port and frees its release flag.
+//
+// # Safety
+// `barrier` is NULL or from `gba_barrier_create` (a destroyed one is detected); no other
+// thread uses it during the call.
+int gba_barrier_destroy(gba_barrier *barrier);
+
+// The name and meaning of a status code, as a static string.
+const char *gba_strerror(int status);
+
+// This thread's last detailed error message (what was wrong and what to do), valid until the
+// next call into the library on this thread; "" if none.
+const char *gba_last_error(void);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
+
+#endif  /* GBA_BARRIER_H */

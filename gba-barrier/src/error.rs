@@ -1,0 +1,164 @@
+//! Errors of a wait: they name the barrier, the episode and who is missing, and say what to do.
+
+use std::fmt;
+use std::time::Duration;
+
+use gba_pac::group::STATUS;
+use gba_pac::tock_registers::fields::TryFromValue;
+
+/// Which barrier an error is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Who {
+    /// An offloaded barrier: group `group` of the GBA, seen from member `member`.
+    Group {
+        /// The group id (0..32).
+        group: u32,
+        /// This port's member id.
+        member: u32,
+    },
+    /// A software barrier.
+    Software {
+        /// Its name, as in benchmark tables (`"dissemination-shm"`).
+        name: &'static str,
+        /// This participant's member index.
+        member: usize,
+        /// How many members the barrier has.
+        members: usize,
+    },
+}
+
+impl fmt::Display for Who {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Who::Group { group, member } => write!(f, "GBA group {group} (member {member})"),
+            Who::Software {
+                name,
+                member,
+                members,
+            } => {
+                write!(f, "{name} barrier (member {member} of {members})")
+            }
+        }
+    }
+}
+
+/// Who had not arrived when a wait gave up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missing {
+    /// Exactly these member ids (from the device's ARRIVED_MASK and MEMBER_MASK).
+    Members(Vec<u32>),
+    /// A central counter knows how many arrived, not who.
+    Count {
+        /// Members that had arrived.
+        arrived: u64,
+        /// Members of the barrier.
+        members: u64,
+    },
+    /// A dissemination barrier knows whose signal it waits for in which round; that member may
+    /// itself be waiting for another.
+    Partner {
+        /// The member whose signal never came.
+        member: usize,
+        /// The round (0-based) it was due in.
+        round: u32,
+    },
+}
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Missing::Members(ids) if ids.is_empty() => {
+                f.write_str("no member is missing by the device's count")
+            }
+            Missing::Members(ids) => write!(f, "members {ids:?} never arrived"),
+            Missing::Count { arrived, members } => {
+                write!(
+                    f,
+                    "{arrived} of {members} members arrived, the others never did"
+                )
+            }
+            Missing::Partner { member, round } => {
+                write!(
+                    f,
+                    "member {member}'s round-{round} signal never came (it or a member before it is missing)"
+                )
+            }
+        }
+    }
+}
+
+/// An error code from the group's STATUS.ERROR_CODE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceFault {
+    /// The raw ERROR_CODE value.
+    pub code: u8,
+}
+
+impl fmt::Display for DeviceFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use STATUS::ERROR_CODE::Value as V;
+        let name = match V::try_from_value(u64::from(self.code)) {
+            Some(V::NONE) => "NONE",
+            Some(V::MASK_MISMATCH) => "MASK_MISMATCH: member ports disagree on MEMBER_MASK",
+            Some(V::COUNT_MISMATCH) => "COUNT_MISMATCH: MEMBER_COUNT differs from the mask",
+            Some(V::BAD_MEMBER) => "BAD_MEMBER: local id not this port or not in the mask",
+            Some(V::SEQ_ERROR) => "SEQ_ERROR: an arrival was out of sequence",
+            Some(V::DMA_FAULT) => "DMA_FAULT: RELEASE_ADDR unmapped or misaligned",
+            Some(V::GROUP_BUSY) => "GROUP_BUSY: another job holds the group",
+            None => "unknown code",
+        };
+        write!(f, "ERROR_CODE {} ({name})", self.code)
+    }
+}
+
+/// Why a wait did not complete. The episode stays pending after `Timeout` (wait again); after
+/// `Device` the group is broken until it is reconfigured.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WaitError {
+    /// The release did not come within the timeout.
+    #[error(
+        "{who}: episode {episode} not released after {waited:?}: {missing}; check that every \
+         member runs and calls the barrier as often as this one, or wait longer"
+    )]
+    Timeout {
+        /// The barrier.
+        who: Who,
+        /// The host episode number waited for.
+        episode: u64,
+        /// How long this wait waited.
+        waited: Duration,
+        /// Who had not arrived.
+        missing: Missing,
+    },
+    /// The device flagged the group as failed while this member waited.
+    #[error(
+        "{who}: the device reported {fault} during episode {episode} ({missing}); reconfigure \
+         the group or fall back to a software barrier"
+    )]
+    Device {
+        /// The barrier.
+        who: Who,
+        /// The host episode number waited for.
+        episode: u64,
+        /// STATUS.ERROR_CODE.
+        fault: DeviceFault,
+        /// Who had not arrived.
+        missing: Missing,
+    },
+    /// `arrive` (or `wait`) while an earlier arrival is still pending.
+    #[error(
+        "{who}: arrive called while episode {episode} is still pending; finish it first \
+         (`Barrier::pending()` then `wait` or `test`)"
+    )]
+    Pending {
+        /// The barrier.
+        who: Who,
+        /// The pending episode.
+        episode: u64,
+    },
+}
+
+/// `Result` with a boxed [`WaitError`]: boxed so that `Result<()>` is one pointer (null for
+/// `Ok`), returned in a register, and the hot path needs no stack frame for an error it almost
+/// never builds. Match with `Err(e) if matches!(*e, WaitError::Timeout { .. })` or `&*e`.
+pub type Result<T, E = Box<WaitError>> = std::result::Result<T, E>;

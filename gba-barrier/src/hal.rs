@@ -1,0 +1,139 @@
+//! The offloaded barrier over a group claimed through gba-hal: [`HalPort`] implements
+//! [`Port`] with the group's ARRIVAL doorbell, its release flag and the device's progress.
+
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use gba_hal::{Backend, Device, Group, GroupConfig};
+use gba_pac::common::{Reg, Scoped, Wo};
+use gba_pac::group::ARRIVAL;
+
+use crate::error::DeviceFault;
+use crate::offload::Barrier;
+use crate::port::{Diagnosis, Port};
+
+/// A function a runtime installs to drive its own progress while a member waits (as the
+/// seeds call `opal_progress()`), with its argument.
+#[derive(Debug, Default)]
+pub struct ProgressHook {
+    function: AtomicPtr<()>,
+    argument: AtomicPtr<()>,
+}
+
+/// The C signature of a progress hook.
+pub type HookFn = unsafe extern "C" fn(argument: *mut std::ffi::c_void);
+
+impl ProgressHook {
+    /// Installs `function` (or clears the hook with `None`).
+    ///
+    /// # Safety
+    ///
+    /// `function` must be safe to call with `argument` from any thread that waits on a
+    /// barrier using this hook, for as long as it is installed.
+    pub unsafe fn set(&self, function: Option<HookFn>, argument: *mut std::ffi::c_void) {
+        self.argument.store(argument.cast(), Ordering::Release);
+        self.function.store(
+            function.map_or(std::ptr::null_mut(), |f| f as *mut ()),
+            Ordering::Release,
+        );
+    }
+
+    fn call(&self) {
+        let function = self.function.load(Ordering::Acquire);
+        if function.is_null() {
+            return;
+        }
+        // SAFETY: a non-null value was stored by `set` from a `HookFn`, whose caller promised
+        // it may be called with the argument stored alongside from this thread.
+        let function: HookFn = unsafe { std::mem::transmute::<*mut (), HookFn>(function) };
+        // SAFETY: as above.
+        unsafe { function(self.argument.load(Ordering::Acquire).cast()) }
+    }
+}
+
+/// One member's view of a configured group, for [`Barrier`]. Owns the group: dropping the port
+/// (with its barrier) resets and releases the group on this port.
+pub struct HalPort<'d, B: Backend> {
+    doorbell: Reg<u64, ARRIVAL::Register, Wo, Scoped<'d, B::Mechanism>>,
+    group: Group<'d, B>,
+    hook: Option<&'d ProgressHook>,
+}
+
+impl<'d, B: Backend> HalPort<'d, B> {
+    pub fn new(group: Group<'d, B>, hook: Option<&'d ProgressHook>) -> Self {
+        HalPort {
+            doorbell: group.doorbell(),
+            group,
+            hook,
+        }
+    }
+
+    pub fn group_handle(&self) -> &Group<'d, B> {
+        &self.group
+    }
+}
+
+impl<B: Backend> std::fmt::Debug for HalPort<'_, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HalPort")
+            .field("group", &self.group)
+            .finish()
+    }
+}
+
+impl<B: Backend> Port for HalPort<'_, B> {
+    fn group(&self) -> u32 {
+        self.group.id() as u32
+    }
+
+    fn member(&self) -> u32 {
+        self.group.member_id() as u32
+    }
+
+    /// One release store: on a volatile (device) mapping a release fence, which is no
+    /// instruction on x86 (see [`crate::port::release_before_doorbell`] for other machines and
+    /// for write-combining mappings), then the volatile store; on the simulator's shared
+    /// memory an atomic store with release ordering.
+    #[inline(always)]
+    fn ring(&self, word: u64) {
+        self.doorbell.set_release(word);
+    }
+
+    #[inline(always)]
+    fn flag(&self) -> u64 {
+        self.group.flag().load()
+    }
+
+    fn progress(&self) {
+        self.group.device().progress();
+        if let Some(hook) = self.hook {
+            hook.call();
+        }
+    }
+
+    fn fault(&self) -> Option<DeviceFault> {
+        self.group
+            .error()
+            .map(|code| DeviceFault { code: code as u8 })
+    }
+
+    fn diagnose(&self) -> Diagnosis {
+        let snapshot = self.group.snapshot();
+        Diagnosis {
+            missing: snapshot.missing().iter().map(|m| m as u32).collect(),
+            fault: snapshot.error.map(|code| DeviceFault { code: code as u8 }),
+        }
+    }
+}
+
+/// Claims and configures `config`'s group on `device` and returns this member's barrier over
+/// it, counting episodes from the group's RELEASE_SEQ (every member reads the same value).
+#[allow(clippy::result_large_err)] // gba-hal's errors name member sets; this path is cold
+pub fn offload<'d, B: Backend>(
+    device: &'d Device<B>,
+    config: GroupConfig,
+    hook: Option<&'d ProgressHook>,
+) -> Result<Barrier<HalPort<'d, B>>, gba_hal::Error> {
+    let group = device.claim(config)?;
+    let start = u64::from(group.start_sequence());
+    Ok(Barrier::resume_at(HalPort::new(group, hook), start))
+}

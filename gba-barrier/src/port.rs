@@ -1,0 +1,77 @@
+//! The one trait between the barrier core and a configured group: [`Port`].
+//!
+//! gba-hal implements it over a claimed and configured group (hardware and simulator
+//! backends); the tests implement it over plain memory and a model switch; the hot-path
+//! benchmark over gba-pac's `Device::from_ptr` on a buffer.
+
+use crate::error::DeviceFault;
+use crate::primitive::{Ordering, compiler_fence};
+
+/// What a barrier needs from one member's view of a configured, enabled group.
+///
+/// Implementations are a handful of pointer accesses; every method is called from the wait
+/// loop, [`Port::ring`] and [`Port::flag`] on every episode.
+pub trait Port {
+    /// The group id (for error messages).
+    fn group(&self) -> u32;
+
+    /// This port's member id (LOCAL_MEMBER_ID = PORT_ID); goes into every arrival word.
+    fn member(&self) -> u32;
+
+    /// Store `word` into the group's ARRIVAL doorbell as one 64-bit store, **ordered after
+    /// every earlier memory access of the calling thread** (release ordering; see
+    /// "Memory ordering" in [`crate::offload`]). On a volatile MMIO mapping call
+    /// [`release_before_doorbell`] right before the volatile write; on shared memory (the
+    /// simulator) use an atomic store with `Ordering::Release`. Never a full fence.
+    fn ring(&self, word: u64);
+
+    /// Load this member's release flag with `Ordering::Acquire` (the switch writes the 32-bit
+    /// sequence of the last released episode there by DMA).
+    fn flag(&self) -> u64;
+
+    /// Drive the device once while waiting: the simulator steps its switch model, a runtime
+    /// drives its own progress; hardware does nothing. Called in the wait loop's progress and
+    /// yield stages, never on the fast path.
+    fn progress(&self) {}
+
+    /// The group's device error (STATUS.ERROR and ERROR_CODE), if any. Called only in the
+    /// wait loop's yield stage, where an MMIO read is cheap next to the yield.
+    fn fault(&self) -> Option<DeviceFault> {
+        None
+    }
+
+    /// Who is missing from the pending episode: MEMBER_MASK minus ARRIVED_MASK, as member ids,
+    /// and the device error if any. Called when a wait fails.
+    fn diagnose(&self) -> Diagnosis;
+}
+
+/// What [`Port::diagnose`] found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// Members of the group that have not arrived for the pending episode, ascending.
+    pub missing: Vec<u32>,
+    /// The group's device error, if any.
+    pub fault: Option<DeviceFault>,
+}
+
+/// The release ordering a doorbell written with a *volatile* store needs, and nothing more.
+///
+/// - x86-64, register window mapped uncached (UC, what UIO and VFIO BAR mappings give): the
+///   hardware keeps stores in program order (TSO) and a UC store is not performed before
+///   earlier stores are globally visible, so only the *compiler* must be stopped from moving
+///   earlier accesses past the volatile store: `compiler_fence(Release)`, zero instructions.
+/// - x86-64, window mapped **write-combining** (WC): WC stores are weakly ordered and sit in
+///   a write-combining buffer, so this is not enough: an `sfence` is needed before the
+///   doorbell (earlier stores visible first) and is customary after it (flush the WC buffer
+///   so the arrival leaves now). A port over a WC mapping must issue
+///   `core::arch::x86_64::_mm_sfence()` itself; this helper does not.
+/// - Elsewhere (AArch64 …): a release fence. Note that Rust's `fence(Release)` is a
+///   `dmb ish`, which orders normal memory only in the inner-shareable domain; device memory
+///   needs `dmb oshst`/`dsb st`, which a hardware port for such a target must add.
+#[inline(always)]
+pub fn release_before_doorbell() {
+    #[cfg(target_arch = "x86_64")]
+    compiler_fence(Ordering::Release);
+    #[cfg(not(target_arch = "x86_64"))]
+    crate::primitive::fence(Ordering::Release);
+}
