@@ -85,6 +85,10 @@ struct mca_coll_gba_barrier_module_t {
     mca_coll_base_module_ibarrier_fn_t previous_ibarrier;
     mca_coll_base_module_t *previous_ibarrier_module;
 
+    /* set while this module is inside a libgba_barrier call on its barrier: the progress hook
+     * (opal_progress) may reach our progress callback, which must not re-enter that barrier */
+    bool busy;
+
     /* ibarrier requests in issue order; only the head has arrived */
     gba_ibarrier_request_t *req_head, *req_tail;
 

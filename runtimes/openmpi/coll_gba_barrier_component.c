@@ -215,8 +215,8 @@ int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mp
         /* Not OMPI_ERR_NOT_AVAILABLE: another rank may have its device, and every rank must
          * take the same decision, so this rank stays in the selection and votes "fallback" in
          * the agreement of each communicator's enable. */
-        GBA_LOG(1, "device %s unavailable: %s (%d); this rank votes for the software barrier",
-                c->device_name, gba_strerror(rc), rc);
+        GBA_LOG(1, "device %s unavailable: %s (%d): %s; this rank votes for the software "
+                   "barrier", c->device_name, gba_strerror(rc), rc, gba_last_error());
         return OMPI_SUCCESS;
     }
     gba_device_set_progress_hook(c->device, gba_progress_hook, NULL);

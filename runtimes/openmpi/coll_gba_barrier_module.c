@@ -64,6 +64,7 @@ static void gba_module_construct(mca_coll_gba_barrier_module_t *m)
     m->previous_ibarrier = NULL;
     m->previous_ibarrier_module = NULL;
     m->req_head = m->req_tail = NULL;
+    m->busy = false;
     m->next = m->prev = NULL;
     m->linked = false;
     m->super.coll_module_enable = gba_module_enable;
@@ -164,6 +165,7 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
         if (GBA_OK == mine.status) {
             int rc = gba_device_free_groups(c->device, &mine.free_mask);
             if (GBA_OK != rc) {
+                GBA_LOG(1, "reading the free groups: %s: %s", gba_strerror(rc), gba_last_error());
                 mine.status = rc;
             }
             mine.free_mask &= ~tried;
@@ -228,7 +230,12 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
             gba_barrier *b = NULL;
             int32_t rc = gba_barrier_create(c->device, m->group, mask, nwords,
                                             (uint64_t)c->ready_timeout_ms * 1000000u, &b);
-            GBA_LOG(20, "%s: create group %u: %s", comm->c_name, m->group, gba_strerror(rc));
+            if (GBA_OK != rc) {
+                GBA_LOG(10, "%s: configuring GBA group %u here: %s: %s", comm->c_name, m->group,
+                        gba_strerror(rc), gba_last_error());
+            } else {
+                GBA_LOG(20, "%s: GBA group %u READY here", comm->c_name, m->group);
+            }
             if (OMPI_SUCCESS != gba_allgather(comm, &rc, results, 1)) {
                 if (b) {
                     gba_barrier_destroy(b);
@@ -336,7 +343,12 @@ static int gba_module_enable(mca_coll_base_module_t *module, struct ompi_communi
 static int gba_fail(mca_coll_gba_barrier_module_t *m, const char *what, int rc)
 {
     char diag[512] = "";
-    gba_barrier_diagnose(m->barrier, diag, sizeof(diag));
+    const char *detail = gba_last_error();
+    if (detail && detail[0]) {
+        snprintf(diag, sizeof(diag), "%s", detail);
+    } else {
+        gba_barrier_diagnose(m->barrier, diag, sizeof(diag));
+    }
     /* Not a fallback: the other ranks are inside the GBA episode, a software barrier on this
      * rank alone would not meet them. Loud error instead. */
     opal_output(0, "coll:gba_barrier: [rank %u] %s on %s (GBA group %u) failed: %s (%d); %s",
@@ -380,6 +392,7 @@ static int gba_barrier_blocking(struct ompi_communicator_t *comm, mca_coll_base_
             opal_progress();
         }
     }
+    m->busy = true;
     rc = gba_barrier_wait(m->barrier, warn);
     if (GBA_ERR_TIMEOUT == rc && warn) {
         char diag[512] = "";
@@ -389,6 +402,7 @@ static int gba_barrier_blocking(struct ompi_communicator_t *comm, mca_coll_base_
                     mca_coll_gba_barrier_component.warn_timeout_ms, diag);
         rc = gba_wait_pending(m);
     }
+    m->busy = false;
     if (GBA_OK != rc) {
         return gba_fail(m, "MPI_Barrier", rc);
     }
@@ -428,6 +442,10 @@ OBJ_CLASS_INSTANCE(gba_ibarrier_request_t, ompi_request_t, gba_request_construct
 static void gba_progress_module(mca_coll_gba_barrier_module_t *m)
 {
     gba_ibarrier_request_t *r;
+    if (m->busy) {
+        return; /* called back from inside a library call on this barrier */
+    }
+    m->busy = true;
     while (NULL != (r = m->req_head)) {
         int done = 0, rc;
         if (!r->arrived) {
@@ -450,7 +468,7 @@ static void gba_progress_module(mca_coll_gba_barrier_module_t *m)
             }
         }
         if (!done) {
-            return;
+            break;
         }
         m->req_head = r->next;
         if (NULL == m->req_head) {
@@ -461,6 +479,7 @@ static void gba_progress_module(mca_coll_gba_barrier_module_t *m)
         ompi_request_complete(&r->super, true);
         OBJ_RELEASE(r); /* the queue's reference */
     }
+    m->busy = false;
 }
 
 int mca_coll_gba_barrier_progress(void)
