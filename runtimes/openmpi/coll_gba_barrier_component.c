@@ -244,7 +244,7 @@ mca_coll_base_module_t *mca_coll_gba_barrier_comm_query(struct ompi_communicator
     }
     size = ompi_comm_size(comm);
     if (size < c->min_comm_size) {
-        GBA_LOG(20, "%s (cid %u): size %d below coll_gba_barrier_min_comm_size %d, software "
+        GBA_LOG(10, "%s (cid %u): size %d below coll_gba_barrier_min_comm_size %d, software "
                     "barrier", comm->c_name, (unsigned)comm->c_contextid, size,
                 c->min_comm_size);
         return NULL;

@@ -14,6 +14,14 @@
 
 #define GBA_MASK_WORDS 12
 
+/* a verdict every rank of the communicator reaches alike: said once, by its rank 0 */
+#define GBA_LOG_ROOT(level, ...)                                              \
+    do {                                                                      \
+        if (0 == rank) {                                                      \
+            GBA_LOG(level, __VA_ARGS__);                                      \
+        }                                                                     \
+    } while (0)
+
 static int gba_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
 static int gba_barrier_blocking(struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 static int gba_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **request,
@@ -179,7 +187,7 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
         /* 1. can every rank use its device? */
         for (int r = 0; r < size; r++) {
             if (GBA_OK != votes[r].status) {
-                GBA_LOG(1, "%s (cid %u, size %d): software barrier: rank %d (world rank %u) "
+                GBA_LOG_ROOT(1, "%s (cid %u, size %d): software barrier: rank %d (world rank %u) "
                            "cannot use the GBA: %s (%d)",
                         comm->c_name, (unsigned)comm->c_contextid, size, r,
                         votes[r].world_rank, gba_why(votes[r].status), votes[r].status);
@@ -196,12 +204,12 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
             for (int r = 0; r < size; r++) {
                 uint32_t p = votes[r].port;
                 if (p >= 64 * GBA_MASK_WORDS || p >= c->info.max_members) {
-                    GBA_LOG(1, "%s: software barrier: rank %d has port %u, beyond the "
+                    GBA_LOG_ROOT(1, "%s: software barrier: rank %d has port %u, beyond the "
                                "member range", comm->c_name, r, p);
                     goto out;
                 }
                 if (mask[p / 64] & (UINT64_C(1) << (p % 64))) {
-                    GBA_LOG(1, "%s: software barrier: two ranks share port %u (one member "
+                    GBA_LOG_ROOT(1, "%s: software barrier: two ranks share port %u (one member "
                                "per switch port: is port_offset/device_path right?)",
                             comm->c_name, p);
                     goto out;
@@ -218,7 +226,7 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
             common &= votes[r].free_mask;
         }
         if (0 == common) {
-            GBA_LOG(1, "%s (cid %u, size %d): software barrier: no GBA group is free on every "
+            GBA_LOG_ROOT(1, "%s (cid %u, size %d): software barrier: no GBA group is free on every "
                        "member (all 32 in use by other communicators or jobs)",
                     comm->c_name, (unsigned)comm->c_contextid, size);
             goto out;
@@ -270,18 +278,18 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
                 while (-2 == bad && r < size && GBA_ERR_TIMEOUT != results[r]) {
                     r++;
                 }
-                GBA_LOG(1, "%s (cid %u, size %d): software barrier: rank %d (world rank %u) "
+                GBA_LOG_ROOT(1, "%s (cid %u, size %d): software barrier: rank %d (world rank %u) "
                            "could not configure GBA group %u: %s (%d)",
                         comm->c_name, (unsigned)comm->c_contextid, size, r,
                         votes[r].world_rank, m->group, gba_strerror(results[r]), results[r]);
                 goto out;
             }
-            GBA_LOG(10, "%s: GBA group %u is busy (claimed by another job), agreeing again "
+            GBA_LOG_ROOT(10, "%s: GBA group %u is busy (claimed by another job), agreeing again "
                         "without it", comm->c_name, m->group);
             tried |= UINT32_C(1) << m->group;
         }
     }
-    GBA_LOG(1, "%s: software barrier: every GBA group was busy", comm->c_name);
+    GBA_LOG_ROOT(1, "%s: software barrier: every GBA group was busy", comm->c_name);
 
 out:
     if (OMPI_SUCCESS == ret && 0 == rank) {
