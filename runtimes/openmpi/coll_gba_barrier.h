@@ -47,6 +47,7 @@ typedef struct mca_coll_gba_barrier_component_t {
     int port_offset;
     int ready_timeout_ms;
     int warn_timeout_ms;
+    bool drive_progress;
 
     /* device state, set by init_query */
     gba_device *device;

@@ -121,6 +121,15 @@ static int gba_register(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &c->warn_timeout_ms);
 
+    c->drive_progress = true;
+    (void)mca_base_component_var_register(
+        v, "progress",
+        "Drive OpenMPI's progress engine (opal_progress) from the GBA barrier's wait loop. "
+        "Needed for correctness when point-to-point traffic is pending across a barrier "
+        "(e.g. MPI_Isend; MPI_Barrier; MPI_Wait with a large message); 0 only for measurements",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->drive_progress);
+
     return OMPI_SUCCESS;
 }
 
@@ -219,7 +228,9 @@ int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mp
                    "barrier", c->device_name, gba_strerror(rc), rc, gba_last_error());
         return OMPI_SUCCESS;
     }
-    gba_device_set_progress_hook(c->device, gba_progress_hook, NULL);
+    if (c->drive_progress) {
+        gba_device_set_progress_hook(c->device, gba_progress_hook, NULL);
+    }
     if (OPAL_SUCCESS == opal_progress_register(mca_coll_gba_barrier_progress)) {
         c->progress_registered = true;
     }
