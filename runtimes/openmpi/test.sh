@@ -117,7 +117,13 @@ for np in 2 4; do
     check "np=$np Fortran MPI_BARRIER" "${MPIRUN[@]}" -np $np "$BUILD/fbarrier" 1000
     expect_eq "np=$np Fortran MPI_BARRIER on the GBA (BARRIERS_COMPLETED +1000)" $(( $(completed 0) - before )) 1000
 
-    check "np=$np shmem_barrier_all with puts, on the GBA" "${OSHRUN[@]}" -np $np "$BUILD/shmem_barrier" 200 1
+    check "np=$np shmem_barrier_all with puts, scoll/gba, on the GBA" \
+        "${OSHRUN[@]}" --mca scoll_gba_verbose 1 -np $np "$BUILD/shmem_barrier" 200 1
+    expect_log "np=$np shmem_barrier_all went through scoll/gba" "scoll:gba: PE 0: barrier of all $np PEs"
+    check "np=$np shmem_barrier_all with puts, scoll/mpi (scoll ^gba), on the GBA" \
+        "${OSHRUN[@]}" --mca scoll ^gba -np $np "$BUILD/shmem_barrier" 200 1
+    check "np=$np shmem_barrier_all with puts, scoll/gba quieting, no scoll/mpi, on the GBA" \
+        "${OSHRUN[@]}" --mca scoll ^mpi --mca scoll_gba_quiet 1 -np $np "$BUILD/shmem_barrier" 200 1
 
     check "np=$np coll_gba_barrier_disable=1 falls back" env OMPI_MCA_coll_gba_barrier_disable=1 \
         "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 0
