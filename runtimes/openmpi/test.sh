@@ -42,7 +42,9 @@ make -C "$HERE" all tests >"$LOGS/make.log" 2>&1 \
 export GBA_BIN="$ROOT/target/release/gba"
 FABRIC=/dev/shm/gba-openmpi-test-$$
 SMALL=/dev/shm/gba-openmpi-test-small-$$
+STUCK=/dev/shm/gba-openmpi-test-stuck-$$
 cleanup() {
+    "$GBA_BIN" sim destroy --path "$STUCK" >/dev/null 2>&1
     "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1
     "$GBA_BIN" sim destroy --path "$SMALL" >/dev/null 2>&1
     if [ -n "${KEEP_LOGS:-}" ]; then say "logs kept in $LOGS"; else rm -rf "$LOGS"; fi
@@ -50,6 +52,7 @@ cleanup() {
 trap cleanup EXIT
 "$GBA_BIN" sim create --ports 8 --path "$FABRIC" >/dev/null || { say "gba sim create failed"; exit 1; }
 "$GBA_BIN" sim create --ports 2 --path "$SMALL" >/dev/null || { say "gba sim create failed"; exit 1; }
+"$GBA_BIN" sim create --ports 2 --path "$STUCK" >/dev/null || { say "gba sim create failed"; exit 1; }
 export GBA_FABRIC="$FABRIC"
 
 # Every process gets these through the environment (mpirun forwards OMPI_MCA_*).
@@ -152,6 +155,23 @@ for np in 2 4; do
         passed=$((passed + 1)); say "ok   np=$np two jobs on their own groups ($ga and $gb)"
     else
         failed=$((failed + 1)); say "FAIL np=$np two jobs: groups '$ga' and '$gb'"; tail -n 5 "$LOGS/jobA.log" "$LOGS/jobB.log" | sed 's/^/     /'
+    fi
+
+    # point-to-point pending across the GBA barrier: with vader's single copy off, the sender
+    # must push the fragments itself, so its wait loop has to drive opal_progress
+    NOCMA=(--mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+    check "np=$np MPI_Isend pending across MPI_Barrier completes (opal_progress in the wait loop)" \
+        "${MPIRUN[@]}" "${NOCMA[@]}" -np $np "$BUILD/progress" 10
+
+    if [ $np -eq 2 ]; then
+        # the same without driving progress deadlocks by design: the stuck barrier must say
+        # who is missing (own fabric: the killed job leaves its group behind)
+        timeout 8 "${MPIRUN[@]}" "${NOCMA[@]}" --mca coll_gba_barrier_progress 0 \
+            --mca coll_gba_barrier_warn_timeout_ms 1500 --mca coll_gba_barrier_device_path "sim:$STUCK" \
+            -np 2 "$BUILD/progress" 3 >"$LOGS/stuck.log" 2>&1
+        LAST_LOG="$LOGS/stuck.log"
+        expect_log "np=2 a barrier stuck past warn_timeout_ms names the missing member" \
+            "waiting more than 1500 ms: .*missing \\{1\\}"
     fi
 
     if [ $np -gt 2 ]; then
