@@ -12,7 +12,7 @@ BUILD="$HERE/build"
 ITERS=${1:-10000}
 ROUNDS=${2:-5}
 export GBA_BIN="$ROOT/target/release/gba"
-[ -x "$BUILD/bench_barrier" ] && [ -x "$BUILD/shmem_bench" ] && [ -x "$GBA_BIN" ] \
+[ -x "$BUILD/bench_barrier" ] && [ -x "$BUILD/shmem_bench" ] && [ -x "$BUILD/raw_barrier" ] && [ -x "$GBA_BIN" ] \
     || { echo "build first: runtimes/openmpi/test.sh (or make -C runtimes/openmpi all tests)"; exit 1; }
 FABRIC=/dev/shm/gba-openmpi-bench-$$
 trap '"$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1' EXIT
@@ -25,7 +25,16 @@ for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; do
 export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
 export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC"
 
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
+# the library alone, no MPI: what the simulator costs per episode
+for np in 2 4; do
+    it=$ITERS
+    [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
+    raw=()
+    for r in $(seq "$ROUNDS"); do raw+=("$("$BUILD/raw_barrier" "$FABRIC" $np $it)"); done
+    echo "gba_barrier_wait without MPI np=$np, $ROUNDS runs of $it: median $(printf '%s\n' "${raw[@]}" | median) us (all: ${raw[*]})"
+done
 for np in 2 4; do
     it=$ITERS
     [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
@@ -33,7 +42,6 @@ for np in 2 4; do
         "$BUILD/bench_barrier" $it $((2 * ROUNDS))
 done
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for np in 2 4; do
     it=$ITERS
     [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
