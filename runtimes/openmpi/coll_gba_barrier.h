@@ -48,6 +48,7 @@ typedef struct mca_coll_gba_barrier_component_t {
     int ready_timeout_ms;
     int warn_timeout_ms;
     bool drive_progress;
+    bool debug_assume_free;
 
     /* device state, set by init_query */
     gba_device *device;

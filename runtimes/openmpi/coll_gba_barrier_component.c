@@ -130,6 +130,14 @@ static int gba_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &c->drive_progress);
 
+    c->debug_assume_free = false;
+    (void)mca_base_component_var_register(
+        v, "debug_assume_free",
+        "Testing only: take every group as free instead of reading GROUPS_BUSY, so that the "
+        "agreement picks a group another job holds and must recover from GROUP_BUSY",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->debug_assume_free);
+
     return OMPI_SUCCESS;
 }
 

@@ -176,6 +176,10 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
                 GBA_LOG(1, "reading the free groups: %s: %s", gba_strerror(rc), gba_last_error());
                 mine.status = rc;
             }
+            if (c->debug_assume_free) {
+                mine.free_mask = c->info.max_groups >= 32 ? UINT32_MAX
+                                                          : (UINT32_C(1) << c->info.max_groups) - 1;
+            }
             mine.free_mask &= ~tried;
         }
         if (OMPI_SUCCESS != gba_allgather(comm, &mine, votes, 4)) {

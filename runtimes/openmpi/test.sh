@@ -157,6 +157,21 @@ for np in 2 4; do
         failed=$((failed + 1)); say "FAIL np=$np two jobs: groups '$ga' and '$gb'"; tail -n 5 "$LOGS/jobA.log" "$LOGS/jobB.log" | sed 's/^/     /'
     fi
 
+    # GROUP_BUSY: job A holds a group; job B is made to pick that group anyway
+    # (debug_assume_free: as if both had read GROUPS_BUSY at the same moment), gets GROUP_BUSY
+    # on configure, and every rank of B must agree again on another group
+    ( timeout 300 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 40000 1 >"$LOGS/holder.log" 2>&1; echo $? >"$LOGS/holder.rc" ) &
+    for i in $(seq 100); do
+        "$GBA_BIN" sim status --path "$FABRIC" | grep -q '^[0-9]\+ \+{0-' && break
+        sleep 0.1
+    done
+    check "np=$np GROUP_BUSY: a job that picks a held group agrees again and completes" \
+        env OMPI_MCA_coll_gba_barrier_port_offset=$np OMPI_MCA_coll_gba_barrier_debug_assume_free=1 \
+        OMPI_MCA_coll_gba_barrier_verbose=10 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 1
+    expect_log "np=$np GROUP_BUSY: retried without the held group" "GBA group [0-9]+ is busy \(claimed by another job\), agreeing again without it"
+    wait
+    expect_eq "np=$np GROUP_BUSY: the holding job completes" "$(cat "$LOGS/holder.rc")" 0
+
     # point-to-point pending across the GBA barrier: with vader's single copy off, the sender
     # must push the fragments itself, so its wait loop has to drive opal_progress
     NOCMA=(--mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
