@@ -1,5 +1,6 @@
 //! `gba`: the project's command-line front door.
 
+mod bench;
 mod dump;
 mod sim;
 
@@ -85,6 +86,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Benchmark the GBA barrier (on a private simulator fabric) against software barriers.
+    Bench(bench::BenchArgs),
+    /// One member process of `gba bench` (started by it).
+    #[command(hide = true)]
+    BenchMember(bench::MemberArgs),
     /// The device simulator: create, watch, step, fault and remove a fabric of ports.
     Sim {
         #[command(subcommand)]
@@ -148,6 +154,8 @@ fn main() -> ExitCode {
         Command::ImportSvd { file, out } => import_svd(&file, out.as_deref()),
         Command::Diff { old, new, json } => diff(&old, &new, json, style),
         Command::Sim { command } => sim::run(command),
+        Command::Bench(args) => bench::run(args),
+        Command::BenchMember(args) => bench::member(args),
         Command::Dump(args) => dump::run(args),
     }
 }

@@ -93,9 +93,13 @@ impl<B: Backend> Port for HalPort<'_, B> {
     /// instruction on x86 (see [`crate::port::release_before_doorbell`] for other machines and
     /// for write-combining mappings), then the volatile store; on the simulator's shared
     /// memory an atomic store with release ordering.
+    ///
+    /// Then the backend's `after_doorbell`: nothing on hardware (inlined away), a switch step
+    /// on the simulator, which processes the arrival as a switch would.
     #[inline(always)]
     fn ring(&self, word: u64) {
         self.doorbell.set_release(word);
+        self.group.device().backend().after_doorbell();
     }
 
     #[inline(always)]

@@ -17,6 +17,8 @@
 pub mod backoff;
 pub mod error;
 #[cfg(not(loom))]
+pub mod fallback;
+#[cfg(not(loom))]
 pub mod ffi;
 #[cfg(not(loom))]
 pub mod hal;

@@ -85,6 +85,12 @@ pub unsafe trait Backend: Send + Sync {
     /// Called from every wait loop.
     fn progress(&self) {}
 
+    /// Called right after an ARRIVAL doorbell store. Hardware reacts to the store by itself
+    /// (nothing to do); the simulator steps its switch here, as the switch would process the
+    /// arrival as it comes, instead of leaving it to the next member that polls.
+    #[inline(always)]
+    fn after_doorbell(&self) {}
+
     /// A monotonic clock in nanoseconds, for timeouts.
     fn now_ns(&self) -> u64;
 

@@ -84,12 +84,15 @@ impl MemberSet {
 }
 
 impl FromIterator<usize> for MemberSet {
-    /// Members at or above [`MemberSet::CAPACITY`] are left out; validation against the
-    /// device's limits reports them (build with [`MemberSet::insert`] to see them at once).
+    /// A member at or above [`MemberSet::CAPACITY`] cannot be stored; it marks the set with
+    /// the highest member instead, so that validation refuses the set as out of range rather
+    /// than losing the member silently.
     fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Self {
         let mut set = MemberSet::new();
         for m in iter {
-            set.insert(m);
+            if !set.insert(m) {
+                set.insert(Self::CAPACITY - 1);
+            }
         }
         set
     }

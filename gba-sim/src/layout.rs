@@ -56,6 +56,9 @@ pub const H_RELEASE_DELAY_NS: usize = 7;
 pub const H_GROUPS_BUSY: usize = 8;
 /// The next idle group whose ports' CONTROL registers a step scans (see `engine`).
 pub const H_SCAN_CURSOR: usize = 9;
+/// Bumped by every call for progress, so that a stepper knows someone asked for a step while
+/// it was stepping and steps once more (no arrival waits for the next caller).
+pub const H_KICKS: usize = 10;
 const HEADER_WORDS: usize = 16;
 
 // Per-group words, from `group_base`.

@@ -25,6 +25,16 @@ impl Drop for StepGuard<'_> {
     }
 }
 
+/// How long one process must be seen holding the lock before a contender asks the operating
+/// system whether it still exists. Steps take microseconds; asking (a signal probe and a
+/// /proc read) on every contended attempt would cost more than the steps.
+const SUSPECT_AFTER_NS: u64 = 10_000_000;
+
+thread_local! {
+    /// The holder this thread last found on the lock, and since when.
+    static SUSPECT: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
 impl Fabric {
     /// Takes the step lock if nobody alive holds it.
     pub fn try_lock_step(&self) -> Option<StepGuard<'_>> {
@@ -32,13 +42,29 @@ impl Fabric {
         let lock = self.header(l::H_LOCK);
         match lock.compare_exchange(0, me) {
             Ok(_) => Some(StepGuard { fabric: self, me }),
-            Err(holder) if holder != me && !os::alive(holder) => {
+            Err(holder) if holder != me && self.holder_is_dead(holder) => {
                 lock.compare_exchange(holder, me).ok()?;
                 self.header(l::H_LOCK_RECOVERIES).fetch_add(1);
                 Some(StepGuard { fabric: self, me })
             }
             Err(_) => None,
         }
+    }
+
+    /// Whether `holder` died: asked of the operating system only once `holder` has been seen
+    /// on the lock for [`SUSPECT_AFTER_NS`] by this thread, and again at that interval.
+    fn holder_is_dead(&self, holder: u64) -> bool {
+        let now = os::monotonic_ns();
+        let (suspect, since) = SUSPECT.with(|s| s.get());
+        if suspect != holder {
+            SUSPECT.with(|s| s.set((holder, now)));
+            return false;
+        }
+        if now.saturating_sub(since) < SUSPECT_AFTER_NS {
+            return false;
+        }
+        SUSPECT.with(|s| s.set((holder, now)));
+        !os::alive(holder)
     }
 
     /// Takes the step lock, waiting for a live holder to finish (steps are short).

@@ -73,6 +73,10 @@ unsafe impl Backend for SimBackend {
         self.port.progress();
     }
 
+    fn after_doorbell(&self) {
+        self.port.progress();
+    }
+
     fn now_ns(&self) -> u64 {
         gba_sim::os::monotonic_ns()
     }
