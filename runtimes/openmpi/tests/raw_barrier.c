@@ -1,7 +1,9 @@
 /* Baseline without MPI: N processes (fork) on ports 0..N-1 of a fabric run gba_barrier_wait
  * in a loop; prints the slowest process's average latency in microseconds. bench.sh uses it
- * to separate what the simulator costs from what the MPI component adds.
+ * to separate what the simulator costs from what the MPI component adds. Process p is bound to
+ * core p mod ncores, as mpirun binds ranks.
  * Usage: raw_barrier FABRIC-DIR NPROCS ITERS */
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,10 @@ static int member(const char *fabric, int port, int n, int iters, int fd)
     uint64_t mask = (n >= 64) ? ~UINT64_C(0) : ((UINT64_C(1) << n) - 1);
     double t0, us;
     int rc;
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(port % sysconf(_SC_NPROCESSORS_ONLN), &cpus);
+    sched_setaffinity(0, sizeof(cpus), &cpus);
     snprintf(path, sizeof(path), "sim:%s#%d", fabric, port);
     if ((rc = gba_device_open(path, &dev)) || (rc = gba_barrier_create(dev, 0, &mask, 1, 0, &b))) {
         fprintf(stderr, "port %d: %s: %s\n", port, gba_strerror(rc), gba_last_error());
