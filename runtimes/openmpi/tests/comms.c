@@ -1,6 +1,7 @@
 /* Communicators and groups: MPI_Comm_dup and MPI_Comm_split communicators get their own GBA
  * groups; beyond the 32 groups the extra communicators fall back cleanly (and their barriers
- * still work); MPI_Comm_free releases a group so that a new communicator claims it again.
+ * still work); MPI_Comm_idup'd communicators too; an inter-communicator keeps OpenMPI's
+ * barrier; MPI_Comm_free releases a group so that a new communicator claims it again.
  * A communicator is "on the GBA" when one barrier on it adds exactly 1 to BARRIERS_COMPLETED
  * of its rank 0's port, and "software" when it adds 0. Needs GBA_FABRIC and GBA_BIN. */
 #include "gbatest.h"
@@ -49,6 +50,16 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Barrier(dup);
 
+    /* MPI_Comm_idup: the communicator is selected from OpenMPI's progress engine */
+    {
+        MPI_Comm idup;
+        MPI_Request req;
+        MPI_Comm_idup(MPI_COMM_WORLD, &idup, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        CHECK(1 == on_gba(idup), "MPI_Comm_idup'd communicator is not on the GBA");
+        MPI_Comm_free(&idup);
+    }
+
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
     {
         int hsize, expect;
@@ -56,6 +67,16 @@ int main(int argc, char **argv)
         expect = hsize >= 2;
         CHECK(expect == on_gba(half), "split communicator of size %d: GBA %s expected", hsize,
               expect ? "" : "not");
+    }
+
+    /* an inter-communicator between the halves keeps OpenMPI's barrier and works */
+    if (size >= 2) {
+        MPI_Comm inter;
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 7, &inter);
+        for (int k = 0; k < 10; k++) {
+            MPI_Barrier(inter);
+        }
+        MPI_Comm_free(&inter);
     }
 
     /* fill the switch: every communicator beyond the free groups falls back */
