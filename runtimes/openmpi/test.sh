@@ -189,6 +189,17 @@ for np in 2 4; do
             "waiting more than 1500 ms: .*missing \\{1\\}"
     fi
 
+    # the portable mode: LD_PRELOAD=libgba_pmpi.so, coll/gba_barrier disabled
+    PRELOAD=(env OMPI_MCA_coll_gba_barrier_disable=1 "${MPIRUN[@]}" -x LD_PRELOAD="$BUILD/libgba_pmpi.so"
+             -x GBA_PMPI_DEVICE="sim:$FABRIC" -x GBA_PMPI_VERBOSE=1)
+    check "np=$np portable mode (PMPI preload): C MPI_Barrier on the GBA, counter exact" \
+        "${PRELOAD[@]}" -np $np "$BUILD/semantics" 2000 1
+    expect_log "np=$np portable mode says which group" "gba_pmpi: \[rank 0\] communicator of size $np: barrier on GBA group"
+    before=$(completed 0)
+    check "np=$np portable mode: Fortran MPI_BARRIER runs" "${PRELOAD[@]}" -np $np "$BUILD/fbarrier" 100
+    expect_eq "np=$np portable mode misses Fortran MPI_BARRIER (BARRIERS_COMPLETED +0), the coll component does not" \
+        $(( $(completed 0) - before )) 0
+
     if [ $np -gt 2 ]; then
         # ranks 2.. have no port on a 2-port fabric: every rank must fall back, none may hang
         check "np=$np some ranks without a device: all fall back" env OMPI_MCA_coll_gba_barrier_device_path=sim:$SMALL \
