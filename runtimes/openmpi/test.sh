@@ -208,6 +208,14 @@ for np in 2 4; do
     fi
 done
 
+say "--- gba-mpirun"
+left_before=$(ls -d /dev/shm/gba-mpirun-* 2>/dev/null | wc -l)
+check "gba-mpirun: a job on a private fabric" \
+    env -u OMPI_MCA_coll_gba_barrier_device_path "$HERE/gba-mpirun" -- --allow-run-as-root -np 2 "$BUILD/semantics" 500 -1
+expect_log "gba-mpirun: the job ran on the GBA" "MPI_COMM_WORLD \(cid 0, size 2\): barrier on GBA group"
+expect_log "gba-mpirun: status printed at the end" "^0 +50[0-9] "
+expect_eq "gba-mpirun: the private fabric is removed" "$(ls -d /dev/shm/gba-mpirun-* 2>/dev/null | wc -l)" "$left_before"
+
 say "--- the fabric after every job"
 status=$("$GBA_BIN" sim status --path "$FABRIC")
 if grep -q "no group is enabled on any port" <<<"$status"; then
