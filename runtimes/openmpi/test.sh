@@ -181,9 +181,15 @@ for np in 2 4; do
     if [ $np -eq 2 ]; then
         # the same without driving progress deadlocks by design: the stuck barrier must say
         # who is missing (own fabric: the killed job leaves its group behind)
+        shm_before=$(ls /dev/shm)
         timeout 8 "${MPIRUN[@]}" "${NOCMA[@]}" --mca coll_gba_barrier_progress 0 \
             --mca coll_gba_barrier_warn_timeout_ms 1500 --mca coll_gba_barrier_device_path "sim:$STUCK" \
             -np 2 "$BUILD/progress" 3 >"$LOGS/stuck.log" 2>&1
+        # the killed job leaves its shared-memory segments behind: remove those it created
+        sleep 1
+        for f in $(comm -13 <(echo "$shm_before" | sort) <(ls /dev/shm | sort)); do
+            case $f in vader_segment.*) fuser -s "/dev/shm/$f" || rm -f "/dev/shm/$f" ;; esac
+        done
         LAST_LOG="$LOGS/stuck.log"
         expect_log "np=2 a barrier stuck past warn_timeout_ms names the missing member" \
             "waiting more than 1500 ms: .*missing \\{1\\}"
