@@ -29,9 +29,12 @@ if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
 fi
 if cargo +nightly miri --version >/dev/null 2>&1; then
     MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-pac
+    bash gba-barrier/miri.sh
 else
     echo "miri: not run: no nightly toolchain with the miri component on this machine"
 fi
+echo "== gba-hal's protocol core builds without std"
+cargo build -q -p gba-hal --no-default-features
 echo "== loom model checks (gba-barrier)"
 bash gba-barrier/loom.sh -q
 echo "== tests"

@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gba_codegen::diff::Severity;
 use gba_codegen::emit::Output;
 use gba_codegen::project::{self, Target};
-use gba_codegen::{Device, Style};
+use gba_codegen::{Device, Style, Validated};
 
 #[derive(Parser)]
 #[command(name = "gba", version, about = "Global Barrier Accelerator tools")]
@@ -218,7 +218,15 @@ fn generate(
         project::write(&root, &target)
     };
     let changes = match result {
-        Ok(changes) => changes,
+        Ok(changes) => {
+            let spec = root.join(&target.spec);
+            if let Ok(text) = gba_codegen::read(&spec)
+                && let Ok(device) = gba_codegen::parse_str_for(&text, &target.outputs)
+            {
+                print_warnings(&device, &target.spec, &text, style);
+            }
+            changes
+        }
         Err(project::GenError::Load(error)) => {
             eprint!("{}", error.render(style));
             return ExitCode::from(2);
@@ -260,8 +268,18 @@ fn generate(
 }
 
 fn check_spec(file: &Path, style: Style) -> ExitCode {
-    match gba_codegen::load(file) {
-        Ok(device) => {
+    let checked = gba_codegen::read(file).and_then(|text| {
+        gba_codegen::parse_str(&text)
+            .map(|device| (device, text.clone()))
+            .map_err(|diagnostics| gba_codegen::LoadError::Invalid {
+                path: file.to_path_buf(),
+                text,
+                diagnostics,
+            })
+    });
+    match checked {
+        Ok((device, text)) => {
+            print_warnings(&device, file, &text, style);
             println!("{}: ok ({})", file.display(), summary(&device));
             ExitCode::SUCCESS
         }
@@ -269,6 +287,21 @@ fn check_spec(file: &Path, style: Style) -> ExitCode {
             eprint!("{}", error.render(style));
             ExitCode::from(1)
         }
+    }
+}
+
+/// Warnings go to stderr and never change the exit status.
+fn print_warnings(device: &Validated, file: &Path, text: &str, style: Style) {
+    if !device.warnings().is_empty() {
+        eprint!(
+            "{}",
+            gba_codegen::diagnostic::render(
+                device.warnings(),
+                &file.display().to_string(),
+                text,
+                style
+            )
+        );
     }
 }
 

@@ -102,3 +102,29 @@ fn gen_of_an_invalid_spec_shows_the_diagnostics_and_writes_nothing() {
     assert!(stderr.contains("has no blocks"), "{stderr}");
     assert!(!dir.path().join("gba-pac").exists());
 }
+
+#[test]
+fn warnings_are_printed_and_do_not_fail_check_or_gen() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("w.yaml"),
+        "device: { name: w }\nblocks:\n  - name: b\n    offset: 0\n    size: 4\n    registers:\n      - { name: R, offset: 0, width: 32, access: wo, reset: 1, fields: [{ name: F, bits: 0 }] }\n",
+    )
+    .expect("write the spec");
+    let out = gba(dir.path(), &["check", "w.yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "warning: register `R` (block `b`): reset value 0x1 sets bits of write-only field `F`"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--> w.yaml:7:"), "{stderr}");
+    let out = gba(
+        dir.path(),
+        &["gen", "--spec", "w.yaml", "--out", "pac", "--emit", "rust"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("sets bits of write-only field `F`"));
+}

@@ -7,10 +7,20 @@ use crate::location::Loc;
 /// One problem in a spec: what is wrong, where, and (for conflicts) the other place involved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    pub severity: Severity,
     pub message: String,
     pub primary: Label,
     pub secondary: Vec<Label>,
     pub notes: Vec<String>,
+}
+
+/// Whether a diagnostic stops the spec from being used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Worth saying, but the spec is valid and generates.
+    Warning,
+    /// The spec is refused.
+    Error,
 }
 
 /// A place in the source with a short explanation.
@@ -23,6 +33,7 @@ pub struct Label {
 impl Diagnostic {
     pub fn error(message: impl Into<String>, loc: Loc, label: impl Into<String>) -> Self {
         Diagnostic {
+            severity: Severity::Error,
             message: message.into(),
             primary: Label {
                 loc,
@@ -30,6 +41,14 @@ impl Diagnostic {
             },
             secondary: Vec::new(),
             notes: Vec::new(),
+        }
+    }
+
+    /// Something valid that the author probably did not mean; reported, never refused.
+    pub fn warning(message: impl Into<String>, loc: Loc, label: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message, loc, label)
         }
     }
 
@@ -87,7 +106,11 @@ pub fn render(diagnostics: &[Diagnostic], path: &str, source: &str, style: Style
                     .label(label.text.as_str()),
             );
         }
-        let mut group = Level::ERROR
+        let level = match diagnostic.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+        let mut group = level
             .primary_title(diagnostic.message.as_str())
             .element(snippet);
         for note in &diagnostic.notes {
@@ -96,11 +119,23 @@ pub fn render(diagnostics: &[Diagnostic], path: &str, source: &str, style: Style
         out.push_str(&renderer.render(&[group]));
         out.push_str("\n\n");
     }
-    let count = diagnostics.len();
-    out.push_str(&format!(
-        "error: {path}: {count} problem{} found\n",
-        if count == 1 { "" } else { "s" }
-    ));
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diagnostics.len() - errors;
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    if errors > 0 {
+        out.push_str(&format!(
+            "error: {path}: {errors} problem{} found\n",
+            plural(errors)
+        ));
+    } else if warnings > 0 {
+        out.push_str(&format!(
+            "warning: {path}: {warnings} warning{}\n",
+            plural(warnings)
+        ));
+    }
     out
 }
 

@@ -24,27 +24,52 @@ pub mod yaml;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{Diagnostic, Style};
+pub use diagnostic::{Diagnostic, Severity, Style};
+pub use emit::Output;
 pub use model::Device;
+pub use validate::{Validated, validate};
 
-/// Parses and validates spec text. On failure, every problem found, in source order.
-pub fn parse_str(text: &str) -> Result<Device, Vec<Diagnostic>> {
-    let tree = yaml::parse_tree(text).map_err(|d| vec![d])?;
-    let mut diagnostics = Vec::new();
-    let device = parse::device(&tree, text, &mut diagnostics);
-    if let Some(device) = &device {
-        diagnostics.extend(validate::device(device));
-    }
-    match device {
-        Some(device) if diagnostics.is_empty() => Ok(device),
-        _ => {
-            sort(&mut diagnostics);
-            Err(diagnostics)
-        }
-    }
+/// Parses and validates spec text for every output. On failure, every problem found, in
+/// source order.
+pub fn parse_str(text: &str) -> Result<Validated, Vec<Diagnostic>> {
+    parse_str_for(text, &Output::ALL)
 }
 
-fn sort(diagnostics: &mut [Diagnostic]) {
+/// Parses and validates spec text for the given outputs only (a crate that emits only Rust
+/// is not refused for names that would clash in C).
+pub fn parse_str_for(text: &str, outputs: &[Output]) -> Result<Validated, Vec<Diagnostic>> {
+    let tree = yaml::parse_tree(text).map_err(|d| vec![*d])?;
+    let mut diagnostics = Vec::new();
+    let Some(parsed) = parse::device(&tree, text, &mut diagnostics) else {
+        sort(&mut diagnostics);
+        return Err(diagnostics);
+    };
+    if diagnostics.is_empty() {
+        return validate(parsed.device, outputs);
+    }
+    // The broken items were left out; what remains is still checked, so that one run shows
+    // every problem (the output checks wait for a clean device). Problems that only the
+    // left-out items cause are not reported again.
+    let device = &parsed.device;
+    diagnostics.extend(validate::device(device).into_iter().filter(|d| {
+        let stand_in_name = parsed.missing_name == Some(d.primary.loc);
+        let no_blocks = device.blocks.is_empty()
+            && parsed.blocks_written > 0
+            && d.primary.loc == device.name.loc
+            && d.message.ends_with("has no blocks");
+        !stand_in_name && !no_blocks
+    }));
+    for block in &parsed.partial_blocks {
+        diagnostics.extend(validate::registers_only(block));
+    }
+    for register in &parsed.partial_registers {
+        diagnostics.extend(validate::fields_only(register));
+    }
+    sort(&mut diagnostics);
+    Err(diagnostics)
+}
+
+pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_key(|d| (d.primary.loc.line, d.primary.loc.column));
 }
 
@@ -79,15 +104,50 @@ impl LoadError {
     }
 }
 
-/// Reads, parses and validates the spec at `path`.
-pub fn load(path: &Path) -> Result<Device, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse_str(&text).map_err(|diagnostics| LoadError::Invalid {
+/// Reads, parses and validates the spec at `path` for every output.
+pub fn load(path: &Path) -> Result<Validated, LoadError> {
+    load_for(path, &Output::ALL)
+}
+
+/// Reads, parses and validates the spec at `path` for the given outputs.
+pub fn load_for(path: &Path, outputs: &[Output]) -> Result<Validated, LoadError> {
+    let text = read(path)?;
+    parse_str_for(&text, outputs).map_err(|diagnostics| LoadError::Invalid {
         path: path.to_path_buf(),
         text,
         diagnostics,
+    })
+}
+
+/// The spec's text. A file that is not UTF-8 is reported at the first bad byte, by line and
+/// column, like any other problem in the spec.
+pub fn read(path: &Path) -> Result<String, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = error.utf8_error().valid_up_to();
+        let bytes = error.into_bytes();
+        // The text up to the bad byte, and the rest lossily, so that the snippet shows it.
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let before = String::from_utf8_lossy(&bytes[..valid]);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let loc = location::Loc {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            byte_start: before.len(),
+            byte_len: 1,
+        };
+        LoadError::Invalid {
+            path: path.to_path_buf(),
+            text,
+            diagnostics: vec![Diagnostic::error(
+                "the spec is not UTF-8 text",
+                loc,
+                "this byte is not valid UTF-8",
+            )],
+        }
     })
 }

@@ -90,6 +90,26 @@ const KEYWORDS: &[&str] = &[
     "_Thread_local",
 ];
 
+/// Names that enumerated values cannot have: `SET` and `CLEAR` are generated in every Rust
+/// field module (tock-registers' `register_bitfields!`), and `VALUE` would make the C
+/// constant `<REG>_<FIELD>_VALUE` collide with a reset constant `<REG>_RESET_VALUE` when the
+/// field is called `RESET`. Compared in upper case.
+pub const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR", "VALUE"];
+
+/// Methods every generated block and device handle has, which registers and blocks cannot
+/// be called. Compared in lower case.
+pub const RESERVED_ACCESSORS: &[&str] = &["as_ptr", "from_ptr", "from_shared_ptr", "scoped"];
+
+/// True when an enumerated value cannot be called `name` ([`RESERVED_VALUE_NAMES`]).
+pub fn is_reserved_value(name: &str) -> bool {
+    RESERVED_VALUE_NAMES.contains(&upper(name).as_str())
+}
+
+/// True when a register or block cannot be called `name` ([`RESERVED_ACCESSORS`]).
+pub fn is_reserved_accessor(name: &str) -> bool {
+    RESERVED_ACCESSORS.contains(&lower(name).as_str())
+}
+
 /// Why a name cannot be used, or `None` when it can.
 pub fn problem(name: &str) -> Option<String> {
     let mut chars = name.chars();

@@ -8,9 +8,30 @@ use crate::model::{
 };
 use crate::yaml::Node;
 
-/// Walks the tree. Items with a problem are reported and left out; the rest is returned (when
-/// the `device` header could be read) so that the semantic checks can run on it too.
-pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Device> {
+/// What the tree holds: the device (when the root is a mapping), with the items that had a
+/// problem left out so that the semantic checks can run on the rest.
+pub struct ParsedDevice {
+    pub device: Device,
+    /// Blocks written in the spec, including those left out: "no blocks" is only true when
+    /// there were none.
+    pub blocks_written: usize,
+    /// Where a missing `device` name was expected: the semantic checks must not report the
+    /// stand-in name again.
+    pub missing_name: Option<Loc>,
+    /// Blocks whose own keys had a problem (reported), with stand-ins for what was missing:
+    /// only their registers are checked.
+    pub partial_blocks: Vec<Block>,
+    /// Registers whose own keys had a problem, likewise: only their fields are checked.
+    pub partial_registers: Vec<Register>,
+}
+
+/// Walks the tree. A problem at one level hides nothing at another: a missing device name
+/// still lets every block be checked.
+pub fn device(
+    root: &Located<Node>,
+    src: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ParsedDevice> {
     let mut map = MapReader::new(root, "the spec", src, diags)?;
     let device_map = map.take("device");
     let constants = map.take("constants");
@@ -19,25 +40,57 @@ pub fn device(root: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> O
     map.finish(&["device", "constants", "blocks"], diags);
 
     let (name, description, version) = match device_map {
-        Some(node) => device_header(node, src, diags)?,
+        Some(node) => device_header(node, src, diags),
         None => {
             diags.push(Diagnostic::error(
                 "the spec has no `device` section",
                 root_loc,
                 "expected `device:` with at least a `name`",
             ));
-            return None;
+            (None, String::new(), String::new())
         }
     };
+    let missing_name = name
+        .is_none()
+        .then(|| device_map.map_or(root_loc, |n| n.loc));
+    let name =
+        name.unwrap_or_else(|| Located::new(String::new(), missing_name.unwrap_or(root_loc)));
     let constants = list(constants, "constants", src, diags, constant);
+    let blocks_written = match blocks.map(|b| &b.value) {
+        Some(Node::Seq(items)) => items.len(),
+        _ => 0,
+    };
     // A missing or empty `blocks` is reported by validation ("device has no blocks").
-    let blocks = list(blocks, "blocks", src, diags, block);
-    Some(Device {
-        name,
-        description,
-        version,
-        constants,
-        blocks,
+    let mut partial_blocks = Vec::new();
+    let mut partial_registers = Vec::new();
+    let blocks = list(blocks, "blocks", src, diags, block)
+        .into_iter()
+        .filter_map(|parsed| {
+            let (whole, parse) = match parsed {
+                Parsed::Whole(parse) => (true, parse),
+                Parsed::Partial(parse) => (false, parse),
+            };
+            partial_registers.extend(parse.partial_registers);
+            if whole {
+                Some(parse.block)
+            } else {
+                partial_blocks.push(parse.block);
+                None
+            }
+        })
+        .collect();
+    Some(ParsedDevice {
+        device: Device {
+            name,
+            description,
+            version,
+            constants,
+            blocks,
+        },
+        blocks_written,
+        missing_name,
+        partial_blocks,
+        partial_registers,
     })
 }
 
@@ -45,13 +98,15 @@ fn device_header(
     node: &Located<Node>,
     src: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Located<String>, String, String)> {
-    let mut map = MapReader::new(node, "`device`", src, diags)?;
+) -> (Option<Located<String>>, String, String) {
+    let Some(mut map) = MapReader::new(node, "`device`", src, diags) else {
+        return (None, String::new(), String::new());
+    };
     let name = map.required_str("name", diags);
     let description = map.optional_str("description", diags).unwrap_or_default();
     let version = map.optional_str("version", diags).unwrap_or_default();
     map.finish(&["name", "description", "version"], diags);
-    Some((name?, description.value, version.value))
+    (name, description.value, version.value)
 }
 
 fn constant(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Constant> {
@@ -68,7 +123,11 @@ fn constant(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Opt
     })
 }
 
-fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Block> {
+fn block(
+    node: &Located<Node>,
+    src: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Parsed<BlockParse>> {
     let mut map = MapReader::new(node, "a block", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "block");
@@ -77,6 +136,7 @@ fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
     let size = map.required_uint("size", diags);
     let array = map.array(size.as_ref().map(|s| s.value), diags);
     let registers = map.take("registers");
+    let loc = map.loc;
     map.finish(
         &[
             "name",
@@ -89,18 +149,68 @@ fn block(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         ],
         diags,
     );
-    let registers = list(registers, "registers", src, diags, register);
-    Some(Block {
-        name: name?,
-        description: description.value,
-        offset: offset?,
-        size: size?,
-        array: array?,
-        registers,
-    })
+    let mut partial_registers = Vec::new();
+    let registers = list(registers, "registers", src, diags, register)
+        .into_iter()
+        .filter_map(|r| r.whole_or(&mut partial_registers))
+        .collect();
+    let parsed = |block| BlockParse {
+        block,
+        partial_registers,
+    };
+    match (name, offset, size, array) {
+        (Some(name), Some(offset), Some(size), Some(array)) => Some(Parsed::Whole(parsed(Block {
+            name,
+            description: description.value,
+            offset,
+            size,
+            array,
+            registers,
+        }))),
+        // A problem in the block's own keys hides nothing in its registers: they are still
+        // checked among themselves (and against the size, when it was readable).
+        (name, _, size, _) => Some(Parsed::Partial(parsed(Block {
+            name: name.unwrap_or_else(|| Located::new("?".into(), loc)),
+            description: description.value,
+            offset: Located::new(0, loc),
+            size: size.unwrap_or_else(|| Located::new(u64::MAX, loc)),
+            array: None,
+            registers,
+        }))),
+    }
 }
 
-fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Register> {
+/// An item as read: whole, or with a problem in its own keys (reported), stand-ins for what
+/// was missing, and its children still read.
+enum Parsed<T> {
+    Whole(T),
+    Partial(T),
+}
+
+impl<T> Parsed<T> {
+    /// The whole item; a partial one goes to `partial`.
+    fn whole_or(self, partial: &mut Vec<T>) -> Option<T> {
+        match self {
+            Parsed::Whole(item) => Some(item),
+            Parsed::Partial(item) => {
+                partial.push(item);
+                None
+            }
+        }
+    }
+}
+
+/// A block and the registers of it that had a problem in their own keys.
+struct BlockParse {
+    block: Block,
+    partial_registers: Vec<Register>,
+}
+
+fn register(
+    node: &Located<Node>,
+    src: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Parsed<Register>> {
     let mut map = MapReader::new(node, "a register", src, diags)?;
     let name = map.required_str("name", diags);
     map.describe_as(&name, "register");
@@ -124,6 +234,7 @@ fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Opt
         .unwrap_or_else(|| Located::new(0, map.loc));
     let array = map.array(width.as_ref().map(|w| u64::from(w.value / 8)), diags);
     let fields = map.take("fields");
+    let loc = map.loc;
     map.finish(
         &[
             "name",
@@ -139,16 +250,32 @@ fn register(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Opt
         diags,
     );
     let fields = list(fields, "fields", src, diags, field);
-    Some(Register {
-        name: name?,
-        description: description.value,
-        offset: offset?,
-        width: width?,
-        access: access?,
-        reset,
-        array: array?,
-        fields,
-    })
+    match (name, offset, width, access, array) {
+        (Some(name), Some(offset), Some(width), Some(access), Some(array)) => {
+            Some(Parsed::Whole(Register {
+                name,
+                description: description.value,
+                offset,
+                width,
+                access,
+                reset,
+                array,
+                fields,
+            }))
+        }
+        // A problem in the register's own keys hides nothing in its fields: they are still
+        // checked among themselves (against the width and access, when readable).
+        (name, _, width, access, _) => Some(Parsed::Partial(Register {
+            name: name.unwrap_or_else(|| Located::new("?".into(), loc)),
+            description: description.value,
+            offset: Located::new(0, loc),
+            width: width.unwrap_or_else(|| Located::new(64, loc)),
+            access: access.unwrap_or_else(|| Located::new(Access::ReadWrite, loc)),
+            reset: Located::new(0, loc),
+            array: None,
+            fields,
+        })),
+    }
 }
 
 fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Field> {
@@ -355,13 +482,38 @@ impl<'n> MapReader<'n> {
         diags: &mut Vec<Diagnostic>,
     ) -> Option<Self> {
         match &node.value {
-            Node::Map(entries) => Some(MapReader {
-                entries,
-                src,
-                used: vec![false; entries.len()],
-                loc: node.loc,
-                what: what.to_string(),
-            }),
+            Node::Map(entries) => {
+                // A key given twice is reported here, with both places, and its repeats are
+                // not reported again as unknown keys (the first one is read).
+                let mut used = vec![false; entries.len()];
+                let mut first: std::collections::HashMap<&str, Loc> = Default::default();
+                for (index, (key, _)) in entries.iter().enumerate() {
+                    match first.get(key.value.as_str()) {
+                        Some(earlier) => {
+                            used[index] = true;
+                            diags.push(
+                                Diagnostic::error(
+                                    format!("duplicate key `{}` in {what}", key.value),
+                                    key.loc,
+                                    "given again here",
+                                )
+                                .also(*earlier, "first given here")
+                                .note("each key may appear once in a mapping; the first is read"),
+                            );
+                        }
+                        None => {
+                            first.insert(&key.value, key.loc);
+                        }
+                    }
+                }
+                Some(MapReader {
+                    entries,
+                    src,
+                    used,
+                    loc: node.loc,
+                    what: what.to_string(),
+                })
+            }
             other => {
                 diags.push(Diagnostic::error(
                     format!("{what} must be a mapping, found {}", other.kind()),
@@ -452,6 +604,14 @@ impl<'n> MapReader<'n> {
                     None
                 }
             },
+            Node::Str(_) | Node::Float(_) if self.integer_literal(node) => {
+                diags.push(Diagnostic::error(
+                    format!("{}: `{key}` is out of range", self.what),
+                    node.loc,
+                    "expected an integer from 0 to 2^64-1",
+                ));
+                None
+            }
             other => {
                 diags.push(Diagnostic::error(
                     format!(
@@ -465,6 +625,26 @@ impl<'n> MapReader<'n> {
                 None
             }
         }
+    }
+
+    /// True when the node was written as an integer (decimal, `0x`, `0o` or `0b`, with `_`
+    /// separators) that YAML could not hold as one, being too large.
+    fn integer_literal(&self, node: &Located<Node>) -> bool {
+        let raw = self
+            .src
+            .get(node.loc.byte_start..node.loc.byte_start + node.loc.byte_len)
+            .unwrap_or_default()
+            .trim();
+        let unsigned = raw.strip_prefix(['-', '+']).unwrap_or(raw);
+        let (digits, radix) = match unsigned.get(..2) {
+            Some("0x" | "0X") => (&unsigned[2..], 16),
+            Some("0o" | "0O") => (&unsigned[2..], 8),
+            Some("0b" | "0B") => (&unsigned[2..], 2),
+            _ => (unsigned, 10),
+        };
+        !digits.is_empty()
+            && digits.chars().any(|c| c.is_digit(radix))
+            && digits.chars().all(|c| c.is_digit(radix) || c == '_')
     }
 
     fn required_access(

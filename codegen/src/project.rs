@@ -2,7 +2,7 @@
 //! are current (`gba gen --check`, and the staleness test).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::LoadError;
 use crate::emit::{self, GeneratedFile, MARKER, Output, Place, Provenance};
@@ -70,13 +70,31 @@ impl Target {
     }
 
     /// Every file this target generates, paths relative to the project root.
+    /// A spec that fails validation for this target's outputs, or an output that cannot be
+    /// written, is a [`LoadError::Invalid`] with every problem located in the spec.
     pub fn render(&self, root: &Path) -> Result<Vec<GeneratedFile>, LoadError> {
-        let device = crate::load(&within(root, &self.spec))?;
+        Ok(self.render_validated(root)?.0)
+    }
+
+    /// As [`render`](Self::render), with the validated device (for its warnings).
+    pub fn render_validated(
+        &self,
+        root: &Path,
+    ) -> Result<(Vec<GeneratedFile>, crate::Validated), LoadError> {
+        let path = within(root, &self.spec);
+        let text = crate::read(&path)?;
+        let invalid = |diagnostics| LoadError::Invalid {
+            path: path.clone(),
+            text: text.clone(),
+            diagnostics,
+        };
+        let device = crate::parse_str_for(&text, &self.outputs).map_err(invalid)?;
         let provenance = Provenance {
             spec: slash(&self.spec),
             command: self.command(),
         };
-        Ok(emit::selected(&device, &provenance, &self.outputs)
+        let files = emit::all(&device, &provenance).map_err(|e| invalid(vec![e.diagnostic()]))?;
+        let files = files
             .into_iter()
             .map(|file| {
                 let dir = match file.place {
@@ -88,7 +106,8 @@ impl Target {
                     ..file
                 }
             })
-            .collect())
+            .collect();
+        Ok((files, device))
     }
 }
 
@@ -237,10 +256,44 @@ fn within(root: &Path, path: &Path) -> PathBuf {
     }
 }
 
-/// A path with `/` separators, for messages and preambles that must not vary by platform.
+/// A path with `/` separators, for messages and preambles that must not vary by platform:
+/// relative to the current directory when it lies below it, with no doubled `/` after the
+/// root of an absolute path and no `./`.
 fn slash(path: &Path) -> String {
-    path.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    let cwd = std::env::current_dir().ok();
+    let path = cwd
+        .as_deref()
+        .filter(|_| path.is_absolute())
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .unwrap_or(path);
+    let mut out = String::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::RootDir => out.push('/'),
+            Component::Prefix(prefix) => out.push_str(&prefix.as_os_str().to_string_lossy()),
+            other => {
+                if !out.is_empty() && !out.ends_with('/') {
+                    out.push('/');
+                }
+                out.push_str(&other.as_os_str().to_string_lossy());
+            }
+        }
+    }
+    if out.is_empty() { ".".into() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_in_preambles_have_no_doubled_slash_and_are_relative_where_possible() {
+        assert_eq!(slash(Path::new("/tmp/x/spec.yaml")), "/tmp/x/spec.yaml");
+        assert_eq!(slash(Path::new("./a/b.yaml")), "a/b.yaml");
+        let here = std::env::current_dir().expect("a current directory");
+        assert_eq!(slash(&here.join("sub/spec.yaml")), "sub/spec.yaml");
+        let target = Target::custom(here.join("s.yaml"), "/tmp/out".into());
+        assert_eq!(target.command(), "gba gen --spec s.yaml --out /tmp/out");
+    }
 }

@@ -1,11 +1,122 @@
 //! Semantic checks over a parsed device: every problem is collected, none stops the others.
+//! A device that passes them, and the checks of the outputs it is meant for, becomes a
+//! [`Validated`]: the only input emitters take.
 
 use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
+use crate::emit::Output;
 use crate::location::{Loc, Located};
-use crate::model::{Block, Device, Field, Register, SideEffect};
+use crate::model::{Access, Block, Device, Field, Register, SideEffect};
 use crate::names;
+
+/// A device that passed validation and the checks of every output in [`Validated::outputs`].
+/// Only [`validate`] builds one, so an emitter that takes it may rely on every rule that
+/// validation enforces (aligned, non-overlapping, in-range, names that do not clash in its
+/// output).
+#[derive(Clone, Debug)]
+pub struct Validated {
+    device: Device,
+    outputs: Vec<Output>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Validated {
+    /// The device.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+    /// The outputs whose own checks the device passed (and that it may be emitted as).
+    pub fn outputs(&self) -> &[Output] {
+        &self.outputs
+    }
+    /// Things worth saying that do not stop generation (a reset value with bits set in a
+    /// write-only field, …).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+    pub fn into_device(self) -> Device {
+        self.device
+    }
+}
+
+impl std::ops::Deref for Validated {
+    type Target = Device;
+    fn deref(&self) -> &Device {
+        &self.device
+    }
+}
+
+/// Equality of the devices (as for [`Device`], locations are ignored).
+impl PartialEq for Validated {
+    fn eq(&self, other: &Self) -> bool {
+        self.device == other.device
+    }
+}
+
+impl PartialEq<Device> for Validated {
+    fn eq(&self, other: &Device) -> bool {
+        self.device == *other
+    }
+}
+
+impl PartialEq<Validated> for Device {
+    fn eq(&self, other: &Validated) -> bool {
+        *self == other.device
+    }
+}
+
+/// Checks `device` for every output in `outputs`: the rules every spec obeys, then each
+/// output's own (names that would clash in C, in Rust, …). On failure, every problem found,
+/// in source order.
+pub fn validate(device: Device, outputs: &[Output]) -> Result<Validated, Vec<Diagnostic>> {
+    let mut diagnostics = self::device(&device);
+    // An output's names are only well defined for an otherwise valid device.
+    if diagnostics.is_empty() {
+        diagnostics.extend(crate::emit::check(&device, outputs));
+    }
+    if !diagnostics.is_empty() {
+        crate::sort(&mut diagnostics);
+        return Err(diagnostics);
+    }
+    let mut outputs = outputs.to_vec();
+    outputs.sort();
+    outputs.dedup();
+    let warnings = warnings(&device);
+    Ok(Validated {
+        device,
+        outputs,
+        warnings,
+    })
+}
+
+/// What a valid spec may hold but probably does not mean.
+fn warnings(device: &Device) -> Vec<Diagnostic> {
+    let mut warnings = Vec::new();
+    for block in &device.blocks {
+        for register in &block.registers {
+            for field in &register.fields {
+                let access = field.effective_access(register);
+                let set = *register.reset & field.bits.mask();
+                if access == Access::WriteOnly && set != 0 {
+                    warnings.push(
+                        Diagnostic::warning(
+                            format!(
+                                "register `{}` (block `{}`): reset value {:#x} sets bits of \
+                                 write-only field `{}`",
+                                *register.name, *block.name, *register.reset, *field.name
+                            ),
+                            register.reset.loc,
+                            format!("bits {set:#x} cannot be read back"),
+                        )
+                        .also(field.bits.loc, format!("`{}` is write-only", *field.name)),
+                    );
+                }
+            }
+        }
+    }
+    warnings
+}
 
 /// Instances (block copies, register elements) that one overlap check expands at the most;
 /// a spec beyond this is refused rather than checked for minutes.
@@ -15,14 +126,7 @@ const MAX_EXPANDED: u64 = 1 << 20;
 /// spec is broken wholesale and more of the same helps no one (and costs quadratic time).
 const MAX_OVERLAP_REPORTS: usize = 64;
 
-/// Names that enumerated values cannot have: `SET` and `CLEAR` are generated in every Rust
-/// field module (tock-registers' `register_bitfields!`), and `VALUE` would make the C
-/// constant `<REG>_<FIELD>_VALUE` collide with a reset constant `<REG>_RESET_VALUE` when the
-/// field is called `RESET`.
-const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR", "VALUE"];
-/// Methods every generated block and device handle has.
-const RESERVED_ACCESSORS: &[&str] = &["as_ptr", "from_ptr"];
-
+/// The rules every spec obeys, whatever it is generated into.
 pub fn device(device: &Device) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     name(&device.name, "device", &mut diags);
@@ -61,36 +165,7 @@ pub fn device(device: &Device) -> Vec<Diagnostic> {
         self::block(block, &mut diags);
     }
     block_overlaps(device, &mut diags);
-    // The C header's identifiers are only well defined for an otherwise valid device.
-    if diags.is_empty() {
-        c_identifiers(device, &mut diags);
-    }
     diags
-}
-
-/// C has one namespace, and joining names with `_` can make two paths one identifier
-/// (block `a_b` register `c` and block `a` register `b_c` both give `DEV_A_B_C_OFFSET`).
-fn c_identifiers(device: &Device, diags: &mut Vec<Diagnostic>) {
-    let mut seen: HashMap<String, Loc> = HashMap::new();
-    // One clash of names repeats for each identifier derived from them: report it once.
-    let mut reported = std::collections::HashSet::new();
-    for (identifier, loc) in crate::emit::c::identifiers(device) {
-        match seen.get(&identifier) {
-            Some(first) if !reported.insert((*first, loc)) => {}
-            Some(first) => diags.push(
-                Diagnostic::error(
-                    format!("two items would both be `{identifier}` in the C header"),
-                    loc,
-                    "this name gives it",
-                )
-                .also(*first, "and so does this one")
-                .note("rename one of them: C joins names with `_` into one namespace"),
-            ),
-            None => {
-                seen.insert(identifier, loc);
-            }
-        }
-    }
 }
 
 fn name(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {
@@ -104,7 +179,7 @@ fn name(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {
 }
 
 fn reserved_accessor(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {
-    if RESERVED_ACCESSORS.contains(&names::lower(name).as_str()) {
+    if names::is_reserved_accessor(name) {
         diags.push(Diagnostic::error(
             format!("invalid {kind} name"),
             name.loc,
@@ -146,6 +221,42 @@ fn unique<'a>(
             }
         }
     }
+}
+
+/// The checks of a block's registers among themselves, for a block whose own keys had a
+/// problem.
+pub(crate) fn registers_only(block: &Block) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let what = format!("block `{}`", *block.name);
+    unique(
+        block.registers.iter().map(|r| &r.name),
+        "register",
+        &what,
+        &mut diags,
+    );
+    for register in &block.registers {
+        self::register(register, block, &mut diags);
+    }
+    register_overlaps(block, &mut diags);
+    diags
+}
+
+/// The checks of a register's fields among themselves, for a register whose own keys had a
+/// problem.
+pub(crate) fn fields_only(register: &Register) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let what = format!("register `{}`", *register.name);
+    unique(
+        register.fields.iter().map(|f| &f.name),
+        "field",
+        &what,
+        &mut diags,
+    );
+    for field in &register.fields {
+        self::field(field, register, &what, &mut diags);
+    }
+    field_overlaps(register, &what, &mut diags);
+    diags
 }
 
 fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
@@ -371,14 +482,14 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
     let mut by_value: HashMap<u64, &Located<String>> = HashMap::new();
     for value in &field.values {
         name(&value.name, "enumerated value", diags);
-        if RESERVED_VALUE_NAMES.contains(&names::upper(&value.name).as_str()) {
+        if names::is_reserved_value(&value.name) {
             diags.push(Diagnostic::error(
                 "invalid enumerated value name",
                 value.name.loc,
                 format!(
                     "`{}` is reserved: {} name generated items",
                     *value.name,
-                    RESERVED_VALUE_NAMES.join(", ")
+                    names::RESERVED_VALUE_NAMES.join(", ")
                 ),
             ));
         }

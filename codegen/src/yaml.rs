@@ -40,20 +40,67 @@ impl Node {
     }
 }
 
+/// YAML nodes (mappings, sequences and scalars) one spec may have. A field written in flow
+/// style (`{ name: X, bits: 3, access: ro, description: … }`) is about a dozen nodes, so this
+/// admits specs of 300,000 fields, three times the largest vendor descriptions (~100,000
+/// fields); the parser's own default (250,000) refused a 40,000-field spec.
+pub const MAX_NODES: usize = 4_000_000;
+
+/// Parser events (a node's start and end, scalars) one spec may have.
+pub const MAX_EVENTS: usize = 2 * MAX_NODES;
+
+/// Events that aliases (`*name`) may replay in all, the defence against alias bombs (a few
+/// kilobytes of nested aliases that expand to billions of nodes): the parser's default.
+pub const MAX_ALIAS_REPLAYED_EVENTS: usize = 1_000_000;
+
+/// Nesting of mappings and lists; a spec needs 8.
+pub const MAX_DEPTH: usize = 64;
+
+fn options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_nodes = MAX_NODES;
+    budget.max_events = MAX_EVENTS;
+    budget.max_depth = MAX_DEPTH;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.alias_limits.max_total_replayed_events = MAX_ALIAS_REPLAYED_EVENTS;
+    // Repeated keys reach `parse`, which reports them in the spec's terms, with both places.
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+    options
+}
+
 /// Parses YAML text into a located node tree.
-pub fn parse_tree(text: &str) -> Result<Located<Node>, Diagnostic> {
-    match serde_saphyr::from_str::<Spanned<SpannedNode>>(text) {
+pub fn parse_tree(text: &str) -> Result<Located<Node>, Box<Diagnostic>> {
+    match serde_saphyr::from_str_with_options::<Spanned<SpannedNode>>(text, options()) {
         Ok(root) => Ok(located(root, text)),
         Err(error) => {
             let loc = error
                 .location()
                 .map(|l| Loc::from_saphyr(&l, text))
                 .unwrap_or_default();
-            Err(Diagnostic::error(
-                format!("malformed YAML: {}", first_line(&error.to_string())),
-                loc,
-                "the YAML parser stopped here",
-            ))
+            let message = first_line(&error.to_string());
+            let limit = ["budget breached", "alias", "recursion limit"];
+            let diagnostic = if limit.iter().any(|l| message.contains(l)) {
+                // A limit, not a syntax error: say which, in the spec's terms.
+                Diagnostic::error(
+                    "the spec exceeds a limit of the YAML reader",
+                    loc,
+                    "the reader stopped here",
+                )
+                .note(format!("the reader said: {message}"))
+                .note(format!(
+                    "limits: {MAX_NODES} YAML nodes, {MAX_EVENTS} events, \
+                     {MAX_ALIAS_REPLAYED_EVENTS} events replayed by aliases, nesting {MAX_DEPTH} \
+                     (docs/spec-format.md, \"Implementation limits\")"
+                ))
+            } else {
+                Diagnostic::error(
+                    format!("malformed YAML: {message}"),
+                    loc,
+                    "the YAML parser stopped here",
+                )
+            };
+            Err(Box::new(diagnostic))
         }
     }
 }

@@ -32,6 +32,8 @@
 //! | [`Wo`] | no | yes | no |
 //! | [`Rw`] | yes | yes | tock-registers' read-modify-write |
 //! | [`RwW1`] | yes | yes | inherent, never writes back a 1 into write-1 bits |
+//! | [`RoRc`] | only `read_and_clear` | no | no |
+//! | [`RwRc`] | only `read_and_clear` | yes | no |
 //!
 //! [`RwW1`] registers hold write-1-to-clear or write-1-to-set bits. Writing back what was read
 //! would clear pending events or re-trigger actions, so they do not implement [`Writeable`]
@@ -42,6 +44,10 @@
 //! With the cargo feature `device-side`, [`Reg::device_side`] gives the device's view of a
 //! register: read-write whatever the host's access mode, for device models (simulators) that
 //! set read-only status registers and consume write-only doorbells. Drivers never need it.
+//! [`RoRc`] and [`RwRc`] registers hold read-to-clear fields: every read changes the device.
+//! They do not implement [`Readable`] (so neither `read(F)` nor `modify`, whose read would
+//! clear them, nor a debugger-style print can clear by accident); their one read is
+//! [`Reg::read_and_clear`], which returns the value as a [`LocalRegisterCopy`] to inspect.
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -54,7 +60,8 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// An access mode; implemented by [`Ro`], [`Wo`], [`Rw`] and [`RwW1`] only.
+/// An access mode; implemented by [`Ro`], [`Wo`], [`Rw`], [`RwW1`], [`RoRc`] and [`RwRc`]
+/// only.
 pub trait Access: sealed::Sealed {}
 /// Access modes that allow reading.
 pub trait CanRead: Access {}
@@ -293,6 +300,24 @@ impl<T, M: Mechanism<T>> Mechanism<T> for Scoped<'_, M> {
         unsafe { M::load_acquire(ptr) }
     }
 }
+/// Read-only register whose reads clear fields (read-to-clear).
+#[derive(Clone, Copy, Debug)]
+pub enum RoRc {}
+/// Read-write register whose reads clear fields (read-to-clear).
+#[derive(Clone, Copy, Debug)]
+pub enum RwRc {}
+
+/// Access modes whose every read clears the read-to-clear fields: they read only through
+/// [`Reg::read_and_clear`].
+pub trait ReadClears: Access {}
+
+impl sealed::Sealed for RoRc {}
+impl sealed::Sealed for RwRc {}
+impl Access for RoRc {}
+impl Access for RwRc {}
+impl ReadClears for RoRc {}
+impl ReadClears for RwRc {}
+impl CanWrite for RwRc {}
 
 /// The write-1 bits of a register with [`RwW1`] access, implemented by the generated code on
 /// the register's tock-registers name type.
@@ -450,5 +475,18 @@ impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
     #[inline(always)]
     pub fn modify_no_read(self, original: LocalRegisterCopy<T, R>, field: FieldValue<T, R>) {
         self.set(field.modify(original.get() & !R::MASK));
+    }
+}
+
+impl<T: UIntLike, R: RegisterLongName, A: ReadClears, M: Mechanism<T>> Reg<T, R, A, M> {
+    /// Reads the register, which clears its read-to-clear fields. The value read is
+    /// returned as a local copy: `read(F)`, `is_set(F)` and `read_as_enum(F)` on it touch the
+    /// device no more.
+    #[inline(always)]
+    pub fn read_and_clear(self) -> LocalRegisterCopy<T, R> {
+        // SAFETY: `from_ptr`'s contract: aligned, valid for reads since `A` reads (through
+        // this method only), never referenced, and accessed concurrently only in the way `M`
+        // allows.
+        LocalRegisterCopy::new(unsafe { M::load(self.ptr) })
     }
 }

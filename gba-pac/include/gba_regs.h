@@ -589,6 +589,11 @@ static inline uint64_t gba_group_arrived_mask_members_get(uint64_t value)
  */
 #define GBA_GROUP_CONTROL_OFFSET 0x1000U
 #define GBA_GROUP_CONTROL_RESET_VALUE 0x0ULL
+/*
+ * Bits of CONTROL that act when written as 1 (write-1-to-clear or -set): clear them in a value
+ * read back before writing it.
+ */
+#define GBA_GROUP_CONTROL_W1_MASK 0x2ULL
 
 /* ENABLE [0], rw: Take part in the group. */
 #define GBA_GROUP_CONTROL_ENABLE_SHIFT 0
@@ -621,8 +626,8 @@ static inline uint64_t gba_group_control_read(volatile void *base, uint32_t inst
 }
 
 /*
- * Writes CONTROL. Bits 0x2 act when written as 1: clear them in a value read back before
- * writing it.
+ * Writes CONTROL. Bits GBA_GROUP_CONTROL_W1_MASK act when written as 1: clear them in a value
+ * read back before writing it.
  */
 static inline void gba_group_control_write(volatile void *base, uint32_t instance, uint64_t value)
 {

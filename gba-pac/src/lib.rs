@@ -76,7 +76,8 @@ unsafe impl<M> ::core::marker::Send for Device<M> {}
 unsafe impl<M> ::core::marker::Sync for Device<M> {}
 
 impl Device {
-    /// Bytes of the register window, from offset 0 to the end of the last block.
+    /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
+    /// pointer points) to the end of the last block instance.
     pub const SIZE: usize = 0x5_0000;
 
     /// Instances of block `group`.

@@ -1,1 +1,3 @@
-//! Tests only: see `tests/`.
+//! Tests only: see `tests/`. The crate documentation is the project README, so that its Rust
+//! example runs as a doctest.
+#![doc = include_str!("../../README.md")]

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gba_codegen::model::{Block, Device, Field, Register};
+use gba_codegen::model::{Block, Device, Field, Register, SideEffect};
 use gba_codegen::project::Target;
 
 const CFLAGS: &[&str] = &[
@@ -158,6 +158,20 @@ fn program(device: &Device, header: &Path) -> String {
             static_eq(&mut c, &format!("{r}_OFFSET"), u128::from(*reg.offset));
             static_eq(&mut c, &format!("{r}_RESET_VALUE"), u128::from(*reg.reset));
             static_size(&mut c, &format!("{r}_RESET_VALUE"), reg);
+            // The write-1 bits, computed here from the fields, not from the model's helper.
+            let write_one = reg
+                .fields
+                .iter()
+                .filter(|f| {
+                    f.side_effect.is_some_and(|s| {
+                        matches!(*s, SideEffect::WriteOneToClear | SideEffect::WriteOneToSet)
+                    })
+                })
+                .fold(0, |m, f| m | mask(f));
+            if write_one != 0 {
+                static_eq(&mut c, &format!("{r}_W1_MASK"), write_one);
+                static_size(&mut c, &format!("{r}_W1_MASK"), reg);
+            }
             if let Some(array) = &reg.array {
                 static_eq(&mut c, &format!("{r}_COUNT"), u128::from(*array.count));
                 static_eq(&mut c, &format!("{r}_STRIDE"), u128::from(*array.stride));

@@ -40,7 +40,7 @@ fn generated_code_snapshots() {
             command: "gba gen".into(),
         };
         // The other emitters' outputs have snapshot tests of their own (c_header.rs, docs.rs).
-        for file in emit::rust::files(&device, &provenance) {
+        for file in emit::rust::files(&device, &provenance).expect("the Rust output is written") {
             let snapshot = format!("{name}__{}", file.path.replace('/', "__"));
             insta::assert_snapshot!(snapshot, file.contents);
         }

@@ -111,6 +111,18 @@ fn enumerated_fields_keep_values_the_spec_does_not_name() {
 }
 
 #[test]
+fn a_read_to_clear_register_is_read_only_by_read_and_clear() {
+    use uart_pac::regs::ERROR_COUNT;
+    let window = Window::new(uart_pac::Device::SIZE);
+    let errors = window.uart().regs().error_count();
+    let offset = window.offset_of(errors.as_ptr().cast());
+    window.poke(offset, &7u32.to_le_bytes());
+    let value = errors.read_and_clear();
+    assert_eq!(value.read(ERROR_COUNT::COUNT), 7);
+    assert_eq!(value.get(), 7);
+}
+
+#[test]
 fn fixture_shapes_work_end_to_end() {
     let window = Window::new(uart_pac::Device::SIZE);
     let uart = window.uart();

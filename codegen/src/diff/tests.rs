@@ -8,7 +8,9 @@ fn spec(constants: &str, block: &str, registers: &str) -> crate::Device {
         "device: {{ name: d }}\nconstants:\n{constants}\nblocks:\n  - name: {block}\n    \
          offset: 0\n    size: 0x100\n    registers:\n{registers}"
     );
-    parse_str(&text).unwrap_or_else(|d| panic!("test spec is invalid: {d:?}\n{text}"))
+    parse_str(&text)
+        .unwrap_or_else(|d| panic!("test spec is invalid: {d:?}\n{text}"))
+        .into_device()
 }
 
 const REGS: &str = "      - { name: A, offset: 0, width: 32, access: rw }\n";

@@ -1,14 +1,21 @@
-//! Emitters: one module per output kind, each turning a validated [`Device`] into files.
+//! Emitters: one module per output kind, each turning a [`Validated`] device into files.
 //!
 //! Every emitter is deterministic (the same spec gives byte-identical output) and starts each
-//! file with a preamble naming the spec and the command that regenerates it.
+//! file with a preamble naming the spec and the command that regenerates it. Each output owns
+//! its constraints: [`check`] runs the checks of the outputs a target generates (names that
+//! would clash in C, …) as part of validation. An output that still cannot be written is an
+//! [`EmitError`] naming the spec location, never a file with a note inside, never a panic.
 
+use crate::Validated;
+use crate::diagnostic::Diagnostic;
+use crate::location::Loc;
 use crate::model::Device;
 
 pub mod c;
 pub mod docs;
 pub mod rust;
 pub mod svd;
+mod text;
 
 /// One generated file: where it goes, and its full text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,29 +86,102 @@ impl Output {
         }
     }
 
-    fn files(self, device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+    fn files(
+        self,
+        device: &Validated,
+        provenance: &Provenance,
+    ) -> Result<Vec<GeneratedFile>, EmitError> {
         match self {
             Output::Rust => rust::files(device, provenance),
-            Output::C => c::files(device, provenance),
+            Output::C => Ok(c::files(device, provenance)),
             Output::Svd => svd::files(device, provenance),
-            Output::Docs => docs::files(device, provenance),
+            Output::Docs => Ok(docs::files(device, provenance)),
+        }
+    }
+
+    /// This output's own rules for a device that passed the common checks.
+    fn check(self, device: &Device) -> Vec<Diagnostic> {
+        match self {
+            Output::Rust => rust::check(device),
+            Output::C => c::check(device),
+            Output::Svd => svd::check(device),
+            Output::Docs => Vec::new(),
         }
     }
 }
 
-/// Everything every emitter produces for `device`.
-pub fn all(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
-    selected(device, provenance, &Output::ALL)
+impl std::fmt::Display for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Output::Rust => "Rust",
+            Output::C => "C",
+            Output::Svd => "SVD",
+            Output::Docs => "documentation",
+        })
+    }
 }
 
-/// What the chosen emitters produce, in the order of `outputs`.
+/// The checks of each of `outputs` (validation runs them; see [`crate::validate`]).
+pub(crate) fn check(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
+    let mut outputs = outputs.to_vec();
+    outputs.sort();
+    outputs.dedup();
+    outputs.iter().flat_map(|o| o.check(device)).collect()
+}
+
+/// An output that could not be written for a validated device: the spec location it comes
+/// from and why. A limit of the output format that validation does not know, or a bug in an
+/// emitter.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot write the {output} output: {message}")]
+pub struct EmitError {
+    pub output: Output,
+    pub message: String,
+    pub loc: Loc,
+}
+
+impl EmitError {
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(self.to_string(), self.loc, "this part of the spec")
+    }
+}
+
+/// Everything every emitter the device was validated for produces.
+pub fn all(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
+    selected(device, provenance, device.outputs())
+}
+
+/// What the chosen emitters produce, in the order of `outputs`. Each of `outputs` must be one
+/// the device was validated for; an emitter that fails or panics (a bug) gives an
+/// [`EmitError`] at the device's name.
 pub fn selected(
-    device: &Device,
+    device: &Validated,
     provenance: &Provenance,
     outputs: &[Output],
-) -> Vec<GeneratedFile> {
-    outputs
-        .iter()
-        .flat_map(|output| output.files(device, provenance))
-        .collect()
+) -> Result<Vec<GeneratedFile>, EmitError> {
+    let mut files = Vec::new();
+    for &output in outputs {
+        if !device.outputs().contains(&output) {
+            return Err(EmitError {
+                output,
+                message: "the spec was not validated for this output".into(),
+                loc: device.name.loc,
+            });
+        }
+        let emitted =
+            std::panic::catch_unwind(|| output.files(device, provenance)).unwrap_or_else(|panic| {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("a panic");
+                Err(EmitError {
+                    output,
+                    message: format!("internal error in gba-codegen (please report): {message}"),
+                    loc: device.name.loc,
+                })
+            });
+        files.extend(emitted?);
+    }
+    Ok(files)
 }

@@ -14,25 +14,28 @@
 use svd_rs as svd;
 use svd_rs::ValidateLevel;
 
-use super::{GeneratedFile, Place, Provenance};
+use super::{EmitError, GeneratedFile, Output, Place, Provenance};
+use crate::Validated;
+use crate::location::Loc;
 use crate::model::{Access, Block, Device, EnumValue, Field, Register, SideEffect};
 
 /// The element, under `<vendorExtensions>`, that carries the spec's constants.
 pub const CONSTANTS_TAG: &str = "constants";
 
-pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
-    vec![GeneratedFile {
+pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
+    Ok(vec![GeneratedFile {
         place: Place::Crate,
         path: format!("{}.svd", names_lower(&device.name)),
-        contents: render(device, provenance),
-    }]
+        contents: render(device, provenance)?,
+    }])
 }
 
 fn names_lower(name: &str) -> String {
     crate::names::lower(name)
 }
 
-/// Why a validated device still cannot be written as SVD.
+/// Why a validated device still cannot be written as SVD (becomes an [`EmitError`] at the
+/// spec item it concerns).
 #[derive(Debug, thiserror::Error)]
 pub enum SvdEmitError {
     /// SVD stores register offsets, block sizes and strides as 32-bit numbers.
@@ -48,26 +51,36 @@ pub enum SvdEmitError {
     Encode(String),
 }
 
-/// The full file: the XML declaration, the preamble as a comment, the device.
-///
-/// A device that SVD cannot hold (a 32-bit overflow) still yields a file, one whose only
-/// content is the error in a comment: the generated file then says why, and reading it
-/// back fails loudly instead of silently missing registers.
-pub fn render(device: &Device, provenance: &Provenance) -> String {
+/// The full file: the XML declaration, the preamble as a comment, the device. A device that
+/// SVD cannot hold (a 32-bit overflow) is an error at the item that overflows.
+pub fn render(device: &Device, provenance: &Provenance) -> Result<String, EmitError> {
+    let device = &super::text::map_descriptions(device, super::text::xml);
     let body = to_svd(device)
-        .and_then(|svd| encode(&svd, device))
-        .unwrap_or_else(|error| {
-            format!(
-                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- cannot write SVD: {} -->\n",
-                comment_safe(&error.to_string())
-            )
-        });
+        .and_then(|svd| encode(&svd, device).map_err(|error| located(error, device.name.loc)))?;
     let (declaration, rest) = body.split_once('\n').unwrap_or((&body, ""));
     let preamble = comment_safe(&provenance.preamble(""));
-    format!(
+    Ok(format!(
         "{declaration}\n<!--{}-->\n{rest}",
         preamble.trim_end_matches('\n')
-    )
+    ))
+}
+
+/// The SVD output's rules: what svd-rs's strict checks refuse, or SVD's 32-bit fields cannot
+/// hold, is found by building the device (the first problem, at its spec item).
+pub(crate) fn check(device: &Device) -> Vec<crate::Diagnostic> {
+    to_svd(device)
+        .err()
+        .map(|e| e.diagnostic())
+        .into_iter()
+        .collect()
+}
+
+fn located(error: SvdEmitError, loc: Loc) -> EmitError {
+    EmitError {
+        output: Output::Svd,
+        message: error.to_string(),
+        loc,
+    }
 }
 
 /// XML comments cannot contain `--`, which the regenerate command does (`--spec`); the
@@ -128,7 +141,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The device as svd-rs objects, built and checked at svd-rs's strict level.
-pub fn to_svd(device: &Device) -> Result<svd::Device, SvdEmitError> {
+pub fn to_svd(device: &Device) -> Result<svd::Device, EmitError> {
     let peripherals = device
         .blocks
         .iter()
@@ -149,7 +162,12 @@ pub fn to_svd(device: &Device) -> Result<svd::Device, SvdEmitError> {
         .width(widest)
         .peripherals(peripherals)
         .build(ValidateLevel::Strict)
-        .map_err(|e| rejected(format!("device `{}`", *device.name), e))
+        .map_err(|e| {
+            located(
+                rejected(format!("device `{}`", *device.name), e),
+                device.name.loc,
+            )
+        })
 }
 
 fn rejected(what: String, error: impl std::fmt::Display) -> SvdEmitError {
@@ -187,13 +205,24 @@ fn dim(
         .map_err(|e| rejected(what(), e))
 }
 
-fn peripheral(block: &Block) -> Result<svd::Peripheral, SvdEmitError> {
-    let what = || format!("block `{}`", *block.name);
+fn peripheral(block: &Block) -> Result<svd::Peripheral, EmitError> {
     let registers = block
         .registers
         .iter()
-        .map(|r| register(r, block).map(svd::RegisterCluster::Register))
+        .map(|r| {
+            register(r, block)
+                .map(svd::RegisterCluster::Register)
+                .map_err(|e| located(e, r.name.loc))
+        })
         .collect::<Result<Vec<_>, _>>()?;
+    peripheral_info(block, registers).map_err(|e| located(e, block.name.loc))
+}
+
+fn peripheral_info(
+    block: &Block,
+    registers: Vec<svd::RegisterCluster>,
+) -> Result<svd::Peripheral, SvdEmitError> {
+    let what = || format!("block `{}`", *block.name);
     let address_block = svd::AddressBlock::builder()
         .offset(0)
         .size(fit32(*block.size, what, "addressBlock size")?)
@@ -213,7 +242,8 @@ fn peripheral(block: &Block) -> Result<svd::Peripheral, SvdEmitError> {
         .description(optional(&block.description))
         .base_address(*block.offset)
         .address_block(Some(vec![address_block]))
-        .registers(Some(registers))
+        // svd-rs refuses an empty <registers> element: a block without registers has none.
+        .registers((!registers.is_empty()).then_some(registers))
         .build(ValidateLevel::Strict)
         .map_err(|e| rejected(what(), e))?;
     Ok(info.maybe_array(dim))

@@ -1061,7 +1061,7 @@ impl Cx {
                 continue;
             };
             let clash = names::problem(&register.name).is_some()
-                || RESERVED_ACCESSORS.contains(&names::lower(&register.name).as_str())
+                || names::is_reserved_accessor(&register.name)
                 || taken_names.contains(&names::clash_key(&register.name));
             if clash {
                 continue;
@@ -1151,7 +1151,7 @@ impl Cx {
             let raw = slot.value.clone();
             let item_at = format!("{at}.{raw}");
             let mut valid = self.identifier(&raw, kind, &item_at, prefix);
-            if accessor && RESERVED_ACCESSORS.contains(&names::lower(&valid).as_str()) {
+            if accessor && names::is_reserved_accessor(&valid) {
                 let renamed = format!("{valid}_");
                 self.warn(
                     &item_at,
@@ -1180,7 +1180,7 @@ impl Cx {
             let raw = value.name.value.clone();
             let vat = format!("{at}.{raw}");
             let mut valid = self.identifier(&raw, "enumerated value", &vat, "V");
-            if RESERVED_VALUE_NAMES.contains(&names::upper(&valid).as_str()) {
+            if names::is_reserved_value(&valid) {
                 let renamed = format!("{valid}_");
                 self.warn(
                     &vat,
@@ -1302,9 +1302,6 @@ impl Cx {
         });
     }
 }
-
-const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR", "VALUE"];
-const RESERVED_ACCESSORS: &[&str] = &["as_ptr", "from_ptr"];
 
 fn unique_name(name: &str, seen: &mut HashSet<String>) -> String {
     let mut candidate = name.to_string();
@@ -1464,7 +1461,7 @@ fn merge_group(elements: &[&Register], key: &str) -> Option<Register> {
                 v.name = Located::synthetic(unnumbered_name(&v.name));
                 v.description = unnumbered_text(&v.description);
                 if names::problem(&v.name).is_some()
-                    || RESERVED_VALUE_NAMES.contains(&names::upper(&v.name).as_str())
+                    || names::is_reserved_value(&v.name)
                     || !value_names.insert(names::clash_key(&v.name))
                 {
                     return None;

@@ -7,7 +7,7 @@
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::path::{Path, PathBuf};
 
-use gba_codegen::Device;
+use gba_codegen::Validated;
 use gba_codegen::project::Target;
 
 pub fn root() -> PathBuf {
@@ -17,14 +17,14 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-pub fn load(relative: &str) -> Device {
+pub fn load(relative: &str) -> Validated {
     match gba_codegen::load(&root().join(relative)) {
         Ok(device) => device,
         Err(error) => panic!("{}", error.render(gba_codegen::Style::Plain)),
     }
 }
 
-pub fn gba_spec() -> Device {
+pub fn gba_spec() -> Validated {
     load("gba.yaml")
 }
 
@@ -37,7 +37,7 @@ pub fn uart_target() -> Target {
 }
 
 /// The spec of a target, parsed and validated.
-pub fn load_target(target: &Target) -> Device {
+pub fn load_target(target: &Target) -> Validated {
     load(&target.spec.to_string_lossy())
 }
 

@@ -12,14 +12,66 @@
 
 mod register;
 
+use std::collections::{HashMap, HashSet};
+
 use super::{GeneratedFile, Place, Provenance};
+use crate::Validated;
+use crate::diagnostic::Diagnostic;
 use crate::location::Loc;
 use crate::model::{Block, Device};
 use crate::names;
 
-pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
-    let header = header(device);
-    let guard = format!("{}_REGS_H", names::upper(&device.name));
+/// Macros that `<stddef.h>` and `<stdint.h>` define (C11 7.19, 7.20) without a leading
+/// underscore: the header includes them, so it cannot define these names itself.
+const STANDARD_MACROS: &[&str] = &[
+    "NULL",
+    "offsetof",
+    "SIZE_MAX",
+    "PTRDIFF_MIN",
+    "PTRDIFF_MAX",
+    "SIG_ATOMIC_MIN",
+    "SIG_ATOMIC_MAX",
+    "WCHAR_MIN",
+    "WCHAR_MAX",
+    "WINT_MIN",
+    "WINT_MAX",
+    "INTPTR_MIN",
+    "INTPTR_MAX",
+    "UINTPTR_MAX",
+    "INTMAX_MIN",
+    "INTMAX_MAX",
+    "UINTMAX_MAX",
+    "INTMAX_C",
+    "UINTMAX_C",
+];
+
+/// `<stdint.h>`'s macros for each width: `INT8_MIN`, `UINT_LEAST16_MAX`, `INT64_C`, …
+fn standard_width_macros() -> impl Iterator<Item = String> {
+    [8, 16, 32, 64].into_iter().flat_map(|n| {
+        ["", "_LEAST", "_FAST"]
+            .into_iter()
+            .flat_map(move |kind| {
+                [
+                    format!("INT{kind}{n}_MIN"),
+                    format!("INT{kind}{n}_MAX"),
+                    format!("UINT{kind}{n}_MAX"),
+                ]
+            })
+            .chain([format!("INT{n}_C"), format!("UINT{n}_C")])
+    })
+}
+
+/// The include guard: `<DEVICE>_REGS_H`.
+fn guard(device: &Device) -> String {
+    format!("{}_REGS_H", names::upper(&device.name))
+}
+
+pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
+    let header = header(&super::text::map_descriptions(
+        device,
+        super::text::c_comment,
+    ));
+    let guard = guard(device);
     let mut contents = provenance.preamble("//");
     contents.push('\n');
     contents.push_str(&format!("#ifndef {guard}\n#define {guard}\n\n"));
@@ -32,24 +84,91 @@ pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
     }]
 }
 
-/// Every identifier the header defines, with the spec location of the name it comes from.
+/// Every identifier the header defines, with the spec location of the name it comes from: the
+/// C naming, a pure function of the device. It runs the same builder as the emitter (so the
+/// two cannot disagree) with the text left out.
 pub(crate) fn identifiers(device: &Device) -> Vec<(String, Loc)> {
-    header(device).identifiers
+    let mut h = Header {
+        names_only: true,
+        ..Header::default()
+    };
+    build(&mut h, device);
+    h.identifiers
+}
+
+/// The C output's rules: C has one namespace, and joining names with `_` can make two paths
+/// one identifier (block `a_b` register `c` and block `a` register `b_c` both give
+/// `DEV_A_B_C_OFFSET`).
+pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let reserved: HashMap<String, &str> = STANDARD_MACROS
+        .iter()
+        .map(|m| m.to_string())
+        .chain(standard_width_macros())
+        .map(|m| {
+            (
+                m,
+                "a macro of <stddef.h> or <stdint.h>, which the header includes",
+            )
+        })
+        .chain([(guard(device), "the header's include guard")])
+        .collect();
+    let mut seen: HashMap<String, Loc> = HashMap::new();
+    // One clash of names repeats for each identifier derived from them: report it once.
+    let mut reported = HashSet::new();
+    for (identifier, loc) in identifiers(device) {
+        if let Some(what) = reserved.get(&identifier) {
+            diags.push(
+                Diagnostic::error(
+                    format!("`{identifier}` in the C header would clash with {what}"),
+                    loc,
+                    "this name gives it",
+                )
+                .note("rename it: C joins names with `_` into one namespace"),
+            );
+            continue;
+        }
+        match seen.get(&identifier) {
+            Some(first) if !reported.insert((*first, loc)) => {}
+            Some(first) => diags.push(
+                Diagnostic::error(
+                    format!("two items would both be `{identifier}` in the C header"),
+                    loc,
+                    "this name gives it",
+                )
+                .also(*first, "and so does this one")
+                .note("rename one of them: C joins names with `_` into one namespace"),
+            ),
+            None => {
+                seen.insert(identifier, loc);
+            }
+        }
+    }
+    diags
 }
 
 fn header(device: &Device) -> Header {
     let mut h = Header::default();
+    build(&mut h, device);
+    h
+}
+
+fn build(h: &mut Header, device: &Device) {
     let upper = names::upper(&device.name);
     let mut intro = device.description.trim().to_string();
-    intro.push_str(&format!(
-        "\n\nRegister map version {}.\n\n\
-         Offsets are in bytes: a block's from the start of the device window, a register's \
+    if !device.version.trim().is_empty() {
+        intro.push_str(&format!(
+            "\n\nRegister map version {}.",
+            device.version.trim()
+        ));
+    }
+    intro.push_str(
+        "\n\nOffsets are in bytes: a block's from the start of the device window, a register's \
          from the start of its block. Masks, reset and enumerated values have the type of \
          their register (64-bit ones are `ULL`), so `~MASK` never loses the upper half. The \
          accessors do no bounds checks: instance and element indices must be below the \
          matching `_COUNT`. Reading a register with read-to-clear fields changes it.",
-        device.version
-    ));
+    );
     h.comment("", &intro);
     h.line("");
     h.line("#include <stddef.h>");
@@ -81,9 +200,9 @@ fn header(device: &Device) -> Header {
     h.line("");
 
     for block in &device.blocks {
-        self::block(&mut h, device, block);
+        self::block(h, device, block);
         for reg in &block.registers {
-            register::items(&mut h, &register::Names::new(device, block, reg));
+            register::items(h, &register::Names::new(device, block, reg));
         }
     }
 
@@ -91,7 +210,6 @@ fn header(device: &Device) -> Header {
     h.line("}");
     h.line("#endif");
     h.line("");
-    h
 }
 
 fn block(h: &mut Header, device: &Device, block: &Block) {
@@ -187,10 +305,15 @@ pub(super) fn count(value: u64) -> String {
 struct Header {
     text: String,
     identifiers: Vec<(String, Loc)>,
+    /// Collect the identifiers only (for the C check): no text.
+    names_only: bool,
 }
 
 impl Header {
     fn line(&mut self, line: &str) {
+        if self.names_only {
+            return;
+        }
         self.text.push_str(line);
         self.text.push('\n');
     }
@@ -202,7 +325,7 @@ impl Header {
 
     /// A `/* */` comment; `indent` precedes each line.
     fn comment(&mut self, indent: &str, text: &str) {
-        if text.trim().is_empty() {
+        if self.names_only || text.trim().is_empty() {
             return;
         }
         let text = comment_text(text.trim());
@@ -309,6 +432,21 @@ blocks:
             messages.contains(&"two items would both be `DEV_A_B_C_OFFSET` in the C header"),
             "{messages:?}"
         );
+    }
+
+    #[test]
+    fn the_check_sees_exactly_what_the_header_defines() {
+        let device = crate::parse_str(include_str!("../../../../tests/fixtures/uart/uart.yaml"))
+            .expect("the uart spec is valid");
+        let emitted = header(&device);
+        assert_eq!(identifiers(&device), emitted.identifiers);
+        for (identifier, _) in &emitted.identifiers {
+            assert!(
+                emitted.text.contains(&format!("#define {identifier} "))
+                    || emitted.text.contains(&format!("{identifier}(")),
+                "{identifier} is not in the header"
+            );
+        }
     }
 
     #[test]

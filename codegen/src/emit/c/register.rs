@@ -80,6 +80,18 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         n.literal(*reg.reset),
         loc,
     );
+    let write_one = reg.write_one_mask();
+    if write_one != 0 {
+        h.comment(
+            "",
+            &format!(
+                "Bits of {} that act when written as 1 (write-1-to-clear or -set): clear them \
+                 in a value read back before writing it.",
+                *reg.name
+            ),
+        );
+        h.define(format!("{}_W1_MASK", n.upper), n.literal(write_one), loc);
+    }
     if let Some(array) = &reg.array {
         h.define(format!("{}_COUNT", n.upper), count(*array.count), loc);
         h.define(
@@ -193,8 +205,9 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             String::new()
         } else {
             format!(
-                " Bits {mask:#x} act when written as 1: clear them in a value read back \
-                 before writing it."
+                " Bits {}_W1_MASK act when written as 1: clear them in a value read back \
+                 before writing it.",
+                n.upper
             )
         };
         h.comment("", &format!("Writes {}.{caution}", *reg.name));

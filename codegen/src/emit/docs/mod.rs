@@ -14,7 +14,8 @@ use crate::model::{Block, Device, Field, Register};
 use crate::names;
 use text::{cell, hex, paragraphs};
 
-pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+pub fn files(device: &crate::Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
+    let device = &super::text::map_descriptions(device, super::text::markdown);
     let mut files = vec![GeneratedFile {
         place: Place::Docs,
         path: "registers.md".into(),
@@ -56,11 +57,16 @@ fn markdown(device: &Device, provenance: &Provenance) -> String {
     let mut md = format!("<!--\n{}-->\n\n", provenance.preamble(""));
     let _ = writeln!(md, "# {} registers\n", *device.name);
     md.push_str(&paragraphs(&device.description));
-    let _ = writeln!(
-        md,
-        "Register map version {}. Offsets are in bytes: a block's from the start of the \
-         device window, a register's from the start of its block.\n",
-        text::escape(&device.version)
+    if !device.version.trim().is_empty() {
+        let _ = write!(
+            md,
+            "Register map version {}. ",
+            text::escape(device.version.trim())
+        );
+    }
+    md.push_str(
+        "Offsets are in bytes: a block's from the start of the device window, a register's \
+         from the start of its block.\n\n",
     );
 
     if !device.constants.is_empty() {

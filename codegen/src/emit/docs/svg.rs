@@ -351,7 +351,7 @@ blocks:
         fields: {fields}
 "
         );
-        crate::parse_str(&spec).expect("valid spec")
+        crate::parse_str(&spec).expect("valid spec").into_device()
     }
 
     fn render(device: &Device) -> String {

@@ -193,7 +193,8 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
         summary
     } else {
         format!(
-            "{summary}\n\nReading clears {}: every read has a side effect.",
+            "{summary}\n\nReading clears {}: every read has a side effect, so the only read is \
+             `read_and_clear`.",
             cleared_by_reading.join(", ")
         )
     };
@@ -274,7 +275,13 @@ fn handle_type(register: &Register) -> TokenStream {
 
 /// The access-mode type of `common.rs` that the register's handle carries.
 fn access_mode(register: &Register) -> &'static str {
+    let read_clears = register.fields.iter().any(|f| {
+        f.side_effect
+            .is_some_and(|s| *s == crate::model::SideEffect::ReadToClear)
+    });
     match *register.access {
+        Access::ReadOnly if read_clears => "RoRc",
+        Access::ReadWrite if read_clears => "RwRc",
         Access::ReadOnly => "Ro",
         Access::WriteOnly => "Wo",
         Access::ReadWrite if register.write_one_mask() != 0 => "RwW1",

@@ -6,13 +6,18 @@
 
 mod bitfields;
 mod block;
+mod check;
+
+pub(crate) use check::check;
 
 use std::cell::RefCell;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{GeneratedFile, Place, Provenance};
+use super::{EmitError, GeneratedFile, Output, Place, Provenance};
+use crate::Validated;
+use crate::location::Loc;
 use crate::model::{Block, Device};
 use crate::names;
 
@@ -24,7 +29,8 @@ pub(super) const SYNC_SAFETY: &str = "as for `Send`: sharing the handle shares o
 
 const COMMON: &str = include_str!("../../../templates/common.rs");
 
-pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
+pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
+    let device = &super::text::map_descriptions(device, super::text::rustdoc);
     let splices = Splices::default();
     let mut files = vec![
         file(
@@ -32,7 +38,8 @@ pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
             &crate_root(device, &splices),
             &splices,
             provenance,
-        ),
+            device.name.loc,
+        )?,
         GeneratedFile {
             place: Place::Crate,
             path: "src/common.rs".into(),
@@ -46,9 +53,10 @@ pub fn files(device: &Device, provenance: &Provenance) -> Vec<GeneratedFile> {
             &block::module(block, &splices),
             &splices,
             provenance,
-        ));
+            block.name.loc,
+        )?);
     }
-    files
+    Ok(files)
 }
 
 fn file(
@@ -56,14 +64,18 @@ fn file(
     tokens: &TokenStream,
     splices: &Splices,
     provenance: &Provenance,
-) -> GeneratedFile {
-    let syntax: syn::File = match syn::parse2(tokens.clone()) {
-        Ok(syntax) => syntax,
-        // The emitter builds tokens from validated names and numbers only; a parse failure
-        // is a bug in the emitter, not in the spec.
-        Err(error) => panic!("gba-codegen emitted invalid Rust for {path}: {error}\n{tokens}"),
-    };
-    GeneratedFile {
+    loc: Loc,
+) -> Result<GeneratedFile, EmitError> {
+    // The emitter builds tokens from validated names and numbers only; a parse failure is a
+    // bug in the emitter, reported at the spec item it was emitting.
+    let syntax: syn::File = syn::parse2(tokens.clone()).map_err(|error| EmitError {
+        output: Output::Rust,
+        message: format!(
+            "internal error in gba-codegen (please report): invalid Rust for {path}: {error}"
+        ),
+        loc,
+    })?;
+    Ok(GeneratedFile {
         place: Place::Crate,
         path: path.into(),
         contents: format!(
@@ -71,7 +83,7 @@ fn file(
             provenance.preamble("//"),
             space_items(&splices.apply(&prettyplease::unparse(&syntax)))
         ),
-    }
+    })
 }
 
 /// Text that token streams cannot carry, spliced into the printed code: `// SAFETY:`
@@ -288,7 +300,8 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         unsafe impl<M> ::core::marker::Sync for Device<M> {}
 
         impl Device {
-            /// Bytes of the register window, from offset 0 to the end of the last block.
+            /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
+            /// pointer points) to the end of the last block instance.
             pub const SIZE: usize = #window;
 
             #(#block_constants)*
