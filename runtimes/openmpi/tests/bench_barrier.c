@@ -3,7 +3,8 @@
  * ompi_comm_coll_preference=^gba_barrier (OpenMPI 4.1's per-communicator component
  * exclusion), so it runs OpenMPI's own barrier (coll/tuned). Blocks of ITERS barriers
  * alternate between the two; each block's latency is the slowest rank's average; the
- * medians and minima over BLOCKS blocks are printed.
+ * medians and minima over BLOCKS blocks are printed. Then the cost of a communicator:
+ * MPI_Comm_dup + one barrier + MPI_Comm_free, with and without the GBA group's setup.
  * Usage: bench_barrier [ITERS [BLOCKS]] */
 #include "gbatest.h"
 
@@ -42,7 +43,6 @@ int main(int argc, char **argv)
     MPI_Info_create(&info);
     MPI_Info_set(info, "ompi_comm_coll_preference", "^gba_barrier");
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &sw);
-    MPI_Info_free(&info);
     tg = calloc((size_t)blocks, sizeof(double));
     ts = calloc((size_t)blocks, sizeof(double));
 
@@ -78,6 +78,30 @@ int main(int argc, char **argv)
                "OpenMPI's own median %.3f us (min %.3f)\n", size, blocks, iters,
                tg[blocks / 2] * 1e6, tg[0] * 1e6, ts[blocks / 2] * 1e6, ts[0] * 1e6);
     }
+    {
+        /* communicator setup: agreement (two allgathers), configure and READY, release */
+        double t[2] = {0, 0}, worst[2];
+        for (int v = 0; v < 2; v++) {
+            double t0 = now_s();
+            for (int i = 0; i < 100; i++) {
+                MPI_Comm c;
+                if (v) {
+                    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c);
+                } else {
+                    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+                }
+                MPI_Barrier(c);
+                MPI_Comm_free(&c);
+            }
+            t[v] = (now_s() - t0) / 100;
+        }
+        MPI_Allreduce(t, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (0 == rank) {
+            printf("MPI_Comm_dup + MPI_Barrier + MPI_Comm_free np=%d: with a GBA group %.1f us, "
+                   "without %.1f us\n", size, worst[0] * 1e6, worst[1] * 1e6);
+        }
+    }
+    MPI_Info_free(&info);
     MPI_Comm_free(&sw);
     MPI_Comm_free(&gba);
     MPI_Finalize();
