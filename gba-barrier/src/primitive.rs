@@ -18,7 +18,10 @@ pub(crate) use std::sync::atomic::{AtomicU64, Ordering, compiler_fence};
 pub(crate) use std::sync::atomic::fence;
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicU64, Ordering, fence};
+#[cfg_attr(target_arch = "x86_64", allow(unused_imports))]
+pub(crate) use loom::sync::atomic::fence;
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::{AtomicU64, Ordering};
 
 /// A compiler-only fence under loom is modelled as a real fence: loom has no compiler fences,
 /// and a stronger fence can only hide bugs the weaker one would have, never invent them. The

@@ -5,7 +5,6 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::Member;
 use gba_sim::Fabric;
 
 const CHILD_ENV: &str = "GBA_SIM_TEST_LOCK_HOLDER";
@@ -48,13 +47,7 @@ fn a_member_killed_while_stepping_does_not_wedge_the_others() {
     child.wait().expect("reap the holder");
 
     // The survivors step again: the next stepper takes the lock over.
-    let mut members: Vec<Member> = (0..2).map(|p| Member::new(&fabric, p, 0)).collect();
-    for m in &members {
-        m.configure(&[0, 1]);
-    }
-    for m in &mut members {
-        assert_eq!(m.wait_configured(), None);
-    }
+    let mut members = common::formed(&fabric, 0, 2);
     for m in &mut members {
         m.arrive();
     }

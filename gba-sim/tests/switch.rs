@@ -188,13 +188,7 @@ fn the_sequence_wraps_at_two_to_the_32() {
 #[test]
 fn injected_faults_hold_back_arrivals_and_releases() {
     let (_dir, fabric) = fabric(2);
-    let mut members: Vec<Member> = (0..2).map(|p| Member::new(&fabric, p, 3)).collect();
-    for m in &members {
-        m.configure(&[0, 1]);
-    }
-    for m in &mut members {
-        assert_eq!(m.wait_configured(), None);
-    }
+    let mut members = common::formed(&fabric, 3, 2);
     // A dropped arrival: the episode never completes, and ARRIVED_MASK shows who is missing.
     fabric.drop_arrivals(1, 1).unwrap();
     members[0].arrive();
@@ -204,13 +198,7 @@ fn injected_faults_hold_back_arrivals_and_releases() {
 
     // A delayed arrival is counted after the delay.
     let (_dir, fabric) = self::fabric(2);
-    let mut members: Vec<Member> = (0..2).map(|p| Member::new(&fabric, p, 3)).collect();
-    for m in &members {
-        m.configure(&[0, 1]);
-    }
-    for m in &mut members {
-        assert_eq!(m.wait_configured(), None);
-    }
+    let mut members = common::formed(&fabric, 3, 2);
     fabric
         .delay_arrivals(0, 1, Duration::from_millis(30))
         .unwrap();
@@ -249,13 +237,7 @@ fn injected_faults_hold_back_arrivals_and_releases() {
 #[test]
 fn a_corrupted_configuration_fails_the_group_with_mask_mismatch() {
     let (_dir, fabric) = fabric(2);
-    let mut members: Vec<Member> = (0..2).map(|p| Member::new(&fabric, p, 9)).collect();
-    for m in &members {
-        m.configure(&[0, 1]);
-    }
-    for m in &mut members {
-        assert_eq!(m.wait_configured(), None);
-    }
+    let members = common::formed(&fabric, 9, 2);
     fabric.corrupt_mask(1, 9, 0).unwrap();
     fabric.step();
     assert_eq!(members[0].error(), Some("MASK_MISMATCH".into()));
@@ -264,13 +246,7 @@ fn a_corrupted_configuration_fails_the_group_with_mask_mismatch() {
 #[test]
 fn reset_frees_the_group_for_the_next_job() {
     let (_dir, fabric) = fabric(2);
-    let mut members: Vec<Member> = (0..2).map(|p| Member::new(&fabric, p, 30)).collect();
-    for m in &members {
-        m.configure(&[0, 1]);
-    }
-    for m in &mut members {
-        assert_eq!(m.wait_configured(), None);
-    }
+    let members = common::formed(&fabric, 30, 2);
     assert_eq!(fabric.global(0).groups_busy().get(), 1 << 30);
     for m in &members {
         m.regs()

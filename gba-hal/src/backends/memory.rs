@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use gba_pac::common::Atomic;
 use gba_pac::global::{self, PORT_ID};
 
-use super::arena::LineAllocator;
+use super::arena::LineArena;
 use crate::backend::{Backend, DmaError, DmaRegion};
 
 /// Bytes of the DMA region.
@@ -22,7 +22,7 @@ pub const MEMORY_IOVA_BASE: u64 = 0x0D0A_0000_0000;
 pub struct MemoryBackend {
     window: NonNull<u8>,
     dma: NonNull<u8>,
-    lines: LineAllocator,
+    arena: LineArena,
     port: usize,
 }
 
@@ -50,7 +50,16 @@ impl MemoryBackend {
         let backend = MemoryBackend {
             window,
             dma,
-            lines: LineAllocator::new(DMA_BYTES),
+            // SAFETY: the DMA allocation is DMA_BYTES, page-aligned, owned by the backend until
+            // it drops, and reached only atomically.
+            arena: unsafe {
+                LineArena::new(
+                    dma,
+                    DMA_BYTES,
+                    MEMORY_IOVA_BASE,
+                    "the memory backend's DMA region is full",
+                )
+            },
             port,
         };
         // SAFETY: the window is Device::SIZE bytes, page-aligned, owned here and reached only
@@ -109,26 +118,11 @@ unsafe impl Backend for MemoryBackend {
     }
 
     fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError> {
-        let offset = self.lines.alloc(len).ok_or(DmaError {
-            reason: "the memory backend's DMA region is full",
-        })?;
-        let host = self.dma.as_ptr().wrapping_add(offset);
-        for i in 0..len.div_ceil(8) {
-            // SAFETY: inside the allocated lines (line-aligned, a multiple of 8 bytes).
-            unsafe { AtomicU64::from_ptr(host.cast::<u64>().add(i)) }.store(0, Ordering::Relaxed);
-        }
-        Ok(DmaRegion {
-            host: NonNull::new(host).ok_or(DmaError {
-                reason: "null DMA pointer",
-            })?,
-            iova: MEMORY_IOVA_BASE + offset as u64,
-            len,
-        })
+        self.arena.alloc(len)
     }
 
     fn free_dma(&self, region: DmaRegion) {
-        self.lines
-            .free((region.iova - MEMORY_IOVA_BASE) as usize, region.len);
+        self.arena.free(region);
     }
 
     fn now_ns(&self) -> u64 {

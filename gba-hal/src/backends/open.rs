@@ -55,6 +55,12 @@ pub enum AnyDevice {
 }
 
 impl AnyDevice {
+    /// Opens the device named `spec` (`sim:<fabric-dir>#<port>` or `/dev/uioN`), or by the
+    /// `GBA_DEVICE` environment variable when `None`: the same as [`open`].
+    pub fn open(spec: Option<&str>) -> Result<AnyDevice, OpenError> {
+        open(spec)
+    }
+
     pub fn identity(&self) -> &crate::Identity {
         match self {
             AnyDevice::Sim(d) => d.identity(),

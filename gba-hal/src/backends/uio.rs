@@ -9,12 +9,11 @@ use std::fmt;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use gba_pac::common::Volatile;
 use memmap2::{MmapOptions, MmapRaw};
 
-use super::arena::LineAllocator;
+use super::arena::LineArena;
 use crate::backend::{Backend, DmaError, DmaRegion};
 
 /// Where sysfs lists UIO devices.
@@ -58,9 +57,9 @@ pub enum UioError {
 pub struct UioBackend {
     path: PathBuf,
     regs: MmapRaw,
-    dma: MmapRaw,
-    dma_bus: u64,
-    lines: LineAllocator,
+    /// Map 1, kept mapped for the arena's regions.
+    _dma: MmapRaw,
+    arena: LineArena,
 }
 
 fn read_hex(path: &Path) -> Result<u64, UioError> {
@@ -119,12 +118,26 @@ impl UioBackend {
         };
         let regs = mapping(0, window_size)?;
         let dma = mapping(1, dma_size)?;
+        let base = NonNull::new(dma.as_mut_ptr()).ok_or(UioError::Map {
+            index: 1,
+            path: device.to_path_buf(),
+            source: std::io::Error::other("null mapping"),
+        })?;
+        // SAFETY: map 1 is page-aligned, `dma_size` bytes, kept mapped by `_dma` for as long as
+        // the backend (and so the arena) lives, and the host reaches it only atomically.
+        let arena = unsafe {
+            LineArena::new(
+                base,
+                dma_size,
+                dma_bus,
+                "the UIO device's DMA region (map 1) is full",
+            )
+        };
         Ok(UioBackend {
             path: device.to_path_buf(),
             regs,
-            dma,
-            dma_bus,
-            lines: LineAllocator::new(dma_size),
+            _dma: dma,
+            arena,
         })
     }
 }
@@ -142,26 +155,11 @@ unsafe impl Backend for UioBackend {
     }
 
     fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError> {
-        let offset = self.lines.alloc(len).ok_or(DmaError {
-            reason: "the UIO device's DMA region (map 1) is full",
-        })?;
-        let host = self.dma.as_mut_ptr().wrapping_add(offset);
-        for i in 0..len.div_ceil(8) {
-            // SAFETY: inside the allocated lines of map 1, 8-aligned; accesses are atomic.
-            unsafe { AtomicU64::from_ptr(host.cast::<u64>().add(i)) }.store(0, Ordering::Relaxed);
-        }
-        Ok(DmaRegion {
-            host: NonNull::new(host).ok_or(DmaError {
-                reason: "null DMA pointer",
-            })?,
-            iova: self.dma_bus + offset as u64,
-            len,
-        })
+        self.arena.alloc(len)
     }
 
     fn free_dma(&self, region: DmaRegion) {
-        self.lines
-            .free((region.iova - self.dma_bus) as usize, region.len);
+        self.arena.free(region);
     }
 
     fn now_ns(&self) -> u64 {

@@ -140,3 +140,21 @@ impl Member {
             .then(|| gba_sim::error_name(status.read(STATUS::ERROR_CODE)))
     }
 }
+
+/// Members `0..n` of group `group`, configured and READY.
+pub fn formed(fabric: &Arc<Fabric>, group: usize, n: usize) -> Vec<Member> {
+    let all: Vec<usize> = (0..n).collect();
+    let mut members: Vec<Member> = all.iter().map(|&p| Member::new(fabric, p, group)).collect();
+    for m in &members {
+        m.configure(&all);
+    }
+    for m in &mut members {
+        assert_eq!(
+            m.wait_configured(),
+            None,
+            "member {} configured",
+            m.port.number()
+        );
+    }
+    members
+}
