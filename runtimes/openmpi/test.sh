@@ -137,6 +137,9 @@ for np in 2 4; do
     expect_log "np=$np missing device: verbose names the rank and the error" \
         "software barrier: rank 0 \(world rank 0\) cannot use the GBA: .*NO_DEVICE|software barrier: rank 0 \(world rank 0\) cannot use the GBA"
 
+    check "np=$np MPI_THREAD_MULTIPLE keeps OpenMPI's barrier" "${MPIRUN[@]}" -np $np "$BUILD/thread_multiple" 200
+    expect_log "np=$np MPI_THREAD_MULTIPLE: verbose says why" "MPI_THREAD_MULTIPLE is not supported"
+
     check "np=$np communicator below min_comm_size falls back" env OMPI_MCA_coll_gba_barrier_min_comm_size=$((np + 1)) \
         OMPI_MCA_coll_gba_barrier_verbose=10 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 0
     expect_log "np=$np too small: verbose says why" "size $np below coll_gba_barrier_min_comm_size $((np + 1))"
