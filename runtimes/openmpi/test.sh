@@ -56,8 +56,8 @@ trap cleanup EXIT
 export GBA_FABRIC="$FABRIC"
 
 # Every process gets these through the environment (mpirun forwards OMPI_MCA_*).
-# OpenMPI's default component path, minus directories that do not exist: one missing
-# directory (Debian's default lists ~/.openmpi/components) makes 4.1 ignore the rest of the list.
+# OpenMPI's default component path, minus directories that do not exist: OpenMPI 4.1 stops
+# scanning at the first missing directory (Debian's default lists ~/.openmpi/components).
 DEFAULT_PATH=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
 COMPONENT_PATH=
 IFS=: read -ra dirs <<<"$DEFAULT_PATH"
