@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# OSU-style barrier latency with and without coll/gba_barrier, on a simulator fabric.
+#   MPI_Barrier: one job per np; a GBA communicator and a software one (info key
+#     ompi_comm_coll_preference=^gba_barrier) alternate blocks of barriers (bench_barrier).
+#   shmem_barrier_all: jobs with and without the component (coll_gba_barrier_disable)
+#     alternate, ROUNDS times each; median of the per-job averages.
+# Usage: runtimes/openmpi/bench.sh [ITERS [ROUNDS]]    (after test.sh or make all tests)
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD="$HERE/build"
+ITERS=${1:-10000}
+ROUNDS=${2:-5}
+export GBA_BIN="$ROOT/target/release/gba"
+[ -x "$BUILD/bench_barrier" ] && [ -x "$BUILD/shmem_bench" ] && [ -x "$BUILD/raw_barrier" ] && [ -x "$GBA_BIN" ] \
+    || { echo "build first: runtimes/openmpi/test.sh (or make -C runtimes/openmpi all tests)"; exit 1; }
+FABRIC=/dev/shm/gba-openmpi-bench-$$
+trap '"$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1' EXIT
+"$GBA_BIN" sim create --ports 4 --path "$FABRIC" >/dev/null
+export GBA_FABRIC="$FABRIC"
+DEFAULT_PATH=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
+COMPONENT_PATH=
+IFS=: read -ra dirs <<<"$DEFAULT_PATH"
+for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
+export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
+export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC"
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
+# the library alone, no MPI: what the simulator costs per episode
+for np in 2 4; do
+    it=$ITERS
+    [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
+    raw=()
+    for r in $(seq "$ROUNDS"); do raw+=("$("$BUILD/raw_barrier" "$FABRIC" $np $it)"); done
+    echo "gba_barrier_wait without MPI np=$np, $ROUNDS runs of $it: median $(printf '%s\n' "${raw[@]}" | median) us (all: ${raw[*]})"
+done
+for np in 2 4; do
+    it=$ITERS
+    [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
+    mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC -np $np \
+        "$BUILD/bench_barrier" $it $((2 * ROUNDS))
+done
+
+for np in 2 4; do
+    it=$ITERS
+    [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
+    on=() off=()
+    for r in $(seq "$ROUNDS"); do
+        on+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma -np $np "$BUILD/shmem_bench" $it)")
+        off+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca coll_gba_barrier_disable 1 -np $np "$BUILD/shmem_bench" $it)")
+    done
+    echo "shmem_barrier_all np=$np, $ROUNDS alternating jobs of $it: coll/gba_barrier median $(printf '%s\n' "${on[@]}" | median) us (all: ${on[*]}), OpenMPI's own median $(printf '%s\n' "${off[@]}" | median) us (all: ${off[*]})"
+done

@@ -1,0 +1,124 @@
+/*
+ * coll/gba_barrier: an out-of-tree OpenMPI 4.1 coll component that runs MPI_Barrier and
+ * MPI_Ibarrier on the Global Barrier Accelerator through libgba_barrier's C ABI.
+ *
+ * Only the barrier and ibarrier slots are provided; every other collective stays with the
+ * modules below it (tuned, libnbc, ...). See README.md for the control-plane flow.
+ */
+#ifndef MCA_COLL_GBA_BARRIER_H
+#define MCA_COLL_GBA_BARRIER_H
+
+#include "ompi_config.h"
+
+/* The MCA loader refuses a component built for another OpenMPI, but only at run time and
+ * only by MCA version; the module struct layout changes between minor releases, so refuse
+ * at build time too. */
+#if !defined(OMPI_MAJOR_VERSION) || OMPI_MAJOR_VERSION != 4 || OMPI_MINOR_VERSION != 1
+#error "coll/gba_barrier is written against OpenMPI 4.1 (mca_coll_base_component_2_0_0_t, mca_coll_base_module_2_3_0_t); these headers are another version"
+#endif
+#if defined(GBA_EXPECT_OMPI_VERSION)
+#define GBA_STR2(x) #x
+#define GBA_STR(x) GBA_STR2(x)
+_Static_assert(GBA_EXPECT_OMPI_VERSION ==
+                   OMPI_MAJOR_VERSION * 10000 + OMPI_MINOR_VERSION * 100 + OMPI_RELEASE_VERSION,
+               "the OpenMPI headers found do not match the installed OpenMPI runtime (ompi_info)");
+#endif
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "mpi.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/request/request.h"
+#include "gba_barrier.h"
+
+BEGIN_C_DECLS
+
+typedef struct mca_coll_gba_barrier_module_t mca_coll_gba_barrier_module_t;
+
+typedef struct mca_coll_gba_barrier_component_t {
+    mca_coll_base_component_2_0_0_t super;
+
+    /* MCA parameters */
+    int priority;
+    bool disable;
+    char *device_path;
+    int min_comm_size;
+    int verbose;
+    int port_offset;
+    int ready_timeout_ms;
+    int warn_timeout_ms;
+    bool drive_progress;
+    bool debug_assume_free;
+
+    /* device state, set by init_query */
+    gba_device *device;
+    int device_status;          /* GBA_OK or the gba_status of the failed open */
+    char device_name[512];      /* the path actually opened */
+    gba_device_info info;
+    uint32_t world_rank;
+    bool progress_registered;
+
+    /* job-wide decision, made once on MPI_COMM_WORLD: some rank has no usable device */
+    bool job_unusable;
+
+    /* enabled modules (a GBA group each), for ibarrier progress and for finalize */
+    mca_coll_gba_barrier_module_t *modules;
+} mca_coll_gba_barrier_component_t;
+
+typedef struct gba_ibarrier_request_t {
+    ompi_request_t super;
+    struct gba_ibarrier_request_t *next;
+    mca_coll_gba_barrier_module_t *module;
+    bool arrived;
+} gba_ibarrier_request_t;
+OBJ_CLASS_DECLARATION(gba_ibarrier_request_t);
+
+struct mca_coll_gba_barrier_module_t {
+    mca_coll_base_module_t super;
+
+    struct ompi_communicator_t *comm;   /* not retained: the communicator owns us */
+    gba_barrier *barrier;               /* NULL until enable succeeded */
+    uint32_t group;
+    uint64_t barriers;                  /* episodes run on this module */
+
+    /* fallback: what the communicator had before us (retained) */
+    mca_coll_base_module_barrier_fn_t previous_barrier;
+    mca_coll_base_module_t *previous_barrier_module;
+    mca_coll_base_module_ibarrier_fn_t previous_ibarrier;
+    mca_coll_base_module_t *previous_ibarrier_module;
+
+    /* set while this module is inside a libgba_barrier call on its barrier: the progress hook
+     * (opal_progress) may reach our progress callback, which must not re-enter that barrier */
+    bool busy;
+
+    /* ibarrier requests in issue order; only the head has arrived */
+    gba_ibarrier_request_t *req_head, *req_tail;
+
+    /* list of enabled modules in the component */
+    mca_coll_gba_barrier_module_t *next, *prev;
+    bool linked;
+};
+OBJ_CLASS_DECLARATION(mca_coll_gba_barrier_module_t);
+
+OMPI_MODULE_DECLSPEC extern mca_coll_gba_barrier_component_t mca_coll_gba_barrier_component;
+
+int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+mca_coll_base_module_t *mca_coll_gba_barrier_comm_query(struct ompi_communicator_t *comm,
+                                                        int *priority);
+int mca_coll_gba_barrier_progress(void);
+void mca_coll_gba_barrier_release_all(void);
+
+/* verbose output: level 1 = decisions (offload or fallback and why), 10 = per-communicator
+ * detail, 20 = every step */
+void mca_coll_gba_barrier_log(int level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+#define GBA_LOG(level, ...)                                                   \
+    do {                                                                      \
+        if (mca_coll_gba_barrier_component.verbose >= (level)) {              \
+            mca_coll_gba_barrier_log((level), __VA_ARGS__);                   \
+        }                                                                     \
+    } while (0)
+
+END_C_DECLS
+
+#endif

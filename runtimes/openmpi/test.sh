@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# Builds coll/gba_barrier, libgba_barrier, the gba tool and the test programs, then runs the
+# tests on a simulator fabric of its own. Prints one line per test and a closing line
+#   openmpi: N passed, M failed
+# and exits non-zero when any test failed. Installs openmpi-bin libopenmpi-dev gfortran with
+# apt-get when they are missing (as root).
+#
+#   runtimes/openmpi/test.sh            all tests at np=2 and np=4 (oversubscribed)
+#   KEEP_LOGS=1 runtimes/openmpi/test.sh    keep the per-test logs (their directory is printed)
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD="$HERE/build"
+LOGS=$(mktemp -d /tmp/gba-openmpi-test.XXXXXX)
+passed=0
+failed=0
+
+say() { printf '%s\n' "$*"; }
+
+# --- prerequisites ----------------------------------------------------------------------------
+if ! command -v mpicc >/dev/null || ! command -v mpifort >/dev/null || ! command -v oshcc >/dev/null \
+   || [ -z "$(mpicc --showme:incdirs 2>/dev/null)" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        say "installing openmpi-bin libopenmpi-dev gfortran"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q openmpi-bin libopenmpi-dev gfortran >"$LOGS/apt.log" 2>&1 \
+            || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openmpi-bin libopenmpi-dev gfortran >"$LOGS/apt.log" 2>&1; } \
+            || { say "apt-get install failed: see $LOGS/apt.log"; exit 1; }
+    else
+        say "OpenMPI (openmpi-bin libopenmpi-dev) and gfortran are needed: apt-get install -y openmpi-bin libopenmpi-dev gfortran"
+        exit 1
+    fi
+fi
+
+# --- build ------------------------------------------------------------------------------------
+say "building libgba_barrier and gba (cargo build --release -p gba-barrier -p gba)"
+(cd "$ROOT" && cargo build --release -q -p gba-barrier -p gba) >"$LOGS/cargo.log" 2>&1 \
+    || { cat "$LOGS/cargo.log"; say "openmpi: 0 passed, 1 failed (cargo build)"; exit 1; }
+say "building the component and the tests (make -C runtimes/openmpi all tests)"
+make -C "$HERE" all tests >"$LOGS/make.log" 2>&1 \
+    || { cat "$LOGS/make.log"; say "openmpi: 0 passed, 1 failed (make)"; exit 1; }
+
+export GBA_BIN="$ROOT/target/release/gba"
+FABRIC=/dev/shm/gba-openmpi-test-$$
+SMALL=/dev/shm/gba-openmpi-test-small-$$
+STUCK=/dev/shm/gba-openmpi-test-stuck-$$
+cleanup() {
+    "$GBA_BIN" sim destroy --path "$STUCK" >/dev/null 2>&1
+    "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1
+    "$GBA_BIN" sim destroy --path "$SMALL" >/dev/null 2>&1
+    if [ -n "${KEEP_LOGS:-}" ]; then say "logs kept in $LOGS"; else rm -rf "$LOGS"; fi
+}
+trap cleanup EXIT
+"$GBA_BIN" sim create --ports 8 --path "$FABRIC" >/dev/null || { say "gba sim create failed"; exit 1; }
+"$GBA_BIN" sim create --ports 2 --path "$SMALL" >/dev/null || { say "gba sim create failed"; exit 1; }
+"$GBA_BIN" sim create --ports 2 --path "$STUCK" >/dev/null || { say "gba sim create failed"; exit 1; }
+export GBA_FABRIC="$FABRIC"
+
+# Every process gets these through the environment (mpirun forwards OMPI_MCA_*).
+# OpenMPI's default component path, minus directories that do not exist: OpenMPI 4.1 stops
+# scanning at the first missing directory (Debian's default lists ~/.openmpi/components).
+DEFAULT_PATH=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
+COMPONENT_PATH=
+IFS=: read -ra dirs <<<"$DEFAULT_PATH"
+for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
+export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
+export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC"
+export OMPI_MCA_coll_gba_barrier_verbose=1
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC)
+OSHRUN=(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma -x GBA_BIN -x GBA_FABRIC)
+
+# completed PORT: BARRIERS_COMPLETED of PORT on $GBA_FABRIC (0 when the port is not listed)
+completed() {
+    "$GBA_BIN" sim status --path "$GBA_FABRIC" | awk -v p="$1" '
+        /^port +completed/ { on = 1; next }
+        on && $1 == p { print $2; found = 1 }
+        END { if (!found) print 0 }'
+}
+
+# check NAME COMMAND...: the command must exit 0
+check() {
+    local name=$1; shift
+    local log="$LOGS/$(echo "$name" | tr ' /=' '___').log"
+    if timeout 300 "$@" >"$log" 2>&1; then
+        passed=$((passed + 1)); say "ok   $name"
+    else
+        failed=$((failed + 1)); say "FAIL $name (exit $?); last lines of its output:"; tail -15 "$log" | sed 's/^/     /'
+    fi
+    LAST_LOG=$log
+}
+
+# expect_log NAME PATTERN: the last test's output must contain PATTERN (grep -E)
+expect_log() {
+    if grep -Eq -- "$2" "$LAST_LOG"; then
+        passed=$((passed + 1)); say "ok   $1"
+    else
+        failed=$((failed + 1)); say "FAIL $1: output lacks /$2/"; tail -10 "$LAST_LOG" | sed 's/^/     /'
+    fi
+}
+
+# expect_eq NAME GOT WANT
+expect_eq() {
+    if [ "$2" = "$3" ]; then
+        passed=$((passed + 1)); say "ok   $1"
+    else
+        failed=$((failed + 1)); say "FAIL $1: got $2, want $3"
+    fi
+}
+
+for np in 2 4; do
+    say "--- np=$np"
+    check "np=$np barrier semantics, BARRIERS_COMPLETED grows by exactly the barriers" \
+        "${MPIRUN[@]}" -np $np "$BUILD/semantics" 3000 1
+    expect_log "np=$np MPI_COMM_WORLD on a GBA group" "MPI_COMM_WORLD \(cid 0, size $np\): barrier on GBA group"
+    check "np=$np MPI_Ibarrier overlapped with computation" "${MPIRUN[@]}" -np $np "$BUILD/ibarrier" 200 1
+    check "np=$np MPI_Comm_dup/split groups, >32 communicators fall back, free releases" \
+        "${MPIRUN[@]}" -np $np "$BUILD/comms"
+    expect_log "np=$np the fallback beyond 32 groups says why" "software barrier: no GBA group is free on every member"
+
+    before=$(completed 0)
+    check "np=$np Fortran MPI_BARRIER" "${MPIRUN[@]}" -np $np "$BUILD/fbarrier" 1000
+    expect_eq "np=$np Fortran MPI_BARRIER on the GBA (BARRIERS_COMPLETED +1000)" $(( $(completed 0) - before )) 1000
+
+    check "np=$np shmem_barrier_all with puts, scoll/gba, on the GBA" \
+        "${OSHRUN[@]}" --mca scoll_gba_verbose 1 -np $np "$BUILD/shmem_barrier" 200 1
+    expect_log "np=$np shmem_barrier_all went through scoll/gba" "scoll:gba: PE 0: barrier of all $np PEs"
+    check "np=$np shmem_barrier_all with puts, scoll/mpi (scoll ^gba), on the GBA" \
+        "${OSHRUN[@]}" --mca scoll ^gba -np $np "$BUILD/shmem_barrier" 200 1
+    check "np=$np shmem_barrier_all with puts, scoll/gba quieting, no scoll/mpi, on the GBA" \
+        "${OSHRUN[@]}" --mca scoll ^mpi --mca scoll_gba_quiet 1 -np $np "$BUILD/shmem_barrier" 200 1
+
+    check "np=$np coll_gba_barrier_disable=1 falls back" env OMPI_MCA_coll_gba_barrier_disable=1 \
+        "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 0
+    expect_log "np=$np disable: verbose says why" "disabled by coll_gba_barrier_disable"
+
+    check "np=$np missing device falls back" env OMPI_MCA_coll_gba_barrier_device_path=sim:/dev/shm/no-such-gba-fabric \
+        "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 0
+    expect_log "np=$np missing device: verbose names the rank and the error" \
+        "software barrier: rank 0 \(world rank 0\) cannot use the GBA: .*NO_DEVICE|software barrier: rank 0 \(world rank 0\) cannot use the GBA"
+
+    check "np=$np MPI_THREAD_MULTIPLE keeps OpenMPI's barrier" "${MPIRUN[@]}" -np $np "$BUILD/thread_multiple" 200
+    expect_log "np=$np MPI_THREAD_MULTIPLE: verbose says why" "MPI_THREAD_MULTIPLE is not supported"
+
+    check "np=$np communicator below min_comm_size falls back" env OMPI_MCA_coll_gba_barrier_min_comm_size=$((np + 1)) \
+        OMPI_MCA_coll_gba_barrier_verbose=10 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 0
+    expect_log "np=$np too small: verbose says why" "size $np below coll_gba_barrier_min_comm_size $((np + 1))"
+
+    two_before=$(completed 0)
+    # two jobs at once on one fabric, as two sets of hosts (ports 0.. and np..): each gets its
+    # own group (the second may first lose the race for group 0 with GROUP_BUSY and retry)
+    ( OMPI_MCA_coll_gba_barrier_verbose=10 timeout 300 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 3000 1 >"$LOGS/jobA.log" 2>&1; echo $? >"$LOGS/jobA.rc" ) &
+    ( OMPI_MCA_coll_gba_barrier_verbose=10 OMPI_MCA_coll_gba_barrier_port_offset=$np timeout 300 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 3000 1 >"$LOGS/jobB.log" 2>&1; echo $? >"$LOGS/jobB.rc" ) &
+    wait
+    expect_eq "np=$np two jobs sharing one fabric: job A completes" "$(cat "$LOGS/jobA.rc")" 0
+    expect_eq "np=$np two jobs sharing one fabric: job B completes" "$(cat "$LOGS/jobB.rc")" 0
+    ga=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size [0-9]*): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobA.log" | head -1)
+    gb=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size [0-9]*): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobB.log" | head -1)
+    if [ -n "$ga" ] && [ -n "$gb" ] && [ "$ga" != "$gb" ]; then
+        passed=$((passed + 1)); say "ok   np=$np two jobs on their own groups ($ga and $gb)"
+    else
+        failed=$((failed + 1)); say "FAIL np=$np two jobs: groups '$ga' and '$gb'"; tail -n 5 "$LOGS/jobA.log" "$LOGS/jobB.log" | sed 's/^/     /'
+    fi
+
+    # GROUP_BUSY: job A holds a group; job B is made to pick that group anyway
+    # (debug_assume_free: as if both had read GROUPS_BUSY at the same moment), gets GROUP_BUSY
+    # on configure, and every rank of B must agree again on another group
+    ( timeout 300 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 40000 1 >"$LOGS/holder.log" 2>&1; echo $? >"$LOGS/holder.rc" ) &
+    for i in $(seq 100); do
+        "$GBA_BIN" sim status --path "$FABRIC" | grep -q '^[0-9]\+ \+{0-' && break
+        sleep 0.1
+    done
+    check "np=$np GROUP_BUSY: a job that picks a held group agrees again and completes" \
+        env OMPI_MCA_coll_gba_barrier_port_offset=$np OMPI_MCA_coll_gba_barrier_debug_assume_free=1 \
+        OMPI_MCA_coll_gba_barrier_verbose=10 "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 1
+    expect_log "np=$np GROUP_BUSY: retried without the held group" "GBA group [0-9]+ is busy \(claimed by another job\), agreeing again without it"
+    wait
+    expect_eq "np=$np GROUP_BUSY: the holding job completes" "$(cat "$LOGS/holder.rc")" 0
+
+    # point-to-point pending across the GBA barrier: with vader's single copy off, the sender
+    # must push the fragments itself, so its wait loop has to drive opal_progress
+    NOCMA=(--mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+    check "np=$np MPI_Isend pending across MPI_Barrier completes (opal_progress in the wait loop)" \
+        "${MPIRUN[@]}" "${NOCMA[@]}" -np $np "$BUILD/progress" 10
+
+    if [ $np -eq 2 ]; then
+        # the same without driving progress deadlocks by design: the stuck barrier must say
+        # who is missing (own fabric: the killed job leaves its group behind)
+        shm_before=$(ls /dev/shm)
+        timeout 8 "${MPIRUN[@]}" "${NOCMA[@]}" --mca coll_gba_barrier_progress 0 \
+            --mca coll_gba_barrier_warn_timeout_ms 1500 --mca coll_gba_barrier_device_path "sim:$STUCK" \
+            -np 2 "$BUILD/progress" 3 >"$LOGS/stuck.log" 2>&1
+        # the killed job leaves its shared-memory segments behind: remove those it created
+        sleep 1
+        for f in $(comm -13 <(echo "$shm_before" | sort) <(ls /dev/shm | sort)); do
+            case $f in vader_segment.*) fuser -s "/dev/shm/$f" || rm -f "/dev/shm/$f" ;; esac
+        done
+        LAST_LOG="$LOGS/stuck.log"
+        expect_log "np=2 a barrier stuck past warn_timeout_ms names the missing member" \
+            "waiting more than 1500 ms: .*missing \\{1\\}"
+    fi
+
+    # the portable mode: LD_PRELOAD=libgba_pmpi.so, coll/gba_barrier disabled
+    PRELOAD=(env OMPI_MCA_coll_gba_barrier_disable=1 "${MPIRUN[@]}" -x LD_PRELOAD="$BUILD/libgba_pmpi.so"
+             -x GBA_PMPI_DEVICE="sim:$FABRIC" -x GBA_PMPI_VERBOSE=1)
+    check "np=$np portable mode (PMPI preload): C MPI_Barrier on the GBA, counter exact" \
+        "${PRELOAD[@]}" -np $np "$BUILD/semantics" 2000 1
+    expect_log "np=$np portable mode says which group" "gba_pmpi: \[rank 0\] communicator of size $np: barrier on GBA group"
+    before=$(completed 0)
+    check "np=$np portable mode: Fortran MPI_BARRIER runs" "${PRELOAD[@]}" -np $np "$BUILD/fbarrier" 100
+    expect_eq "np=$np portable mode misses Fortran MPI_BARRIER (BARRIERS_COMPLETED +0), the coll component does not" \
+        $(( $(completed 0) - before )) 0
+
+    if [ $np -gt 2 ]; then
+        # ranks 2.. have no port on a 2-port fabric: every rank must fall back, none may hang
+        check "np=$np some ranks without a device: all fall back" env OMPI_MCA_coll_gba_barrier_device_path=sim:$SMALL \
+            "${MPIRUN[@]}" -np $np "$BUILD/semantics" 500 0
+        expect_log "np=$np partial device: verbose names the rank without one" "software barrier: rank 2 \(world rank 2\) cannot use the GBA"
+    fi
+done
+
+say "--- gba-mpirun"
+left_before=$(ls -d /dev/shm/gba-mpirun-* 2>/dev/null | wc -l)
+check "gba-mpirun: a job on a private fabric" \
+    env -u OMPI_MCA_coll_gba_barrier_device_path "$HERE/gba-mpirun" -- --allow-run-as-root -np 2 "$BUILD/semantics" 500 -1
+expect_log "gba-mpirun: the job ran on the GBA" "MPI_COMM_WORLD \(cid 0, size 2\): barrier on GBA group"
+expect_log "gba-mpirun: status printed at the end" "^0 +50[0-9] "
+expect_eq "gba-mpirun: the private fabric is removed" "$(ls -d /dev/shm/gba-mpirun-* 2>/dev/null | wc -l)" "$left_before"
+
+say "--- the fabric after every job"
+status=$("$GBA_BIN" sim status --path "$FABRIC")
+if grep -q "no group is enabled on any port" <<<"$status"; then
+    passed=$((passed + 1)); say "ok   every group released at MPI_Finalize / MPI_Comm_free"
+else
+    failed=$((failed + 1)); say "FAIL groups left enabled:"; say "$status" | sed 's/^/     /'
+fi
+
+say "openmpi: $passed passed, $failed failed"
+[ $failed -eq 0 ]

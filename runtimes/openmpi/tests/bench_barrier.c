@@ -1,0 +1,109 @@
+/* OSU-style barrier latency, with and without coll/gba_barrier alternating in one job: one
+ * duplicate of MPI_COMM_WORLD is on the GBA, another is created with the info key
+ * ompi_comm_coll_preference=^gba_barrier (OpenMPI 4.1's per-communicator component
+ * exclusion), so it runs OpenMPI's own barrier (coll/tuned). Blocks of ITERS barriers
+ * alternate between the two; each block's latency is the slowest rank's average; the
+ * medians and minima over BLOCKS blocks are printed. Then the cost of a communicator:
+ * MPI_Comm_dup + one barrier + MPI_Comm_free, with and without the GBA group's setup.
+ * Usage: bench_barrier [ITERS [BLOCKS]] */
+#include "gbatest.h"
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double block(MPI_Comm comm, int iters)
+{
+    double t0, t, worst;
+    for (int i = 0; i < 50; i++) {
+        MPI_Barrier(comm);
+    }
+    t0 = now_s();
+    for (int i = 0; i < iters; i++) {
+        MPI_Barrier(comm);
+    }
+    t = (now_s() - t0) / iters;
+    MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return worst;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 10000, blocks = argc > 2 ? atoi(argv[2]) : 10;
+    MPI_Comm gba, sw;
+    MPI_Info info;
+    double *tg, *ts;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_dup(MPI_COMM_WORLD, &gba);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "ompi_comm_coll_preference", "^gba_barrier");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &sw);
+    tg = calloc((size_t)blocks, sizeof(double));
+    ts = calloc((size_t)blocks, sizeof(double));
+
+    {
+        /* say which path each communicator takes (from the fabric's counter when known) */
+        long long c0 = 0, c1 = 0, c2 = 0;
+        MPI_Barrier(gba);
+        if (0 == rank) c0 = fabric_completed(world_port());
+        MPI_Barrier(gba);
+        if (0 == rank) c1 = fabric_completed(world_port());
+        MPI_Barrier(sw);
+        MPI_Barrier(sw);
+        if (0 == rank) c2 = fabric_completed(world_port());
+        if (0 == rank && c0 >= 0) {
+            printf("# np=%d: GBA communicator +%lld BARRIERS_COMPLETED per barrier, software "
+                   "communicator +%lld\n", size, c1 - c0, c2 - c1);
+            CHECK(c1 - c0 == 1 && c2 - c1 == 0, "the communicators do not take the expected paths");
+        }
+    }
+    for (int b = 0; b < blocks; b++) {
+        if (b % 2) {
+            ts[b] = block(sw, iters);
+            tg[b] = block(gba, iters);
+        } else {
+            tg[b] = block(gba, iters);
+            ts[b] = block(sw, iters);
+        }
+    }
+    if (0 == rank) {
+        qsort(tg, (size_t)blocks, sizeof(double), cmp);
+        qsort(ts, (size_t)blocks, sizeof(double), cmp);
+        printf("MPI_Barrier np=%d, %d blocks of %d: coll/gba_barrier median %.3f us (min %.3f), "
+               "OpenMPI's own median %.3f us (min %.3f)\n", size, blocks, iters,
+               tg[blocks / 2] * 1e6, tg[0] * 1e6, ts[blocks / 2] * 1e6, ts[0] * 1e6);
+    }
+    {
+        /* communicator setup: agreement (two allgathers), configure and READY, release */
+        double t[2] = {0, 0}, worst[2];
+        for (int v = 0; v < 2; v++) {
+            double t0 = now_s();
+            for (int i = 0; i < 100; i++) {
+                MPI_Comm c;
+                if (v) {
+                    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c);
+                } else {
+                    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+                }
+                MPI_Barrier(c);
+                MPI_Comm_free(&c);
+            }
+            t[v] = (now_s() - t0) / 100;
+        }
+        MPI_Allreduce(t, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (0 == rank) {
+            printf("MPI_Comm_dup + MPI_Barrier + MPI_Comm_free np=%d: with a GBA group %.1f us, "
+                   "without %.1f us\n", size, worst[0] * 1e6, worst[1] * 1e6);
+        }
+    }
+    MPI_Info_free(&info);
+    MPI_Comm_free(&sw);
+    MPI_Comm_free(&gba);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,97 @@
+/* shmem_barrier_all on the GBA with put ordering: before each barrier every PE puts a round
+ * number into its right neighbour's symmetric array (non-blocking puts, no explicit quiet);
+ * after the barrier each PE must see its left neighbour's values of this round.
+ * Usage: shmem_barrier ROUNDS EXPECT (EXPECT 1: BARRIERS_COMPLETED on PE 0's port grows by
+ * exactly ROUNDS; 0: it does not grow; -1: unchecked). */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 512
+
+static long data[N];
+static long counter_flag; /* unused symmetric; keeps the heap non-trivial */
+
+static long long completed(int port)
+{
+    const char *fabric = getenv("GBA_FABRIC"), *bin = getenv("GBA_BIN");
+    char cmd[1024], line[512];
+    long long total = 0;
+    int in_ports = 0;
+    FILE *p;
+    if (!fabric || !bin) {
+        return -1;
+    }
+    snprintf(cmd, sizeof(cmd), "%s sim status --path %s", bin, fabric);
+    if (!(p = popen(cmd, "r"))) {
+        return -1;
+    }
+    while (fgets(line, sizeof(line), p)) {
+        int pt;
+        long long done;
+        if (0 == strncmp(line, "port ", 5) && strstr(line, "completed")) {
+            in_ports = 1;
+        } else if (in_ports && 2 == sscanf(line, "%d %lld", &pt, &done) && pt == port) {
+            total = done;
+        }
+    }
+    return 0 == pclose(p) ? total : -1;
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 200, expect = argc > 2 ? atoi(argv[2]) : -1;
+    long src[N];
+    long long c0 = 0, c1 = 0;
+    shmem_init();
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+    const char *off = getenv("OMPI_MCA_coll_gba_barrier_port_offset");
+    int port = me + (off ? atoi(off) : 0);
+
+    shmem_barrier_all();
+    if (0 == me && expect >= 0) {
+        c0 = completed(port);
+        if (c0 < 0) {
+            fprintf(stderr, "FAIL: cannot read the fabric's counters\n");
+            shmem_global_exit(1);
+        }
+    }
+    for (int r = 1; r <= rounds; r++) {
+        for (int i = 0; i < N; i++) {
+            src[i] = (long)r * 100000 + me * 1000 + i;
+        }
+        /* many small puts, then the barrier: they must all have landed after it */
+        for (int i = 0; i < N; i += 8) {
+            shmem_long_put(&data[i], &src[i], 8, right);
+        }
+        shmem_barrier_all();
+        for (int i = 0; i < N; i++) {
+            long want = (long)r * 100000 + left * 1000 + i;
+            if (data[i] != want) {
+                fprintf(stderr, "FAIL: PE %d round %d: data[%d] = %ld, want %ld (put not "
+                                "complete at the barrier)\n", me, r, i, data[i], want);
+                shmem_global_exit(1);
+            }
+        }
+        /* nobody overwrites data before every PE has checked it */
+        shmem_barrier_all();
+    }
+    if (0 == me && expect >= 0) {
+        long long want = expect ? 2LL * rounds : 0;
+        c1 = completed(port);
+        if (c1 - c0 != want) {
+            fprintf(stderr, "FAIL: BARRIERS_COMPLETED grew by %lld, expected %lld\n", c1 - c0,
+                    want);
+            shmem_global_exit(1);
+        }
+    }
+    if (0 == me) {
+        printf("shmem_barrier: %d rounds of puts + shmem_barrier_all on %d PEs ok%s\n", rounds,
+               npes, expect == 1 ? ", all on the GBA" : "");
+    }
+    (void)counter_flag;
+    shmem_finalize();
+    return 0;
+}
