@@ -268,15 +268,11 @@ impl<T: AtomicWord> Mechanism<T> for Atomic {
 /// outliving the mapping it points into. A layer that owns a mapping (a HAL) hands out
 /// scoped handles with [`Device::scoped`](crate::Device::scoped), and its users need no
 /// `unsafe` and cannot keep a handle past the mapping's end. Accesses are `M`'s.
+#[derive(Clone, Copy, Debug)]
 pub struct Scoped<'a, M>(core::convert::Infallible, PhantomData<(&'a (), M)>);
 
 impl<M> sealed::Sealed for Scoped<'_, M> {}
 
-impl<M> fmt::Debug for Scoped<'_, M> {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {}
-    }
-}
 
 impl<T, M: Mechanism<T>> Mechanism<T> for Scoped<'_, M> {
     #[inline(always)]

@@ -13,7 +13,9 @@ use gba_pac::common::{Atomic, Mechanism, Volatile};
 ///
 /// [`device_at`](Access::device_at) builds a handle whose accesses are this mechanism's;
 /// implemented by this crate for the two mechanisms only.
-pub unsafe trait Access: Mechanism<u32> + Mechanism<u64> + Sized + 'static {
+pub unsafe trait Access:
+    Mechanism<u32> + Mechanism<u64> + Copy + core::fmt::Debug + Sized + 'static
+{
     /// The register window at `ptr` with this mechanism.
     ///
     /// # Safety

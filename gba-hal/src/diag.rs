@@ -32,7 +32,9 @@ pub struct GroupSnapshot {
 }
 
 impl GroupSnapshot {
-    pub(crate) fn read<M: gba_pac::common::Mechanism<u32> + gba_pac::common::Mechanism<u64>>(
+    pub(crate) fn read<
+        M: gba_pac::common::Mechanism<u32> + gba_pac::common::Mechanism<u64> + Copy,
+    >(
         group: usize,
         regs: Group<M>,
         global: Global<M>,

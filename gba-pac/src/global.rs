@@ -9,45 +9,24 @@
 
 use crate::common::{Reg, Ro};
 
-/// Handle on one instance of block `global`.
-///
-/// `M` is how its registers are reached: [`Volatile`](crate::common::Volatile) for
-/// device memory (the default), [`Atomic`](crate::common::Atomic) for a window in
-/// memory shared with other threads or processes.
+/// Handle on one instance of block `global`; `M` as for [`Device`](crate::Device).
+#[derive(Clone, Copy, Debug)]
 pub struct Global<M = crate::common::Volatile> {
     pub(crate) ptr: *mut u8,
     pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
 }
 
-impl<M> ::core::clone::Clone for Global<M> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<M> ::core::marker::Copy for Global<M> {}
-
-impl<M> ::core::fmt::Debug for Global<M> {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_tuple("Global").field(&self.ptr).finish()
-    }
-}
-
-// SAFETY: the handle is an address. The contract of `from_ptr` (device memory, or one thread at a
-// time) or `from_shared_ptr` (every access atomic) makes its use from any thread free of data
-// races, so moving it adds no hazard.
+// SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
 unsafe impl<M> ::core::marker::Send for Global<M> {}
 
-// SAFETY: as for `Send`: sharing the handle shares only an address, and every access through it is
-// of the kind its constructor's contract made race-free.
+// SAFETY: as for `Send`: sharing the handle shares an address.
 unsafe impl<M> ::core::marker::Sync for Global<M> {}
 
 impl Global {
     /// Bytes of the window that one instance owns.
     pub const SIZE: usize = 0x1000;
 
-    /// The block instance whose first byte is at `ptr`, in device memory.
+    /// The instance at `ptr`, in device memory.
     ///
     /// # Safety
     ///
@@ -55,23 +34,6 @@ impl Global {
     /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
     #[inline(always)]
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-        Global {
-            ptr,
-            _mechanism: ::core::marker::PhantomData,
-        }
-    }
-}
-
-impl Global<crate::common::Atomic> {
-    /// The block instance whose first byte is at `ptr`, in shared memory.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Device::from_shared_ptr`](crate::Device::from_shared_ptr), for a
-    /// mapping of the block's size in bytes starting at `ptr` instead of the whole
-    /// window.
-    #[inline(always)]
-    pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
         Global {
             ptr,
             _mechanism: ::core::marker::PhantomData,

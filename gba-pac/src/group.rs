@@ -10,38 +10,17 @@
 
 use crate::common::{Reg, Ro, Rw, RwW1, Wo};
 
-/// Handle on one instance of block `group`.
-///
-/// `M` is how its registers are reached: [`Volatile`](crate::common::Volatile) for
-/// device memory (the default), [`Atomic`](crate::common::Atomic) for a window in
-/// memory shared with other threads or processes.
+/// Handle on one instance of block `group`; `M` as for [`Device`](crate::Device).
+#[derive(Clone, Copy, Debug)]
 pub struct Group<M = crate::common::Volatile> {
     pub(crate) ptr: *mut u8,
     pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
 }
 
-impl<M> ::core::clone::Clone for Group<M> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<M> ::core::marker::Copy for Group<M> {}
-
-impl<M> ::core::fmt::Debug for Group<M> {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_tuple("Group").field(&self.ptr).finish()
-    }
-}
-
-// SAFETY: the handle is an address. The contract of `from_ptr` (device memory, or one thread at a
-// time) or `from_shared_ptr` (every access atomic) makes its use from any thread free of data
-// races, so moving it adds no hazard.
+// SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
 unsafe impl<M> ::core::marker::Send for Group<M> {}
 
-// SAFETY: as for `Send`: sharing the handle shares only an address, and every access through it is
-// of the kind its constructor's contract made race-free.
+// SAFETY: as for `Send`: sharing the handle shares an address.
 unsafe impl<M> ::core::marker::Sync for Group<M> {}
 
 impl Group {
@@ -54,7 +33,7 @@ impl Group {
     /// Elements of register array `ARRIVED_MASK`.
     pub const ARRIVED_MASK_COUNT: usize = 12;
 
-    /// The block instance whose first byte is at `ptr`, in device memory.
+    /// The instance at `ptr`, in device memory.
     ///
     /// # Safety
     ///
@@ -62,23 +41,6 @@ impl Group {
     /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
     #[inline(always)]
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-        Group {
-            ptr,
-            _mechanism: ::core::marker::PhantomData,
-        }
-    }
-}
-
-impl Group<crate::common::Atomic> {
-    /// The block instance whose first byte is at `ptr`, in shared memory.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Device::from_shared_ptr`](crate::Device::from_shared_ptr), for a
-    /// mapping of the block's size in bytes starting at `ptr` instead of the whole
-    /// window.
-    #[inline(always)]
-    pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
         Group {
             ptr,
             _mechanism: ::core::marker::PhantomData,

@@ -46,33 +46,16 @@ pub const MAX_MEMBERS: usize = 708;
 /// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
 /// window in memory shared with other threads or processes
 /// ([`Device::from_shared_ptr`]).
+#[derive(Clone, Copy, Debug)]
 pub struct Device<M = common::Volatile> {
     ptr: *mut u8,
     _mechanism: ::core::marker::PhantomData<fn() -> M>,
 }
 
-impl<M> ::core::clone::Clone for Device<M> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<M> ::core::marker::Copy for Device<M> {}
-
-impl<M> ::core::fmt::Debug for Device<M> {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_tuple("Device").field(&self.ptr).finish()
-    }
-}
-
-// SAFETY: the handle is an address. The contract of `from_ptr` (device memory, or one thread at a
-// time) or `from_shared_ptr` (every access atomic) makes its use from any thread free of data
-// races, so moving it adds no hazard.
+// SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
 unsafe impl<M> ::core::marker::Send for Device<M> {}
 
-// SAFETY: as for `Send`: sharing the handle shares only an address, and every access through it is
-// of the kind its constructor's contract made race-free.
+// SAFETY: as for `Send`: sharing the handle shares an address.
 unsafe impl<M> ::core::marker::Sync for Device<M> {}
 
 impl Device {

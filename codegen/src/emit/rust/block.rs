@@ -26,7 +26,7 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
     };
     let module_doc = inner_doc_lines(format!("{}\n\n{placement}", block.description.trim()).trim());
     let struct_doc = doc_lines(&format!(
-        "Handle on one instance of block `{}`.",
+        "Handle on one instance of block `{}`; `M` as for [`Device`](crate::Device).",
         *block.name
     ));
     let size = number(*block.size);
@@ -52,9 +52,7 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
         .map(|r| bitfields::register(&block.name, r, shared));
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
-    let ty_name = ty.to_string();
     let volatile = quote! { crate::common::Volatile };
-    let atomic = quote! { crate::common::Atomic };
     let mut modes: Vec<&str> = block.registers.iter().map(access_mode).collect();
     modes.sort_unstable();
     modes.dedup();
@@ -72,29 +70,10 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
         #imports
 
         #struct_doc
-        ///
-        /// `M` is how its registers are reached: [`Volatile`](crate::common::Volatile) for
-        /// device memory (the default), [`Atomic`](crate::common::Atomic) for a window in
-        /// memory shared with other threads or processes.
+        #[derive(Clone, Copy, Debug)]
         pub struct #ty<M = #volatile> {
-            // Crate-visible so that the device handle builds blocks of its own mechanism.
             pub(crate) ptr: *mut u8,
             pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
-        }
-
-        impl<M> ::core::clone::Clone for #ty<M> {
-            #[inline(always)]
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-
-        impl<M> ::core::marker::Copy for #ty<M> {}
-
-        impl<M> ::core::fmt::Debug for #ty<M> {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_tuple(#ty_name).field(&self.ptr).finish()
-            }
         }
 
         #send_safety
@@ -108,7 +87,7 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
 
             #(#constants)*
 
-            /// The block instance whose first byte is at `ptr`, in device memory.
+            /// The instance at `ptr`, in device memory.
             ///
             /// # Safety
             ///
@@ -116,20 +95,6 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
             /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
             #[inline(always)]
             pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-                #ty { ptr, _mechanism: ::core::marker::PhantomData }
-            }
-        }
-
-        impl #ty<#atomic> {
-            /// The block instance whose first byte is at `ptr`, in shared memory.
-            ///
-            /// # Safety
-            ///
-            /// As for [`Device::from_shared_ptr`](crate::Device::from_shared_ptr), for a
-            /// mapping of the block's size in bytes starting at `ptr` instead of the whole
-            /// window.
-            #[inline(always)]
-            pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
                 #ty { ptr, _mechanism: ::core::marker::PhantomData }
             }
         }

@@ -24,11 +24,9 @@ use crate::location::Loc;
 use crate::model::{Block, Device};
 use crate::names;
 
-pub(super) const SEND_SAFETY: &str = "the handle is an address. The contract of `from_ptr` \
-     (device memory, or one thread at a time) or `from_shared_ptr` (every access atomic) makes \
-     its use from any thread free of data races, so moving it adds no hazard.";
-pub(super) const SYNC_SAFETY: &str = "as for `Send`: sharing the handle shares only an address, \
-     and every access through it is of the kind its constructor's contract made race-free.";
+pub(super) const SEND_SAFETY: &str =
+    "an address; `from_ptr`/`from_shared_ptr` make every access race-free.";
+pub(super) const SYNC_SAFETY: &str = "as for `Send`: sharing the handle shares an address.";
 
 const COMMON: &str = include_str!("../../../templates/common.rs");
 
@@ -279,24 +277,10 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         /// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
         /// window in memory shared with other threads or processes
         /// ([`Device::from_shared_ptr`]).
+        #[derive(Clone, Copy, Debug)]
         pub struct Device<M = common::Volatile> {
             ptr: *mut u8,
             _mechanism: ::core::marker::PhantomData<fn() -> M>,
-        }
-
-        impl<M> ::core::clone::Clone for Device<M> {
-            #[inline(always)]
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-
-        impl<M> ::core::marker::Copy for Device<M> {}
-
-        impl<M> ::core::fmt::Debug for Device<M> {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_tuple("Device").field(&self.ptr).finish()
-            }
         }
 
         #send_safety
