@@ -529,6 +529,9 @@ fn module_items(items: &[syn::Item], context: &dyn Fn() -> String) {
                 format!("impl {name}"),
                 format!("for {name}"),
                 format!("{name} {{ ptr }}"),
+                // The handle's impl over every mechanism and its construction.
+                format!("impl < M > {name}"),
+                format!("{name} {{ ptr ,"),
                 // A qualified path (`::core::fmt::Result`) does not resolve through the
                 // module's own items.
                 format!(":: {name}"),
@@ -759,4 +762,10 @@ blocks:
         stride: 1
         fields:
           - { name: N, bits: "7:0", side_effect: rc }
+  - name: result
+    description: "A block named like a prelude type its own generated code must not rely on."
+    offset: 0x100
+    size: 0x10
+    registers:
+      - { name: R, offset: 0, width: 32, access: rw }
 "#;
