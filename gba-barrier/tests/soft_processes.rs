@@ -92,6 +92,7 @@ fn member_run(barrier: &mut ShmBarrier, entered: &Entered, episodes: u64) {
 
 /// Entry point of a member process (does nothing in a normal test run).
 #[test]
+#[ignore = "a child process of the tests in this file, started with --ignored"]
 fn child_member() {
     let Ok(spec) = std::env::var(CHILD) else {
         return;
@@ -123,7 +124,13 @@ fn run_processes(algorithm: Algorithm, members: usize, episodes: u64) {
     let children: Vec<_> = (1..members)
         .map(|m| {
             Command::new(&exe)
-                .args(["--exact", "child_member", "--nocapture", "--test-threads=1"])
+                .args([
+                    "--exact",
+                    "child_member",
+                    "--ignored",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
                 .env(
                     CHILD,
                     format!(

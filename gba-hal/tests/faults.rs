@@ -47,6 +47,7 @@ const CHILD_ENV: &str = "GBA_HAL_TEST_SILENT_MEMBER";
 
 /// Run as a child by the test below: configures group 11 as member 1, then never arrives.
 #[test]
+#[ignore = "a child process of a_killed_members_survivors_time_out_and_its_group_is_reclaimed, started with --ignored"]
 fn child_configures_and_hangs() {
     let Ok(fabric) = std::env::var(CHILD_ENV) else {
         return;
@@ -70,7 +71,12 @@ fn a_killed_members_survivors_time_out_and_its_group_is_reclaimed() {
     let (dir, fabric) = common::fabric(2);
     let path = dir.path().join("fabric");
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_configures_and_hangs", "--nocapture"])
+        .args([
+            "--exact",
+            "child_configures_and_hangs",
+            "--ignored",
+            "--nocapture",
+        ])
         .env(CHILD_ENV, &path)
         .stdout(std::process::Stdio::null())
         .spawn()
