@@ -5,7 +5,6 @@
 mod common;
 
 use std::sync::{Arc, Barrier};
-use std::time::Duration;
 
 use gba_hal::backends::MemoryBackend;
 use gba_hal::{Device, Error, ErrorCode, GroupConfig, MemberSet};
@@ -187,10 +186,15 @@ fn members_that_disagree_get_mask_mismatch_and_a_silent_member_a_timeout() {
     );
     std::thread::scope(|s| {
         let first = s.spawn(|| {
-            a.claim(GroupConfig::new(3, members(&[0, 1])).timeout_ms(300))
+            a.claim(GroupConfig::new(3, members(&[0, 1])).timeout_ms(2_000))
                 .map(|_| ())
         });
-        std::thread::sleep(Duration::from_millis(30));
+        // Member 0 must have joined first (a sleep would race with a loaded machine).
+        use gba_pac::tock_registers::interfaces::Readable;
+        while fabric.global(0).group_enabled().get() & (1 << 3) == 0 {
+            fabric.step();
+            std::thread::yield_now();
+        }
         let error = b
             .claim(GroupConfig::new(3, members(&[0, 1, 2])))
             .unwrap_err();
