@@ -763,6 +763,36 @@ static inline uint64_t gba_group_status_error_code_get(uint64_t value)
     return (uint64_t)((value & GBA_GROUP_STATUS_ERROR_CODE_MASK) >> GBA_GROUP_STATUS_ERROR_CODE_SHIFT);
 }
 
+/* The spec's name of a value of field ERROR_CODE. */
+static inline const char *gba_group_status_error_code_name(uint64_t value)
+{
+    switch (value) {
+    case GBA_GROUP_STATUS_ERROR_CODE_NONE: return "NONE";
+    case GBA_GROUP_STATUS_ERROR_CODE_MASK_MISMATCH: return "MASK_MISMATCH";
+    case GBA_GROUP_STATUS_ERROR_CODE_COUNT_MISMATCH: return "COUNT_MISMATCH";
+    case GBA_GROUP_STATUS_ERROR_CODE_BAD_MEMBER: return "BAD_MEMBER";
+    case GBA_GROUP_STATUS_ERROR_CODE_SEQ_ERROR: return "SEQ_ERROR";
+    case GBA_GROUP_STATUS_ERROR_CODE_DMA_FAULT: return "DMA_FAULT";
+    case GBA_GROUP_STATUS_ERROR_CODE_GROUP_BUSY: return "GROUP_BUSY";
+    default: return "";
+    }
+}
+
+/* The spec's description of a value of field ERROR_CODE, on one line. */
+static inline const char *gba_group_status_error_code_description(uint64_t value)
+{
+    switch (value) {
+    case GBA_GROUP_STATUS_ERROR_CODE_NONE: return "No error.";
+    case GBA_GROUP_STATUS_ERROR_CODE_MASK_MISMATCH: return "Member ports disagree on MEMBER_MASK.";
+    case GBA_GROUP_STATUS_ERROR_CODE_COUNT_MISMATCH: return "MEMBER_COUNT differs from the number of bits set in MEMBER_MASK.";
+    case GBA_GROUP_STATUS_ERROR_CODE_BAD_MEMBER: return "LOCAL_MEMBER_ID is not this port, not in MEMBER_MASK, or a reserved mask bit is set.";
+    case GBA_GROUP_STATUS_ERROR_CODE_SEQ_ERROR: return "An arrival was out of sequence.";
+    case GBA_GROUP_STATUS_ERROR_CODE_DMA_FAULT: return "RELEASE_ADDR is unmapped or misaligned.";
+    case GBA_GROUP_STATUS_ERROR_CODE_GROUP_BUSY: return "The group is already enabled by ports whose member set does not include this port (map 1.1): another job holds it. Agree on another group id and retry.";
+    default: return "";
+    }
+}
+
 /*
  * group.ARRIVAL: The arrival doorbell. Storing (member id << 32) | (episode mod 2^32) arrives
  * at the

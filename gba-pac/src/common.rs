@@ -464,6 +464,21 @@ impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
         self.set(field.value);
     }
 
+    /// As [`set`](Self::set), after every earlier memory access of this thread (release
+    /// ordering, as [`Reg::set_release`] for other access modes): a write-1 bit that starts
+    /// something (ENABLE) is seen only after the configuration written before it.
+    #[inline(always)]
+    pub fn set_release(self, value: T) {
+        // SAFETY: as for `set`.
+        unsafe { M::store_release(self.ptr, value) }
+    }
+
+    /// As [`write`](Self::write), with release ordering (see [`set_release`](Self::set_release)).
+    #[inline(always)]
+    pub fn write_release(self, field: FieldValue<T, R>) {
+        self.set_release(field.value);
+    }
+
     /// Read-modify-write of the given fields. Write-1 bits are written as 0 unless `field`
     /// sets them, so pending write-1-to-clear events are not cleared and write-1-to-set
     /// actions are not re-triggered by the write-back.

@@ -354,7 +354,9 @@ impl Header {
         let space = if returns.ends_with('*') { "" } else { " " };
         self.line(&format!("static inline {returns}{space}{name}({params})"));
         self.line("{");
-        self.line(&format!("    {body}"));
+        for line in body.lines() {
+            self.line(&format!("    {line}"));
+        }
         self.line("}");
         self.line("");
         self.identifiers.push((name.to_string(), loc));

@@ -246,6 +246,9 @@ fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
             &format!("return ({ty})((value & {prefix}_MASK) >> {prefix}_SHIFT);"),
         );
     }
+    if !field.values.is_empty() {
+        value_texts(h, n, field, &prefix, &function);
+    }
     if access.is_writable() {
         h.comment(
             "",
@@ -265,4 +268,60 @@ fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
             ),
         );
     }
+}
+
+/// `<field>_name(value)` and `<field>_description(value)`: the spec's name and description of
+/// each enumerated value, so that C messages use the spec's words ("" for an unnamed value).
+fn value_texts(h: &mut Header, n: &Names<'_>, field: &Field, prefix: &str, function: &str) {
+    let ty = n.ty();
+    let switch = |text: &dyn Fn(&crate::model::EnumValue) -> String| {
+        let mut body = String::from("switch (value) {\n");
+        for value in &field.values {
+            body.push_str(&format!(
+                "case {prefix}_{}: return \"{}\";\n",
+                names::upper(&value.name),
+                c_string(&text(value))
+            ));
+        }
+        body.push_str("default: return \"\";\n}");
+        body
+    };
+    h.comment(
+        "",
+        &format!("The spec's name of a value of field {}.", *field.name),
+    );
+    h.function(
+        &format!("{function}_name"),
+        field.name.loc,
+        "const char *",
+        &format!("{ty} value"),
+        &switch(&|v| names::upper(&v.name)),
+    );
+    h.comment(
+        "",
+        &format!("The spec's description of a value of field {}, on one line.", *field.name),
+    );
+    h.function(
+        &format!("{function}_description"),
+        field.name.loc,
+        "const char *",
+        &format!("{ty} value"),
+        &switch(&|v| v.description.split_whitespace().collect::<Vec<_>>().join(" ")),
+    );
+}
+
+/// `text` inside a C string literal: quotes and backslashes escaped, `?` escaped so that no
+/// trigraph forms.
+fn c_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '"' | '?' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -146,10 +146,17 @@ fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
         let value = number(*v.value);
         quote! { #doc #name = #value, }
     });
-    let variant_names = field
+    let variant_names: Vec<_> = field
         .values
         .iter()
-        .map(|v| format_ident!("{}", names::upper(&v.name)));
+        .map(|v| format_ident!("{}", names::upper(&v.name)))
+        .collect();
+    let name_strings = variant_names.iter().map(|v| v.to_string());
+    // One line, as a message needs it: the spec's line breaks are layout, not meaning.
+    let descriptions = field
+        .values
+        .iter()
+        .map(|v| v.description.split_whitespace().collect::<Vec<_>>().join(" "));
     let doc = doc_lines(&format!(
         "The named values of field `{}`, for `read_as_enum`.",
         *field.name
@@ -160,6 +167,22 @@ fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
         #[repr(#ty)]
         pub enum Value {
             #(#variants)*
+        }
+
+        impl Value {
+            /// The value's name in the spec.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(Self::#variant_names => #name_strings,)*
+                }
+            }
+
+            /// The value's description in the spec, on one line.
+            pub const fn description(self) -> &'static str {
+                match self {
+                    #(Self::#variant_names => #descriptions,)*
+                }
+            }
         }
 
         crate::common::enum_try_from!(#ty, [#(#variant_names),*]);
