@@ -109,8 +109,10 @@ impl<'d, B: Backend> Group<'d, B> {
         regs.local_member_id()
             .write(LOCAL_MEMBER_ID::ID.val(device.identity().port as u32));
         regs.release_addr().set(group.flag().iova());
+        // Release: the switch reads CONTROL with acquire before the configuration, so it never
+        // sees ENABLE with an older MEMBER_MASK, MEMBER_COUNT or RELEASE_ADDR.
         regs.control()
-            .write(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
+            .write_release(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
 
         let settled = device.wait_until(timeout, || {
             let status = regs.status().extract();

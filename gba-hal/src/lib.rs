@@ -23,6 +23,8 @@
 // allocator to box them, and they are returned on cold paths only (open, configure, timeout).
 #![allow(clippy::result_large_err)]
 
+#[cfg(feature = "std")]
+mod address;
 mod backend;
 #[cfg(feature = "std")]
 pub mod backends;
@@ -34,6 +36,8 @@ mod group;
 mod identity;
 mod members;
 
+#[cfg(feature = "std")]
+pub use address::{AddressError, DEVICE_ENV, DeviceAddress};
 pub use backend::{Access, Backend, DmaError, DmaRegion};
 pub use config::{DEFAULT_CONFIGURE_TIMEOUT_MS, GroupConfig};
 pub use device::Device;

@@ -8,10 +8,12 @@ use gba_pac::group::Group;
 /// Words of a member set: the elements of MEMBER_MASK.
 pub const WORDS: usize = Group::MEMBER_MASK_COUNT;
 
-/// A set of members. Holds any member below `WORDS * 64`; whether a member is valid for a
-/// device (below its MAX_MEMBERS) is checked by [`GroupConfig`](crate::GroupConfig).
+/// A set of members: the one type for it in the HAL, the barrier and the simulator. Holds
+/// any member below `WORDS * 64`, as MEMBER_MASK's words (public: every bit pattern is a
+/// set); whether a member is valid for a device (below its MAX_MEMBERS) is checked by
+/// [`GroupConfig`](crate::GroupConfig).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct MemberSet([u64; WORDS]);
+pub struct MemberSet(pub [u64; WORDS]);
 
 impl MemberSet {
     pub const CAPACITY: usize = WORDS * 64;
@@ -59,6 +61,24 @@ impl MemberSet {
             .map(|(i, w)| i * 64 + 63 - w.leading_zeros() as usize)
     }
 
+    /// Removes member `m` (nothing happens when it is not in the set).
+    pub fn remove(&mut self, m: usize) {
+        if m < Self::CAPACITY {
+            self.0[m / 64] &= !(1 << (m % 64));
+        }
+    }
+
+    /// The number of members, as MEMBER_COUNT holds it.
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Whether a member at or above `limit` is in the set (reserved bits, or ports a switch
+    /// does not have).
+    pub fn any_at_or_above(&self, limit: usize) -> bool {
+        self.max().is_some_and(|m| m >= limit)
+    }
+
     /// Members of `self` that are not in `other`.
     pub fn difference(&self, other: &MemberSet) -> MemberSet {
         let mut out = *self;
@@ -66,6 +86,11 @@ impl MemberSet {
             *w &= !o;
         }
         out
+    }
+
+    /// The same as [`difference`](Self::difference) (the simulator's name for it).
+    pub fn minus(&self, other: &MemberSet) -> MemberSet {
+        self.difference(other)
     }
 
     /// The members in increasing order.

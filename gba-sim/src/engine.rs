@@ -36,7 +36,7 @@ use gba_pac::{global, group};
 
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
-use crate::mask::Mask;
+use gba_hal::MemberSet as Mask;
 use crate::os;
 
 /// Idle groups whose ports a step scans for a new ENABLE, in turn: a new group is noticed

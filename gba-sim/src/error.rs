@@ -6,7 +6,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("cannot {action} {}: {source}", path.display())]
+    #[error("cannot {action} {}", path.display())]
     Io {
         action: &'static str,
         path: PathBuf,

@@ -14,21 +14,21 @@
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+mod backend;
 pub mod engine;
 mod error;
 mod fabric;
 pub mod faults;
 pub mod layout;
 mod lock;
-mod mask;
 pub mod os;
 mod port;
 mod shm;
 mod status;
 
+pub use backend::SimBackend;
 pub use error::{Error, Result};
 pub use fabric::{DEFAULT_PATH, Fabric, PATH_ENV};
 pub use lock::StepGuard;
-pub use mask::Mask;
 pub use port::{DmaBlock, Port};
 pub use status::{GroupReport, PortReport, error_name};

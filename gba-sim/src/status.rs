@@ -6,7 +6,7 @@ use gba_pac::tock_registers::interfaces::Readable;
 
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
-use crate::mask::Mask;
+use gba_hal::MemberSet as Mask;
 
 /// One group as the switch sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -126,7 +126,7 @@ unsafe impl Backend for MemoryBackend {
     }
 
     fn now_ns(&self) -> u64 {
-        gba_sim::os::monotonic_ns()
+        super::clock::monotonic_ns()
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

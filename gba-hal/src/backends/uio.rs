@@ -21,13 +21,13 @@ pub const DEFAULT_SYSFS: &str = "/sys/class/uio";
 
 #[derive(Debug, thiserror::Error)]
 pub enum UioError {
-    #[error("cannot open {}: {source}", path.display())]
+    #[error("cannot open {}", path.display())]
     Open {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot read {}: {source}; is this a UIO device with two maps?", path.display())]
+    #[error("cannot read {} (is this a UIO device with two maps?)", path.display())]
     Sysfs {
         path: PathBuf,
         #[source]
@@ -44,7 +44,7 @@ pub enum UioError {
         size: usize,
         needed: usize,
     },
-    #[error("cannot map map {index} of {}: {source}", path.display())]
+    #[error("cannot map map {index} of {}", path.display())]
     Map {
         index: usize,
         path: PathBuf,
@@ -163,7 +163,7 @@ unsafe impl Backend for UioBackend {
     }
 
     fn now_ns(&self) -> u64 {
-        gba_sim::os::monotonic_ns()
+        super::clock::monotonic_ns()
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -2,14 +2,15 @@
 //! independent observer: no member leaves episode k before every member entered it.
 //! The rates printed (run with --nocapture) are the simulator's episodes per second.
 
-mod common;
+mod hal_common;
+use hal_common as common;
 
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use gba_hal::backends::{AnyDevice, SimBackend};
+use gba_sim::SimBackend;
 use gba_hal::{Device, GroupConfig, MemberSet};
 use gba_pac::tock_registers::interfaces::Readable;
 
@@ -105,11 +106,7 @@ fn child_member() {
     let (fabric, observer) = (parts[0], parts[3]);
     let port: usize = parts[1].parse().unwrap();
     let count: usize = parts[2].parse().unwrap();
-    let AnyDevice::Sim(device) =
-        gba_hal::backends::open(Some(&format!("sim:{fabric}#{port}"))).unwrap()
-    else {
-        panic!("a simulator port")
-    };
+    let device = common::open_sim(fabric, port);
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)

@@ -1,11 +1,11 @@
 //! Injected faults seen through the HAL: who is missing, and reclaiming a dead member's group.
 
-mod common;
+mod hal_common;
+use hal_common as common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use gba_hal::backends::AnyDevice;
 use gba_hal::{GroupConfig, MemberSet};
 
 fn pair() -> MemberSet {
@@ -52,10 +52,7 @@ fn child_configures_and_hangs() {
     let Ok(fabric) = std::env::var(CHILD_ENV) else {
         return;
     };
-    let AnyDevice::Sim(device) = gba_hal::backends::open(Some(&format!("sim:{fabric}#1"))).unwrap()
-    else {
-        panic!("a simulator port")
-    };
+    let device = common::open_sim(&fabric, 1);
     let _group = device
         .claim(GroupConfig::new(11, pair()).timeout_ms(60_000))
         .unwrap();

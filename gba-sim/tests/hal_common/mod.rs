@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gba_hal::backends::SimBackend;
+use gba_sim::SimBackend;
 use gba_hal::{Backend, Device, Group, GroupSnapshot};
 use gba_pac::group::ARRIVAL;
 
@@ -26,6 +26,11 @@ pub fn fabric(ports: usize) -> (tempfile::TempDir, Arc<gba_sim::Fabric>) {
 
 pub fn sim_device(fabric: &Arc<gba_sim::Fabric>, port: usize) -> Device<SimBackend> {
     Device::new(SimBackend::attach(fabric.clone(), port).expect("attach")).expect("a GBA")
+}
+
+/// Port `port` of the fabric at `fabric`, opened by a process of its own.
+pub fn open_sim(fabric: &str, port: usize) -> Device<SimBackend> {
+    Device::new(SimBackend::open(std::path::Path::new(fabric), port).expect("open")).expect("a GBA")
 }
 
 /// Arrives at episode `episode` of `group`.

@@ -1,4 +1,5 @@
-//! The simulator backend: one port of a `gba-sim` fabric.
+//! The simulator as a gba-hal backend: one port of a fabric, opened by its fabric directory
+//! and port number (the address `sim:DIR#P`).
 
 use std::fmt;
 use std::path::Path;
@@ -6,9 +7,10 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use gba_pac::common::Atomic;
-use gba_sim::{DmaBlock, Fabric, Port};
+use gba_hal::{Backend, DeviceAddress, DmaError, DmaRegion};
 
-use crate::backend::{Backend, DmaError, DmaRegion};
+use crate::fabric::Fabric;
+use crate::port::{DmaBlock, Port};
 
 /// Port `port` of a simulated fabric: its window is shared memory, so registers are reached
 /// with atomic accesses, and `progress` steps the switch.
@@ -18,14 +20,14 @@ pub struct SimBackend {
 }
 
 impl SimBackend {
-    pub fn open(fabric: &Path, port: usize) -> Result<Self, gba_sim::Error> {
+    pub fn open(fabric: &Path, port: usize) -> Result<Self, crate::Error> {
         Ok(SimBackend {
             port: Port::open(fabric, port)?,
         })
     }
 
     /// A port of a fabric this process has mapped already (threads of one process share it).
-    pub fn attach(fabric: Arc<Fabric>, port: usize) -> Result<Self, gba_sim::Error> {
+    pub fn attach(fabric: Arc<Fabric>, port: usize) -> Result<Self, crate::Error> {
         Ok(SimBackend {
             port: Port::attach(fabric, port)?,
         })
@@ -33,6 +35,11 @@ impl SimBackend {
 
     pub fn fabric(&self) -> &Arc<Fabric> {
         self.port.fabric()
+    }
+
+    /// This port's address, `sim:DIR#P`.
+    pub fn address(&self) -> DeviceAddress {
+        DeviceAddress::sim(self.port.fabric().dir(), self.port.number())
     }
 }
 
@@ -78,23 +85,18 @@ unsafe impl Backend for SimBackend {
     }
 
     fn now_ns(&self) -> u64 {
-        gba_sim::os::monotonic_ns()
+        crate::os::monotonic_ns()
     }
 
     fn note_group_owner(&self, group: usize, owned: bool) {
         self.port.fabric().set_group_owner(
             self.port.number(),
             group,
-            owned.then(gba_sim::os::my_pid),
+            owned.then(crate::os::my_pid),
         );
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "sim:{}#{}",
-            self.port.fabric().dir().display(),
-            self.port.number()
-        )
+        write!(f, "{}", self.address())
     }
 }

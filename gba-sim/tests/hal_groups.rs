@@ -2,7 +2,8 @@
 
 #![allow(clippy::result_large_err)] // HAL errors name member sets; tests return them whole
 
-mod common;
+mod hal_common;
+use hal_common as common;
 
 use std::sync::{Arc, Barrier};
 

@@ -1,0 +1,139 @@
+//! Where a device is: [`DeviceAddress`], parsed once from text (`sim:DIR#P`, `/dev/uioN`) and
+//! shown by `Display` in the same syntax, so that an address is never assembled by hand.
+//!
+//! This crate opens hardware addresses itself ([`crate::backends::open_hardware`]); a
+//! simulator address is opened by the crates that know both (gba-barrier's `AnyDevice`, the
+//! `gba` command line), because the simulator is a backend built on top of this crate.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The environment variable naming the device when none is given.
+pub const DEVICE_ENV: &str = "GBA_DEVICE";
+
+/// The address of one GBA port.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DeviceAddress {
+    /// Port `port` of the simulator fabric in directory `fabric`: `sim:<fabric>#<port>`.
+    Sim { fabric: PathBuf, port: usize },
+    /// A Linux UIO device node: `/dev/uioN`.
+    Uio(PathBuf),
+}
+
+/// Why a text is not a device address. Every message says what the syntax is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AddressError {
+    #[error(
+        "no device given and {DEVICE_ENV} is not set: name one, e.g. `sim:/dev/shm/gba-fabric#0` (a simulator port) or `/dev/uio0`"
+    )]
+    NotGiven,
+
+    #[error("the device address is empty; use `sim:<fabric-dir>#<port>` or `/dev/uioN`")]
+    Empty,
+
+    #[error("{text:?} names no port: a simulator address ends in #<port>, e.g. `sim:/dev/shm/gba-fabric#0`")]
+    NoPort { text: String },
+
+    #[error("{text:?} names no fabric directory before #: use `sim:<fabric-dir>#<port>`, e.g. `sim:/dev/shm/gba-fabric#0`")]
+    NoFabric { text: String },
+
+    #[error("{text:?}: the port after # must be a number (0, 1, …), not {port:?}")]
+    BadPort { text: String, port: String },
+
+    #[error("{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`) nor a UIO device node (`/dev/uioN`)")]
+    Unknown { text: String },
+}
+
+impl DeviceAddress {
+    /// Port `port` of the fabric in `fabric`.
+    pub fn sim(fabric: impl Into<PathBuf>, port: usize) -> Self {
+        DeviceAddress::Sim {
+            fabric: fabric.into(),
+            port,
+        }
+    }
+
+    /// The address in the `GBA_DEVICE` environment variable.
+    pub fn from_env() -> Result<Self, AddressError> {
+        std::env::var(DEVICE_ENV)
+            .map_err(|_| AddressError::NotGiven)?
+            .parse()
+    }
+
+    /// `text` parsed, or the `GBA_DEVICE` environment variable when `None`.
+    pub fn parse_or_env(text: Option<&str>) -> Result<Self, AddressError> {
+        text.map_or_else(Self::from_env, str::parse)
+    }
+}
+
+impl FromStr for DeviceAddress {
+    type Err = AddressError;
+
+    fn from_str(text: &str) -> Result<Self, AddressError> {
+        if text.is_empty() {
+            return Err(AddressError::Empty);
+        }
+        if let Some(rest) = text.strip_prefix("sim:") {
+            let Some((fabric, port)) = rest.rsplit_once('#') else {
+                return Err(AddressError::NoPort { text: text.into() });
+            };
+            if fabric.is_empty() {
+                return Err(AddressError::NoFabric { text: text.into() });
+            }
+            let port = port.parse().map_err(|_| AddressError::BadPort {
+                text: text.into(),
+                port: port.into(),
+            })?;
+            return Ok(DeviceAddress::sim(fabric, port));
+        }
+        let path = Path::new(text);
+        let is_uio = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("uio"));
+        if !is_uio {
+            return Err(AddressError::Unknown { text: text.into() });
+        }
+        Ok(DeviceAddress::Uio(path.to_path_buf()))
+    }
+}
+
+impl fmt::Display for DeviceAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceAddress::Sim { fabric, port } => write!(f, "sim:{}#{port}", fabric.display()),
+            DeviceAddress::Uio(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_round_trip_through_display() {
+        for text in ["sim:/dev/shm/gba-fabric#0", "sim:rel/dir#12", "sim:a#b#3", "/dev/uio0"] {
+            let address: DeviceAddress = text.parse().expect(text);
+            assert_eq!(address.to_string(), text);
+        }
+        assert_eq!(
+            "sim:/f#2".parse(),
+            Ok(DeviceAddress::sim("/f", 2)),
+            "the port is the part after the last #"
+        );
+    }
+
+    #[test]
+    fn bad_addresses_are_refused_with_their_own_reason() {
+        let parse = |text: &str| text.parse::<DeviceAddress>().expect_err(text);
+        assert_eq!(parse(""), AddressError::Empty);
+        assert!(matches!(parse("sim:#0"), AddressError::NoFabric { .. }));
+        assert!(matches!(parse("sim:/f"), AddressError::NoPort { .. }));
+        assert!(matches!(parse("sim:/f#x"), AddressError::BadPort { .. }));
+        assert!(matches!(parse("sim:/f#-1"), AddressError::BadPort { .. }));
+        assert!(matches!(parse("/dev/sda"), AddressError::Unknown { .. }));
+        assert!(parse("sim:#0").to_string().contains("no fabric directory"));
+    }
+}
