@@ -30,6 +30,9 @@ fi
 if cargo +nightly miri --version >/dev/null 2>&1; then
     MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-pac
     bash gba-barrier/miri.sh
+    # The configuration a member writes happens-before its ENABLE (a toy switch reading
+    # CONTROL with acquire), over several schedules of Miri's weak-memory emulation.
+    MIRIFLAGS=-Zmiri-many-seeds=0..8 cargo +nightly miri test -p gba-hal --test ordering
 else
     echo "miri: not run: no nightly toolchain with the miri component on this machine"
 fi

@@ -56,6 +56,18 @@
 // The device still has barriers: destroy them before closing it.
 #define GBA_ERR_BUSY -13
 
+// Words of a member mask (`uint64_t mask[GBA_MEMBER_WORDS]`): bit m of word m / 64 is member
+// m. The spec's MEMBER_MASK count (checked when this library builds).
+#define GBA_MEMBER_WORDS 12
+
+// The most members a mask can hold (`GBA_MEMBER_WORDS * 64`); a device supports
+// `gba_device_info.max_members` of them.
+#define GBA_MEMBER_CAPACITY (GBA_MEMBER_WORDS * 64)
+
+// The default configure timeout, for callers that want it: `gba_barrier_create` with
+// `timeout_ns` 0 waits for ever, as every wait with 0 does.
+#define GBA_DEFAULT_CONFIGURE_TIMEOUT_NS 10000000000
+
 
 
 // One member's barrier over a configured group (opaque).
@@ -124,16 +136,23 @@ int gba_device_set_progress_hook(gba_device *device, void (*function)(void *argu
 // `device` is NULL or from `gba_device_open`.
 int gba_device_progress(gba_device *device);
 
+// BARRIERS_COMPLETED of this device's port: episodes completed in all its groups.
+//
+// # Safety
+// `device` is NULL or from `gba_device_open`; `out` is NULL or valid for writing.
+int gba_device_barriers_completed(const gba_device *device, uint64_t *out);
+
 // Claims group `group` (agreed on by all members), configures it with the member set
-// `member_mask[0..nwords]` (bit m of word m/64: member m; nwords <= 12) and waits up to
-// `timeout_ns` (0: 10 s) for READY. `GBA_ERR_GROUP_BUSY` is retryable with another id.
+// `member_mask[0..nwords]` (bit m of word m/64: member m; nwords <= GBA_MEMBER_WORDS) and
+// waits up to `timeout_ns` for READY (0: no limit, as for every wait here; pass
+// `GBA_DEFAULT_CONFIGURE_TIMEOUT_NS` for the usual 10 s). `GBA_ERR_GROUP_BUSY` is retryable with another id.
 //
 // # Safety
 // `device` is NULL or from `gba_device_open`; `member_mask` is valid for reading `nwords`
 // words (or NULL with `nwords` 0); `out` is NULL or valid for writing one pointer.
 int gba_barrier_create(gba_device *device, uint32_t group, const uint64_t *member_mask, size_t nwords, uint64_t timeout_ns, gba_barrier **out);
 
-// The barrier: arrive and wait until every member arrived. `timeout_ns` 0 waits for ever;
+// The barrier: arrive and wait until every member arrived. `timeout_ns` 0: no limit;
 // on `GBA_ERR_TIMEOUT` the episode stays pending (finish it with `gba_barrier_wait_pending`)
 // and `gba_last_error` names the missing members.
 //
@@ -148,13 +167,14 @@ int gba_barrier_wait(gba_barrier *barrier, uint64_t timeout_ns);
 int gba_barrier_arrive(gba_barrier *barrier);
 
 // Split phase: poll the pending episode once (driving progress once); `*out_done` is 1 when
-// it is complete (and no longer pending), else 0.
+// it is complete (and no longer pending), else 0. A failed group returns `GBA_ERR_DEVICE`,
+// as `gba_barrier_wait_pending` does.
 //
 // # Safety
 // As for `gba_barrier_wait`; `out_done` is NULL or valid for writing.
 int gba_barrier_test(gba_barrier *barrier, int *out_done);
 
-// Split phase, second half: wait for the pending episode (`timeout_ns` 0: for ever).
+// Split phase, second half: wait for the pending episode (`timeout_ns` 0: no limit).
 //
 // # Safety
 // As for `gba_barrier_wait`.

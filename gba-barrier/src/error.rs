@@ -95,19 +95,19 @@ pub struct DeviceFault {
 }
 
 impl fmt::Display for DeviceFault {
+    /// `ERROR_CODE 1 (MASK_MISMATCH: Member ports disagree on MEMBER_MASK.)`: the name and
+    /// description from the spec.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use STATUS::ERROR_CODE::Value as V;
-        let name = match V::try_from_value(u64::from(self.code)) {
-            Some(V::NONE) => "NONE",
-            Some(V::MASK_MISMATCH) => "MASK_MISMATCH: member ports disagree on MEMBER_MASK",
-            Some(V::COUNT_MISMATCH) => "COUNT_MISMATCH: MEMBER_COUNT differs from the mask",
-            Some(V::BAD_MEMBER) => "BAD_MEMBER: local id not this port or not in the mask",
-            Some(V::SEQ_ERROR) => "SEQ_ERROR: an arrival was out of sequence",
-            Some(V::DMA_FAULT) => "DMA_FAULT: RELEASE_ADDR unmapped or misaligned",
-            Some(V::GROUP_BUSY) => "GROUP_BUSY: another job holds the group",
-            None => "unknown code",
-        };
-        write!(f, "ERROR_CODE {} ({name})", self.code)
+        match STATUS::ERROR_CODE::Value::try_from_value(u64::from(self.code)) {
+            Some(v) => write!(
+                f,
+                "ERROR_CODE {} ({}: {})",
+                self.code,
+                v.name(),
+                v.description()
+            ),
+            None => write!(f, "ERROR_CODE {} (a code the spec does not name)", self.code),
+        }
     }
 }
 
@@ -148,7 +148,7 @@ pub enum WaitError {
     /// `arrive` (or `wait`) while an earlier arrival is still pending.
     #[error(
         "{who}: arrive called while episode {episode} is still pending; finish it first \
-         (`Barrier::pending()` then `wait` or `test`)"
+         (`pending()` then `wait` or `test`)"
     )]
     Pending {
         /// The barrier.

@@ -18,12 +18,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use gba_hal::backends::{AnyDevice, SimBackend, UioBackend};
-use gba_hal::{GroupConfig, MemberSet};
+use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
 
+use crate::device::{AnyBarrier, AnyDevice};
 use crate::error::WaitError;
-use crate::hal::{HalPort, ProgressHook, offload};
-use crate::offload::Barrier;
 
 /// Success.
 pub const GBA_OK: c_int = 0;
@@ -54,6 +52,22 @@ pub const GBA_ERR_PANIC: c_int = -12;
 /// The device still has barriers: destroy them before closing it.
 pub const GBA_ERR_BUSY: c_int = -13;
 
+/// Words of a member mask (`uint64_t mask[GBA_MEMBER_WORDS]`): bit m of word m / 64 is member
+/// m. The spec's MEMBER_MASK count (checked when this library builds).
+pub const GBA_MEMBER_WORDS: usize = 12;
+const _: () = assert!(GBA_MEMBER_WORDS == gba_hal::MEMBER_WORDS);
+
+/// The most members a mask can hold (`GBA_MEMBER_WORDS * 64`); a device supports
+/// `gba_device_info.max_members` of them.
+pub const GBA_MEMBER_CAPACITY: usize = GBA_MEMBER_WORDS * 64;
+
+/// The default configure timeout, for callers that want it: `gba_barrier_create` with
+/// `timeout_ns` 0 waits for ever, as every wait with 0 does.
+pub const GBA_DEFAULT_CONFIGURE_TIMEOUT_NS: u64 = 10_000_000_000;
+const _: () = assert!(
+    GBA_DEFAULT_CONFIGURE_TIMEOUT_NS as u128 == gba_hal::DEFAULT_CONFIGURE_TIMEOUT.as_nanos()
+);
+
 /// What a device says about itself (DEVICE_ID, VERSION, CAPS, PORT_ID).
 #[repr(C)]
 #[derive(Debug, Default, Clone, Copy)]
@@ -83,17 +97,11 @@ pub struct gba_barrier {
 
 struct DeviceState {
     device: AnyDevice,
-    hook: ProgressHook,
     live_barriers: AtomicUsize,
 }
 
-enum BarrierKind {
-    Sim(Barrier<HalPort<'static, SimBackend>>),
-    Uio(Barrier<HalPort<'static, UioBackend>>),
-}
-
 struct BarrierState {
-    kind: BarrierKind,
+    barrier: AnyBarrier,
     device: &'static DeviceState,
 }
 
@@ -197,9 +205,18 @@ fn fail(code: c_int, message: impl std::fmt::Display) -> c_int {
     code
 }
 
-/// Runs `body`, turning a panic into `GBA_ERR_PANIC`.
+/// Runs `body`, turning a panic into `GBA_ERR_PANIC`. After a success, `gba_last_error`
+/// says "" (as the header promises).
 fn guard(body: impl FnOnce() -> c_int) -> c_int {
     match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(GBA_OK) => {
+            LAST_ERROR.with(|last| {
+                if !last.borrow().is_empty() {
+                    *last.borrow_mut() = CString::default();
+                }
+            });
+            GBA_OK
+        }
         Ok(code) => code,
         Err(_) => fail(
             GBA_ERR_PANIC,
@@ -226,12 +243,18 @@ fn hal_error(error: &gba_hal::Error) -> c_int {
 }
 
 fn wait_error(error: &WaitError) -> c_int {
-    let code = match error {
-        WaitError::Timeout { .. } => GBA_ERR_TIMEOUT,
-        WaitError::Device { .. } => GBA_ERR_DEVICE,
-        WaitError::Pending { .. } => GBA_ERR_PENDING,
-    };
-    fail(code, error)
+    match error {
+        WaitError::Timeout { .. } => fail(GBA_ERR_TIMEOUT, error),
+        WaitError::Device { .. } => fail(GBA_ERR_DEVICE, error),
+        // The Rust message names Rust methods; C callers get the C functions.
+        WaitError::Pending { who, episode } => fail(
+            GBA_ERR_PENDING,
+            format!(
+                "{who}: arrive called while episode {episode} is still pending; finish it \
+                 first with gba_barrier_test or gba_barrier_wait_pending"
+            ),
+        ),
+    }
 }
 
 fn timeout(nanoseconds: u64) -> Option<Duration> {
@@ -270,15 +293,6 @@ fn barrier_state<'a>(barrier: *mut gba_barrier) -> Result<&'a mut BarrierState, 
     Ok(unsafe { &mut *object.cast::<BarrierState>() })
 }
 
-macro_rules! on_barrier {
-    ($state:expr, $b:ident => $body:expr) => {
-        match &mut $state.kind {
-            BarrierKind::Sim($b) => $body,
-            BarrierKind::Uio($b) => $body,
-        }
-    };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Exports.
 
@@ -294,16 +308,20 @@ pub unsafe extern "C" fn gba_device_open(path: *const c_char, out: *mut *mut gba
         if out.is_null() {
             return fail(GBA_ERR_NULL, "gba_device_open: `out` is NULL");
         }
-        let spec = if path.is_null() {
+        let text = if path.is_null() {
             None
         } else {
             // SAFETY: the caller promises a NUL-terminated string.
             match unsafe { CStr::from_ptr(path) }.to_str() {
-                Ok(s) => Some(s.to_string()),
+                Ok(s) => Some(s),
                 Err(_) => return fail(GBA_ERR_INVALID, "the device path is not UTF-8"),
             }
         };
-        let device = match gba_hal::backends::open(spec.as_deref()) {
+        let address = match DeviceAddress::parse_or_env(text) {
+            Ok(address) => address,
+            Err(error) => return fail(GBA_ERR_NO_DEVICE, error),
+        };
+        let device = match AnyDevice::open(&address) {
             Ok(device) => device,
             Err(error) => {
                 let code = match &error {
@@ -315,7 +333,6 @@ pub unsafe extern "C" fn gba_device_open(path: *const c_char, out: *mut *mut gba
         };
         let state = Box::into_raw(Box::new(DeviceState {
             device,
-            hook: ProgressHook::default(),
             live_barriers: AtomicUsize::new(0),
         }));
         match register(KIND_DEVICE, state.cast()) {
@@ -416,10 +433,7 @@ pub unsafe extern "C" fn gba_device_free_groups(
         if out_mask.is_null() {
             return fail(GBA_ERR_NULL, "gba_device_free_groups: `out_mask` is NULL");
         }
-        let free = match &state.device {
-            AnyDevice::Sim(d) => d.free_groups(),
-            AnyDevice::Uio(d) => d.free_groups(),
-        };
+        let free = state.device.free_groups();
         // SAFETY: non-null, and the caller promises it is writable.
         unsafe { out_mask.write(free.0) };
         GBA_OK
@@ -443,7 +457,7 @@ pub unsafe extern "C" fn gba_device_set_progress_hook(
             Err(code) => return code,
         };
         // SAFETY: forwarded from the caller's promise.
-        unsafe { state.hook.set(function, argument) };
+        unsafe { state.device.set_progress_hook(function, argument) };
         GBA_OK
     })
 }
@@ -459,17 +473,38 @@ pub unsafe extern "C" fn gba_device_progress(device: *mut gba_device) -> c_int {
             Ok(state) => state,
             Err(code) => return code,
         };
-        match &state.device {
-            AnyDevice::Sim(d) => d.progress(),
-            AnyDevice::Uio(d) => d.progress(),
+        state.device.progress();
+        GBA_OK
+    })
+}
+
+/// BARRIERS_COMPLETED of this device's port: episodes completed in all its groups.
+///
+/// # Safety
+/// `device` is NULL or from `gba_device_open`; `out` is NULL or valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gba_device_barriers_completed(
+    device: *const gba_device,
+    out: *mut u64,
+) -> c_int {
+    guard(|| {
+        let state = match device_state(device) {
+            Ok(state) => state,
+            Err(code) => return code,
+        };
+        if out.is_null() {
+            return fail(GBA_ERR_NULL, "gba_device_barriers_completed: `out` is NULL");
         }
+        // SAFETY: non-null, and the caller promises it is writable.
+        unsafe { out.write(state.device.barriers_completed()) };
         GBA_OK
     })
 }
 
 /// Claims group `group` (agreed on by all members), configures it with the member set
-/// `member_mask[0..nwords]` (bit m of word m/64: member m; nwords <= 12) and waits up to
-/// `timeout_ns` (0: 10 s) for READY. `GBA_ERR_GROUP_BUSY` is retryable with another id.
+/// `member_mask[0..nwords]` (bit m of word m/64: member m; nwords <= GBA_MEMBER_WORDS) and
+/// waits up to `timeout_ns` for READY (0: no limit, as for every wait here; pass
+/// `GBA_DEFAULT_CONFIGURE_TIMEOUT_NS` for the usual 10 s). `GBA_ERR_GROUP_BUSY` is retryable with another id.
 ///
 /// # Safety
 /// `device` is NULL or from `gba_device_open`; `member_mask` is valid for reading `nwords`
@@ -494,36 +529,27 @@ pub unsafe extern "C" fn gba_barrier_create(
                 "gba_barrier_create: `out` or `member_mask` is NULL",
             );
         }
-        if nwords > gba_hal::MEMBER_WORDS {
+        if nwords > GBA_MEMBER_WORDS {
             return fail(
                 GBA_ERR_INVALID,
-                format!(
-                    "a member mask has at most {} words; {nwords} given",
-                    gba_hal::MEMBER_WORDS
-                ),
+                format!("a member mask has at most GBA_MEMBER_WORDS ({GBA_MEMBER_WORDS}) words; {nwords} given"),
             );
         }
-        let mut words = [0u64; gba_hal::MEMBER_WORDS];
+        let mut words = [0u64; GBA_MEMBER_WORDS];
         if nwords != 0 {
             // SAFETY: the caller promises `nwords` readable words.
             let given = unsafe { std::slice::from_raw_parts(member_mask, nwords) };
             words[..nwords].copy_from_slice(given);
         }
-        let mut config = GroupConfig::new(group as usize, MemberSet::from_words(words));
-        if timeout_ns != 0 {
-            config = config.timeout_ms(timeout_ns.div_ceil(1_000_000));
-        }
-        let kind = match &state.device {
-            AnyDevice::Sim(d) => offload(d, config, Some(&state.hook)).map(BarrierKind::Sim),
-            AnyDevice::Uio(d) => offload(d, config, Some(&state.hook)).map(BarrierKind::Uio),
-        };
-        let kind = match kind {
-            Ok(kind) => kind,
+        let config = GroupConfig::new(group as usize, MemberSet::from_words(words))
+            .timeout(timeout(timeout_ns));
+        let barrier = match state.device.barrier(config) {
+            Ok(barrier) => barrier,
             Err(error) => return hal_error(&error),
         };
         state.live_barriers.fetch_add(1, Ordering::AcqRel);
         let barrier = Box::into_raw(Box::new(BarrierState {
-            kind,
+            barrier,
             device: state,
         }));
         match register(KIND_BARRIER, barrier.cast()) {
@@ -541,7 +567,7 @@ pub unsafe extern "C" fn gba_barrier_create(
     })
 }
 
-/// The barrier: arrive and wait until every member arrived. `timeout_ns` 0 waits for ever;
+/// The barrier: arrive and wait until every member arrived. `timeout_ns` 0: no limit;
 /// on `GBA_ERR_TIMEOUT` the episode stays pending (finish it with `gba_barrier_wait_pending`)
 /// and `gba_last_error` names the missing members.
 ///
@@ -554,7 +580,7 @@ pub unsafe extern "C" fn gba_barrier_wait(barrier: *mut gba_barrier, timeout_ns:
             Ok(state) => state,
             Err(code) => return code,
         };
-        let result = on_barrier!(state, b => b.wait(timeout(timeout_ns)));
+        let result = state.barrier.wait(timeout(timeout_ns));
         match result {
             Ok(()) => GBA_OK,
             Err(error) => wait_error(&error),
@@ -574,7 +600,7 @@ pub unsafe extern "C" fn gba_barrier_arrive(barrier: *mut gba_barrier) -> c_int 
             Err(code) => return code,
         };
         // Dropping the pending handle keeps the episode pending for test / wait_pending.
-        let result = on_barrier!(state, b => b.arrive().map(drop));
+        let result = state.barrier.arrive();
         match result {
             Ok(()) => GBA_OK,
             Err(error) => wait_error(&error),
@@ -583,7 +609,8 @@ pub unsafe extern "C" fn gba_barrier_arrive(barrier: *mut gba_barrier) -> c_int 
 }
 
 /// Split phase: poll the pending episode once (driving progress once); `*out_done` is 1 when
-/// it is complete (and no longer pending), else 0.
+/// it is complete (and no longer pending), else 0. A failed group returns `GBA_ERR_DEVICE`,
+/// as `gba_barrier_wait_pending` does.
 ///
 /// # Safety
 /// As for `gba_barrier_wait`; `out_done` is NULL or valid for writing.
@@ -600,13 +627,13 @@ pub unsafe extern "C" fn gba_barrier_test(
         if out_done.is_null() {
             return fail(GBA_ERR_NULL, "gba_barrier_test: `out_done` is NULL");
         }
-        let done = on_barrier!(state, b => b.pending().map(|mut p| p.test()));
-        match done {
-            Some(done) => {
+        match state.barrier.poll() {
+            Some(Ok(done)) => {
                 // SAFETY: non-null, and the caller promises it is writable.
                 unsafe { out_done.write(c_int::from(done)) };
                 GBA_OK
             }
+            Some(Err(error)) => wait_error(&error),
             None => fail(
                 GBA_ERR_PENDING,
                 "gba_barrier_test: no arrival is pending (call gba_barrier_arrive first)",
@@ -615,7 +642,7 @@ pub unsafe extern "C" fn gba_barrier_test(
     })
 }
 
-/// Split phase, second half: wait for the pending episode (`timeout_ns` 0: for ever).
+/// Split phase, second half: wait for the pending episode (`timeout_ns` 0: no limit).
 ///
 /// # Safety
 /// As for `gba_barrier_wait`.
@@ -629,7 +656,7 @@ pub unsafe extern "C" fn gba_barrier_wait_pending(
             Ok(state) => state,
             Err(code) => return code,
         };
-        let result = on_barrier!(state, b => b.pending().map(|p| p.wait(timeout(timeout_ns))));
+        let result = state.barrier.wait_pending(timeout(timeout_ns));
         match result {
             Some(Ok(())) => GBA_OK,
             Some(Err(error)) => wait_error(&error),
@@ -664,12 +691,13 @@ pub unsafe extern "C" fn gba_barrier_diagnose(
         if len == 0 {
             return fail(GBA_ERR_INVALID, "gba_barrier_diagnose: `len` is 0");
         }
-        let text = on_barrier!(state, b => format!(
+        let b = &state.barrier;
+        let text = format!(
             "episode {}{}; {}",
             b.episode(),
             if b.is_pending() { " (pending)" } else { "" },
-            b.port().group_handle().snapshot()
-        ));
+            b.snapshot()
+        );
         let bytes = text.as_bytes();
         let n = bytes.len().min(len - 1);
         // SAFETY: `n + 1 <= len` bytes, which the caller promises are writable.

@@ -15,6 +15,8 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 pub mod backoff;
+#[cfg(not(loom))]
+pub mod device;
 pub mod error;
 #[cfg(not(loom))]
 pub mod fallback;
@@ -30,6 +32,8 @@ pub mod soft;
 
 use std::time::Duration;
 
+#[cfg(not(loom))]
+pub use device::{AnyBarrier, AnyDevice};
 pub use error::{DeviceFault, Missing, Result, WaitError, Who};
 pub use offload::{Barrier, Pending};
 pub use port::{Diagnosis, Port, release_before_doorbell};

@@ -311,6 +311,24 @@ impl<P: Port> Pending<'_, P> {
         done
     }
 
+    /// As [`test`](Self::test), and when not yet released, the group's device error as
+    /// [`wait`](Self::wait) reports it (one status read): a failed group is reported at
+    /// once instead of polling as "not yet" for ever.
+    pub fn poll(&mut self) -> Result<bool> {
+        if self.test() {
+            return Ok(true);
+        }
+        match self.barrier.hot.port.fault() {
+            None => Ok(false),
+            Some(fault) => Err(Box::new(WaitError::Device {
+                who: self.barrier.who(),
+                episode: self.episode(),
+                fault,
+                missing: Missing::Members(self.barrier.hot.port.diagnose().missing),
+            })),
+        }
+    }
+
     /// Wait for the release, as [`Barrier::wait`] does after arriving.
     #[inline]
     pub fn wait(self, timeout: Option<Duration>) -> Result<()> {

@@ -8,7 +8,7 @@ use gba_barrier::fallback::Chosen;
 use gba_barrier::hal::offload;
 use gba_barrier::soft::{Algorithm, SoftBarrier};
 use gba_barrier::{Missing, Wait, WaitError};
-use gba_hal::backends::SimBackend;
+use gba_sim::SimBackend;
 use gba_hal::{Device, GroupConfig, MemberSet};
 
 fn fabric(ports: usize) -> (tempfile::TempDir, Arc<gba_sim::Fabric>) {

@@ -1,12 +1,14 @@
 //! A group's configuration, checked against the device's identity before any register is
 //! written.
 
+use core::time::Duration;
+
 use crate::error::{Error, Result};
 use crate::identity::Identity;
 use crate::members::MemberSet;
 
 /// Default time to wait for READY (every member configured alike).
-pub const DEFAULT_CONFIGURE_TIMEOUT_MS: u64 = 10_000;
+pub const DEFAULT_CONFIGURE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What a member writes to configure group `group` (DESIGN.md section 4): the member set;
 /// MEMBER_COUNT and LOCAL_MEMBER_ID follow from it and from PORT_ID.
@@ -14,7 +16,7 @@ pub const DEFAULT_CONFIGURE_TIMEOUT_MS: u64 = 10_000;
 pub struct GroupConfig {
     group: usize,
     members: MemberSet,
-    timeout_ms: u64,
+    timeout: Option<Duration>,
 }
 
 impl GroupConfig {
@@ -23,13 +25,15 @@ impl GroupConfig {
         GroupConfig {
             group,
             members,
-            timeout_ms: DEFAULT_CONFIGURE_TIMEOUT_MS,
+            timeout: Some(DEFAULT_CONFIGURE_TIMEOUT),
         }
     }
 
-    /// How long [`Device::claim`](crate::Device::claim) waits for READY.
-    pub fn timeout_ms(mut self, timeout_ms: u64) -> Self {
-        self.timeout_ms = timeout_ms;
+    /// How long [`Device::claim`](crate::Device::claim) waits for READY (and for the RESET
+    /// before it); `None` waits for ever, as a barrier's `wait(None)` does. The default is
+    /// [`DEFAULT_CONFIGURE_TIMEOUT`].
+    pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
         self
     }
 
@@ -41,8 +45,8 @@ impl GroupConfig {
         &self.members
     }
 
-    pub fn timeout(&self) -> u64 {
-        self.timeout_ms
+    pub fn configure_timeout(&self) -> Option<Duration> {
+        self.timeout
     }
 
     /// Checks the configuration against the device: the group exists, the member set is

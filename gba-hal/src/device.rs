@@ -140,14 +140,20 @@ impl<B: Backend> Device<B> {
         })
     }
 
-    /// Calls `progress` and spins or yields until `done` or `timeout_ms` pass.
-    pub(crate) fn wait_until(&self, timeout_ms: u64, mut done: impl FnMut() -> bool) -> bool {
+    /// Calls `progress` and spins or yields until `done` or `timeout` passes (`None`: for
+    /// ever).
+    pub(crate) fn wait_until(
+        &self,
+        timeout: Option<core::time::Duration>,
+        mut done: impl FnMut() -> bool,
+    ) -> bool {
         let start = self.backend.now_ns();
+        let limit = timeout.map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX));
         loop {
             if done() {
                 return true;
             }
-            if self.backend.now_ns().saturating_sub(start) > timeout_ms.saturating_mul(1_000_000) {
+            if limit.is_some_and(|limit| self.backend.now_ns().saturating_sub(start) > limit) {
                 return done();
             }
             self.backend.progress();

@@ -83,21 +83,24 @@ impl fmt::Display for GroupSnapshot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "group {}: members {} ({} configured), arrived {} ({}), missing {}, release sequence {}, {}",
-            self.group,
-            self.members,
-            self.member_count,
-            self.arrived,
-            self.arrival_count,
-            self.missing(),
+            "group {}: members {} ({} configured), arrived {} ({}), ",
+            self.group, self.members, self.member_count, self.arrived, self.arrival_count,
+        )?;
+        // An idle group (no episode under way) waits for nobody: naming its members as missing
+        // would send a reader after members that did nothing wrong.
+        if self.active || !self.arrived.is_empty() {
+            write!(f, "missing {}, episode pending", self.missing())?;
+        } else {
+            f.write_str("no episode pending")?;
+        }
+        write!(
+            f,
+            ", release sequence {}, {}",
             self.release_seq,
             if self.ready { "ready" } else { "not ready" },
         )?;
-        if self.active {
-            f.write_str(", episode pending")?;
-        }
         if let Some(code) = self.error {
-            write!(f, ", ERROR {code:?}")?;
+            write!(f, ", ERROR {}: {}", code.name(), code.description())?;
         }
         Ok(())
     }

@@ -52,7 +52,7 @@ pub enum Error {
     #[error("the device refused group {group}'s configuration: {}", refusal(*code))]
     Refused { group: usize, code: ErrorCode },
 
-    #[error("group {group} failed with {code:?} during episode {episode}: {}", refusal(*code))]
+    #[error("group {group} failed during episode {episode}: {}", refusal(*code))]
     Failed {
         group: usize,
         episode: u64,
@@ -60,12 +60,12 @@ pub enum Error {
     },
 
     #[error(
-        "group {group}: {what} did not happen within {waited_ms} ms; members not there: {missing}"
+        "group {group}: {what} did not happen within {waited:?}; members not there: {missing}"
     )]
     Timeout {
         group: usize,
         what: &'static str,
-        waited_ms: u64,
+        waited: core::time::Duration,
         missing: MemberSet,
     },
 
@@ -80,27 +80,17 @@ impl Error {
     }
 }
 
-/// What an ERROR_CODE means and what to do about it.
-pub fn refusal(code: ErrorCode) -> &'static str {
-    match code {
-        ErrorCode::NONE => "no error",
-        ErrorCode::MASK_MISMATCH => {
-            "MASK_MISMATCH: the member ports disagree on MEMBER_MASK; every member must configure the same member set"
-        }
-        ErrorCode::COUNT_MISMATCH => {
-            "COUNT_MISMATCH: MEMBER_COUNT differs from the number of members in MEMBER_MASK"
-        }
-        ErrorCode::BAD_MEMBER => {
-            "BAD_MEMBER: LOCAL_MEMBER_ID is not this port, the port is not in the mask, or the mask names a port the switch does not have"
-        }
-        ErrorCode::SEQ_ERROR => {
-            "SEQ_ERROR: an arrival was out of sequence; a member skipped or repeated an episode"
-        }
-        ErrorCode::DMA_FAULT => {
-            "DMA_FAULT: RELEASE_ADDR is not a mapped, 8-byte-aligned device address (an IOVA, not a host pointer)"
-        }
-        ErrorCode::GROUP_BUSY => {
-            "GROUP_BUSY: another job holds the group; agree on another group id"
-        }
+/// What an ERROR_CODE means, in the spec's words (`gba.yaml`): `NAME: description`.
+pub fn refusal(code: ErrorCode) -> RefusalText {
+    RefusalText(code)
+}
+
+/// [`refusal`]'s text, written without allocating (the core is `no_std`).
+#[derive(Clone, Copy, Debug)]
+pub struct RefusalText(ErrorCode);
+
+impl core::fmt::Display for RefusalText {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.0.name(), self.0.description())
     }
 }

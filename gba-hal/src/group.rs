@@ -2,6 +2,7 @@
 //! on this port.
 
 use core::fmt;
+use core::time::Duration;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use gba_pac::common::Scoped;
@@ -19,7 +20,7 @@ use crate::members::MemberSet;
 
 /// How long dropping a group waits for the device to finish its RESET before giving up on
 /// freeing the release flag (which the device might still write).
-const RELEASE_TIMEOUT_MS: u64 = 1_000;
+const RELEASE_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Bytes of a release flag: a whole cache line, so that nothing else shares it.
 const FLAG_BYTES: usize = 64;
@@ -93,7 +94,7 @@ impl<'d, B: Backend> Group<'d, B> {
             start_sequence: 0,
         };
         let regs = device.group_regs(id);
-        let timeout = config.timeout();
+        let timeout = config.configure_timeout();
 
         regs.control().write(CONTROL::RESET::SET);
         if !device.wait_until(timeout, || !regs.control().is_set(CONTROL::RESET)) {
@@ -139,14 +140,14 @@ impl<'d, B: Backend> Group<'d, B> {
         Ok(group)
     }
 
-    fn timeout(&self, what: &'static str, waited_ms: u64) -> Error {
+    fn timeout(&self, what: &'static str, waited: Option<Duration>) -> Error {
         let me = self.device.identity().port;
         let mut others = self.members;
         others = others.difference(&core::iter::once(me).collect());
         Error::Timeout {
             group: self.id,
             what,
-            waited_ms,
+            waited: waited.unwrap_or(Duration::MAX),
             missing: others,
         }
     }
@@ -213,7 +214,7 @@ impl<B: Backend> Drop for Group<'_, B> {
     fn drop(&mut self) {
         let regs = self.device.group_regs(self.id);
         regs.control().write(CONTROL::RESET::SET);
-        let reset = self.device.wait_until(RELEASE_TIMEOUT_MS, || {
+        let reset = self.device.wait_until(Some(RELEASE_TIMEOUT), || {
             !regs.control().is_set(CONTROL::RESET)
         });
         // If the device did not finish its RESET it may still write the flag: leaking the

@@ -39,7 +39,7 @@ mod members;
 #[cfg(feature = "std")]
 pub use address::{AddressError, DEVICE_ENV, DeviceAddress};
 pub use backend::{Access, Backend, DmaError, DmaRegion};
-pub use config::{DEFAULT_CONFIGURE_TIMEOUT_MS, GroupConfig};
+pub use config::{DEFAULT_CONFIGURE_TIMEOUT, GroupConfig};
 pub use device::Device;
 pub use diag::GroupSnapshot;
 pub use error::{Error, Result, refusal};

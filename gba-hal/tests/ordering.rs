@@ -51,7 +51,7 @@ fn the_switch_sees_the_configuration_written_before_enable() {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| toy_switch(window.group(0).expect("group 0"), members, &done));
-        let claimed = device.claim(GroupConfig::new(0, members).timeout_ms(60_000));
+        let claimed = device.claim(GroupConfig::new(0, members).timeout(Some(std::time::Duration::from_millis(60_000))));
         let result = claimed.as_ref().map(|_| ()).map_err(|e| e.to_string());
         drop(claimed);
         done.store(true, Ordering::Release);

@@ -14,10 +14,7 @@ pub enum Error {
         source: std::io::Error,
     },
 
-    #[error(
-        "no simulator fabric at {}: create one with `gba sim create --ports N --path {}`",
-        path.display(), path.display()
-    )]
+    #[error("{}", no_fabric(path))]
     NoFabric { path: PathBuf },
 
     #[error(
@@ -59,6 +56,24 @@ pub enum Error {
         "port {port} has too many processes attached ({max}); close some, or clear dead ones with `gba sim status`"
     )]
     TooManyOpeners { port: usize, max: usize },
+}
+
+/// The advice for a path that holds no fabric: advice that works when followed (creating a
+/// fabric where a file already is would fail).
+fn no_fabric(path: &Path) -> String {
+    if path.exists() && !path.is_dir() {
+        format!(
+            "{} is a file, not a fabric directory: give the directory of a fabric, or create \
+             one elsewhere with `gba sim create --ports N --path DIR`",
+            path.display()
+        )
+    } else {
+        format!(
+            "no simulator fabric at {}: create one with `gba sim create --ports N --path {}`",
+            path.display(),
+            path.display()
+        )
+    }
 }
 
 impl Error {

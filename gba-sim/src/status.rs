@@ -93,7 +93,7 @@ impl Fabric {
 pub fn error_name(raw: u64) -> String {
     use gba_pac::tock_registers::fields::TryFromValue;
     match STATUS::ERROR_CODE::Value::try_from_value(raw) {
-        Some(value) => format!("{value:?}"),
+        Some(value) => value.name().to_string(),
         None => format!("unknown error code {raw}"),
     }
 }

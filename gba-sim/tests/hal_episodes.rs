@@ -48,7 +48,7 @@ fn member(
     entered: &Entered<'_>,
 ) {
     let g = device
-        .claim(GroupConfig::new(group, *members).timeout_ms(60_000))
+        .claim(GroupConfig::new(group, *members).timeout(Some(std::time::Duration::from_millis(60_000))))
         .expect("configure");
     let me = g.member_id();
     let start = u64::from(g.start_sequence());

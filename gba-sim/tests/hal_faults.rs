@@ -54,7 +54,7 @@ fn child_configures_and_hangs() {
     };
     let device = common::open_sim(&fabric, 1);
     let _group = device
-        .claim(GroupConfig::new(11, pair()).timeout_ms(60_000))
+        .claim(GroupConfig::new(11, pair()).timeout(Some(std::time::Duration::from_millis(60_000))))
         .unwrap();
     println!("configured");
     loop {
@@ -80,7 +80,7 @@ fn a_killed_members_survivors_time_out_and_its_group_is_reclaimed() {
         .unwrap();
     let device = common::sim_device(&fabric, 0);
     let group = device
-        .claim(GroupConfig::new(11, pair()).timeout_ms(60_000))
+        .claim(GroupConfig::new(11, pair()).timeout(Some(std::time::Duration::from_millis(60_000))))
         .expect("configured with the child");
     child.kill().unwrap();
     child.wait().unwrap();
@@ -122,7 +122,7 @@ fn a_group_of_708_members_completes_episodes() {
             s.spawn(move || {
                 let device = common::sim_device(&fabric, p);
                 let group = device
-                    .claim(GroupConfig::new(0, all).timeout_ms(600_000))
+                    .claim(GroupConfig::new(0, all).timeout(Some(std::time::Duration::from_millis(600_000))))
                     .expect("configured");
                 let first = u64::from(group.start_sequence());
                 for k in first + 1..=first + episodes {

@@ -310,7 +310,7 @@ fn gba_contender<'d>(
 ) -> Result<Box<dyn Wait + 'd>, String> {
     let all: MemberSet = (0..members).collect();
     // A private fabric: group 0 is free for every member, so they all agree on it.
-    let barrier = offload(device, GroupConfig::new(0, all).timeout_ms(60_000), None)
+    let barrier = offload(device, GroupConfig::new(0, all).timeout(Some(std::time::Duration::from_millis(60_000))), None)
         .map_err(|e| e.to_string())?;
     Ok(Box::new(barrier))
 }

@@ -1,0 +1,260 @@
+//! Any device by its address, and a barrier that shares its device: what a driver or a
+//! runtime holds without knowing which backend is behind it.
+//!
+//! Opening lives here, above gba-hal and gba-sim, because it is the lowest crate that knows
+//! both: gba-hal opens hardware ([`gba_hal::backends::open_hardware`]), gba-sim is a backend
+//! built on gba-hal. [`AnyDevice::open`] takes a [`DeviceAddress`] of either kind and gives one
+//! type; [`AnyDevice::barrier`] gives an [`AnyBarrier`] that keeps the device alive (an `Arc`),
+//! so a driver can store both in one struct. The C ABI (`gba_device_open`) is built on it.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gba_hal::backends::{OpenError, UioBackend, open_hardware};
+use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
+use gba_sim::SimBackend;
+
+use crate::hal::{HalPort, ProgressHook, offload};
+use crate::offload::Barrier;
+use crate::{Wait, WaitError, Who};
+
+/// One opened device of either kind, shared: clones are the same device.
+#[derive(Clone)]
+pub struct AnyDevice {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    device: Backends,
+    address: DeviceAddress,
+    hook: ProgressHook,
+}
+
+enum Backends {
+    Sim(gba_hal::Device<SimBackend>),
+    Uio(gba_hal::Device<UioBackend>),
+}
+
+/// Runs `$body` with `$d` bound to the generic `gba_hal::Device` of either backend.
+macro_rules! on_device {
+    ($device:expr, $d:ident => $body:expr) => {
+        match $device {
+            Backends::Sim($d) => $body,
+            Backends::Uio($d) => $body,
+        }
+    };
+}
+
+impl AnyDevice {
+    /// Opens the device at `address`: a simulator port or a UIO device node.
+    pub fn open(address: &DeviceAddress) -> Result<Self, OpenError> {
+        let device = match address {
+            DeviceAddress::Sim { fabric, port } => {
+                let backend =
+                    SimBackend::open(fabric, *port).map_err(|source| OpenError::Backend {
+                        address: address.clone(),
+                        source: Box::new(source),
+                    })?;
+                Backends::Sim(gba_hal::Device::new(backend).map_err(|source| {
+                    OpenError::Device {
+                        address: address.clone(),
+                        source,
+                    }
+                })?)
+            }
+            DeviceAddress::Uio(_) => Backends::Uio(open_hardware(address)?),
+        };
+        Ok(AnyDevice {
+            inner: Arc::new(Inner {
+                device,
+                address: address.clone(),
+                hook: ProgressHook::default(),
+            }),
+        })
+    }
+
+    /// Opens the device named by `text` (`sim:DIR#P`, `/dev/uioN`), or by the `GBA_DEVICE`
+    /// environment variable when `None`.
+    pub fn open_str(text: Option<&str>) -> Result<Self, OpenError> {
+        Self::open(&DeviceAddress::parse_or_env(text)?)
+    }
+
+    pub fn address(&self) -> &DeviceAddress {
+        &self.inner.address
+    }
+
+    pub fn identity(&self) -> &Identity {
+        on_device!(&self.inner.device, d => d.identity())
+    }
+
+    /// See [`gba_hal::Device::free_groups`].
+    pub fn free_groups(&self) -> GroupSet {
+        on_device!(&self.inner.device, d => d.free_groups())
+    }
+
+    /// Lets the device make progress (steps the simulator; nothing on hardware).
+    pub fn progress(&self) {
+        on_device!(&self.inner.device, d => d.progress())
+    }
+
+    /// See [`gba_hal::Device::snapshot`].
+    pub fn snapshot(&self, group: usize) -> gba_hal::Result<GroupSnapshot> {
+        on_device!(&self.inner.device, d => d.snapshot(group))
+    }
+
+    /// See [`gba_hal::Device::read_raw`].
+    pub fn read_raw(&self, offset: usize, width: u32) -> Option<u64> {
+        on_device!(&self.inner.device, d => d.read_raw(offset, width))
+    }
+
+    /// BARRIERS_COMPLETED of this port: episodes completed in all its groups.
+    pub fn barriers_completed(&self) -> u64 {
+        use gba_pac::tock_registers::interfaces::Readable;
+        on_device!(&self.inner.device, d => d.registers().global().barriers_completed().get())
+    }
+
+    /// Installs a function the barriers of this device call while they wait (`None` clears
+    /// it).
+    ///
+    /// # Safety
+    ///
+    /// As [`ProgressHook::set`]: `function` may be called with `argument` from any thread that
+    /// waits on a barrier of this device, for as long as it is installed.
+    pub unsafe fn set_progress_hook(
+        &self,
+        function: Option<crate::hal::HookFn>,
+        argument: *mut std::ffi::c_void,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.inner.hook.set(function, argument) }
+    }
+
+    /// Claims and configures `config`'s group and returns this member's barrier over it (see
+    /// [`gba_hal::Device::claim`]). The barrier holds the device: it may outlive this handle.
+    pub fn barrier(&self, config: GroupConfig) -> gba_hal::Result<AnyBarrier> {
+        // SAFETY (of the 'static): `inner` lives in the `Arc`'s allocation, which does not move
+        // and is freed only when the last clone drops. The barrier below stores a clone in
+        // `_device`, declared after `kind`, so `kind` (which borrows it) drops first; and no
+        // method of `AnyBarrier` hands out anything that carries the 'static borrow.
+        let inner: &'static Inner = unsafe { &*Arc::as_ptr(&self.inner) };
+        let kind = match &inner.device {
+            Backends::Sim(d) => Kind::Sim(offload(d, config, Some(&inner.hook))?),
+            Backends::Uio(d) => Kind::Uio(offload(d, config, Some(&inner.hook))?),
+        };
+        Ok(AnyBarrier {
+            kind,
+            _device: self.inner.clone(),
+        })
+    }
+}
+
+impl fmt::Display for AnyDevice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.address.fmt(f)
+    }
+}
+
+impl fmt::Debug for AnyDevice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnyDevice")
+            .field("address", &self.inner.address)
+            .field("identity", self.identity())
+            .finish()
+    }
+}
+
+/// One member's offloaded barrier over a group of an [`AnyDevice`], holding the device.
+/// Dropping it resets and releases the group on this port.
+pub struct AnyBarrier {
+    // Declared before `_device`: fields drop in order, and `kind` borrows the device.
+    kind: Kind,
+    _device: Arc<Inner>,
+}
+
+// The offloaded barrier's hot state is cache-padded on purpose (as in `fallback::Chosen`).
+#[allow(clippy::large_enum_variant)]
+enum Kind {
+    Sim(Barrier<HalPort<'static, SimBackend>>),
+    Uio(Barrier<HalPort<'static, UioBackend>>),
+}
+
+macro_rules! on_barrier {
+    ($kind:expr, $b:ident => $body:expr) => {
+        match $kind {
+            Kind::Sim($b) => $body,
+            Kind::Uio($b) => $body,
+        }
+    };
+}
+
+impl AnyBarrier {
+    /// Arrive and wait for the release; see [`Barrier::wait`].
+    pub fn wait(&mut self, timeout: Option<Duration>) -> crate::Result<()> {
+        on_barrier!(&mut self.kind, b => b.wait(timeout))
+    }
+
+    /// Split phase: arrive without waiting; finish with [`poll`](Self::poll) or
+    /// [`wait_pending`](Self::wait_pending).
+    pub fn arrive(&mut self) -> crate::Result<()> {
+        on_barrier!(&mut self.kind, b => b.arrive().map(drop))
+    }
+
+    /// Polls the pending episode once: `Ok(true)` when released, `Ok(false)` not yet, the
+    /// device error if the group failed, `None` when no arrival is pending.
+    pub fn poll(&mut self) -> Option<crate::Result<bool>> {
+        on_barrier!(&mut self.kind, b => b.pending().map(|mut p| p.poll()))
+    }
+
+    /// Waits for the pending episode; `None` when no arrival is pending.
+    pub fn wait_pending(&mut self, timeout: Option<Duration>) -> Option<crate::Result<()>> {
+        on_barrier!(&mut self.kind, b => b.pending().map(|p| p.wait(timeout)))
+    }
+
+    pub fn is_pending(&self) -> bool {
+        on_barrier!(&self.kind, b => b.is_pending())
+    }
+
+    /// The last episode arrived at.
+    pub fn episode(&self) -> u64 {
+        on_barrier!(&self.kind, b => b.episode())
+    }
+
+    /// The group's state as this port sees it.
+    pub fn snapshot(&self) -> GroupSnapshot {
+        on_barrier!(&self.kind, b => b.port().group_handle().snapshot())
+    }
+
+    pub fn who(&self) -> Who {
+        on_barrier!(&self.kind, b => b.who())
+    }
+}
+
+impl Wait for AnyBarrier {
+    fn wait(&mut self, timeout: Option<Duration>) -> crate::Result<()> {
+        AnyBarrier::wait(self, timeout)
+    }
+
+    fn who(&self) -> Who {
+        AnyBarrier::who(self)
+    }
+}
+
+impl fmt::Debug for AnyBarrier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AnyBarrier({}, episode {})", self.who(), self.episode())
+    }
+}
+
+/// Any error of the chain open → barrier → wait, for callers that propagate with `?`.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    #[error(transparent)]
+    Address(#[from] gba_hal::AddressError),
+    #[error(transparent)]
+    Group(#[from] gba_hal::Error),
+    #[error(transparent)]
+    Wait(#[from] Box<WaitError>),
+}
