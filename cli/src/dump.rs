@@ -9,8 +9,9 @@ use std::fmt::Write;
 use std::process::ExitCode;
 
 use clap::Args;
+use gba_barrier::AnyDevice;
 use gba_codegen::model::{Access, Block, Register, SideEffect};
-use gba_hal::backends::AnyDevice;
+use gba_hal::DeviceAddress;
 
 const SPEC: &str = include_str!("../../gba.yaml");
 
@@ -32,17 +33,19 @@ pub fn run(args: DumpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let device = match gba_hal::backends::open(args.device.as_deref()) {
+    // Parsed here, not by clap, so that a bad address is one `error:` line like every other.
+    let address = DeviceAddress::parse_or_env(args.device.as_deref());
+    let device = match address
+        .map_err(Into::into)
+        .and_then(|a| AnyDevice::open(&a))
+    {
         Ok(device) => device,
         Err(error) => {
             eprintln!("error: {}", chain(&error));
             return ExitCode::from(1);
         }
     };
-    let read = |offset: usize, width: u32| match &device {
-        AnyDevice::Sim(d) => d.read_raw(offset, width),
-        AnyDevice::Uio(d) => d.read_raw(offset, width),
-    };
+    let read = |offset: usize, width: u32| device.read_raw(offset, width);
     let max_groups = device.identity().max_groups;
     if let Some(g) = args.group
         && g >= max_groups

@@ -9,9 +9,18 @@ use gba_sim::{Fabric, GroupReport};
 
 #[derive(Args)]
 pub struct PathArg {
-    /// The fabric directory (default: $GBA_SIM_FABRIC, else /dev/shm/gba-fabric).
-    #[arg(long)]
+    /// The fabric directory (default: $GBA_SIM_FABRIC, else /dev/shm/gba-fabric). Accepted
+    /// anywhere after `sim`, before or after a fault's name.
+    #[arg(long, global = true, value_parser = non_empty_path)]
     path: Option<PathBuf>,
+}
+
+/// A path that is not empty (an empty one would name the current directory by accident).
+fn non_empty_path(text: &str) -> Result<PathBuf, String> {
+    if text.is_empty() {
+        return Err("the path is empty: give the fabric's directory".into());
+    }
+    Ok(PathBuf::from(text))
 }
 
 impl PathArg {
@@ -203,7 +212,14 @@ fn with_fabric(path: &Path, body: impl FnOnce(&Fabric)) -> ExitCode {
 }
 
 fn fail(error: &gba_sim::Error) -> ExitCode {
-    eprintln!("error: {error}");
+    // The cause (an OS error) is the source: shown once, after the message.
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    eprintln!("error: {text}");
     ExitCode::from(1)
 }
 

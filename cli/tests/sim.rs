@@ -50,7 +50,7 @@ fn create_status_dump_fault_destroy() {
     assert!(status.contains("no group is enabled"), "{status}");
 
     // The dump decodes identity from the spec's fields.
-    let device = format!("sim:{path}#2");
+    let device = gba_hal::DeviceAddress::sim(path, 2).to_string();
     let out = gba(&["dump", "--device", &device]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let dump = text(&out.stdout);
@@ -68,6 +68,18 @@ fn create_status_dump_fault_destroy() {
 
     let out = gba(&["sim", "fault", "--path", path, "drop", "--port", "1"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // `--path` after the fault's name too, as in every other subcommand.
+    let out = gba(&[
+        "sim", "fault", "delay", "--port", "1", "--ms", "1", "--path", path,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = gba(&["sim", "status", "--path", ""]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("the path is empty"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = gba(&["sim", "fault", "--path", path, "dead", "--port", "7"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -111,6 +123,7 @@ fn errors_are_one_line_and_never_a_panic() {
         ],
         vec!["dump", "--device", "sim:/nonexistent#0"],
         vec!["dump", "--device", "/dev/null"],
+        vec!["dump", "--device", "sim:#0"],
         vec!["dump"],
         vec!["sim", "destroy", "--path", "/nonexistent"],
     ] {

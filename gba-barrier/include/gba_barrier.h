@@ -64,6 +64,11 @@
 // `gba_device_info.max_members` of them.
 #define GBA_MEMBER_CAPACITY (GBA_MEMBER_WORDS * 64)
 
+// Members a GBA of this register map supports (the spec's CAPS.MAX_MEMBERS reset value), for
+// decisions that must come out alike on ranks with and without a device; an opened device
+// says its own in `gba_device_info.max_members`.
+#define GBA_MAX_MEMBERS 708
+
 // The default configure timeout, for callers that want it: `gba_barrier_create` with
 // `timeout_ns` 0 waits for ever, as every wait with 0 does.
 #define GBA_DEFAULT_CONFIGURE_TIMEOUT_NS 10000000000

@@ -106,7 +106,11 @@ impl fmt::Display for DeviceFault {
                 v.name(),
                 v.description()
             ),
-            None => write!(f, "ERROR_CODE {} (a code the spec does not name)", self.code),
+            None => write!(
+                f,
+                "ERROR_CODE {} (a code the spec does not name)",
+                self.code
+            ),
         }
     }
 }

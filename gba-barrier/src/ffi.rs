@@ -61,6 +61,12 @@ const _: () = assert!(GBA_MEMBER_WORDS == gba_hal::MEMBER_WORDS);
 /// `gba_device_info.max_members` of them.
 pub const GBA_MEMBER_CAPACITY: usize = GBA_MEMBER_WORDS * 64;
 
+/// Members a GBA of this register map supports (the spec's CAPS.MAX_MEMBERS reset value), for
+/// decisions that must come out alike on ranks with and without a device; an opened device
+/// says its own in `gba_device_info.max_members`.
+pub const GBA_MAX_MEMBERS: u32 = 708;
+const _: () = assert!(GBA_MAX_MEMBERS as usize == gba_pac::MAX_MEMBERS);
+
 /// The default configure timeout, for callers that want it: `gba_barrier_create` with
 /// `timeout_ns` 0 waits for ever, as every wait with 0 does.
 pub const GBA_DEFAULT_CONFIGURE_TIMEOUT_NS: u64 = 10_000_000_000;
@@ -532,7 +538,9 @@ pub unsafe extern "C" fn gba_barrier_create(
         if nwords > GBA_MEMBER_WORDS {
             return fail(
                 GBA_ERR_INVALID,
-                format!("a member mask has at most GBA_MEMBER_WORDS ({GBA_MEMBER_WORDS}) words; {nwords} given"),
+                format!(
+                    "a member mask has at most GBA_MEMBER_WORDS ({GBA_MEMBER_WORDS}) words; {nwords} given"
+                ),
             );
         }
         let mut words = [0u64; GBA_MEMBER_WORDS];

@@ -73,7 +73,9 @@ fn a_barrier_keeps_its_device_and_polling_reports_a_failed_group() {
     assert!(matches!(&*error, WaitError::Device { .. }), "{error}");
     assert!(error.to_string().contains("MASK_MISMATCH"), "{error}");
     assert!(
-        error.to_string().contains("Member ports disagree on MEMBER_MASK."),
+        error
+            .to_string()
+            .contains("Member ports disagree on MEMBER_MASK."),
         "the spec's description: {error}"
     );
 }
@@ -86,7 +88,10 @@ fn addresses_that_name_no_device_are_refused_with_what_to_do() {
         (format!("sim:{}#9", path.display()), "port 9 does not exist"),
         (format!("sim:{}", path.display()), "names no port"),
         ("sim:#0".to_string(), "no fabric directory"),
-        ("sim:/nonexistent/fabric#0".to_string(), "no simulator fabric"),
+        (
+            "sim:/nonexistent/fabric#0".to_string(),
+            "no simulator fabric",
+        ),
         ("/dev/null".to_string(), "neither a simulator port"),
         (
             format!("sim:{}#0", not_a_fabric.path().display()),

@@ -8,8 +8,8 @@ use gba_barrier::fallback::Chosen;
 use gba_barrier::hal::offload;
 use gba_barrier::soft::{Algorithm, SoftBarrier};
 use gba_barrier::{Missing, Wait, WaitError};
-use gba_sim::SimBackend;
 use gba_hal::{Device, GroupConfig, MemberSet};
+use gba_sim::SimBackend;
 
 fn fabric(ports: usize) -> (tempfile::TempDir, Arc<gba_sim::Fabric>) {
     let dir = if std::path::Path::new("/dev/shm").is_dir() {

@@ -32,16 +32,22 @@ pub enum AddressError {
     #[error("the device address is empty; use `sim:<fabric-dir>#<port>` or `/dev/uioN`")]
     Empty,
 
-    #[error("{text:?} names no port: a simulator address ends in #<port>, e.g. `sim:/dev/shm/gba-fabric#0`")]
+    #[error(
+        "{text:?} names no port: a simulator address ends in #<port>, e.g. `sim:/dev/shm/gba-fabric#0`"
+    )]
     NoPort { text: String },
 
-    #[error("{text:?} names no fabric directory before #: use `sim:<fabric-dir>#<port>`, e.g. `sim:/dev/shm/gba-fabric#0`")]
+    #[error(
+        "{text:?} names no fabric directory before #: use `sim:<fabric-dir>#<port>`, e.g. `sim:/dev/shm/gba-fabric#0`"
+    )]
     NoFabric { text: String },
 
     #[error("{text:?}: the port after # must be a number (0, 1, …), not {port:?}")]
     BadPort { text: String, port: String },
 
-    #[error("{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`) nor a UIO device node (`/dev/uioN`)")]
+    #[error(
+        "{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`) nor a UIO device node (`/dev/uioN`)"
+    )]
     Unknown { text: String },
 }
 
@@ -114,7 +120,12 @@ mod tests {
 
     #[test]
     fn addresses_round_trip_through_display() {
-        for text in ["sim:/dev/shm/gba-fabric#0", "sim:rel/dir#12", "sim:a#b#3", "/dev/uio0"] {
+        for text in [
+            "sim:/dev/shm/gba-fabric#0",
+            "sim:rel/dir#12",
+            "sim:a#b#3",
+            "/dev/uio0",
+        ] {
             let address: DeviceAddress = text.parse().expect(text);
             assert_eq!(address.to_string(), text);
         }

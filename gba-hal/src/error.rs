@@ -59,9 +59,7 @@ pub enum Error {
         code: ErrorCode,
     },
 
-    #[error(
-        "group {group}: {what} did not happen within {waited:?}; members not there: {missing}"
-    )]
+    #[error("group {group}: {what} did not happen within {waited:?}; members not there: {missing}")]
     Timeout {
         group: usize,
         what: &'static str,

@@ -2,8 +2,8 @@
 //! on this port.
 
 use core::fmt;
-use core::time::Duration;
 use core::sync::atomic::{AtomicU64, Ordering};
+use core::time::Duration;
 
 use gba_pac::common::Scoped;
 use gba_pac::common::{Reg, Wo};

@@ -51,10 +51,17 @@ fn the_switch_sees_the_configuration_written_before_enable() {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| toy_switch(window.group(0).expect("group 0"), members, &done));
-        let claimed = device.claim(GroupConfig::new(0, members).timeout(Some(std::time::Duration::from_millis(60_000))));
+        let claimed = device.claim(
+            GroupConfig::new(0, members).timeout(Some(std::time::Duration::from_millis(60_000))),
+        );
         let result = claimed.as_ref().map(|_| ()).map_err(|e| e.to_string());
         drop(claimed);
         done.store(true, Ordering::Release);
-        assert_eq!(result, Ok(()), "a stale configuration gives {:?}", ErrorCode::MASK_MISMATCH);
+        assert_eq!(
+            result,
+            Ok(()),
+            "a stale configuration gives {:?}",
+            ErrorCode::MASK_MISMATCH
+        );
     });
 }

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use gba_pac::common::Atomic;
 use gba_hal::{Backend, DeviceAddress, DmaError, DmaRegion};
+use gba_pac::common::Atomic;
 
 use crate::fabric::Fabric;
 use crate::port::{DmaBlock, Port};

@@ -36,8 +36,8 @@ use gba_pac::{global, group};
 
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
-use gba_hal::MemberSet as Mask;
 use crate::os;
+use gba_hal::MemberSet as Mask;
 
 /// Idle groups whose ports a step scans for a new ENABLE, in turn: a new group is noticed
 /// within GROUPS / IDLE_GROUPS_PER_STEP steps, while a step over one busy group stays short.

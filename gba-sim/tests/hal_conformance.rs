@@ -7,9 +7,9 @@ use hal_common as common;
 use std::path::Path;
 
 use gba_hal::backends::{MemoryBackend, UioBackend};
-use gba_sim::SimBackend;
 use gba_hal::{Backend, Device};
 use gba_pac::global;
+use gba_sim::SimBackend;
 
 fn conformance<B: Backend>(backend: B, port: usize) {
     let name = format!("{}", DescribeOf(&backend));

@@ -10,9 +10,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use gba_sim::SimBackend;
 use gba_hal::{Device, GroupConfig, MemberSet};
 use gba_pac::tock_registers::interfaces::Readable;
+use gba_sim::SimBackend;
 
 const EPISODES: u64 = 10_000;
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -48,7 +48,10 @@ fn member(
     entered: &Entered<'_>,
 ) {
     let g = device
-        .claim(GroupConfig::new(group, *members).timeout(Some(std::time::Duration::from_millis(60_000))))
+        .claim(
+            GroupConfig::new(group, *members)
+                .timeout(Some(std::time::Duration::from_millis(60_000))),
+        )
         .expect("configure");
     let me = g.member_id();
     let start = u64::from(g.start_sequence());

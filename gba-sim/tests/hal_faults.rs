@@ -122,7 +122,10 @@ fn a_group_of_708_members_completes_episodes() {
             s.spawn(move || {
                 let device = common::sim_device(&fabric, p);
                 let group = device
-                    .claim(GroupConfig::new(0, all).timeout(Some(std::time::Duration::from_millis(600_000))))
+                    .claim(
+                        GroupConfig::new(0, all)
+                            .timeout(Some(std::time::Duration::from_millis(600_000))),
+                    )
                     .expect("configured");
                 let first = u64::from(group.start_sequence());
                 for k in first + 1..=first + episodes {

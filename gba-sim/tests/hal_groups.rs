@@ -69,7 +69,10 @@ fn two_jobs_claiming_one_group_at_once_one_wins_the_other_may_retry() {
                 s.spawn(move || {
                     let job = if p < 2 { [0, 1] } else { [2, 3] };
                     start.wait();
-                    let claim = d.claim(GroupConfig::new(7, members(&job)).timeout(Some(std::time::Duration::from_millis(5_000))));
+                    let claim = d.claim(
+                        GroupConfig::new(7, members(&job))
+                            .timeout(Some(std::time::Duration::from_millis(5_000))),
+                    );
                     // Hold the group until every claim settled.
                     let outcome = claim.as_ref().map(|_| ()).map_err(|e| e.to_string());
                     let busy = matches!(&claim, Err(e) if e.is_retryable());
@@ -179,7 +182,9 @@ fn members_that_disagree_get_mask_mismatch_and_a_silent_member_a_timeout() {
     let (_dir, fabric) = common::fabric(3);
     let a = common::sim_device(&fabric, 0);
     let b = common::sim_device(&fabric, 1);
-    let held = a.claim(GroupConfig::new(2, members(&[0, 1])).timeout(Some(std::time::Duration::from_millis(50))));
+    let held = a.claim(
+        GroupConfig::new(2, members(&[0, 1])).timeout(Some(std::time::Duration::from_millis(50))),
+    );
     let error = held.unwrap_err();
     assert!(
         matches!(&error, Error::Timeout { group: 2, missing, .. } if *missing == members(&[1])),
@@ -187,8 +192,11 @@ fn members_that_disagree_get_mask_mismatch_and_a_silent_member_a_timeout() {
     );
     std::thread::scope(|s| {
         let first = s.spawn(|| {
-            a.claim(GroupConfig::new(3, members(&[0, 1])).timeout(Some(std::time::Duration::from_millis(2_000))))
-                .map(|_| ())
+            a.claim(
+                GroupConfig::new(3, members(&[0, 1]))
+                    .timeout(Some(std::time::Duration::from_millis(2_000))),
+            )
+            .map(|_| ())
         });
         // Member 0 must have joined first (a sleep would race with a loaded machine).
         use gba_pac::tock_registers::interfaces::Readable;

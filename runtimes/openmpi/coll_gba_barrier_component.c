@@ -254,7 +254,7 @@ mca_coll_base_module_t *mca_coll_gba_barrier_comm_query(struct ompi_communicator
     mca_coll_gba_barrier_component_t *c = &mca_coll_gba_barrier_component;
     mca_coll_gba_barrier_module_t *m;
     int size;
-    uint32_t max_members = c->device ? c->info.max_members : 708;
+    uint32_t max_members = c->device ? c->info.max_members : GBA_MAX_MEMBERS;
 
     /* Every test here must come out the same on every rank of comm. */
     if (OMPI_COMM_IS_INTER(comm)) {

@@ -12,8 +12,6 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/constants.h"
 
-#define GBA_MASK_WORDS 12
-
 /* a verdict every rank of the communicator reaches alike: said once, by its rank 0 */
 #define GBA_LOG_ROOT(level, ...)                                              \
     do {                                                                      \
@@ -147,7 +145,7 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
     int size = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
     gba_vote_t mine, *votes;
     int32_t *results;
-    uint64_t mask[GBA_MASK_WORDS];
+    uint64_t mask[GBA_MEMBER_WORDS];
     size_t nwords = 0;
     uint32_t tried = 0;
     int ret = OMPI_ERR_NOT_AVAILABLE;
@@ -207,7 +205,7 @@ static int gba_agree_and_create(mca_coll_gba_barrier_module_t *m,
             memset(mask, 0, sizeof(mask));
             for (int r = 0; r < size; r++) {
                 uint32_t p = votes[r].port;
-                if (p >= 64 * GBA_MASK_WORDS || p >= c->info.max_members) {
+                if (p >= 64 * GBA_MEMBER_WORDS || p >= c->info.max_members) {
                     GBA_LOG_ROOT(1, "%s: software barrier: rank %d has port %u, beyond the "
                                "member range", comm->c_name, r, p);
                     goto out;

@@ -18,8 +18,8 @@ use gba_barrier::Wait;
 use gba_barrier::hal::offload;
 use gba_barrier::soft::StdBarrier;
 use gba_barrier::soft::{Algorithm, SoftBarrier};
-use gba_hal::backends::{AnyDevice, SimBackend};
 use gba_hal::{Device, GroupConfig, MemberSet};
+use gba_sim::SimBackend;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// How long one barrier may take before the benchmark gives up (a member died or hangs).
@@ -242,13 +242,13 @@ fn run_processes(dir: &Path, args: &BenchArgs) -> Result<Vec<Contender>, String>
 
 /// `gba bench-member`: one member process.
 pub fn member(args: MemberArgs) -> ExitCode {
-    let device = match gba_hal::backends::open(Some(&format!(
-        "sim:{}#{}",
-        args.dir.join("fabric").display(),
-        args.member
-    ))) {
-        Ok(AnyDevice::Sim(device)) => device,
-        Ok(_) => unreachable!("a sim: name opens a simulator port"),
+    // The process opens its own port, as a host opens its device; the generic `Device` keeps
+    // the backend's type, so the hot path has no dispatch on it.
+    let opened = SimBackend::open(&args.dir.join("fabric"), args.member)
+        .map_err(|e| e.to_string())
+        .and_then(|backend| Device::new(backend).map_err(|e| e.to_string()));
+    let device = match opened {
+        Ok(device) => device,
         Err(e) => {
             eprintln!("error: member {}: {e}", args.member);
             return ExitCode::from(1);
@@ -310,8 +310,8 @@ fn gba_contender<'d>(
 ) -> Result<Box<dyn Wait + 'd>, String> {
     let all: MemberSet = (0..members).collect();
     // A private fabric: group 0 is free for every member, so they all agree on it.
-    let barrier = offload(device, GroupConfig::new(0, all).timeout(Some(std::time::Duration::from_millis(60_000))), None)
-        .map_err(|e| e.to_string())?;
+    let config = GroupConfig::new(0, all).timeout(Some(Duration::from_secs(60)));
+    let barrier = offload(device, config, None).map_err(|e| e.to_string())?;
     Ok(Box::new(barrier))
 }
 

@@ -32,7 +32,7 @@ static void bad_inputs(const char *fabric) {
     char spec[4096];
     gba_device *dev = NULL;
     gba_barrier *bar = NULL;
-    uint64_t mask[13] = {0};
+    uint64_t mask[GBA_MEMBER_WORDS + 1] = {0};
     int done = 0;
     char buf[256];
 
@@ -43,6 +43,11 @@ static void bad_inputs(const char *fabric) {
         failures++;
     }
     EXPECT(gba_device_open("sim:/nonexistent/fabric#0", &dev), GBA_ERR_NO_DEVICE);
+    EXPECT(gba_device_open("sim:#0", &dev), GBA_ERR_NO_DEVICE);
+    if (strstr(gba_last_error(), "no fabric directory") == NULL) {
+        fprintf(stderr, "an empty fabric path: %s\n", gba_last_error());
+        failures++;
+    }
     snprintf(spec, sizeof spec, "sim:%s#999", fabric);
     EXPECT(gba_device_open(spec, &dev), GBA_ERR_NO_DEVICE);
     EXPECT(gba_device_open("/dev/null", &dev), GBA_ERR_NO_DEVICE);
@@ -58,7 +63,12 @@ static void bad_inputs(const char *fabric) {
     gba_device_info info;
     EXPECT(gba_device_info_get(dev, NULL), GBA_ERR_NULL);
     EXPECT(gba_device_info_get(dev, &info), GBA_OK);
-    if (info.port_id != 0 || info.max_groups != 32 || info.max_members != 708) {
+    /* The header: "" after a success, not the previous call's error. */
+    if (strcmp(gba_last_error(), "") != 0) {
+        fprintf(stderr, "gba_last_error after a success: %s\n", gba_last_error());
+        failures++;
+    }
+    if (info.port_id != 0 || info.max_groups != 32 || info.max_members != GBA_MAX_MEMBERS) {
         fprintf(stderr, "identity: port %u groups %u members %u\n", info.port_id,
                 info.max_groups, info.max_members);
         failures++;
@@ -68,17 +78,17 @@ static void bad_inputs(const char *fabric) {
 
     mask[0] = 1; /* member 0: this port, alone */
     EXPECT(gba_barrier_create(dev, 40, mask, 1, 0, &bar), GBA_ERR_INVALID);
-    EXPECT(gba_barrier_create(dev, 1, mask, 13, 0, &bar), GBA_ERR_INVALID);
+    EXPECT(gba_barrier_create(dev, 1, mask, GBA_MEMBER_WORDS + 1, 0, &bar), GBA_ERR_INVALID);
     EXPECT(gba_barrier_create(dev, 1, NULL, 1, 0, &bar), GBA_ERR_NULL);
     EXPECT(gba_barrier_create(dev, 1, mask, 1, 0, NULL), GBA_ERR_NULL);
     mask[0] = 2; /* member 1 only: this port is not a member */
     EXPECT(gba_barrier_create(dev, 1, mask, 1, 0, &bar), GBA_ERR_INVALID);
     mask[0] = 0;
     EXPECT(gba_barrier_create(dev, 1, mask, 1, 0, &bar), GBA_ERR_INVALID);
-    mask[11] = 1ULL << 60; /* member 764: beyond MAX_MEMBERS */
+    mask[GBA_MEMBER_WORDS - 1] = 1ULL << 63; /* the last member a mask holds: beyond MAX_MEMBERS */
     mask[0] = 1;
-    EXPECT(gba_barrier_create(dev, 1, mask, 12, 0, &bar), GBA_ERR_INVALID);
-    mask[11] = 0;
+    EXPECT(gba_barrier_create(dev, 1, mask, GBA_MEMBER_WORDS, 0, &bar), GBA_ERR_INVALID);
+    mask[GBA_MEMBER_WORDS - 1] = 0;
     /* Members 0 and 1, but member 1 never configures: READY never comes. */
     mask[0] = 3;
     EXPECT(gba_barrier_create(dev, 1, mask, 1, 20 * 1000 * 1000, &bar), GBA_ERR_TIMEOUT);
@@ -90,6 +100,12 @@ static void bad_inputs(const char *fabric) {
     EXPECT(gba_barrier_wait_pending(bar, 0), GBA_ERR_PENDING);
     EXPECT(gba_barrier_arrive(bar), GBA_OK);
     EXPECT(gba_barrier_arrive(bar), GBA_ERR_PENDING);
+    /* Advice in C's terms. */
+    if (strstr(gba_last_error(), "gba_barrier_wait_pending") == NULL ||
+        strstr(gba_last_error(), "::") != NULL) {
+        fprintf(stderr, "pending advice not in C: %s\n", gba_last_error());
+        failures++;
+    }
     EXPECT(gba_barrier_test(bar, NULL), GBA_ERR_NULL);
     EXPECT(gba_barrier_wait_pending(bar, 0), GBA_OK);
     EXPECT(gba_barrier_wait(bar, 0), GBA_OK);
@@ -119,7 +135,7 @@ static int member(const char *fabric, int me, int members, long episodes, _Atomi
     char spec[4096];
     gba_device *dev = NULL;
     gba_barrier *bar = NULL;
-    uint64_t mask[12] = {0};
+    uint64_t mask[GBA_MEMBER_WORDS] = {0};
     for (int m = 0; m < members; m++) {
         mask[m / 64] |= 1ULL << (m % 64);
     }
@@ -127,7 +143,7 @@ static int member(const char *fabric, int me, int members, long episodes, _Atomi
     EXPECT(gba_device_open(spec, &dev), GBA_OK);
     /* The members agreed on group 5 beforehand (main checked that it is free): checking
      * here would race with the members that already claimed it. */
-    EXPECT(gba_barrier_create(dev, 5, mask, 12, 30ULL * 1000 * 1000 * 1000, &bar), GBA_OK);
+    EXPECT(gba_barrier_create(dev, 5, mask, GBA_MEMBER_WORDS, 30ULL * 1000 * 1000 * 1000, &bar), GBA_OK);
     if (failures) {
         return 1;
     }

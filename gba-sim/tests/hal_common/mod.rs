@@ -7,9 +7,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gba_sim::SimBackend;
 use gba_hal::{Backend, Device, Group, GroupSnapshot};
 use gba_pac::group::ARRIVAL;
+use gba_sim::SimBackend;
 
 /// A fabric in a new temporary directory, in /dev/shm where there is one (memory, as the
 /// simulator is meant to run).

@@ -22,8 +22,6 @@
 
 #include "gba_barrier.h"
 
-#define MASK_WORDS 12
-
 typedef struct state {
     gba_barrier *barrier; /* NULL: software barrier */
     struct state *next;
@@ -109,7 +107,7 @@ static state_t *setup(MPI_Comm comm)
 {
     int size, rank, inter;
     int32_t mine[4], *votes, *results;
-    uint64_t mask[MASK_WORDS] = {0};
+    uint64_t mask[GBA_MEMBER_WORDS] = {0};
     size_t nwords = 0;
     uint32_t tried = 0;
     const char *min = getenv("GBA_PMPI_MIN_SIZE");
@@ -154,7 +152,7 @@ static state_t *setup(MPI_Comm comm)
         for (int r = 0; r < size; r++) {
             uint32_t p = (uint32_t)votes[4 * r + 2];
             common &= (uint32_t)votes[4 * r + 1];
-            if (p >= 64 * MASK_WORDS || (mask[p / 64] & (UINT64_C(1) << (p % 64)))) {
+            if (p >= 64 * GBA_MEMBER_WORDS || (mask[p / 64] & (UINT64_C(1) << (p % 64)))) {
                 bad = r;
             } else {
                 mask[p / 64] |= UINT64_C(1) << (p % 64);

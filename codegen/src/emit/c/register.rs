@@ -299,14 +299,22 @@ fn value_texts(h: &mut Header, n: &Names<'_>, field: &Field, prefix: &str, funct
     );
     h.comment(
         "",
-        &format!("The spec's description of a value of field {}, on one line.", *field.name),
+        &format!(
+            "The spec's description of a value of field {}, on one line.",
+            *field.name
+        ),
     );
     h.function(
         &format!("{function}_description"),
         field.name.loc,
         "const char *",
         &format!("{ty} value"),
-        &switch(&|v| v.description.split_whitespace().collect::<Vec<_>>().join(" ")),
+        &switch(&|v| {
+            v.description
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
     );
 }
 

@@ -153,10 +153,12 @@ fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
         .collect();
     let name_strings = variant_names.iter().map(|v| v.to_string());
     // One line, as a message needs it: the spec's line breaks are layout, not meaning.
-    let descriptions = field
-        .values
-        .iter()
-        .map(|v| v.description.split_whitespace().collect::<Vec<_>>().join(" "));
+    let descriptions = field.values.iter().map(|v| {
+        v.description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
     let doc = doc_lines(&format!(
         "The named values of field `{}`, for `read_as_enum`.",
         *field.name
