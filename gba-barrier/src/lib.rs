@@ -33,7 +33,7 @@ pub mod soft;
 use std::time::Duration;
 
 #[cfg(not(loom))]
-pub use device::{AnyBarrier, AnyDevice};
+pub use device::{AnyBarrier, AnyDevice, Error as AnyError};
 pub use error::{DeviceFault, Missing, Result, WaitError, Who};
 pub use offload::{Barrier, Pending};
 pub use port::{Diagnosis, Port, release_before_doorbell};
