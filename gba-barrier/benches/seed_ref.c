@@ -7,7 +7,7 @@
  * and acquire fences below compile to. Kept as the seed wrote it, including its two defects
  * (the barrier comes *after* the doorbell store, so it orders nothing before it; and the
  * `>=` comparison breaks when the 32-bit sequence wraps): it is the reference for cost, not
- * for correctness. Offsets are the datasheet's (DESIGN.md section 3). */
+ * for correctness. Offsets are the datasheet's (docs/datasheet.md section 3). */
 #include <stdbool.h>
 #include <stdint.h>
 

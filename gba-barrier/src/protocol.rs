@@ -1,4 +1,4 @@
-//! The wire protocol of DESIGN.md section 4, as pure functions.
+//! The wire protocol of docs/datasheet.md section 4, as pure functions.
 //!
 //! - The host counts episodes in `u64` (`k = 1, 2, …`), so its own count never wraps.
 //! - The wire carries `k mod 2^32`: in the ARRIVAL doorbell's SEQUENCE field and in the release

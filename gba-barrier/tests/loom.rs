@@ -13,7 +13,7 @@
 //!
 //! The models: member threads run the real [`Barrier`] over a port whose doorbell and flag are
 //! loom atomics, and a model switch, stepped from the members' progress calls, aggregates as
-//! DESIGN.md section 4 says (an arrival counts when its sequence is the last release + 1; when
+//! docs/datasheet.md section 4 says (an arrival counts when its sequence is the last release + 1; when
 //! all have arrived it writes the sequence into every member's flag). Each member writes its payload into a `loom` cell
 //! before arriving and, after its wait returns, reads every other member's payload: loom
 //! reports a data race if the payload write does not happen-before the read (a missing

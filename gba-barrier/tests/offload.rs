@@ -2,7 +2,7 @@
 //! the 2^32 wrap, split phase, timeouts and device errors naming the missing members.
 //!
 //! The model switch is stepped from the members' progress calls (as the simulator is), so the
-//! tests need no extra thread, and it implements DESIGN.md section 4: an arrival counts when
+//! tests need no extra thread, and it implements docs/datasheet.md section 4: an arrival counts when
 //! its sequence is RELEASE_SEQ + 1; when all members have arrived, RELEASE_SEQ = k and k goes
 //! into every member's flag.
 

@@ -10,7 +10,7 @@ use crate::members::MemberSet;
 /// Default time to wait for READY (every member configured alike).
 pub const DEFAULT_CONFIGURE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// What a member writes to configure group `group` (DESIGN.md section 4): the member set;
+/// What a member writes to configure group `group` (docs/datasheet.md section 4): the member set;
 /// MEMBER_COUNT and LOCAL_MEMBER_ID follow from it and from PORT_ID.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GroupConfig {

@@ -72,7 +72,7 @@ impl<B: Backend> Device<B> {
     }
 
     /// Claims group `config.group()` (an id the members agreed on) and configures it as
-    /// DESIGN.md section 4 says, waiting for READY. The configuration is validated against
+    /// docs/datasheet.md section 4 says, waiting for READY. The configuration is validated against
     /// CAPS and PORT_ID before any register is written. Dropping the returned group resets
     /// and disables it on this port.
     ///

@@ -4,7 +4,7 @@
 //!   or one of your own). Opening reads DEVICE_ID, VERSION, CAPS and PORT_ID from the device
 //!   and refuses anything else by name; limits and identity are never assumed.
 //! - [`Device::free_groups`]: the set a member contributes when the members of a job agree on
-//!   a group id (DESIGN.md section 4: AND of every member's free set, lowest common bit).
+//!   a group id (docs/datasheet.md section 4: AND of every member's free set, lowest common bit).
 //! - [`Device::claim`] with a [`GroupConfig`]: validated against the device before any
 //!   register is written, configured as the datasheet says, READY or a named error (a lost
 //!   race for the id is the retryable [`Error::GroupBusy`]). The returned [`Group`] resets

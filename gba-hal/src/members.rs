@@ -164,7 +164,7 @@ impl GroupSet {
     }
 
     /// The lowest group in the set: the agreed id when every member contributed its free
-    /// set and the sets were intersected (DESIGN.md section 4).
+    /// set and the sets were intersected (docs/datasheet.md section 4).
     pub fn lowest(self) -> Option<usize> {
         (self.0 != 0).then(|| self.0.trailing_zeros() as usize)
     }

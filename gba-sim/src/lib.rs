@@ -1,4 +1,4 @@
-//! The GBA device simulator: the switch of DESIGN.md sections 4 and 5 on one machine.
+//! The GBA device simulator: the switch of docs/datasheet.md sections 4 and 5 on one machine.
 //!
 //! A [`Fabric`] is P switch ports in a directory of shared-memory files (by default under
 //! `/dev/shm`). Each port has its own register window, laid out exactly as the hardware's

@@ -1,4 +1,4 @@
-//! Property test: the switch against a small reference model of DESIGN.md section 4, written
+//! Property test: the switch against a small reference model of docs/datasheet.md section 4, written
 //! here independently of the engine, over random arrival orders and dropped arrivals.
 //! Never an early release (a flag ahead of the model), never a lost one (behind it).
 

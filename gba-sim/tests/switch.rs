@@ -1,4 +1,4 @@
-//! The switch model against the datasheet (DESIGN.md section 4), driven through the
+//! The switch model against the datasheet (docs/datasheet.md section 4), driven through the
 //! generated registers only.
 
 mod common;

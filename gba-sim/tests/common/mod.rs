@@ -1,5 +1,5 @@
 //! A host driving a simulated port with nothing but the generated registers, the way the
-//! datasheet describes (DESIGN.md section 4), so that the switch is tested independently of
+//! datasheet describes (docs/datasheet.md section 4), so that the switch is tested independently of
 //! gba-hal.
 
 #![allow(dead_code)] // each test file uses a different part
