@@ -34,11 +34,14 @@ pub fn run(args: DumpArgs) -> ExitCode {
         }
     };
     // Parsed here, not by clap, so that a bad address is one `error:` line like every other.
-    let address = DeviceAddress::parse_or_env(args.device.as_deref());
-    let device = match address
-        .map_err(Into::into)
-        .and_then(|a| AnyDevice::open(&a))
-    {
+    let address = match DeviceAddress::parse_or_env(args.device.as_deref()) {
+        Ok(address) => address,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    let device = match AnyDevice::open(&address) {
         Ok(device) => device,
         Err(error) => {
             eprintln!("error: {}", chain(&error));

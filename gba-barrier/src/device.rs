@@ -7,6 +7,10 @@
 //! type; [`AnyDevice::barrier`] gives an [`AnyBarrier`] that keeps the device alive (an `Arc`),
 //! so a driver can store both in one struct. The C ABI (`gba_device_open`) is built on it.
 
+// Errors carry addresses and member sets so that messages name them; they are returned on cold
+// paths only (open, configure), as in gba-hal.
+#![allow(clippy::result_large_err)]
+
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -133,10 +137,10 @@ impl AnyDevice {
     /// Claims and configures `config`'s group and returns this member's barrier over it (see
     /// [`gba_hal::Device::claim`]). The barrier holds the device: it may outlive this handle.
     pub fn barrier(&self, config: GroupConfig) -> gba_hal::Result<AnyBarrier> {
-        // SAFETY (of the 'static): `inner` lives in the `Arc`'s allocation, which does not move
-        // and is freed only when the last clone drops. The barrier below stores a clone in
-        // `_device`, declared after `kind`, so `kind` (which borrows it) drops first; and no
-        // method of `AnyBarrier` hands out anything that carries the 'static borrow.
+        // SAFETY: the 'static is sound: `inner` lives in the `Arc`'s allocation, which does
+        // not move and is freed only when the last clone drops. The barrier below stores a
+        // clone in `_device`, declared after `kind`, so `kind` (which borrows it) drops first;
+        // and no method of `AnyBarrier` hands out anything that carries the 'static borrow.
         let inner: &'static Inner = unsafe { &*Arc::as_ptr(&self.inner) };
         let kind = match &inner.device {
             Backends::Sim(d) => Kind::Sim(offload(d, config, Some(&inner.hook))?),
