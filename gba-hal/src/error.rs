@@ -89,6 +89,29 @@ pub struct RefusalText(ErrorCode);
 
 impl core::fmt::Display for RefusalText {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}: {}", self.0.name(), self.0.description())
+        write!(f, "{}: {}", self.0.name(), self.0.description())?;
+        match advice(self.0) {
+            "" => Ok(()),
+            advice => write!(f, " {advice}"),
+        }
+    }
+}
+
+/// What to do about an ERROR_CODE, where the spec's description does not say it already (the
+/// description says what happened; this says what the software should change).
+fn advice(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::NONE | ErrorCode::GROUP_BUSY => "",
+        ErrorCode::MASK_MISMATCH => "Every member must configure the same member set.",
+        ErrorCode::COUNT_MISMATCH => "MEMBER_COUNT must be the number of members in the mask.",
+        ErrorCode::BAD_MEMBER => {
+            "Configure only groups this port belongs to, with members the switch has."
+        }
+        ErrorCode::SEQ_ERROR => {
+            "Every member must arrive once per episode; reconfigure the group."
+        }
+        ErrorCode::DMA_FAULT => {
+            "RELEASE_ADDR must be a device address (IOVA) of mapped DMA memory, not a host pointer."
+        }
     }
 }
