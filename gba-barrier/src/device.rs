@@ -19,7 +19,7 @@ use gba_hal::backends::{OpenError, UioBackend, open_hardware};
 use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
 use gba_sim::SimBackend;
 
-use crate::hal::{HalPort, ProgressHook, offload};
+use crate::hal::{HalPort, ProgressHook};
 use crate::offload::Barrier;
 use crate::{Wait, WaitError, Who};
 
@@ -137,20 +137,41 @@ impl AnyDevice {
     /// Claims and configures `config`'s group and returns this member's barrier over it (see
     /// [`gba_hal::Device::claim`]). The barrier holds the device: it may outlive this handle.
     pub fn barrier(&self, config: GroupConfig) -> gba_hal::Result<AnyBarrier> {
+        self.barrier_until(config, || false)
+    }
+
+    /// As [`barrier`](Self::barrier), giving up as soon as `give_up` returns true (see
+    /// [`gba_hal::Device::claim_until`]).
+    pub fn barrier_until(
+        &self,
+        config: GroupConfig,
+        mut give_up: impl FnMut() -> bool,
+    ) -> gba_hal::Result<AnyBarrier> {
         // SAFETY: the 'static is sound: `inner` lives in the `Arc`'s allocation, which does
         // not move and is freed only when the last clone drops. The barrier below stores a
         // clone in `_device`, declared after `kind`, so `kind` (which borrows it) drops first;
         // and no method of `AnyBarrier` hands out anything that carries the 'static borrow.
         let inner: &'static Inner = unsafe { &*Arc::as_ptr(&self.inner) };
+        let hook = Some(&inner.hook);
         let kind = match &inner.device {
-            Backends::Sim(d) => Kind::Sim(offload(d, config, Some(&inner.hook))?),
-            Backends::Uio(d) => Kind::Uio(offload(d, config, Some(&inner.hook))?),
+            Backends::Sim(d) => Kind::Sim(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
+            Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
         };
         Ok(AnyBarrier {
             kind,
             _device: self.inner.clone(),
         })
     }
+}
+
+/// The barrier over a claimed group, counting episodes from its RELEASE_SEQ (as
+/// [`crate::hal::offload`] does).
+fn barrier_over<'d, B: gba_hal::Backend>(
+    group: gba_hal::Group<'d, B>,
+    hook: Option<&'d ProgressHook>,
+) -> Barrier<HalPort<'d, B>> {
+    let start = u64::from(group.start_sequence());
+    Barrier::resume_at(HalPort::new(group, hook), start)
 }
 
 impl fmt::Display for AnyDevice {

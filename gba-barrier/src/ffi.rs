@@ -242,7 +242,7 @@ fn hal_error(error: &gba_hal::Error) -> c_int {
         | E::LocalNotMember { .. } => GBA_ERR_INVALID,
         E::Refused { .. } => GBA_ERR_CONFIG,
         E::Failed { .. } => GBA_ERR_DEVICE,
-        E::Timeout { .. } => GBA_ERR_TIMEOUT,
+        E::Timeout { .. } | E::Cancelled { .. } => GBA_ERR_TIMEOUT,
         E::Dma { .. } => GBA_ERR_IO,
     };
     fail(code, error)

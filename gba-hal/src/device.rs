@@ -79,13 +79,24 @@ impl<B: Backend> Device<B> {
     /// A claim that loses to another job fails with [`Error::GroupBusy`], which is
     /// retryable: agree on another id.
     pub fn claim(&self, config: GroupConfig) -> Result<Group<'_, B>> {
+        self.claim_until(config, || false)
+    }
+
+    /// As [`claim`](Self::claim), giving up with [`Error::Cancelled`] as soon as `give_up`
+    /// returns true (it is called between polls of RESET and READY): a runtime that learns
+    /// another member failed, or a user's interrupt, need not wait out the configure timeout.
+    pub fn claim_until(
+        &self,
+        config: GroupConfig,
+        mut give_up: impl FnMut() -> bool,
+    ) -> Result<Group<'_, B>> {
         config.validate(&self.identity)?;
         let group = config.group();
         let bit = 1u32 << group;
         if self.claimed.fetch_or(bit, Ordering::AcqRel) & bit != 0 {
             return Err(Error::AlreadyClaimed { group });
         }
-        match Group::configure(self, config) {
+        match Group::configure(self, config, &mut give_up) {
             Ok(group) => Ok(group),
             Err(e) => {
                 self.unclaim(group);

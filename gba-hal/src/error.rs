@@ -67,6 +67,11 @@ pub enum Error {
         missing: MemberSet,
     },
 
+    #[error(
+        "configuring group {group} was given up by the caller before READY; the group was reset on this port"
+    )]
+    Cancelled { group: usize },
+
     #[error("no DMA memory for a {len}-byte release flag: {reason}")]
     Dma { len: usize, reason: &'static str },
 }
@@ -107,9 +112,7 @@ fn advice(code: ErrorCode) -> &'static str {
         ErrorCode::BAD_MEMBER => {
             "Configure only groups this port belongs to, with members the switch has."
         }
-        ErrorCode::SEQ_ERROR => {
-            "Every member must arrive once per episode; reconfigure the group."
-        }
+        ErrorCode::SEQ_ERROR => "Every member must arrive once per episode; reconfigure the group.",
         ErrorCode::DMA_FAULT => {
             "RELEASE_ADDR must be a device address (IOVA) of mapped DMA memory, not a host pointer."
         }

@@ -74,7 +74,11 @@ pub struct Group<'d, B: Backend> {
 
 impl<'d, B: Backend> Group<'d, B> {
     /// RESET, member set, count, local id, release address, ENABLE|ARM, then READY.
-    pub(crate) fn configure(device: &'d Device<B>, config: GroupConfig) -> Result<Self> {
+    pub(crate) fn configure(
+        device: &'d Device<B>,
+        config: GroupConfig,
+        give_up: &mut dyn FnMut() -> bool,
+    ) -> Result<Self> {
         let id = config.group();
         let region = device
             .backend()
@@ -96,8 +100,20 @@ impl<'d, B: Backend> Group<'d, B> {
         let regs = device.group_regs(id);
         let timeout = config.configure_timeout();
 
+        // Set when the caller gives up: the wait then ends at once (dropping `group` resets).
+        let cancelled = core::cell::Cell::new(false);
+        let mut or_give_up = |done: bool| {
+            cancelled.set(cancelled.get() || (!done && give_up()));
+            done || cancelled.get()
+        };
         regs.control().write(CONTROL::RESET::SET);
-        if !device.wait_until(timeout, || !regs.control().is_set(CONTROL::RESET)) {
+        let reset = device.wait_until(timeout, || {
+            or_give_up(!regs.control().is_set(CONTROL::RESET))
+        });
+        if cancelled.get() {
+            return Err(Error::Cancelled { group: id });
+        }
+        if !reset {
             return Err(group.timeout("RESET to complete", timeout));
         }
         for (w, word) in config.members().words().iter().enumerate() {
@@ -117,8 +133,11 @@ impl<'d, B: Backend> Group<'d, B> {
 
         let settled = device.wait_until(timeout, || {
             let status = regs.status().extract();
-            status.is_set(STATUS::READY) || status.is_set(STATUS::ERROR)
+            or_give_up(status.is_set(STATUS::READY) || status.is_set(STATUS::ERROR))
         });
+        if cancelled.get() {
+            return Err(Error::Cancelled { group: id });
+        }
         let status = regs.status().extract();
         if status.is_set(STATUS::ERROR) {
             return Err(match group.error() {

@@ -224,3 +224,23 @@ fn members_that_disagree_get_mask_mismatch_and_a_silent_member_a_timeout() {
         let _ = first.join();
     });
 }
+
+#[test]
+fn a_claim_can_be_given_up_before_its_timeout() {
+    let (_dir, fabric) = common::fabric(2);
+    let device = common::sim_device(&fabric, 0);
+    // Member 1 never configures: READY cannot come. The caller gives up after 100 polls,
+    // long before the hour-long timeout.
+    let mut polls = 0;
+    let config =
+        GroupConfig::new(4, members(&[0, 1])).timeout(Some(std::time::Duration::from_secs(3600)));
+    let error = device
+        .claim_until(config, || {
+            polls += 1;
+            polls > 100
+        })
+        .unwrap_err();
+    assert!(matches!(error, Error::Cancelled { group: 4 }), "{error}");
+    // Given up means undone: the group is this device's to claim again.
+    assert!(device.free_groups().contains(4));
+}
