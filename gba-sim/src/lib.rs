@@ -14,6 +14,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+pub mod combine;
 pub mod engine;
 mod error;
 mod fabric;

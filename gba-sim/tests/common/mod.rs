@@ -102,13 +102,14 @@ impl Member {
             .store(u64::from(self.episode), Ordering::Release);
     }
 
-    pub fn arrive(&mut self) {
+    /// Rings the doorbell for the next episode (a release store); returns the word rung.
+    pub fn arrive(&mut self) -> u64 {
         self.episode = self.episode.wrapping_add(1);
-        self.regs().arrival().set_release(
-            (ARRIVAL::MEMBER_ID.val(self.port.number() as u64)
-                + ARRIVAL::SEQUENCE.val(u64::from(self.episode)))
-            .value,
-        );
+        let word = (ARRIVAL::MEMBER_ID.val(self.port.number() as u64)
+            + ARRIVAL::SEQUENCE.val(u64::from(self.episode)))
+        .value;
+        self.regs().arrival().set_release(word);
+        word
     }
 
     pub fn flag(&self) -> u32 {
