@@ -35,8 +35,9 @@ else
 fi
 echo "== gba-hal's protocol core builds without std"
 cargo build -q -p gba-hal --no-default-features
-echo "== loom model checks (gba-barrier)"
+echo "== loom model checks (gba-barrier, and gba-sim's fast path)"
 bash gba-barrier/loom.sh -q
+bash gba-sim/loom.sh -q
 echo "== tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -71,6 +71,9 @@ impl Member {
         regs.member_count().write(MEMBER_COUNT::COUNT.val(count));
         regs.local_member_id().write(LOCAL_MEMBER_ID::ID.val(local));
         regs.release_addr().set(release_addr);
+        // The configuration happens before ENABLE for the switch, which reads CONTROL with
+        // acquire (a release fence, then the store: what a release store of CONTROL does).
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Release);
         regs.control()
             .write(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
     }
