@@ -30,6 +30,8 @@ fi
 if cargo +nightly miri --version >/dev/null 2>&1; then
     MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-pac
     bash gba-barrier/miri.sh
+    # The switch engine with members on threads, over a fabric in ordinary memory.
+    MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-sim --test miri
 else
     echo "miri: not run: no nightly toolchain with the miri component on this machine"
 fi

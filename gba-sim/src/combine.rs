@@ -54,6 +54,7 @@ pub trait Cell64 {
         success: Ordering,
         failure: Ordering,
     ) -> Result<u64, u64>;
+    fn fetch_add(&self, value: u64, order: Ordering) -> u64;
 }
 
 pub const OPEN: u64 = 1 << 31;
@@ -111,7 +112,10 @@ pub fn arrive<C: Cell64>(
     seq: u32,
     member: impl FnOnce() -> Option<(u64, u64)>,
 ) -> Arrival {
-    let mut current = word.load(Acquire);
+    // A read-modify-write that changes nothing, rather than a load: it fetches the line
+    // exclusive in one transfer, so that the exchange below is usually local (a load would
+    // fetch it shared, and the exchange would need a second transfer to own it).
+    let mut current = word.fetch_add(0, Acquire);
     if !is_open(current) || self::seq(current) != seq {
         return Arrival::Deferred;
     }
@@ -165,7 +169,17 @@ pub fn open<C: Cell64>(word: &C, seq: u32, bits: u64) {
 /// never backwards, whoever else raises it at the same time. Release: pairs with the waiter's
 /// acquire load of its flag.
 pub fn raise<C: Cell64>(flag: &C, seq: u32) {
-    let mut current = flag.load(Relaxed);
+    // First try the usual case, a flag at the previous sequence: one exchange, one transfer
+    // of the line (a load first would cost a second one to own it).
+    let mut current = match flag.compare_exchange(
+        u64::from(seq.wrapping_sub(1)),
+        u64::from(seq),
+        Release,
+        Relaxed,
+    ) {
+        Ok(_) => return,
+        Err(seen) => seen,
+    };
     while after(seq, current as u32) {
         match flag.compare_exchange(current, u64::from(seq), Release, Relaxed) {
             Ok(_) => return,
@@ -188,6 +202,9 @@ mod tests {
         }
         fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
             AtomicU64::compare_exchange(self, c, n, s, f)
+        }
+        fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
+            AtomicU64::fetch_add(self, value, order)
         }
     }
 

@@ -194,4 +194,8 @@ impl crate::combine::Cell64 for Word<'_> {
         self.atomic()
             .compare_exchange(current, new, success, failure)
     }
+
+    fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
+        self.atomic().fetch_add(value, order)
+    }
 }

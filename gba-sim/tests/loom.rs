@@ -35,6 +35,9 @@ impl Cell64 for Cell {
     fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
         self.0.compare_exchange(c, n, s, f)
     }
+    fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
+        self.0.fetch_add(value, order)
+    }
 }
 
 fn cell(v: u64) -> Cell {
