@@ -1,6 +1,11 @@
 //! The switch model: DESIGN.md section 4, one step at a time.
 //!
-//! A step, under the fabric's step lock:
+//! Arrivals usually take the fast path (`Fabric::arrive`, see [`crate::combine`]): combined
+//! lock-free on the doorbell path, the last one raising every flag. A step, under the
+//! fabric's step lock:
+//! 0. For every group it looks at, close the combining word and take in what the fast path
+//!    did: releases it completed (flags raised again, idempotently, then the bookkeeping of
+//!    step 3 for every such episode) and arrivals it combined.
 //! 1. For every busy group (enabled on at least one port) and a few idle ones in turn, read
 //!    every port's CONTROL: a RESET resets the group on that port; a port that enabled the
 //!    group joins it after its configuration is checked (BAD_MEMBER, COUNT_MISMATCH,
@@ -17,6 +22,8 @@
 //!    flag backwards in serial-number order), then RELEASE_SEQ, the cleared ARRIVED_MASK
 //!    and the counters of every member port.
 //! 4. Mirror the set of busy groups into every port's GROUPS_BUSY.
+//! 5. Open the combining word again for the pending episode if the group is READY and no
+//!    fault concerns it.
 //!
 //! Every register access goes through gba-pac's generated definitions (the device-side view):
 //! no offset or field position is written here.
