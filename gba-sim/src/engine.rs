@@ -106,15 +106,16 @@ impl Fabric {
             return false;
         }
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
+        let mut mine = 0;
         let outcome = combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, || {
-            let bit = self.port_state(p, l::P_FAST_BIT + g).load();
-            (bit != 0).then(|| (bit, self.fast_state(g, l::F_FULL).load()))
+            mine = self.port_state(p, l::P_FAST_BIT + g).load();
+            (mine != 0).then(|| (mine, self.fast_state(g, l::F_FULL).load()))
         });
         match outcome {
             Arrival::Deferred => false,
             Arrival::Combined => true,
             Arrival::Completed => {
-                self.raise_flags(g, sequence);
+                self.raise_flags(g, sequence, mine.trailing_zeros() as usize);
                 true
             }
         }
@@ -142,10 +143,12 @@ impl Fabric {
 
     /// Raises every member's flag of fast group `g` to `sequence` (the table was written by
     /// the step that opened the group, before the combining word; the caller's exchange on that
-    /// word acquired it).
-    fn raise_flags(&self, g: usize, sequence: u32) {
+    /// word acquired it). The others' flags first, member `own`'s (the caller's, which nobody
+    /// polls yet) last.
+    fn raise_flags(&self, g: usize, sequence: u32, own: usize) {
         let members = self.fast_state(g, l::F_FULL).load().count_ones() as usize;
-        for k in 0..members {
+        for i in 1..=members {
+            let k = (own + i) % members;
             let offset = self.fast_state(g, l::F_FLAG + k).load() as usize;
             combine::raise(&self.arena_word(offset), sequence);
         }
