@@ -414,6 +414,9 @@ impl Fabric {
     fn leave(&self, p: usize, g: usize, state: &mut GroupState) {
         state.joined.remove(p);
         state.arrived.remove(p);
+        // No bit in the combining word any more: a host that rings a group it left is not
+        // counted (before the word is opened again, with release).
+        self.port_state(p, l::P_FAST_BIT + g).store(0);
         // A fault holding back an arrival of this group is over with the member's job: the
         // next job's arrivals (which restart at the same sequences) are new arrivals.
         for held in [l::P_DROPPED, l::P_DELAYED] {

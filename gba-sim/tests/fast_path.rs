@@ -5,7 +5,8 @@
 mod common;
 
 use common::{Member, fabric};
-use gba_pac::tock_registers::interfaces::Readable;
+use gba_pac::group::CONTROL;
+use gba_pac::tock_registers::interfaces::{Readable, Writeable};
 
 const STEPS: usize = 2_000;
 const GROUP: usize = 5;
@@ -150,4 +151,35 @@ fn reclaim_frees_the_group_at_once() {
             "port {p}: free without another step"
         );
     }
+}
+
+#[test]
+fn a_port_that_left_the_group_is_not_combined() {
+    let (_dir, fabric) = fabric(3);
+    let mut members = formed(&fabric, 3);
+    // Port 2's job ends (it resets the group on its port); ports 0 and 1 form the group
+    // again without it.
+    for m in &members {
+        let regs = m.regs();
+        regs.control().write(CONTROL::RESET::SET);
+        while regs.control().is_set(CONTROL::RESET) {
+            fabric.step();
+        }
+    }
+    for m in &members[..2] {
+        m.configure(&[0, 1]);
+    }
+    for m in &mut members[..2] {
+        assert_eq!(m.wait_configured(), None);
+    }
+    let word = members[0].arrive();
+    assert!(fabric.arrive(0, GROUP, word));
+    // Port 2 rings group GROUP as if it were still a member of it, for the same sequence.
+    members[2].episode = members[0].episode - 1;
+    let word = members[2].arrive();
+    assert!(!fabric.arrive(2, GROUP, word), "not a member: not combined");
+    assert!(!members[0].released(), "no early release");
+    let word = members[1].arrive();
+    assert!(fabric.arrive(1, GROUP, word));
+    assert!(members[0].released());
 }
