@@ -6,7 +6,7 @@ mod common;
 
 use common::{Member, fabric};
 use gba_pac::group::CONTROL;
-use gba_pac::tock_registers::interfaces::{Readable, Writeable};
+use gba_pac::tock_registers::interfaces::Readable;
 
 const STEPS: usize = 2_000;
 const GROUP: usize = 5;
