@@ -33,13 +33,16 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
     # The configuration a member writes happens-before its ENABLE (a toy switch reading
     # CONTROL with acquire), over several schedules of Miri's weak-memory emulation.
     MIRIFLAGS=-Zmiri-many-seeds=0..8 cargo +nightly miri test -p gba-hal --test ordering
+    # The switch engine with members on threads, over a fabric in ordinary memory.
+    MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-sim --test miri
 else
     echo "miri: not run: no nightly toolchain with the miri component on this machine"
 fi
 echo "== gba-hal's protocol core builds without std"
 cargo build -q -p gba-hal --no-default-features
-echo "== loom model checks (gba-barrier)"
+echo "== loom model checks (gba-barrier, and gba-sim's fast path)"
 bash gba-barrier/loom.sh -q
+bash gba-sim/loom.sh -q
 echo "== tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -94,12 +94,16 @@ impl<B: Backend> Port for HalPort<'_, B> {
     /// for write-combining mappings), then the volatile store; on the simulator's shared
     /// memory an atomic store with release ordering.
     ///
-    /// Then the backend's `after_doorbell`: nothing on hardware (inlined away), a switch step
-    /// on the simulator, which processes the arrival as a switch would.
+    /// Then the backend's `after_doorbell`: nothing on hardware (inlined away); on the
+    /// simulator the arrival is combined on this path (the last one releases the episode), or
+    /// the switch steps, which processes it as a switch would.
     #[inline(always)]
     fn ring(&self, word: u64) {
         self.doorbell.set_release(word);
-        self.group.device().backend().after_doorbell();
+        self.group
+            .device()
+            .backend()
+            .after_doorbell(self.group.id(), word);
     }
 
     #[inline(always)]

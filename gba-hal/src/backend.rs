@@ -87,11 +87,15 @@ pub unsafe trait Backend: Send + Sync {
     /// Called from every wait loop.
     fn progress(&self) {}
 
-    /// Called right after an ARRIVAL doorbell store. Hardware reacts to the store by itself
-    /// (nothing to do); the simulator steps its switch here, as the switch would process the
-    /// arrival as it comes, instead of leaving it to the next member that polls.
+    /// Called right after the release store of `doorbell` into `group`'s ARRIVAL register.
+    /// Hardware reacts to the store by itself (nothing to do); the simulator combines the
+    /// arrival on this path (its fast path: the last arrival of an episode releases it), or
+    /// steps its switch, as a switch processes an arrival as it comes instead of leaving it to
+    /// the next member that polls.
     #[inline(always)]
-    fn after_doorbell(&self) {}
+    fn after_doorbell(&self, group: usize, doorbell: u64) {
+        let _ = (group, doorbell);
+    }
 
     /// A monotonic clock in nanoseconds, for timeouts.
     fn now_ns(&self) -> u64;

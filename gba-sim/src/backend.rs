@@ -80,8 +80,8 @@ unsafe impl Backend for SimBackend {
         self.port.progress();
     }
 
-    fn after_doorbell(&self) {
-        self.port.progress();
+    fn after_doorbell(&self, group: usize, doorbell: u64) {
+        self.port.arrive(group, doorbell);
     }
 
     fn now_ns(&self) -> u64 {

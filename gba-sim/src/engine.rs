@@ -1,6 +1,11 @@
-//! The switch model: DESIGN.md section 4, one step at a time.
+//! The switch model: docs/datasheet.md section 4, one step at a time.
 //!
-//! A step, under the fabric's step lock:
+//! Arrivals usually take the fast path (`Fabric::arrive`, see [`crate::combine`]): combined
+//! lock-free on the doorbell path, the last one raising every flag. A step, under the
+//! fabric's step lock:
+//! 0. For every group it looks at, close the combining word and take in what the fast path
+//!    did: releases it completed (flags raised again, idempotently, then the bookkeeping of
+//!    step 3 for every such episode) and arrivals it combined.
 //! 1. For every busy group (enabled on at least one port) and a few idle ones in turn, read
 //!    every port's CONTROL: a RESET resets the group on that port; a port that enabled the
 //!    group joins it after its configuration is checked (BAD_MEMBER, COUNT_MISMATCH,
@@ -17,6 +22,8 @@
 //!    flag backwards in serial-number order), then RELEASE_SEQ, the cleared ARRIVED_MASK
 //!    and the counters of every member port.
 //! 4. Mirror the set of busy groups into every port's GROUPS_BUSY.
+//! 5. Open the combining word again for the pending episode if the group is READY and no
+//!    fault concerns it.
 //!
 //! Every register access goes through gba-pac's generated definitions (the device-side view):
 //! no offset or field position is written here.
@@ -34,6 +41,7 @@ use gba_pac::group::{
 use gba_pac::tock_registers::interfaces::{ReadWriteable, Readable, Writeable};
 use gba_pac::{global, group};
 
+use crate::combine::{self, Arrival};
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
 use crate::os;
@@ -80,6 +88,179 @@ impl Fabric {
         stepped
     }
 
+    /// The fast path: called by member `p`'s host right after its release store of `doorbell`
+    /// into group `g`'s ARRIVAL register. Combines the arrival lock-free into the group's
+    /// combining word and, when it is the last one, releases the episode (every member's flag)
+    /// at once; the bookkeeping (ARRIVED_MASK, counters, RELEASE_SEQ) is left to the next step.
+    /// Returns false when the arrival was not combined (the group is not open for the fast
+    /// path: not READY, a fault armed, another sequence, a doorbell that names another member):
+    /// the caller then steps the switch ([`progress`](Self::progress)), which reads the
+    /// doorbell as the switch always did.
+    pub fn arrive(&self, p: usize, g: usize, doorbell: u64) -> bool {
+        if g >= GROUPS || p >= self.ports() {
+            return false;
+        }
+        let doorbell =
+            gba_pac::tock_registers::LocalRegisterCopy::<u64, ARRIVAL::Register>::new(doorbell);
+        if doorbell.read(ARRIVAL::MEMBER_ID) != p as u64 {
+            return false;
+        }
+        let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
+        let mut mine = 0;
+        let outcome = combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, || {
+            mine = self.port_state(p, l::P_FAST_BIT + g).load();
+            (mine != 0).then(|| (mine, self.fast_state(g, l::F_FULL).load()))
+        });
+        match outcome {
+            Arrival::Deferred => false,
+            Arrival::Combined => true,
+            Arrival::Completed => {
+                self.raise_flags(g, sequence, mine.trailing_zeros() as usize);
+                true
+            }
+        }
+    }
+
+    /// Test support: combines like [`arrive`](Self::arrive) but, when the arrival completes
+    /// the episode, does not raise the flags, as a member killed right after its combining
+    /// exchange would leave it. Returns `None` if the arrival was not combined, else whether
+    /// it completed the episode.
+    #[doc(hidden)]
+    pub fn arrive_and_die(&self, p: usize, g: usize, doorbell: u64) -> Option<bool> {
+        let doorbell =
+            gba_pac::tock_registers::LocalRegisterCopy::<u64, ARRIVAL::Register>::new(doorbell);
+        let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
+        let outcome = combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, || {
+            let bit = self.port_state(p, l::P_FAST_BIT + g).load();
+            (bit != 0).then(|| (bit, self.fast_state(g, l::F_FULL).load()))
+        });
+        match outcome {
+            Arrival::Deferred => None,
+            Arrival::Combined => Some(false),
+            Arrival::Completed => Some(true),
+        }
+    }
+
+    /// Raises every member's flag of fast group `g` to `sequence` (the table was written by
+    /// the step that opened the group, before the combining word; the caller's exchange on that
+    /// word acquired it). The others' flags first, member `own`'s (the caller's, which nobody
+    /// polls yet) last.
+    fn raise_flags(&self, g: usize, sequence: u32, own: usize) {
+        let members = self.fast_state(g, l::F_FULL).load().count_ones() as usize;
+        for i in 1..=members {
+            let k = (own + i) % members;
+            let offset = self.fast_state(g, l::F_FLAG + k).load() as usize;
+            combine::raise(&self.arena_word(offset), sequence);
+        }
+    }
+
+    /// Closes group `g`'s combining word and takes what the fast path did since the last step
+    /// into the switch's state: releases it completed (flags raised again, idempotently, in
+    /// case their owner died before raising them; then the bookkeeping) and arrivals combined
+    /// for the pending episode (returns whether there were new ones).
+    fn sync_fast(&self, g: usize, state: &mut GroupState) -> bool {
+        let closed = combine::close(&self.fast_state(g, l::F_COMBINE));
+        if state.flags & l::GF_FAST == 0 {
+            return false;
+        }
+        let completed = combine::seq(closed).wrapping_sub(1);
+        if combine::after(completed, state.release_seq) {
+            self.release_to(g, state, completed);
+        }
+        let mut merged = false;
+        if combine::seq(closed) == state.release_seq.wrapping_add(1) {
+            let bits = combine::bits(closed);
+            for (k, p) in state.mask.iter().enumerate() {
+                if bits & 1 << k != 0 && !state.arrived.contains(p) {
+                    state.arrived.insert(p);
+                    merged = true;
+                }
+            }
+            if merged {
+                state.store_arrived(self, g, self.words());
+            }
+        }
+        // Last: a step cut short before here is re-run from the same closed word and
+        // converges (the release above is idempotent, the merge too).
+        state.flags &= !l::GF_FAST;
+        self.group_state(g, l::G_FLAGS).store(state.flags);
+        merged
+    }
+
+    /// Opens group `g`'s combining word for its pending episode if the fast path may run it:
+    /// READY, no error, no recheck due, at most 31 members, no release delay, and no fault
+    /// armed for any member (every fault is then left to the stepping engine).
+    fn open_fast(&self, g: usize, state: &mut GroupState) {
+        if state.flags & (l::GF_READY | l::GF_ERROR | l::GF_RECHECK) != l::GF_READY {
+            return;
+        }
+        let members = state.mask.count();
+        if members == 0 || members > combine::MAX_FAST_MEMBERS {
+            return;
+        }
+        if self.header(l::H_RELEASE_DELAY_NS).load() != 0
+            || self.group_state(g, l::G_RELEASE_DUE_NS).load() != 0
+        {
+            return;
+        }
+        let mut flags = [0usize; combine::MAX_FAST_MEMBERS as usize];
+        for (k, p) in state.mask.iter().enumerate() {
+            let regs = self.group_regs(p, g);
+            if self.fault_armed(p, g) || !regs.control().device_side().is_set(CONTROL::ARM) {
+                return;
+            }
+            match self.dma_offset(p, regs.release_addr().device_side().get()) {
+                Some(offset) => flags[k] = offset,
+                None => return,
+            }
+        }
+        // The table, then the word (release): a member that sees the word open sees the table.
+        // Written only when changed, so that members keep the lines cached between steps.
+        let update = |word: crate::shm::Word<'_>, value: u64| {
+            if word.load() != value {
+                word.store(value);
+            }
+        };
+        let mut bits = 0;
+        for (k, p) in state.mask.iter().enumerate() {
+            update(self.fast_state(g, l::F_FLAG + k), flags[k] as u64);
+            update(self.port_state(p, l::P_FAST_BIT + g), 1 << k);
+            if state.arrived.contains(p) {
+                bits |= 1 << k;
+            }
+        }
+        update(self.fast_state(g, l::F_FULL), combine::full(members));
+        state.flags |= l::GF_FAST;
+        self.group_state(g, l::G_FLAGS).store(state.flags);
+        combine::open(
+            &self.fast_state(g, l::F_COMBINE),
+            state.release_seq.wrapping_add(1),
+            bits,
+        );
+    }
+
+    /// Whether a fault is armed for member `p` of group `g` (or still holds one of its
+    /// arrivals back).
+    fn fault_armed(&self, p: usize, g: usize) -> bool {
+        self.port_state(p, l::P_DEAD).load() != 0
+            || self.port_state(p, l::P_DROP_REMAINING).load() != 0
+            || self.port_state(p, l::P_DELAY_REMAINING).load() != 0
+            || [l::P_DROPPED, l::P_DELAYED].iter().any(|&held| {
+                self.port_state(p, held).load() & (l::RECORD_VALID | l::RECORD_GROUP) == held_for(g)
+            })
+    }
+
+    /// Closes every group's combining word, under the step lock: a fault about to be armed
+    /// then applies to every arrival not yet combined, which the stepper sees (the next step
+    /// takes in what was combined before, and opens no group a fault concerns).
+    pub(crate) fn with_fast_paths_closed(&self, arm: impl FnOnce()) {
+        let _guard = self.lock_step();
+        for g in 0..GROUPS {
+            combine::close(&self.fast_state(g, l::F_COMBINE));
+        }
+        arm();
+    }
+
     /// Runs one switch step, waiting for the step lock if another is stepping.
     pub fn step(&self) {
         let _guard = self.lock_step();
@@ -100,13 +281,15 @@ impl Fabric {
                 continue;
             }
             let mut state = GroupState::load(self, g);
+            let merged = self.sync_fast(g, &mut state);
             if steps.is_multiple_of(RECHECK_EVERY_STEPS) {
                 state.flags |= l::GF_RECHECK;
             }
             self.configure(g, &mut state);
             if state.flags & (l::GF_READY | l::GF_ERROR) == l::GF_READY {
-                self.arrivals(g, &mut state, now);
+                self.arrivals(g, &mut state, now, merged);
             }
+            self.open_fast(g, &mut state);
             if !state.joined.is_empty() {
                 busy |= 1 << g;
             }
@@ -127,7 +310,12 @@ impl Fabric {
     fn configure(&self, g: usize, state: &mut GroupState) {
         for p in 0..self.ports() {
             let regs = self.group_regs(p, g);
-            let control = regs.control().device_side().extract();
+            // Acquire: the host writes the configuration, then ENABLE with a release store;
+            // reading CONTROL with acquire makes that configuration visible to the reads
+            // below (relaxed, the switch could see ENABLE and a stale MEMBER_MASK).
+            let control = gba_pac::tock_registers::LocalRegisterCopy::<u64, CONTROL::Register>::new(
+                regs.control().device_side().get_acquire(),
+            );
             let joined = state.joined.contains(p);
             if control.is_set(CONTROL::RESET) {
                 self.reset_port(p, g, state);
@@ -226,6 +414,17 @@ impl Fabric {
     fn leave(&self, p: usize, g: usize, state: &mut GroupState) {
         state.joined.remove(p);
         state.arrived.remove(p);
+        // No bit in the combining word any more: a host that rings a group it left is not
+        // counted (before the word is opened again, with release).
+        self.port_state(p, l::P_FAST_BIT + g).store(0);
+        // A fault holding back an arrival of this group is over with the member's job: the
+        // next job's arrivals (which restart at the same sequences) are new arrivals.
+        for held in [l::P_DROPPED, l::P_DELAYED] {
+            let record = self.port_state(p, held);
+            if record.load() & (l::RECORD_VALID | l::RECORD_GROUP) == held_for(g) {
+                record.store(0);
+            }
+        }
         let enabled = self.window(p).global().group_enabled().device_side();
         enabled.set(enabled.get() & !(1 << g));
         if state.joined.is_empty() {
@@ -260,9 +459,9 @@ impl Fabric {
     }
 
     /// Step 2: arrivals of a ready group, then step 3 when they are all in.
-    fn arrivals(&self, g: usize, state: &mut GroupState, now: u64) {
+    fn arrivals(&self, g: usize, state: &mut GroupState, now: u64, merged: bool) {
         let expected = state.release_seq.wrapping_add(1);
-        let mut changed = false;
+        let mut changed = merged;
         let pending = state.mask.minus(&state.arrived);
         for p in pending.iter() {
             if self.port_state(p, l::P_DEAD).load() != 0 {
@@ -317,23 +516,22 @@ impl Fabric {
                 return;
             }
         }
-        self.release(g, state);
+        self.release_to(g, state, expected);
     }
 
-    fn release(&self, g: usize, state: &mut GroupState) {
-        let sequence = state.release_seq.wrapping_add(1);
+    /// Releases every episode up to `sequence` (one, or several that the fast path released
+    /// since the last step): raises every member's flag to it (idempotent, never backwards),
+    /// then the registers and counters. Counters grow by the number of episodes.
+    fn release_to(&self, g: usize, state: &mut GroupState, sequence: u32) {
+        let episodes = u64::from(sequence.wrapping_sub(state.release_seq));
         let members = state.mask;
         for p in members.iter() {
             let regs = self.group_regs(p, g);
             let dead = self.port_state(p, l::P_DEAD).load() != 0;
             match self.dma_word(p, regs.release_addr().device_side().get()) {
-                Some(flag) if !dead => {
-                    // Never move a flag backwards (serial-number order on the wire's 32 bits).
-                    let current = flag.load() as u32;
-                    if (sequence.wrapping_sub(current) as i32) > 0 {
-                        flag.store(u64::from(sequence));
-                    }
-                }
+                // Never move a flag backwards (serial-number order on the wire's 32 bits), also
+                // when a fast-path releaser raises it at the same time.
+                Some(flag) if !dead => combine::raise(&flag, sequence),
                 Some(_) => {}
                 None => return self.fail_group(g, state, ErrorCode::DMA_FAULT),
             }
@@ -345,7 +543,7 @@ impl Fabric {
                 .modify(STATUS::COMPLETE::SET + STATUS::ACTIVE::CLEAR);
             if first_time {
                 let completed = self.window(p).global().barriers_completed().device_side();
-                completed.set(completed.get().wrapping_add(1));
+                completed.set(completed.get().wrapping_add(episodes));
                 regs.release_seq()
                     .device_side()
                     .write(RELEASE_SEQ::SEQUENCE.val(u64::from(sequence)));
@@ -460,6 +658,11 @@ impl Fabric {
     pub fn global(&self, p: usize) -> global::Global<Atomic> {
         self.window(p).global()
     }
+}
+
+/// The bits of a held-arrival record that say "valid, of group g".
+fn held_for(g: usize) -> u64 {
+    l::RECORD_VALID | (g as u64) << 32
 }
 
 fn arrival_record(g: usize, sequence: u32) -> u64 {

@@ -50,6 +50,36 @@ impl Fabric {
         let tmp = dir.join(format!("{}.new", l::SWITCH_FILE));
         let _ = std::fs::remove_file(&tmp);
         let switch = SharedFile::create(&tmp, l::switch_size(ports))?;
+        let fabric = Fabric::init(dir, ports, switch, windows, arenas);
+        let final_path = dir.join(l::SWITCH_FILE);
+        std::fs::rename(&tmp, &final_path).map_err(|e| Error::io("rename", &tmp, e))?;
+        Ok(fabric)
+    }
+
+    /// A fabric of `ports` ports in this process's ordinary memory: shared by its threads
+    /// only, gone when dropped. For tests, and for Miri, which cannot map files.
+    pub fn in_memory(ports: usize) -> Result<Fabric> {
+        let max = gba_pac::MAX_MEMBERS;
+        if ports == 0 || ports > max {
+            return Err(Error::PortCount { ports, max });
+        }
+        let name = "<memory>";
+        Ok(Fabric::init(
+            Path::new(name),
+            ports,
+            SharedFile::in_memory(name, l::switch_size(ports)),
+            SharedFile::in_memory(name, ports * WINDOW_SIZE),
+            SharedFile::in_memory(name, ports * ARENA_SIZE),
+        ))
+    }
+
+    fn init(
+        dir: &Path,
+        ports: usize,
+        switch: SharedFile,
+        windows: SharedFile,
+        arenas: SharedFile,
+    ) -> Fabric {
         let fabric = Fabric {
             dir: dir.to_path_buf(),
             ports,
@@ -64,9 +94,7 @@ impl Fabric {
         fabric.header(l::H_PORTS).store(ports as u64);
         fabric.header(l::H_CREATOR).store(os::my_pid());
         fabric.header(l::H_MAGIC).store(l::MAGIC);
-        let final_path = dir.join(l::SWITCH_FILE);
-        std::fs::rename(&tmp, &final_path).map_err(|e| Error::io("rename", &tmp, e))?;
-        Ok(fabric)
+        fabric
     }
 
     /// Maps the fabric in `dir`.
@@ -183,11 +211,16 @@ impl Fabric {
     /// The 64-bit word of port `p`'s arena that `iova` names, if `iova` is an 8-byte-aligned
     /// device address inside that arena: what the switch's DMA engine checks before it writes.
     pub fn dma_word(&self, p: usize, iova: u64) -> Option<Word<'_>> {
+        Some(self.arenas.word(self.dma_offset(p, iova)?))
+    }
+
+    /// The byte offset in the arenas file of the word that [`dma_word`](Self::dma_word) names.
+    pub(crate) fn dma_offset(&self, p: usize, iova: u64) -> Option<usize> {
         let offset = iova.checked_sub(l::IOVA_BASE)? as usize;
-        if !iova.is_multiple_of(8) || offset.checked_add(8)? > ARENA_SIZE {
+        if !iova.is_multiple_of(8) || offset.checked_add(8)? > ARENA_SIZE || p >= self.ports {
             return None;
         }
-        Some(self.arenas.word(p * ARENA_SIZE + offset))
+        Some(p * ARENA_SIZE + offset)
     }
 
     pub(crate) fn header(&self, word: usize) -> Word<'_> {
@@ -200,6 +233,16 @@ impl Fabric {
 
     pub(crate) fn port_state(&self, p: usize, word: usize) -> Word<'_> {
         self.switch.word(l::port_word(p, word))
+    }
+
+    pub(crate) fn fast_state(&self, g: usize, word: usize) -> Word<'_> {
+        self.switch.word(l::fast_word(g, word))
+    }
+
+    /// The arena word at byte `offset` of the whole arenas file (a release flag recorded by
+    /// the stepper for the fast path).
+    pub(crate) fn arena_word(&self, offset: usize) -> Word<'_> {
+        self.arenas.word(offset)
     }
 
     /// Identity registers as the hardware has them after power-on: the spec's reset values,

@@ -39,7 +39,7 @@ impl Fabric {
     /// counts them, so the episode cannot complete.
     pub fn drop_arrivals(&self, port: usize, count: u64) -> Result<()> {
         self.check_port(port)?;
-        self.port_state(port, l::P_DROP_REMAINING).store(count);
+        self.with_fast_paths_closed(|| self.port_state(port, l::P_DROP_REMAINING).store(count));
         Ok(())
     }
 
@@ -47,23 +47,27 @@ impl Fabric {
     /// first sees them.
     pub fn delay_arrivals(&self, port: usize, count: u64, delay: Duration) -> Result<()> {
         self.check_port(port)?;
-        self.port_state(port, l::P_DELAY_NS)
-            .store(delay.as_nanos() as u64);
-        self.port_state(port, l::P_DELAY_REMAINING).store(count);
+        self.with_fast_paths_closed(|| {
+            self.port_state(port, l::P_DELAY_NS)
+                .store(delay.as_nanos() as u64);
+            self.port_state(port, l::P_DELAY_REMAINING).store(count);
+        });
         Ok(())
     }
 
     /// Every release happens `delay` after the last arrival (zero: at once).
     pub fn delay_releases(&self, delay: Duration) {
-        self.header(l::H_RELEASE_DELAY_NS)
-            .store(delay.as_nanos() as u64);
+        self.with_fast_paths_closed(|| {
+            self.header(l::H_RELEASE_DELAY_NS)
+                .store(delay.as_nanos() as u64)
+        });
     }
 
     /// Member `port` is dead (or alive again): the switch ignores its arrivals and writes no
     /// release flag of it, as if its host had crashed.
     pub fn mark_dead(&self, port: usize, dead: bool) -> Result<()> {
         self.check_port(port)?;
-        self.port_state(port, l::P_DEAD).store(u64::from(dead));
+        self.with_fast_paths_closed(|| self.port_state(port, l::P_DEAD).store(u64::from(dead)));
         Ok(())
     }
 
@@ -88,9 +92,11 @@ impl Fabric {
             .member_mask(member / 64)
             .expect("member / 64 < MASK_WORDS")
             .device_side();
-        word.set(word.get() ^ (1 << (member % 64)));
-        let flags = self.group_state(group, l::G_FLAGS);
-        flags.store(flags.load() | l::GF_RECHECK);
+        self.with_fast_paths_closed(|| {
+            word.set(word.get() ^ (1 << (member % 64)));
+            let flags = self.group_state(group, l::G_FLAGS);
+            flags.store(flags.load() | l::GF_RECHECK);
+        });
         Ok(())
     }
 
@@ -134,6 +140,11 @@ impl Fabric {
             if port_dead {
                 let _ = self.mark_dead(port, false);
             }
+        }
+        // The switch processes the resets at once, so that GROUPS_BUSY (what `free_groups`
+        // reads) no longer shows a group nobody holds any more.
+        if !reclaimed.is_empty() {
+            self.step();
         }
         reclaimed
     }

@@ -16,7 +16,7 @@ use gba_pac::Device;
 /// "GBASIM01" in ASCII: the first word of every switch file.
 pub const MAGIC: u64 = u64::from_be_bytes(*b"GBASIM01");
 /// Bumped whenever the layout below changes; a fabric of another layout is refused.
-pub const LAYOUT_VERSION: u64 = 1;
+pub const LAYOUT_VERSION: u64 = 2;
 
 /// Bytes of one port's register window.
 pub const WINDOW_SIZE: usize = Device::SIZE;
@@ -63,11 +63,13 @@ const HEADER_WORDS: usize = 16;
 
 // Per-group words, from `group_base`.
 /// Bit [`GF_READY`]: READY has been written to every member; bit [`GF_ERROR`]: failed;
-/// bit [`GF_RECHECK`]: compare every member's configuration with the group's at the next step.
+/// bit [`GF_RECHECK`]: compare every member's configuration with the group's at the next step;
+/// bit [`GF_FAST`]: the stepper opened the group's combining word (see `combine`).
 pub const G_FLAGS: usize = 0;
 pub const GF_READY: u64 = 1;
 pub const GF_ERROR: u64 = 2;
 pub const GF_RECHECK: u64 = 4;
+pub const GF_FAST: u64 = 8;
 pub const G_ERROR_CODE: usize = 1;
 pub const G_RELEASE_SEQ: usize = 2;
 /// Fault/test: the sequence the group starts from at its next first join (bit 63 = set).
@@ -97,9 +99,24 @@ pub const P_OPENERS: usize = 8;
 pub const P_ARENA_BITMAP: usize = P_OPENERS + MAX_OPENERS;
 /// Per group: the pid of the process that configured the group on this port (0: none).
 pub const P_GROUP_OWNER: usize = P_ARENA_BITMAP + BITMAP_WORDS;
-const PORT_WORDS: usize = P_GROUP_OWNER + GROUPS + 8;
+/// Per group: this port's bit in the group's combining word (written by the stepper before it
+/// opens the word; read by this port's member only, so on this port's own lines).
+pub const P_FAST_BIT: usize = P_GROUP_OWNER + GROUPS;
+const PORT_WORDS: usize = P_FAST_BIT + GROUPS + 8;
+
+// Per-group fast-path words, from `fast_word`: each group's combining word alone on its cache
+// line (the one line arrivals bounce), then the read-mostly table the releaser uses.
+/// The combining word (`combine`): sequence, OPEN, arrival bits.
+pub const F_COMBINE: usize = 0;
+/// Every member's bit: the combining word's BITS when all have arrived.
+pub const F_FULL: usize = 8;
+/// Member k's release flag: its byte offset in the arenas file (k in MEMBER_MASK order).
+pub const F_FLAG: usize = 9;
+const FAST_WORDS: usize = F_FLAG + crate::combine::MAX_FAST_MEMBERS as usize;
 
 pub const RECORD_VALID: u64 = 1 << 63;
+/// The group bits of a held-arrival record ([`P_DROPPED`], [`P_DELAYED`]).
+pub const RECORD_GROUP: u64 = !RECORD_VALID & !0xFFFF_FFFF;
 
 pub const ARENA_BITMAP_WORDS: usize = BITMAP_WORDS;
 
@@ -108,9 +125,15 @@ pub fn group_word(g: usize, word: usize) -> usize {
     (HEADER_WORDS + g * GROUP_WORDS + word) * 8
 }
 
+/// Byte offset of group `g`'s fast-path word `word` in the switch file (64-byte aligned
+/// per group, so that the combining word shares its line with nothing else).
+pub fn fast_word(g: usize, word: usize) -> usize {
+    (HEADER_WORDS + GROUPS * GROUP_WORDS + g * FAST_WORDS + word) * 8
+}
+
 /// Byte offset of port `p`'s state word `word` in the switch file.
 pub fn port_word(p: usize, word: usize) -> usize {
-    (HEADER_WORDS + GROUPS * GROUP_WORDS + p * PORT_WORDS + word) * 8
+    (HEADER_WORDS + GROUPS * (GROUP_WORDS + FAST_WORDS) + p * PORT_WORDS + word) * 8
 }
 
 pub fn header_word(word: usize) -> usize {
@@ -118,8 +141,11 @@ pub fn header_word(word: usize) -> usize {
 }
 
 pub fn switch_size(ports: usize) -> usize {
-    (HEADER_WORDS + GROUPS * GROUP_WORDS + ports * PORT_WORDS) * 8
+    (HEADER_WORDS + GROUPS * (GROUP_WORDS + FAST_WORDS) + ports * PORT_WORDS) * 8
 }
+
+const _: () = assert!(FAST_WORDS.is_multiple_of(8) && HEADER_WORDS.is_multiple_of(8));
+const _: () = assert!(GROUP_WORDS.is_multiple_of(8));
 
 pub const SWITCH_FILE: &str = "switch";
 pub const WINDOWS_FILE: &str = "windows";

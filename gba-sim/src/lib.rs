@@ -15,6 +15,7 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod backend;
+pub mod combine;
 pub mod engine;
 mod error;
 mod fabric;

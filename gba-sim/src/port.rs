@@ -59,6 +59,15 @@ impl Port {
         self.fabric.progress();
     }
 
+    /// What the switch does with this port's release store of `doorbell` into `group`'s
+    /// ARRIVAL register: combines it on the fast path ([`Fabric::arrive`]), or else steps.
+    #[inline]
+    pub fn arrive(&self, group: usize, doorbell: u64) {
+        if !self.fabric.arrive(self.port, group, doorbell) {
+            self.fabric.progress();
+        }
+    }
+
     /// Allocates `len` bytes of the port's arena, cache-line aligned and zeroed. Nothing else
     /// is allocated on the same cache lines.
     pub fn alloc_dma(&self, len: usize) -> Result<DmaBlock> {

@@ -16,12 +16,36 @@ use memmap2::{MmapOptions, MmapRaw};
 
 use crate::error::{Error, Result};
 
-/// A whole file mapped shared, read-write.
+/// A whole file mapped shared, read-write; or, for tests and Miri, the same bytes in
+/// ordinary memory that only this process's threads share ([`SharedFile::in_memory`]).
 #[derive(Debug)]
 pub struct SharedFile {
-    map: MmapRaw,
+    backing: Backing,
     len: usize,
     path: PathBuf,
+}
+
+#[derive(Debug)]
+enum Backing {
+    Map(MmapRaw),
+    /// Zeroed, page-aligned heap memory, freed on drop.
+    Heap(*mut u8, std::alloc::Layout),
+}
+
+// SAFETY: the bytes are reached only atomically through raw pointers (this module's
+// invariant), so the owner may move to and be used from any thread, like `MmapRaw`.
+unsafe impl Send for SharedFile {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for SharedFile {}
+
+impl Drop for SharedFile {
+    fn drop(&mut self) {
+        if let Backing::Heap(ptr, layout) = self.backing {
+            // SAFETY: allocated in `in_memory` with this layout, freed once here; no word
+            // outlives `self` (they borrow it).
+            unsafe { std::alloc::dealloc(ptr, layout) }
+        }
+    }
 }
 
 impl SharedFile {
@@ -65,15 +89,35 @@ impl SharedFile {
             .map_raw(&file)
             .map_err(|source| Error::io("map", path, source))?;
         Ok(SharedFile {
-            map,
+            backing: Backing::Map(map),
             len,
             path: path.to_path_buf(),
         })
     }
 
+    /// `len` zero bytes of ordinary memory, page-aligned, standing for a file named `name`
+    /// (in messages only): a fabric that lives in one process, for tests and Miri.
+    pub fn in_memory(name: &str, len: usize) -> Self {
+        let layout = std::alloc::Layout::from_size_align(len.max(8), 4096)
+            .expect("a fabric's sizes are far below isize::MAX");
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        SharedFile {
+            backing: Backing::Heap(ptr, layout),
+            len,
+            path: PathBuf::from(name),
+        }
+    }
+
     /// The first byte of the mapping; page-aligned.
     pub fn as_ptr(&self) -> *mut u8 {
-        self.map.as_mut_ptr()
+        match &self.backing {
+            Backing::Map(map) => map.as_mut_ptr(),
+            Backing::Heap(ptr, _) => *ptr,
+        }
     }
 
     /// The 64-bit word at byte `offset`.
@@ -128,5 +172,30 @@ impl Word<'_> {
 
     pub fn fetch_add(&self, value: u64) -> u64 {
         self.atomic().fetch_add(value, Ordering::AcqRel)
+    }
+}
+
+impl crate::combine::Cell64 for Word<'_> {
+    fn load(&self, order: Ordering) -> u64 {
+        self.atomic().load(order)
+    }
+
+    fn store(&self, value: u64, order: Ordering) {
+        self.atomic().store(value, order)
+    }
+
+    fn compare_exchange(
+        &self,
+        current: u64,
+        new: u64,
+        success: Ordering,
+        failure: Ordering,
+    ) -> std::result::Result<u64, u64> {
+        self.atomic()
+            .compare_exchange(current, new, success, failure)
+    }
+
+    fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
+        self.atomic().fetch_add(value, order)
     }
 }

@@ -39,7 +39,9 @@ pub struct PortReport {
 
 impl Fabric {
     /// The groups that are formed, forming, or refusing someone; idle groups are left out.
+    /// Steps the switch first: the fast path leaves its bookkeeping to the next step.
     pub fn group_reports(&self) -> Vec<GroupReport> {
+        self.step();
         (0..GROUPS).filter_map(|g| self.group_report(g)).collect()
     }
 
@@ -76,7 +78,9 @@ impl Fabric {
         })
     }
 
+    /// Every port; steps the switch first, as [`group_reports`](Self::group_reports) does.
     pub fn port_reports(&self) -> Vec<PortReport> {
+        self.step();
         (0..self.ports())
             .map(|p| PortReport {
                 port: p,

@@ -71,6 +71,9 @@ impl Member {
         regs.member_count().write(MEMBER_COUNT::COUNT.val(count));
         regs.local_member_id().write(LOCAL_MEMBER_ID::ID.val(local));
         regs.release_addr().set(release_addr);
+        // The configuration happens before ENABLE for the switch, which reads CONTROL with
+        // acquire (a release fence, then the store: what a release store of CONTROL does).
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Release);
         regs.control()
             .write(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
     }
@@ -102,13 +105,14 @@ impl Member {
             .store(u64::from(self.episode), Ordering::Release);
     }
 
-    pub fn arrive(&mut self) {
+    /// Rings the doorbell for the next episode (a release store); returns the word rung.
+    pub fn arrive(&mut self) -> u64 {
         self.episode = self.episode.wrapping_add(1);
-        self.regs().arrival().set_release(
-            (ARRIVAL::MEMBER_ID.val(self.port.number() as u64)
-                + ARRIVAL::SEQUENCE.val(u64::from(self.episode)))
-            .value,
-        );
+        let word = (ARRIVAL::MEMBER_ID.val(self.port.number() as u64)
+            + ARRIVAL::SEQUENCE.val(u64::from(self.episode)))
+        .value;
+        self.regs().arrival().set_release(word);
+        word
     }
 
     pub fn flag(&self) -> u32 {
