@@ -83,6 +83,11 @@ expect_eq() {
 cluster_netns() { ip netns list | awk '{print $1}' | grep -c "^gbac-$NAME-" ; }
 
 # --- the cluster ------------------------------------------------------------------------------
+# what a killed run left: its fabric (named by its pid) and its cluster (cluster.sh gc)
+for f in /dev/shm/gba-cluster-test-*; do
+    [ -d "$f" ] && ! kill -0 "${f##*-}" 2>/dev/null && "$GBA_BIN" sim destroy --path "$f" >/dev/null 2>&1
+done
+"$CLUSTER" gc
 "$GBA_BIN" sim create --ports 4 --path "$FABRIC" >/dev/null || { say "cluster: 0 passed, 1 failed (gba sim create)"; exit 1; }
 # a stale cluster of the same name, owned by a process that has exited, as a killed run leaves
 sleep 0 & stale_owner=$!
