@@ -122,6 +122,28 @@ expect_log "3x1 MPI_COMM_WORLD on a GBA group over ports 0-2" \
     "\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD \(cid 0, size 3\): barrier on GBA group [0-9]+ \(member mask 0x0*7\)"
 expect_log "3x1 the ranks ran in h0, h1, h2" "rank 2 on h2 \(cluster host 2\)"
 
+# completed PORT: BARRIERS_COMPLETED of PORT (0 when the port is not listed)
+completed() {
+    "$GBA_BIN" sim status --path "$FABRIC" | awk -v p="$1" '
+        /^port +completed/ { on = 1; next }
+        on && $1 == p { print $2; found = 1 }
+        END { if (!found) print 0 }'
+}
+counters() { echo "$(completed 0) $(completed 1) $(completed 2)"; }
+grew() { # grew "BEFORE" "AFTER": the three differences
+    local -a b=($1) a=($2)
+    echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
+}
+before=$(counters)
+check "3x1 Fortran MPI_BARRIER" "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/fbarrier" 1000
+expect_eq "3x1 Fortran MPI_BARRIER on the GBA: every port +1000" "$(grew "$before" "$(counters)")" "1000 1000 1000"
+before=$(counters)
+check "3x1 shmem_barrier_all with puts, scoll/gba, on the GBA" \
+    "${MPIRUN[@]/#mpirun/oshrun}" --mca osc ^rdma --mca scoll_gba_verbose 1 --map-by ppr:1:node -np 3 "$BUILD/shmem_barrier" 200 1
+expect_log "3x1 shmem_barrier_all went through scoll/gba on every host" "\[h2:[0-9]+\] scoll:gba: PE 2: barrier of all 3 PEs"
+read -r g0 g1 g2 <<<"$(grew "$before" "$(counters)")"
+expect_eq "3x1 shmem: every port counted the same barriers (at least the 200)" "$([ "$g0" = "$g1" ] && [ "$g1" = "$g2" ] && [ "$g0" -ge 200 ] && echo same)" same
+
 for shape in 2x2 3x2; do
     hosts=${shape%x*} ppn=${shape#*x}
     say "--- $hosts hosts x $ppn ranks"
@@ -138,17 +160,36 @@ for shape in 2x2 3x2; do
     fi
 done
 
-say "--- cleanup"
+say "--- after every job"
 if "$GBA_BIN" sim status --path "$FABRIC" | grep -q "no group is enabled on any port"; then
     passed=$((passed + 1)); say "ok   every group released at the end of every job"
 else
     failed=$((failed + 1)); say "FAIL groups left enabled:"; "$GBA_BIN" sim status --path "$FABRIC" | sed 's/^/     /'
 fi
+say "--- a stopped rank"
+# a rank stopped in host h1 (SIGSTOP): the others' barrier warns, naming port 1, and keeps
+# waiting until the job is killed (its group stays enabled: this runs after the check above)
+shm_before=$(ls /dev/shm)
+timeout 8 "${MPIRUN[@]}" --mca coll_gba_barrier_warn_timeout_ms 1500 --map-by ppr:1:node -np 3 \
+    "$BUILD/hosts_barrier" 100 1 3 1 >"$LOGS/stopped.log" 2>&1
+LAST_LOG="$LOGS/stopped.log"
+for h in 0 2; do
+    expect_log "3x1 rank 1 stopped in h1: h$h's barrier names the missing member 1" \
+        "\[h$h:[0-9]+\] coll:gba_barrier: .*waiting more than 1500 ms: .*missing \\{1\\}"
+done
+# the killed job's shared-memory segments (the hosts share /dev/shm)
+for f in $(comm -13 <(echo "$shm_before" | sort) <(ls /dev/shm | sort)); do
+    case $f in vader_segment.h[0-9]*) rm -f "/dev/shm/$f" ;; esac
+done
+
 # a job still running in the hosts (as a killed test leaves) does not stop the removal
-"$CLUSTER" exec "$NAME" 1 sleep 600 >/dev/null 2>&1 &
-sleeper=$!
-"$CLUSTER" destroy "$NAME"
-wait $sleeper 2>/dev/null
+say "--- cleanup"
+(
+    "$CLUSTER" exec "$NAME" 1 sleep 600 >/dev/null 2>&1 &
+    for _ in $(seq 50); do [ -n "$(ip netns pids "gbac-$NAME-h1")" ] && break; sleep 0.1; done
+    "$CLUSTER" destroy "$NAME"
+    wait
+) 2>/dev/null
 expect_eq "destroy: no namespace, hostname file or state of the cluster is left" \
     "$(cluster_netns):$(ls -d /etc/netns/gbac-"$NAME"-* /run/gba-cluster/"$NAME" 2>/dev/null | wc -l)" "0:0"
 check "destroy again does nothing and succeeds" "$CLUSTER" destroy "$NAME"

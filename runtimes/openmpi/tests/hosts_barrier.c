@@ -1,12 +1,15 @@
 /* MPI_Barrier across the hosts of a cluster made by runtimes/cluster/cluster.sh: every rank
  * runs in host GBA_CLUSTER_HOST (its own hostname, its own port of one simulator fabric).
- * Usage: hosts_barrier ITERATIONS EXPECT HOSTS
+ * Usage: hosts_barrier ITERATIONS EXPECT HOSTS [STOP_RANK]
  *   - exactly HOSTS distinct hostnames among the ranks, and ranks of one hostname in one
  *     cluster host (so OpenMPI placed them as asked);
  *   - with random delays, no rank leaves barrier k before every rank entered it (counters in
  *     /dev/shm, which the hosts of this one-machine cluster share; independent of MPI);
  *   - EXPECT 1: BARRIERS_COMPLETED of every port 0..HOSTS-1 grows by exactly ITERATIONS + 2;
- *     EXPECT 0: no port's counter grows (the software barrier ran). */
+ *     EXPECT 0: no port's counter grows (the software barrier ran);
+ *   - STOP_RANK: that rank stops itself (SIGSTOP) before barrier 10, so that the others' wait
+ *     must say who is missing (the job never ends: the caller kills it). */
+#include <signal.h>
 #include "gbatest.h"
 
 #define NAME_LEN 64
@@ -22,7 +25,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(argc == 4, "usage: hosts_barrier ITERATIONS EXPECT HOSTS");
+    int stop_rank = argc > 4 ? atoi(argv[4]) : -1;
+    CHECK(argc == 4 || argc == 5, "usage: hosts_barrier ITERATIONS EXPECT HOSTS [STOP_RANK]");
     iters = atoi(argv[1]);
     expect = atoi(argv[2]);
     hosts = atoi(argv[3]);
@@ -70,6 +74,10 @@ int main(int argc, char **argv)
             spin_us((double)(rand() % 200));
         } else if (k % size == rank && r < 20) {
             usleep(500);
+        }
+        if (k == 10 && rank == stop_rank) {
+            fflush(stdout);
+            raise(SIGSTOP);
         }
         atomic_store(&entered[rank], k);
         MPI_Barrier(MPI_COMM_WORLD);
