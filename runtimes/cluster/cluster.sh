@@ -68,10 +68,16 @@ gc() {
     for d in "$STATE_ROOT"/*/; do
         [ -d "$d" ] || continue
         name=$(basename "$d")
-        read -r pid st <"$d/owner" 2>/dev/null || { pid=; st=; }
+        { read -r pid st <"$d/owner"; } 2>/dev/null || { pid=; st=; }
         if [ -z "$pid" ] || [ "$(start_time "$pid")" != "$st" ]; then
             destroy "$name"
         fi
+    done
+    # state directories a create killed before it named them
+    for d in "$STATE_ROOT"/.new.*/; do
+        [ -d "$d" ] || continue
+        { read -r pid st <"$d/owner"; } 2>/dev/null || { pid=; st=; }
+        if [ -n "$pid" ] && [ "$(start_time "$pid")" != "$st" ]; then rm -rf "$d"; fi
     done
     # namespaces without a state dir (a create killed before it wrote one)
     for name in $(ip netns list 2>/dev/null | awk '{print $1}' | sed -n 's/^gbac-\([A-Za-z0-9_]*\)-\(sw\|h[0-9]*\)$/\1/p' | sort -u); do
@@ -98,9 +104,11 @@ create() {
     st=$(start_time "$owner") || die "create: owner $owner is not running"
     gc
     destroy "$name"
-    local dir="$STATE_ROOT/$name"
-    mkdir -p "$dir/uts" || die "cannot create $dir"
-    echo "$owner $st" >"$dir/owner"
+    local dir="$STATE_ROOT/$name" tmp
+    # the state directory appears with its owner already in it, so a concurrent gc never
+    # takes a cluster being made for an ownerless leftover
+    mkdir -p "$STATE_ROOT" && tmp=$(mktemp -d "$STATE_ROOT/.new.XXXXXX") || die "cannot create $STATE_ROOT"
+    echo "$owner $st" >"$tmp/owner" && mkdir "$tmp/uts" && mv -T "$tmp" "$dir" || die "cannot create $dir"
     # a failure half-way removes what was made
     trap 'destroy "$name"; exit 1' ERR INT TERM
     set -E
