@@ -49,7 +49,10 @@ trap 'rm -f "$log"' EXIT
 cargo test --workspace 2>&1 | tee "$log"
 echo "== OpenMPI and OpenSHMEM: the coll component on the simulator (installs OpenMPI when missing)"
 bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"
-# One closing line for the whole run (cargo prints one per test binary, the OpenMPI suite one).
+echo "== several hosts on one machine: network + UTS namespaces, one fabric port per host"
+bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"
+# One closing line for the whole run (cargo prints one per test binary, the OpenMPI and cluster
+# suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^openmpi: [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|cluster): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"

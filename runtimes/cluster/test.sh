@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Multi-host tests of coll/gba_barrier on a cluster of network + UTS namespaces on this machine
+# (cluster.sh): mpirun runs in host h0 and starts OpenMPI's daemons in the other hosts through
+# the cluster's rsh agent; every host is its own port of one simulator fabric (GBA_DEVICE in
+# the host's environment; the component runs with device_path "" and so opens GBA_DEVICE).
+# Prints ok/FAIL per check and a closing line
+#   cluster: N passed, M failed
+# Needs root. Installs iproute2 and util-linux when missing; builds what it runs (as
+# runtimes/openmpi/test.sh, which installs OpenMPI). KEEP_LOGS=1 keeps the per-test output.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OMPI="$ROOT/runtimes/openmpi"
+BUILD="$OMPI/build"
+CLUSTER="$HERE/cluster.sh"
+LOGS=$(mktemp -d /tmp/gba-cluster-test.XXXXXX)
+NAME=t$$
+passed=0
+failed=0
+say() { printf '%s\n' "$*"; }
+
+# Today (before issue 13) a host with several ranks makes the whole job fall back: the
+# component gives every rank its own port and two ranks of one host share theirs. When one port
+# per host serves many processes, set this to 1: the multi-rank-per-host jobs must then run on
+# the GBA with every port counting each barrier exactly once.
+MANY_RANKS_PER_HOST_OFFLOAD=0
+
+# --- prerequisites ----------------------------------------------------------------------------
+[ "$(id -u)" = 0 ] || { say "cluster tests need root (network namespaces)"; say "cluster: 0 passed, 1 failed (not root)"; exit 1; }
+if ! command -v ip >/dev/null || ! command -v nsenter >/dev/null || ! command -v unshare >/dev/null; then
+    say "installing iproute2 util-linux"
+    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q iproute2 util-linux \
+        || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q iproute2 util-linux; }; } >"$LOGS/apt.log" 2>&1 \
+        || { cat "$LOGS/apt.log"; say "cluster: 0 passed, 1 failed (apt-get install iproute2 util-linux)"; exit 1; }
+fi
+if ! command -v mpicc >/dev/null || [ -z "$(mpicc --showme:incdirs 2>/dev/null)" ]; then
+    say "installing openmpi-bin libopenmpi-dev gfortran"
+    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q openmpi-bin libopenmpi-dev gfortran \
+        || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openmpi-bin libopenmpi-dev gfortran; }; } >"$LOGS/apt.log" 2>&1 \
+        || { cat "$LOGS/apt.log"; say "cluster: 0 passed, 1 failed (apt-get install openmpi)"; exit 1; }
+fi
+say "building libgba_barrier, gba, the component and the tests"
+{ (cd "$ROOT" && cargo build --release -q -p gba-barrier -p gba) && make -C "$OMPI" all tests; } >"$LOGS/build.log" 2>&1 \
+    || { tail -30 "$LOGS/build.log"; say "cluster: 0 passed, 1 failed (build)"; exit 1; }
+
+export GBA_BIN="$ROOT/target/release/gba"
+FABRIC=/dev/shm/gba-cluster-test-$$
+export GBA_FABRIC="$FABRIC"
+cleanup() {
+    "$CLUSTER" destroy "$NAME"
+    "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1
+    if [ -n "${KEEP_LOGS:-}" ]; then say "logs kept in $LOGS"; else rm -rf "$LOGS"; fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# check NAME COMMAND...: the command must exit 0
+check() {
+    local name=$1; shift
+    LAST_LOG="$LOGS/$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').log"
+    if timeout 180 "$@" >"$LAST_LOG" 2>&1; then
+        passed=$((passed + 1)); say "ok   $name"
+    else
+        failed=$((failed + 1)); say "FAIL $name (exit $?); last lines of its output:"; tail -15 "$LAST_LOG" | sed 's/^/     /'
+    fi
+}
+# expect_log NAME PATTERN: the last test's output contains PATTERN (grep -E)
+expect_log() {
+    if grep -Eq -- "$2" "$LAST_LOG"; then
+        passed=$((passed + 1)); say "ok   $1"
+    else
+        failed=$((failed + 1)); say "FAIL $1: output lacks /$2/"; tail -10 "$LAST_LOG" | sed 's/^/     /'
+    fi
+}
+# expect_eq NAME GOT WANT
+expect_eq() {
+    if [ "$2" = "$3" ]; then
+        passed=$((passed + 1)); say "ok   $1"
+    else
+        failed=$((failed + 1)); say "FAIL $1: got $2, want $3"
+    fi
+}
+cluster_netns() { ip netns list | awk '{print $1}' | grep -c "^gbac-$NAME-" ; }
+
+# --- the cluster ------------------------------------------------------------------------------
+# what a killed run left: its fabric (named by its pid) and its cluster (cluster.sh gc)
+for f in /dev/shm/gba-cluster-test-*; do
+    [ -d "$f" ] && ! kill -0 "${f##*-}" 2>/dev/null && "$GBA_BIN" sim destroy --path "$f" >/dev/null 2>&1
+done
+"$CLUSTER" gc
+"$GBA_BIN" sim create --ports 4 --path "$FABRIC" >/dev/null || { say "cluster: 0 passed, 1 failed (gba sim create)"; exit 1; }
+# a stale cluster of the same name, owned by a process that has exited, as a killed run leaves
+sleep 0 & stale_owner=$!
+wait $stale_owner
+"$CLUSTER" create "$NAME" 2 --owner $$ >"$LOGS/stale.log" 2>&1 || true
+"$CLUSTER" create "${NAME}_stale" 2 --owner $$ >/dev/null 2>&1 && echo "$stale_owner 0" >"/run/gba-cluster/${NAME}_stale/owner"
+check "create: 3 hosts (over a leftover of the same name and one of an exited owner)" \
+    "$CLUSTER" create "$NAME" 3 --fabric "$FABRIC" --owner $$
+expect_eq "create: the leftover cluster of an exited owner is removed" \
+    "$(ip netns list | awk '{print $1}' | grep -c "^gbac-${NAME}_stale-")" 0
+expect_eq "create: one switch namespace and 3 host namespaces" "$(cluster_netns)" 4
+check "each host has its own hostname, address and GBA_DEVICE" \
+    "$CLUSTER" exec "$NAME" 2 sh -c 'test "$(hostname)" = h2 && ip -br addr show eth0 | grep -q " 10.77.0.3/24" && test "$GBA_DEVICE" = "sim:'"$FABRIC"'#2"'
+check "the root namespace has no address of the cluster" sh -c '! ip -br addr | grep -q "10\.77\.0\."'
+
+# OpenMPI's default component path without missing directories (4.1 stops at the first
+# missing one), then ours; every rank opens GBA_DEVICE (device_path "")
+DEFAULT_PATH=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
+COMPONENT_PATH=
+IFS=: read -ra dirs <<<"$DEFAULT_PATH"
+for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
+# mpi_yield_when_idle: more ranks than the machine's cores, which OpenMPI cannot see per host
+MPIRUN=("$CLUSTER" exec "$NAME" 0 mpirun --allow-run-as-root --oversubscribe
+        --hostfile "$("$CLUSTER" info "$NAME" hostfile)" --mca plm_rsh_agent "$("$CLUSTER" info "$NAME" agent)"
+        --mca mca_base_component_path "$COMPONENT_PATH$BUILD" --mca coll_gba_barrier_device_path ""
+        --mca coll_gba_barrier_verbose 1 --mca mpi_yield_when_idle 1 -x GBA_BIN -x GBA_FABRIC)
+
+say "--- 3 hosts x 1 rank"
+check "3x1 barriers under random delays, BARRIERS_COMPLETED +iterations on every port, distinct hostnames" \
+    "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/hosts_barrier" 2000 1 3
+expect_log "3x1 MPI_COMM_WORLD on a GBA group over ports 0-2" \
+    "\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD \(cid 0, size 3\): barrier on GBA group [0-9]+ \(member mask 0x0*7\)"
+expect_log "3x1 the ranks ran in h0, h1, h2" "rank 2 on h2 \(cluster host 2\)"
+
+# completed PORT: BARRIERS_COMPLETED of PORT (0 when the port is not listed)
+completed() {
+    "$GBA_BIN" sim status --path "$FABRIC" | awk -v p="$1" '
+        /^port +completed/ { on = 1; next }
+        on && $1 == p { print $2; found = 1 }
+        END { if (!found) print 0 }'
+}
+counters() { echo "$(completed 0) $(completed 1) $(completed 2)"; }
+grew() { # grew "BEFORE" "AFTER": the three differences
+    local -a b=($1) a=($2)
+    echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
+}
+before=$(counters)
+check "3x1 Fortran MPI_BARRIER" "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/fbarrier" 1000
+expect_eq "3x1 Fortran MPI_BARRIER on the GBA: every port +1000" "$(grew "$before" "$(counters)")" "1000 1000 1000"
+before=$(counters)
+check "3x1 shmem_barrier_all with puts, scoll/gba, on the GBA" \
+    "${MPIRUN[@]/#mpirun/oshrun}" --mca osc ^rdma --mca scoll_gba_verbose 1 --map-by ppr:1:node -np 3 "$BUILD/shmem_barrier" 200 1
+expect_log "3x1 shmem_barrier_all went through scoll/gba on every host" "\[h2:[0-9]+\] scoll:gba: PE 2: barrier of all 3 PEs"
+read -r g0 g1 g2 <<<"$(grew "$before" "$(counters)")"
+expect_eq "3x1 shmem: every port counted the same barriers (at least the 200)" "$([ "$g0" = "$g1" ] && [ "$g1" = "$g2" ] && [ "$g0" -ge 200 ] && echo same)" same
+
+for shape in 2x2 3x2; do
+    hosts=${shape%x*} ppn=${shape#*x}
+    say "--- $hosts hosts x $ppn ranks"
+    check "${shape} barriers under random delays, distinct hostnames per host, counters as today" \
+        "${MPIRUN[@]}" --mca btl_base_verbose 100 --map-by "ppr:$ppn:node" -np $((hosts * ppn)) \
+        "$BUILD/hosts_barrier" 300 $MANY_RANKS_PER_HOST_OFFLOAD "$hosts"
+    expect_log "${shape} OpenMPI sees separate nodes: TCP to another host" "\[h0:[0-9]+\] mca: bml: Using tcp btl for send to \[\[[0-9]+,[0-9]+\],$ppn\] on node h1"
+    expect_log "${shape} and shared memory within one" "\[h1:[0-9]+\] mca: bml: Using vader btl for send to \[\[[0-9]+,[0-9]+\],$ppn\] on node h1"
+    if [ $MANY_RANKS_PER_HOST_OFFLOAD = 0 ]; then
+        expect_eq "${shape} the whole job falls back, said once, on rank 0, with the reason" \
+            "$(grep -c 'coll:gba_barrier: .*software barrier' "$LAST_LOG"):$(grep -Ec '\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD: software barrier: two ranks share port 0' "$LAST_LOG")" "1:1"
+    else
+        expect_log "${shape} MPI_COMM_WORLD on a GBA group" "\[rank 0\] MPI_COMM_WORLD \(cid 0, size $((hosts * ppn))\): barrier on GBA group"
+    fi
+done
+
+say "--- after every job"
+if "$GBA_BIN" sim status --path "$FABRIC" | grep -q "no group is enabled on any port"; then
+    passed=$((passed + 1)); say "ok   every group released at the end of every job"
+else
+    failed=$((failed + 1)); say "FAIL groups left enabled:"; "$GBA_BIN" sim status --path "$FABRIC" | sed 's/^/     /'
+fi
+say "--- a stopped rank"
+# a rank stopped in host h1 (SIGSTOP): the others' barrier warns, naming port 1, and keeps
+# waiting until the job is killed (its group stays enabled: this runs after the check above)
+shm_before=$(ls /dev/shm)
+timeout 8 "${MPIRUN[@]}" --mca coll_gba_barrier_warn_timeout_ms 1500 --map-by ppr:1:node -np 3 \
+    "$BUILD/hosts_barrier" 100 1 3 1 >"$LOGS/stopped.log" 2>&1
+LAST_LOG="$LOGS/stopped.log"
+for h in 0 2; do
+    expect_log "3x1 rank 1 stopped in h1: h$h's barrier names the missing member 1" \
+        "\[h$h:[0-9]+\] coll:gba_barrier: .*waiting more than 1500 ms: .*missing \\{1\\}"
+done
+# the killed job's shared-memory segments (the hosts share /dev/shm)
+for f in $(comm -13 <(echo "$shm_before" | sort) <(ls /dev/shm | sort)); do
+    case $f in vader_segment.h[0-9]*) rm -f "/dev/shm/$f" ;; esac
+done
+
+# a job still running in the hosts (as a killed test leaves) does not stop the removal
+say "--- cleanup"
+(
+    "$CLUSTER" exec "$NAME" 1 sleep 600 >/dev/null 2>&1 &
+    for _ in $(seq 50); do [ -n "$(ip netns pids "gbac-$NAME-h1")" ] && break; sleep 0.1; done
+    "$CLUSTER" destroy "$NAME"
+    wait
+) 2>/dev/null
+expect_eq "destroy: no namespace, hostname file or state of the cluster is left" \
+    "$(cluster_netns):$(ls -d /etc/netns/gbac-"$NAME"-* /run/gba-cluster/"$NAME" 2>/dev/null | wc -l)" "0:0"
+check "destroy again does nothing and succeeds" "$CLUSTER" destroy "$NAME"
+
+say "cluster: $passed passed, $failed failed"
+[ $failed -eq 0 ]
