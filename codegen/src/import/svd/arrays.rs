@@ -52,17 +52,22 @@ pub(super) fn merge_numbered_blocks(warnings: &mut Warnings, blocks: &mut Vec<Bl
         }
         let stride = *group[1].offset - *group[0].offset;
         let names: Vec<&str> = group.iter().map(|b| b.name.as_str()).collect();
+        // `CMP_0`, `CMP_1` → `CMP`: an array's `cmp__unchecked` would not be snake_case.
+        let name = match prefix.trim_end_matches('_') {
+            "" => prefix.clone(),
+            trimmed => trimmed.to_string(),
+        };
         warnings.warn(
-            &prefix,
+            &name,
             format!(
-                "blocks {} imported as one block array `{prefix}` ({} instances, {stride:#x} apart): same registers",
+                "blocks {} imported as one block array `{name}` ({} instances, {stride:#x} apart): same registers",
                 names.join(", "),
                 group.len()
             ),
         );
         let count = group.len() as u64;
         let mut block = group.swap_remove(0);
-        block.name = Located::synthetic(prefix);
+        block.name = Located::synthetic(name);
         block.array = Some(Array {
             count: Located::synthetic(count),
             stride: Located::synthetic(stride),
