@@ -155,6 +155,13 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
             cleared_by_reading.join(", ")
         )
     };
+    let summary = match &register.alternate_of {
+        Some(of) => format!(
+            "{summary}\n\nAn alternate view of the bytes of `{}`: the two overlap.",
+            of.value
+        ),
+        None => summary,
+    };
     let text = if register.description.trim().is_empty() {
         summary
     } else {
@@ -216,7 +223,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
     }
 }
 
-/// `crate::common::Reg<u32, self::NAME::Register, crate::common::Rw, _M>`: the value type, the
+/// `crate::common::Reg<u32, NAME::Register, crate::common::Rw, _M>`: the value type, the
 /// field set, the access mode and the block's mechanism, each by a path that no name of the
 /// spec can shadow (`_M` starts with an underscore, which no spec name does).
 fn handle_type(register: &Register) -> TokenStream {
@@ -225,7 +232,7 @@ fn handle_type(register: &Register) -> TokenStream {
         quote! { () }
     } else {
         let module = format_ident!("{}", names::upper(&register.name));
-        quote! { self::#module::Register }
+        quote! { #module::Register }
     };
     let access = format_ident!("{}", access_mode(register));
     quote! { crate::common::Reg<#value, #fields, crate::common::#access, _M> }

@@ -385,7 +385,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
             let method = quote! {
                 #doc
                 #[inline(always)]
-                pub const fn #method(self) -> self::#module::#ty<_M> {
+                pub const fn #method(self) -> #module::#ty<_M> {
                     #block_value
                 }
             };
@@ -402,7 +402,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
                 ArrayAccessor {
                     name: &block.name,
                     count: *array.count,
-                    returns: quote! { self::#module::#ty<_M> },
+                    returns: quote! { #module::#ty<_M> },
                     doc: format!(
                         "Instance `index` of block `{}`, or `None` when `index >= {}`.",
                         *block.name, *array.count

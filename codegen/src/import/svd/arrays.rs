@@ -110,8 +110,14 @@ pub(super) fn merge_numbered_registers(
     // order of first appearance.
     let mut keys: Vec<String> = Vec::new();
     let mut groups: HashMap<String, Vec<(u64, usize)>> = HashMap::new();
+    // Alternates and the registers they are views of keep their names: `alternate_of`
+    // refers to one register by name.
+    let viewed: HashSet<String> = registers
+        .iter()
+        .filter_map(|r| r.alternate_of.as_ref().map(|of| of.value.clone()))
+        .collect();
     for (i, r) in registers.iter().enumerate() {
-        if r.array.is_some() {
+        if r.array.is_some() || r.alternate_of.is_some() || viewed.contains(&*r.name) {
             continue;
         }
         for (start, end) in digit_runs(&r.name) {
@@ -355,5 +361,6 @@ fn merge_group(elements: &[&Register], key: &str) -> Option<Register> {
             stride: Located::synthetic(stride),
         }),
         fields,
+        alternate_of: None,
     })
 }

@@ -154,7 +154,15 @@ fn rename(warnings: &mut Warnings, device: &mut Device, item: Item, why: &str) {
         format!("{at}{old}"),
         format!("{kind} `{old}` renamed `{new}` so that `gba check` accepts it: {why}"),
     );
-    slot.value = new;
+    slot.value = new.clone();
+    // The block's alternates of this register follow it.
+    if let Item::Register(b, _) = item {
+        for register in &mut device.blocks[b].registers {
+            if let Some(of) = register.alternate_of.as_mut().filter(|of| of.value == old) {
+                of.value = new.clone();
+            }
+        }
+    }
 }
 
 /// `CMP__A_` → `CMP_A`.
