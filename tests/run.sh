@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 need_packages=()
 command -v gcc >/dev/null 2>&1 || need_packages+=(gcc libc6-dev)
+command -v python3 >/dev/null 2>&1 || need_packages+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || need_packages+=(python3-pip)
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq
@@ -43,6 +45,8 @@ cargo build -q -p gba-hal --no-default-features
 echo "== loom model checks (gba-barrier, and gba-sim's fast path)"
 bash gba-barrier/loom.sh -q
 bash gba-sim/loom.sh -q
+echo "== vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
+bash tests/bench/svd_sample.sh
 echo "== tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -105,6 +105,11 @@ enum Command {
         /// Write the spec here instead of to standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Refuse the file at its first slip, instead of repairing what has an evident
+        /// meaning (a misspelt access, a reset value wider than its register, an enumerated
+        /// value wider than its field) with a warning each.
+        #[arg(long)]
+        strict: bool,
     },
 }
 
@@ -151,7 +156,7 @@ fn main() -> ExitCode {
             generate(check, spec.zip(out), &outputs, style)
         }
         Command::Check { file } => check_spec(&file, style),
-        Command::ImportSvd { file, out } => import_svd(&file, out.as_deref()),
+        Command::ImportSvd { file, out, strict } => import_svd(&file, out.as_deref(), strict),
         Command::Diff { old, new, json } => diff(&old, &new, json, style),
         Command::Sim { command } => sim::run(command),
         Command::Bench(args) => bench::run(args),
@@ -305,7 +310,7 @@ fn print_warnings(device: &Validated, file: &Path, text: &str, style: Style) {
     }
 }
 
-fn import_svd(file: &Path, out: Option<&Path>) -> ExitCode {
+fn import_svd(file: &Path, out: Option<&Path>, strict: bool) -> ExitCode {
     let xml = match std::fs::read_to_string(file) {
         Ok(xml) => xml,
         Err(error) => {
@@ -313,7 +318,12 @@ fn import_svd(file: &Path, out: Option<&Path>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let imported = match gba_codegen::import::svd::from_str(&xml) {
+    let mode = if strict {
+        gba_codegen::import::svd::Mode::Strict
+    } else {
+        gba_codegen::import::svd::Mode::Lenient
+    };
+    let imported = match gba_codegen::import::svd::from_str_with(&xml, mode) {
         Ok(imported) => imported,
         Err(error) => {
             eprintln!("error: {}: {error}", file.display());

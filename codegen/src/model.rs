@@ -107,6 +107,9 @@ pub struct Register {
     pub reset: Located<u64>,
     pub array: Option<Array>,
     pub fields: Vec<Field>,
+    /// The register of the same block whose bytes this one is another view of (CMSIS-SVD's
+    /// `alternateRegister`): only such a declared alternate may overlap another register.
+    pub alternate_of: Option<Located<String>>,
 }
 
 impl Register {

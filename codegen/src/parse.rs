@@ -233,6 +233,7 @@ fn register(
         .optional_uint("reset", diags)
         .unwrap_or_else(|| Located::new(0, map.loc));
     let array = map.array(width.as_ref().map(|w| u64::from(w.value / 8)), diags);
+    let alternate_of = map.optional_str("alternate_of", diags);
     let fields = map.take("fields");
     let loc = map.loc;
     map.finish(
@@ -246,6 +247,7 @@ fn register(
             "count",
             "stride",
             "fields",
+            "alternate_of",
         ],
         diags,
     );
@@ -261,6 +263,7 @@ fn register(
                 reset,
                 array,
                 fields,
+                alternate_of,
             }))
         }
         // A problem in the register's own keys hides nothing in its fields: they are still
@@ -274,6 +277,7 @@ fn register(
             reset: Located::new(0, loc),
             array: None,
             fields,
+            alternate_of: None,
         })),
     }
 }

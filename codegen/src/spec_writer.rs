@@ -70,6 +70,9 @@ fn write_register(out: &mut String, register: &Register) {
     let _ = writeln!(out, "        width: {}", *register.width);
     let _ = writeln!(out, "        access: {}", register.access.keyword());
     let _ = writeln!(out, "        reset: {:#x}", *register.reset);
+    if let Some(of) = &register.alternate_of {
+        key_str(out, 8, "alternate_of", of);
+    }
     if let Some(array) = &register.array {
         let _ = writeln!(out, "        count: {}", *array.count);
         let _ = writeln!(out, "        stride: {:#x}", *array.stride);

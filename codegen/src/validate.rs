@@ -571,6 +571,8 @@ struct Extent<'a> {
     is_array: bool,
     loc: Loc,
     name: &'a str,
+    /// A register declared as an alternate view (`alternate_of`): it may overlap others.
+    alternate: bool,
 }
 
 fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
@@ -605,6 +607,7 @@ fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
                 is_array: register.array.is_some(),
                 loc: register.offset.loc,
                 name: &register.name,
+                alternate: register.alternate_of.is_some(),
             });
         }
     }
@@ -614,6 +617,71 @@ fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
         "register",
         diags,
     );
+    alternates(block, diags);
+}
+
+/// A register's `alternate_of` names another register of its block, one that is not an
+/// alternate itself, and whose bytes it overlaps: an alternate is another view of them.
+fn alternates(block: &Block, diags: &mut Vec<Diagnostic>) {
+    for register in &block.registers {
+        let Some(of) = &register.alternate_of else {
+            continue;
+        };
+        let what = format!("register `{}`", *register.name);
+        let Some(target) = block.registers.iter().find(|r| *r.name == **of) else {
+            diags.push(Diagnostic::error(
+                format!(
+                    "{what} is an alternate of `{}`, which is no register of block `{}`",
+                    **of, *block.name
+                ),
+                of.loc,
+                "not a register of this block",
+            ));
+            continue;
+        };
+        if std::ptr::eq(target, register) {
+            diags.push(Diagnostic::error(
+                format!("{what} is declared an alternate of itself"),
+                of.loc,
+                "name the register whose bytes this one is another view of",
+            ));
+            continue;
+        }
+        if target.alternate_of.is_some() {
+            diags.push(
+                Diagnostic::error(
+                    format!("{what} is an alternate of `{}`, itself an alternate", **of),
+                    of.loc,
+                    "name the register that the other alternates are views of",
+                )
+                .also(target.name.loc, "declared an alternate here"),
+            );
+            continue;
+        }
+        let spans = |r: &Register| -> Vec<(u64, u64)> {
+            r.element_offsets()
+                .take(MAX_EXPANDED as usize)
+                .map(|s| (s, s.saturating_add(r.bytes())))
+                .collect()
+        };
+        let theirs = spans(target);
+        let overlaps = spans(register)
+            .iter()
+            .any(|&(s, e)| theirs.iter().any(|&(ts, te)| s < te && ts < e));
+        if !overlaps {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{what} is an alternate of `{}` but shares no byte with it",
+                        **of
+                    ),
+                    of.loc,
+                    "an alternate is another view of the same bytes",
+                )
+                .also(target.offset.loc, format!("`{}` is here", *target.name)),
+            );
+        }
+    }
 }
 
 fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
@@ -660,6 +728,7 @@ fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
                 is_array: block.array.is_some(),
                 loc: block.offset.loc,
                 name: &block.name,
+                alternate: false,
             });
         }
     }
@@ -677,6 +746,8 @@ fn overlaps(mut extents: Vec<Extent<'_>>, scope: &str, kind: &str, diags: &mut V
         active.retain(|a| a.end > extent.start);
         for other in &active {
             if other.owner == extent.owner
+                || other.alternate
+                || extent.alternate
                 || !reported.insert((other.owner.min(extent.owner), other.owner.max(extent.owner)))
             {
                 continue;

@@ -109,6 +109,35 @@ const AWKWARD_NAMES: &[&str] = &[
     "Value",
     "T",
     "R",
+    // The generator's own items and type parameters, as a spec may name its registers and
+    // fields (a register `M` once met the handles' type parameter `M`).
+    "M",
+    "m",
+    "Register",
+    "Field",
+    "FieldValue",
+    "FieldBits",
+    "DebugEnums",
+    "EnumField",
+    "RawFields",
+    "Volatile",
+    "Atomic",
+    "Scoped",
+    "mechanism",
+    "marker",
+    "PhantomData",
+    "Device",
+    "SIZE",
+    "COUNT",
+];
+
+/// Enumerated-value lists that real files repeat word for word, in one register (two fields
+/// `A_PD`, `B_PD`, both `POWERED = 0`, `DOWN = 1`) and across registers: a field takes one
+/// of these often, so that identical lists meet in every arrangement.
+const SHARED_VALUE_LISTS: &[&[(&str, u64)]] = &[
+    &[("POWERED", 0), ("DOWN", 1)],
+    &[("DISABLED", 0), ("ENABLED", 1)],
+    &[("Value", 1)],
 ];
 
 fn name() -> impl Strategy<Value = String> {
@@ -173,18 +202,25 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 effects.push(SideEffect::ReadToClear);
             }
             let effect = prop::option::weighted(0.4, prop::sample::select(effects));
-            let values: Vec<_> = (0..(1u64 << width)).map(enum_value).collect();
-            (
-                name(),
-                description(),
-                effect,
-                values,
-                0usize..=2,
-                Just((width, access)),
-            )
+            let own: Vec<_> = (0..(1u64 << width)).map(enum_value).collect();
+            let values = prop_oneof![
+                2 => (own, 0usize..=2).prop_map(|(values, keep)| {
+                    values.into_iter().take(keep).collect::<Vec<_>>()
+                }),
+                1 => prop::sample::select(SHARED_VALUE_LISTS).prop_map(|list| {
+                    list.iter()
+                        .map(|(name, value)| EnumValue {
+                            name: located(name.to_string()),
+                            value: located(*value),
+                            description: String::new(),
+                        })
+                        .collect()
+                }),
+            ];
+            (name(), description(), effect, values, Just((width, access)))
         })
         .prop_map(
-            move |(name, description, effect, values, keep, (width, access))| Field {
+            move |(name, description, effect, values, (width, access))| Field {
                 name: located(name),
                 description,
                 bits: located(BitRange {
@@ -193,7 +229,7 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 }),
                 access: access.map(located),
                 side_effect: effect.map(located),
-                values: values.into_iter().take(keep).collect(),
+                values,
             },
         )
 }
@@ -406,6 +442,69 @@ fn rust_file(file: &GeneratedFile) {
     };
     let context = || format!("in {}:\n{}", file.path, file.contents);
     module_items(&syntax.items, &context);
+    value_enums_distinct(file, &syntax, &context);
+}
+
+/// In one register's field module, each field's `field_values!` implements
+/// `Into<FieldValue<_, Register>>` for the `Value` in scope: two fields of one register with
+/// the same `Value` (defined by one, re-exported by the other, or both re-exporting one)
+/// would implement it twice (rustc E0119).
+fn value_enums_distinct(file: &GeneratedFile, syntax: &syn::File, context: &dyn Fn() -> String) {
+    let Some(block) = file
+        .path
+        .strip_prefix("src/")
+        .and_then(|p| p.strip_suffix(".rs"))
+    else {
+        return;
+    };
+    for item in &syntax.items {
+        let syn::Item::Mod(register) = item else {
+            continue;
+        };
+        let Some((_, fields)) = &register.content else {
+            continue;
+        };
+        let mut seen: HashMap<String, String> = HashMap::new();
+        for field in fields {
+            let syn::Item::Mod(field) = field else {
+                continue;
+            };
+            let Some((_, items)) = &field.content else {
+                continue;
+            };
+            let mut identity = None;
+            for item in items {
+                match item {
+                    syn::Item::Enum(e) if e.ident == "Value" => {
+                        identity = Some(format!(
+                            "crate :: {block} :: {} :: {}",
+                            register.ident, field.ident
+                        ));
+                    }
+                    syn::Item::Use(u) => {
+                        let path = quote::quote!(#u).to_string();
+                        if let Some(path) = path
+                            .strip_prefix("pub use ")
+                            .and_then(|p| p.strip_suffix(" :: Value ;"))
+                        {
+                            identity = Some(path.to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(identity) = identity
+                && let Some(other) = seen.insert(identity.clone(), field.ident.to_string())
+            {
+                panic!(
+                    "fields `{other}` and `{}` of `{}` both convert `{identity}::Value` {}",
+                    field.ident,
+                    register.ident,
+                    context()
+                );
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -530,7 +629,7 @@ fn module_items(items: &[syn::Item], context: &dyn Fn() -> String) {
                 format!("for {name}"),
                 format!("{name} {{ ptr }}"),
                 // The handle's impl over every mechanism and its construction.
-                format!("impl < M > {name}"),
+                format!("impl < _M > {name}"),
                 format!("{name} {{ ptr ,"),
                 // A qualified path (`::core::fmt::Result`) does not resolve through the
                 // module's own items.
@@ -651,7 +750,7 @@ fn c_header(file: &GeneratedFile, dir: &Path) {
 /// target directory shared between runs so that tock-registers is built once).
 #[test]
 fn a_sample_of_accepted_specs_compiles() {
-    const SAMPLE: usize = 3;
+    const SAMPLE: usize = 6;
     let mut runner = TestRunner::deterministic();
     let mut crates = Vec::new();
     let mut tries = 0;
@@ -768,4 +867,30 @@ blocks:
     size: 0x10
     registers:
       - { name: R, offset: 0, width: 32, access: rw }
+  - name: rw
+    description: "Named like an access mode, with registers named like the generator's items."
+    offset: 0x200
+    size: 0x40
+    count: 2
+    registers:
+      - name: M
+        offset: 0
+        width: 32
+        access: rw
+        fields:
+          - { name: A_PD, bits: 0, values: [{ name: POWERED, value: 0 }, { name: DOWN, value: 1 }] }
+          - { name: B_PD, bits: 1, values: [{ name: POWERED, value: 0 }, { name: DOWN, value: 1 }] }
+      - name: FieldValue
+        offset: 4
+        width: 32
+        access: rw
+        count: 4
+        fields:
+          - { name: Value, bits: 0, values: [{ name: POWERED, value: 0 }, { name: DOWN, value: 1 }] }
+          - { name: M, bits: 1, values: [{ name: POWERED, value: 0 }, { name: DOWN, value: 1 }] }
+  - name: option
+    offset: 0x300
+    size: 0x10
+    registers:
+      - { name: Reg, offset: 0, width: 32, access: rw, fields: [{ name: Field, bits: 0 }] }
 "#;

@@ -7,20 +7,18 @@
 
 #![allow(non_snake_case, non_camel_case_types, clippy::module_inception)]
 
-use crate::common::{Reg, Ro};
-
-/// Handle on one instance of block `global`; `M` as for [`Device`](crate::Device).
+/// Handle on one instance of block `global`; `_M` as for [`Device`](crate::Device).
 #[derive(Clone, Copy, Debug)]
-pub struct Global<M = crate::common::Volatile> {
+pub struct Global<_M = crate::common::Volatile> {
     pub(crate) ptr: *mut u8,
-    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
+    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> _M>,
 }
 
 // SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
-unsafe impl<M> ::core::marker::Send for Global<M> {}
+unsafe impl<_M> ::core::marker::Send for Global<_M> {}
 
 // SAFETY: as for `Send`: sharing the handle shares an address.
-unsafe impl<M> ::core::marker::Sync for Global<M> {}
+unsafe impl<_M> ::core::marker::Sync for Global<_M> {}
 
 impl Global {
     /// Bytes of the window that one instance owns.
@@ -41,7 +39,7 @@ impl Global {
     }
 }
 
-impl<M> Global<M> {
+impl<_M> Global<_M> {
     /// The address of the instance's first byte.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
@@ -52,50 +50,60 @@ impl<M> Global<M> {
     ///
     /// Offset `0x0`, 32 bits, read-only, reset `0x47424131`.
     #[inline(always)]
-    pub const fn device_id(self) -> Reg<u32, DEVICE_ID::Register, Ro, M> {
+    pub const fn device_id(
+        self,
+    ) -> crate::common::Reg<u32, DEVICE_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
     }
 
     /// Version of the register map that the device implements.
     ///
     /// Offset `0x4`, 32 bits, read-only, reset `0x10001`.
     #[inline(always)]
-    pub const fn version(self) -> Reg<u32, VERSION::Register, Ro, M> {
+    pub const fn version(
+        self,
+    ) -> crate::common::Reg<u32, VERSION::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
     }
 
     /// Limits of this device, so that software reads them instead of assuming them.
     ///
     /// Offset `0x8`, 32 bits, read-only, reset `0x2c420`.
     #[inline(always)]
-    pub const fn caps(self) -> Reg<u32, CAPS::Register, Ro, M> {
+    pub const fn caps(
+        self,
+    ) -> crate::common::Reg<u32, CAPS::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
     }
 
     /// The switch port of this host, which is its member id in every group.
     ///
     /// Offset `0xc`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn port_id(self) -> Reg<u32, PORT_ID::Register, Ro, M> {
+    pub const fn port_id(
+        self,
+    ) -> crate::common::Reg<u32, PORT_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
     }
 
     /// Which groups are enabled on this port.
     ///
     /// Offset `0x10`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn group_enabled(self) -> Reg<u32, GROUP_ENABLED::Register, Ro, M> {
+    pub const fn group_enabled(
+        self,
+    ) -> crate::common::Reg<u32, GROUP_ENABLED::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x10..0x14 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x10).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x10).cast()) }
     }
 
     /// Which groups are enabled on at least one port of the switch (map 1.1). Members
@@ -104,10 +112,12 @@ impl<M> Global<M> {
     ///
     /// Offset `0x14`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn groups_busy(self) -> Reg<u32, GROUPS_BUSY::Register, Ro, M> {
+    pub const fn groups_busy(
+        self,
+    ) -> crate::common::Reg<u32, GROUPS_BUSY::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x14..0x18 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x14).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x14).cast()) }
     }
 
     /// Barrier episodes completed that involved this port.
@@ -116,10 +126,10 @@ impl<M> Global<M> {
     #[inline(always)]
     pub const fn barriers_completed(
         self,
-    ) -> Reg<u64, BARRIERS_COMPLETED::Register, Ro, M> {
+    ) -> crate::common::Reg<u64, BARRIERS_COMPLETED::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x18..0x20 lie inside the 0x1000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x18).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x18).cast()) }
     }
 }
 

@@ -8,20 +8,18 @@
 
 #![allow(non_snake_case, non_camel_case_types, clippy::module_inception)]
 
-use crate::common::{Reg, Ro, Rw, RwW1, Wo};
-
-/// Handle on one instance of block `group`; `M` as for [`Device`](crate::Device).
+/// Handle on one instance of block `group`; `_M` as for [`Device`](crate::Device).
 #[derive(Clone, Copy, Debug)]
-pub struct Group<M = crate::common::Volatile> {
+pub struct Group<_M = crate::common::Volatile> {
     pub(crate) ptr: *mut u8,
-    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
+    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> _M>,
 }
 
 // SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
-unsafe impl<M> ::core::marker::Send for Group<M> {}
+unsafe impl<_M> ::core::marker::Send for Group<_M> {}
 
 // SAFETY: as for `Send`: sharing the handle shares an address.
-unsafe impl<M> ::core::marker::Sync for Group<M> {}
+unsafe impl<_M> ::core::marker::Sync for Group<_M> {}
 
 impl Group {
     /// Bytes of the window that one instance owns.
@@ -48,7 +46,7 @@ impl Group {
     }
 }
 
-impl<M> Group<M> {
+impl<_M> Group<_M> {
     /// The address of the instance's first byte.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
@@ -59,40 +57,48 @@ impl<M> Group<M> {
     ///
     /// Offset `0x0`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn group_id(self) -> Reg<u32, GROUP_ID::Register, Ro, M> {
+    pub const fn group_id(
+        self,
+    ) -> crate::common::Reg<u32, GROUP_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
     }
 
     /// Number of members of the group; must equal the number of bits set in MEMBER_MASK.
     ///
     /// Offset `0x4`, 32 bits, read-write, reset `0x0`.
     #[inline(always)]
-    pub const fn member_count(self) -> Reg<u32, MEMBER_COUNT::Register, Rw, M> {
+    pub const fn member_count(
+        self,
+    ) -> crate::common::Reg<u32, MEMBER_COUNT::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
     }
 
     /// Members that have arrived for the pending episode.
     ///
     /// Offset `0x8`, 32 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn arrival_count(self) -> Reg<u32, ARRIVAL_COUNT::Register, Ro, M> {
+    pub const fn arrival_count(
+        self,
+    ) -> crate::common::Reg<u32, ARRIVAL_COUNT::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
     }
 
     /// This port's member id in the group; must equal PORT_ID.
     ///
     /// Offset `0xc`, 32 bits, read-write, reset `0x0`.
     #[inline(always)]
-    pub const fn local_member_id(self) -> Reg<u32, LOCAL_MEMBER_ID::Register, Rw, M> {
+    pub const fn local_member_id(
+        self,
+    ) -> crate::common::Reg<u32, LOCAL_MEMBER_ID::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
     }
 
     /// The 708-bit member set: member m is bit m % 64 of word m / 64. Bits 708 to 767
@@ -105,7 +111,9 @@ impl<M> Group<M> {
     pub const fn member_mask(
         self,
         index: usize,
-    ) -> ::core::option::Option<Reg<u64, MEMBER_MASK::Register, Rw, M>> {
+    ) -> ::core::option::Option<
+        crate::common::Reg<u64, MEMBER_MASK::Register, crate::common::Rw, _M>,
+    > {
         if index < 12 {
             // SAFETY: the bound was checked just above.
             ::core::option::Option::Some(unsafe { self.member_mask_unchecked(index) })
@@ -123,11 +131,15 @@ impl<M> Group<M> {
     pub const unsafe fn member_mask_unchecked(
         self,
         index: usize,
-    ) -> Reg<u64, MEMBER_MASK::Register, Rw, M> {
+    ) -> crate::common::Reg<u64, MEMBER_MASK::Register, crate::common::Rw, _M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within 0x10..0x70,
         // inside the 0x2000-byte block that the contract of `from_ptr` makes valid; offset and
         // stride are multiples of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x10 + index * 0x8).cast()) }
+        unsafe {
+            crate::common::Reg::from_ptr(
+                self.ptr.wrapping_add(0x10 + index * 0x8).cast(),
+            )
+        }
     }
 
     /// Device address (IOVA) of this member's release flag. The switch writes the
@@ -136,10 +148,12 @@ impl<M> Group<M> {
     ///
     /// Offset `0x80`, 64 bits, read-write, reset `0x0`.
     #[inline(always)]
-    pub const fn release_addr(self) -> Reg<u64, RELEASE_ADDR::Register, Rw, M> {
+    pub const fn release_addr(
+        self,
+    ) -> crate::common::Reg<u64, RELEASE_ADDR::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0x80..0x88 lie inside the 0x2000-byte block that the contract of `from_ptr`
         // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x80).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x80).cast()) }
     }
 
     /// Members that have arrived for the pending episode, in MEMBER_MASK's layout.
@@ -151,7 +165,9 @@ impl<M> Group<M> {
     pub const fn arrived_mask(
         self,
         index: usize,
-    ) -> ::core::option::Option<Reg<u64, ARRIVED_MASK::Register, Ro, M>> {
+    ) -> ::core::option::Option<
+        crate::common::Reg<u64, ARRIVED_MASK::Register, crate::common::Ro, _M>,
+    > {
         if index < 12 {
             // SAFETY: the bound was checked just above.
             ::core::option::Option::Some(unsafe { self.arrived_mask_unchecked(index) })
@@ -169,31 +185,39 @@ impl<M> Group<M> {
     pub const unsafe fn arrived_mask_unchecked(
         self,
         index: usize,
-    ) -> Reg<u64, ARRIVED_MASK::Register, Ro, M> {
+    ) -> crate::common::Reg<u64, ARRIVED_MASK::Register, crate::common::Ro, _M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within
         // 0x100..0x160, inside the 0x2000-byte block that the contract of `from_ptr` makes valid;
         // offset and stride are multiples of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x100 + index * 0x8).cast()) }
+        unsafe {
+            crate::common::Reg::from_ptr(
+                self.ptr.wrapping_add(0x100 + index * 0x8).cast(),
+            )
+        }
     }
 
     /// Enables, arms and resets the group on this port.
     ///
     /// Offset `0x1000`, 64 bits, read-write with write-1 bits, reset `0x0`.
     #[inline(always)]
-    pub const fn control(self) -> Reg<u64, CONTROL::Register, RwW1, M> {
+    pub const fn control(
+        self,
+    ) -> crate::common::Reg<u64, CONTROL::Register, crate::common::RwW1, _M> {
         // SAFETY: bytes 0x1000..0x1008 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1000).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1000).cast()) }
     }
 
     /// State of the group on this port.
     ///
     /// Offset `0x1008`, 64 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn status(self) -> Reg<u64, STATUS::Register, Ro, M> {
+    pub const fn status(
+        self,
+    ) -> crate::common::Reg<u64, STATUS::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x1008..0x1010 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1008).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1008).cast()) }
     }
 
     /// The arrival doorbell. Storing (member id << 32) | (episode mod 2^32) arrives at the
@@ -201,20 +225,24 @@ impl<M> Group<M> {
     ///
     /// Offset `0x1010`, 64 bits, write-only, reset `0x0`.
     #[inline(always)]
-    pub const fn arrival(self) -> Reg<u64, ARRIVAL::Register, Wo, M> {
+    pub const fn arrival(
+        self,
+    ) -> crate::common::Reg<u64, ARRIVAL::Register, crate::common::Wo, _M> {
         // SAFETY: bytes 0x1010..0x1018 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1010).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1010).cast()) }
     }
 
     /// The last completed episode.
     ///
     /// Offset `0x1018`, 64 bits, read-only, reset `0x0`.
     #[inline(always)]
-    pub const fn release_seq(self) -> Reg<u64, RELEASE_SEQ::Register, Ro, M> {
+    pub const fn release_seq(
+        self,
+    ) -> crate::common::Reg<u64, RELEASE_SEQ::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x1018..0x1020 lie inside the 0x2000-byte block that the contract of
         // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { Reg::from_ptr(self.ptr.wrapping_add(0x1018).cast()) }
+        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1018).cast()) }
     }
 }
 

@@ -42,21 +42,21 @@ pub const MAX_MEMBERS: usize = 708;
 
 /// The device's register window: a `Copy` handle holding its base address.
 ///
-/// `M` is how its registers are reached: [`Volatile`](common::Volatile) for device
+/// `_M` is how its registers are reached: [`Volatile`](common::Volatile) for device
 /// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
 /// window in memory shared with other threads or processes
 /// ([`Device::from_shared_ptr`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Device<M = common::Volatile> {
+pub struct Device<_M = crate::common::Volatile> {
     ptr: *mut u8,
-    _mechanism: ::core::marker::PhantomData<fn() -> M>,
+    _mechanism: ::core::marker::PhantomData<fn() -> _M>,
 }
 
 // SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
-unsafe impl<M> ::core::marker::Send for Device<M> {}
+unsafe impl<_M> ::core::marker::Send for Device<_M> {}
 
 // SAFETY: as for `Send`: sharing the handle shares an address.
-unsafe impl<M> ::core::marker::Sync for Device<M> {}
+unsafe impl<_M> ::core::marker::Sync for Device<_M> {}
 
 impl Device {
     /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
@@ -92,7 +92,7 @@ impl Device {
     }
 }
 
-impl Device<common::Atomic> {
+impl Device<crate::common::Atomic> {
     /// The device whose register window starts at `ptr`, in memory shared with other
     /// threads or processes: every access is one atomic load or store.
     ///
@@ -117,7 +117,7 @@ impl Device<common::Atomic> {
     }
 }
 
-impl<M> Device<M> {
+impl<_M> Device<_M> {
     /// The base address of the window.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
@@ -127,7 +127,7 @@ impl<M> Device<M> {
     /// The same window, for use during `'a` only: every handle reached from the
     /// result carries `'a`, so none can outlive a mapping that ends with `'a`.
     #[inline(always)]
-    pub const fn scoped<'a>(self) -> Device<common::Scoped<'a, M>> {
+    pub const fn scoped<'a>(self) -> Device<crate::common::Scoped<'a, _M>> {
         Device {
             ptr: self.ptr,
             _mechanism: ::core::marker::PhantomData,
@@ -136,7 +136,7 @@ impl<M> Device<M> {
 
     /// Block `global` at 0x0..0x1000.
     #[inline(always)]
-    pub const fn global(self) -> global::Global<M> {
+    pub const fn global(self) -> global::Global<_M> {
         global::Global {
             ptr: self.ptr.wrapping_add(0x0),
             _mechanism: ::core::marker::PhantomData,
@@ -145,7 +145,7 @@ impl<M> Device<M> {
 
     /// Instance `index` of block `group`, or `None` when `index >= 32`.
     #[inline(always)]
-    pub const fn group(self, index: usize) -> ::core::option::Option<group::Group<M>> {
+    pub const fn group(self, index: usize) -> ::core::option::Option<group::Group<_M>> {
         if index < 32 {
             // SAFETY: the bound was checked just above.
             ::core::option::Option::Some(unsafe { self.group_unchecked(index) })
@@ -160,7 +160,7 @@ impl<M> Device<M> {
     ///
     /// `index` must be less than 32 (`GROUP_COUNT`).
     #[inline(always)]
-    pub const unsafe fn group_unchecked(self, index: usize) -> group::Group<M> {
+    pub const unsafe fn group_unchecked(self, index: usize) -> group::Group<_M> {
         group::Group {
             ptr: self.ptr.wrapping_add(0x1_0000 + index * 0x2000),
             _mechanism: ::core::marker::PhantomData,

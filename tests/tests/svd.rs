@@ -227,8 +227,7 @@ fn importer_carries_what_it_can_and_reports_the_rest() {
     has("enumerated value `set` renamed `set_`: reserved");
     has("TIMER0.CTRL.type.other: isDefault");
     has("TIMER0.CTRL.TOGGLE: modifiedWriteValues oneToToggle not represented");
-    has("TIMER0.CTRL_ALT: alternateRegister `CTRL` not represented");
-    has("CTRL_ALT: overlaps register `CTRL`");
+    has("TIMER0.CTRL_ALT: overlaps register `CTRL`: imported as its alternate");
     has("TIMER0.ODD: size 24 is not 8, 16, 32 or 64 bits");
     has("TIMER0.CTRL_X: register `CTRL_X` renamed `CTRL_X_2`: the name (ignoring case) is taken");
     has("enumerated value `1X` renamed `V_1X`: `1X` is not an identifier");
@@ -257,6 +256,8 @@ fn importer_carries_what_it_can_and_reports_the_rest() {
     };
     let ctrl = register("CTRL");
     assert_eq!(*ctrl.reset, 5);
+    let alternate = register("CTRL_ALT");
+    assert_eq!(alternate.alternate_of.as_deref().map(String::as_str), Some("CTRL"));
     let kind = ctrl.fields.iter().find(|f| *f.name == "type_").unwrap();
     let values: Vec<(&str, u64)> = kind
         .values
@@ -342,6 +343,85 @@ fn malformed_svd_is_an_error_not_a_panic() {
     let unknown = FEATURES.replace("derivedFrom=\"COUNT\"", "derivedFrom=\"NOPE\"");
     let error = from_str(&unknown).expect_err("unknown source");
     assert!(error.to_string().contains("`NOPE`: not found"), "{error}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Vendor files as they are: slips repaired (or refused with --strict), names made to pass
+// every check `gba check` runs
+
+/// A device of two numbered peripherals `CMP_0`, `CMP_1` (merged into a block array, which
+/// once became `CMP_` and then `cmp__unchecked`, refused by `gba check`), with the slips of
+/// real vendor files in `CMP_0`'s register.
+fn slipped_svd(access: &str, reset: &str, wide_value: &str) -> String {
+    let peripheral = |n: u32, registers: &str| {
+        format!(
+            "<peripheral><name>CMP_{n}</name><baseAddress>{:#x}</baseAddress>\n\
+             <addressBlock><offset>0</offset><size>0x100</size><usage>registers</usage></addressBlock>\n\
+             <registers>{registers}</registers></peripheral>\n",
+            0x4000_0000 + n * 0x1000
+        )
+    };
+    let register = |access: &str, reset: &str, wide_value: &str| {
+        format!(
+            "<register><name>CTRL</name><addressOffset>0</addressOffset>\n\
+             <access>{access}</access>\n\
+             <resetValue>{reset}</resetValue>\n\
+             <fields><field><name>MODE</name><bitOffset>0</bitOffset><bitWidth>2</bitWidth>\n\
+             <enumeratedValues><enumeratedValue><name>OFF</name><value>0</value></enumeratedValue>\n\
+             <enumeratedValue><name>HUGE</name><value>{wide_value}</value></enumeratedValue>\n\
+             </enumeratedValues></field></fields></register>"
+        )
+    };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<device schemaVersion=\"1.3\">\n\
+         <name>chip</name><version>1</version><description>slips</description>\n\
+         <addressUnitBits>8</addressUnitBits><width>32</width><size>32</size>\n\
+         <peripherals>\n{}{}</peripherals></device>\n",
+        peripheral(0, &register(access, reset, wide_value)),
+        peripheral(1, &register(access, reset, wide_value)),
+    )
+}
+
+#[test]
+fn slips_are_repaired_with_a_warning_naming_the_line_and_refused_when_strict() {
+    use gba_codegen::import::svd::{Mode, from_str_with};
+    let xml = slipped_svd("read-writeonce", "0xfffffffffffffff1", "7");
+    let imported = from_str_with(&xml, Mode::Lenient).expect("a lenient import repairs");
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    let has = |needle: &str| {
+        assert!(
+            messages.iter().any(|m| m.contains(needle)),
+            "no warning containing {needle:?} in {messages:#?}"
+        )
+    };
+    has("line 9 (CMP_0.CTRL): <access>read-writeonce</access> read as `read-writeOnce`");
+    has("line 10 (CMP_0.CTRL): <resetValue>0xfffffffffffffff1</resetValue> does not fit in 32 bits: cut to 0xfffffff1");
+    has("(CMP_0.CTRL.MODE.HUGE): enumerated value `HUGE` = 7 does not fit the 2-bit field: left out");
+    has("blocks CMP_0, CMP_1 imported as one block array `CMP`");
+    let block = &imported.device.blocks[0];
+    assert_eq!(*block.name, "CMP");
+    let ctrl = &block.registers[0];
+    assert_eq!(*ctrl.reset, 0xffff_fff1);
+    let values: Vec<&str> = ctrl.fields[0].values.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(values, ["OFF"], "only the value that does not fit is left out");
+    // What the import writes, `gba check` accepts, for every output.
+    let text = spec_writer::write(&imported.device, "slips");
+    assert_eq!(parse_str(&text).expect("check accepts it"), imported.device);
+
+    for (access, reset, value, expected) in [
+        ("read-writeonce", "0", "1", "read-writeonce"),
+        ("read-write", "0", "7", "out of range"),
+    ] {
+        let error = from_str_with(&slipped_svd(access, reset, value), Mode::Strict)
+            .expect_err("strict refuses");
+        assert!(error.to_string().contains(expected), "{error}");
+    }
+    // `<access>read</access>` is read-only.
+    let imported = from_str(&slipped_svd("read", "0", "1")).expect("imports");
+    assert_eq!(
+        *imported.device.blocks[0].registers[0].access,
+        gba_codegen::model::Access::ReadOnly
+    );
 }
 
 // ---------------------------------------------------------------------------------------

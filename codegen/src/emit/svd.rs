@@ -273,6 +273,7 @@ fn register(register: &Register, block: &Block) -> Result<svd::Register, SvdEmit
         .access(Some(access(*register.access)))
         .reset_value(Some(*register.reset))
         .reset_mask(Some(full_mask))
+        .alternate_register(register.alternate_of.as_ref().map(|of| of.value.clone()))
         // svd-rs rejects an empty <fields> element: a register without fields has none.
         .fields((!fields.is_empty()).then_some(fields))
         .build(ValidateLevel::Strict)

@@ -63,6 +63,12 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         reg.access.keyword(),
         *reg.reset
     );
+    if let Some(of) = &reg.alternate_of {
+        summary.push_str(&format!(
+            " An alternate view of the bytes of {} (it overlaps them).",
+            of.value
+        ));
+    }
     if let Some(array) = &reg.array {
         summary.push_str(&format!(
             " An array of {} elements, {:#x} bytes apart.",

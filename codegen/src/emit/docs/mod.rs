@@ -192,6 +192,13 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
         register.access.keyword(),
         hex(*register.reset)
     );
+    if let Some(of) = &register.alternate_of {
+        let _ = write!(
+            facts,
+            " An alternate view of the bytes of `{}` (it overlaps them).",
+            of.value
+        );
+    }
     if let Some(a) = &register.array {
         let _ = write!(
             facts,

@@ -26,7 +26,7 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
     };
     let module_doc = inner_doc_lines(format!("{}\n\n{placement}", block.description.trim()).trim());
     let struct_doc = doc_lines(&format!(
-        "Handle on one instance of block `{}`; `M` as for [`Device`](crate::Device).",
+        "Handle on one instance of block `{}`; `_M` as for [`Device`](crate::Device).",
         *block.name
     ));
     let size = number(*block.size);
@@ -53,33 +53,22 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     let volatile = quote! { crate::common::Volatile };
-    let mut modes: Vec<&str> = block.registers.iter().map(access_mode).collect();
-    modes.sort_unstable();
-    modes.dedup();
-    let modes = modes.iter().map(|m| format_ident!("{m}"));
-    let imports = (!block.registers.is_empty()).then(|| {
-        quote! {
-            use crate::common::{Reg, #(#modes),*};
-        }
-    });
     quote! {
         #module_doc
 
         #![allow(non_snake_case, non_camel_case_types, clippy::module_inception)]
 
-        #imports
-
         #struct_doc
         #[derive(Clone, Copy, Debug)]
-        pub struct #ty<M = #volatile> {
+        pub struct #ty<_M = #volatile> {
             pub(crate) ptr: *mut u8,
-            pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> M>,
+            pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> _M>,
         }
 
         #send_safety
-        unsafe impl<M> ::core::marker::Send for #ty<M> {}
+        unsafe impl<_M> ::core::marker::Send for #ty<_M> {}
         #sync_safety
-        unsafe impl<M> ::core::marker::Sync for #ty<M> {}
+        unsafe impl<_M> ::core::marker::Sync for #ty<_M> {}
 
         impl #ty {
             /// Bytes of the window that one instance owns.
@@ -99,7 +88,7 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
             }
         }
 
-        impl<M> #ty<M> {
+        impl<_M> #ty<_M> {
             /// The address of the instance's first byte.
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
@@ -166,6 +155,13 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
             cleared_by_reading.join(", ")
         )
     };
+    let summary = match &register.alternate_of {
+        Some(of) => format!(
+            "{summary}\n\nAn alternate view of the bytes of `{}`: the two overlap.",
+            of.value
+        ),
+        None => summary,
+    };
     let text = if register.description.trim().is_empty() {
         summary
     } else {
@@ -187,7 +183,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
                 #[inline(always)]
                 pub const fn #method(self) -> #handle {
                     #element_safety
-                    unsafe { Reg::from_ptr(self.ptr.wrapping_add(#offset).cast()) }
+                    unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(#offset).cast()) }
                 }
             };
             (TokenStream::new(), method)
@@ -217,7 +213,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
                         *array.count, *register.offset, last_end, *block.size
                     ),
                     construct: quote! {
-                        Reg::from_ptr(self.ptr.wrapping_add(#element_offset).cast())
+                        crate::common::Reg::from_ptr(self.ptr.wrapping_add(#element_offset).cast())
                     },
                     construct_is_unsafe: true,
                 },
@@ -227,8 +223,9 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
     }
 }
 
-/// `Reg<u32, NAME::Register, Rw, M>`: the value type, the field set, the access mode and the
-/// block's mechanism.
+/// `crate::common::Reg<u32, NAME::Register, crate::common::Rw, _M>`: the value type, the
+/// field set, the access mode and the block's mechanism, each by a path that no name of the
+/// spec can shadow (`_M` starts with an underscore, which no spec name does).
 fn handle_type(register: &Register) -> TokenStream {
     let value = uint(register);
     let fields = if register.fields.is_empty() {
@@ -238,7 +235,7 @@ fn handle_type(register: &Register) -> TokenStream {
         quote! { #module::Register }
     };
     let access = format_ident!("{}", access_mode(register));
-    quote! { Reg<#value, #fields, #access, M> }
+    quote! { crate::common::Reg<#value, #fields, crate::common::#access, _M> }
 }
 
 /// The access-mode type of `common.rs` that the register's handle carries.

@@ -4,9 +4,8 @@
 //! Where the items live (see `mod.rs` and `block.rs`):
 //! - crate root: `mod common`, `pub use tock_registers`, one module per block (lower case,
 //!   also the file `src/<block>.rs`), `Device`, the constants (upper case);
-//! - block module: the handle type (CamelCase), the imported register handle and access
-//!   modes of `common.rs`, std prelude items used unqualified, the `offset` and `reset`
-//!   modules, one field module per register (upper case);
+//! - block module: the handle type (CamelCase), the `offset` and `reset` modules, one field
+//!   module per register (upper case); nothing imported, the type parameter `_M`;
 //! - handle `impl`s: one accessor per register or block (lower case), and for an array
 //!   `NAME_COUNT` and `name_unchecked` beside it.
 
@@ -23,33 +22,10 @@ use crate::names;
 /// binary.)
 const CRATE_ROOT_MODULES: &[&str] = &["lib", "main", "common", "tock_registers", "core", "std"];
 
-/// Names in scope in every block module that the block's handle type must not shadow or
-/// repeat: what the module imports from `common.rs` and the prelude items it uses
-/// unqualified.
-pub(crate) const BLOCK_MODULE_TYPES: &[&str] = &[
-    "Reg",
-    "Ro",
-    "Wo",
-    "Rw",
-    "RwW1",
-    "RoRc",
-    "RwRc",
-    "Volatile",
-    "Atomic",
-    "Scoped",
-    "FieldBits",
-    "RawFields",
-    "EnumField",
-    "Option",
-    "Some",
-    "None",
-    "Send",
-    "Sync",
-    "Clone",
-    "Copy",
-    "Debug",
-    "Self",
-];
+/// Names the block's handle type must not take. The block module imports nothing and names
+/// everything else by an absolute path (`crate::common::Reg`, `::core::option::Option`), and its
+/// type parameter is `_M`, which no spec name can be; only the keyword is left.
+pub(crate) const BLOCK_MODULE_TYPES: &[&str] = &["Self"];
 
 pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
@@ -196,29 +172,29 @@ fn unchecked_twins<'a>(
 mod tests {
     use super::BLOCK_MODULE_TYPES;
 
-    /// Block modules import the register handle and the access modes from `common.rs`: each
-    /// of them must be a name no block type can take.
+    /// Block modules import nothing, so that no block's handle type can shadow or repeat an
+    /// import: the generated code names the template's items by absolute paths.
     #[test]
-    fn every_handle_and_access_mode_of_the_template_is_reserved() {
-        let template: syn::File = syn::parse_str(super::super::COMMON).expect("common.rs parses");
-        let mut imported = Vec::new();
-        for item in &template.items {
-            match item {
-                syn::Item::Enum(e) if matches!(e.vis, syn::Visibility::Public(_)) => {
-                    imported.push(e.ident.to_string())
-                }
-                syn::Item::Struct(s) if matches!(s.vis, syn::Visibility::Public(_)) => {
-                    imported.push(s.ident.to_string())
-                }
-                _ => {}
-            }
-        }
-        assert!(imported.contains(&"RoRc".to_string()), "{imported:?}");
-        for name in imported {
-            assert!(
-                BLOCK_MODULE_TYPES.contains(&name.as_str()),
-                "`{name}` is not reserved"
-            );
-        }
+    fn block_modules_import_nothing() {
+        let spec = crate::parse_str(
+            "device: { name: d }\nblocks:\n  - name: reg\n    offset: 0\n    size: 8\n    registers:\n      - { name: R, offset: 0, width: 32, access: rw, fields: [{ name: A, bits: 0 }] }\n",
+        )
+        .expect("valid spec");
+        let provenance = crate::emit::Provenance {
+            spec: "d.yaml".into(),
+            command: "gba gen".into(),
+        };
+        let files = super::super::files(&spec, &provenance).expect("emits");
+        let block = files
+            .iter()
+            .find(|f| f.path.ends_with("reg.rs"))
+            .expect("the block's file");
+        let file: syn::File = syn::parse_str(&block.contents).expect("parses");
+        assert!(
+            !file.items.iter().any(|i| matches!(i, syn::Item::Use(_))),
+            "{}",
+            block.contents
+        );
+        assert_eq!(super::BLOCK_MODULE_TYPES, ["Self"]);
     }
 }

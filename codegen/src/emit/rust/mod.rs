@@ -273,20 +273,20 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
 
         /// The device's register window: a `Copy` handle holding its base address.
         ///
-        /// `M` is how its registers are reached: [`Volatile`](common::Volatile) for device
+        /// `_M` is how its registers are reached: [`Volatile`](common::Volatile) for device
         /// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
         /// window in memory shared with other threads or processes
         /// ([`Device::from_shared_ptr`]).
         #[derive(Clone, Copy, Debug)]
-        pub struct Device<M = common::Volatile> {
+        pub struct Device<_M = crate::common::Volatile> {
             ptr: *mut u8,
-            _mechanism: ::core::marker::PhantomData<fn() -> M>,
+            _mechanism: ::core::marker::PhantomData<fn() -> _M>,
         }
 
         #send_safety
-        unsafe impl<M> ::core::marker::Send for Device<M> {}
+        unsafe impl<_M> ::core::marker::Send for Device<_M> {}
         #sync_safety
-        unsafe impl<M> ::core::marker::Sync for Device<M> {}
+        unsafe impl<_M> ::core::marker::Sync for Device<_M> {}
 
         impl Device {
             /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
@@ -317,7 +317,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
             }
         }
 
-        impl Device<common::Atomic> {
+        impl Device<crate::common::Atomic> {
             /// The device whose register window starts at `ptr`, in memory shared with other
             /// threads or processes: every access is one atomic load or store.
             ///
@@ -338,7 +338,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
             }
         }
 
-        impl<M> Device<M> {
+        impl<_M> Device<_M> {
             /// The base address of the window.
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
@@ -348,7 +348,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
             /// The same window, for use during `'a` only: every handle reached from the
             /// result carries `'a`, so none can outlive a mapping that ends with `'a`.
             #[inline(always)]
-            pub const fn scoped<'a>(self) -> Device<common::Scoped<'a, M>> {
+            pub const fn scoped<'a>(self) -> Device<crate::common::Scoped<'a, _M>> {
                 Device { ptr: self.ptr, _mechanism: ::core::marker::PhantomData }
             }
 
@@ -385,7 +385,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
             let method = quote! {
                 #doc
                 #[inline(always)]
-                pub const fn #method(self) -> #module::#ty<M> {
+                pub const fn #method(self) -> #module::#ty<_M> {
                     #block_value
                 }
             };
@@ -402,7 +402,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
                 ArrayAccessor {
                     name: &block.name,
                     count: *array.count,
-                    returns: quote! { #module::#ty<M> },
+                    returns: quote! { #module::#ty<_M> },
                     doc: format!(
                         "Instance `index` of block `{}`, or `None` when `index >= {}`.",
                         *block.name, *array.count

@@ -8,8 +8,9 @@
 //! one is then accepted by the other, which is sound: the bits mean the same thing.
 //!
 //! Among the field sets that are emitted, a field's `Value` enum is shared the same way when
-//! an earlier emitted field has the same width and the same values (names, numbers and
-//! descriptions).
+//! an earlier emitted field of another register has the same width and the same values
+//! (names, numbers and descriptions). Two fields of one register never share: each `Value`
+//! converts into its own field's bits, an impl per field set that one enum cannot have twice.
 
 use std::collections::HashMap;
 
@@ -85,8 +86,17 @@ impl Shared {
                     continue;
                 }
                 field_sets.insert(key, origin(""));
+                // Two fields of one register never share an enum: `Value` converts into its
+                // own field's bits (`Into<FieldValue<_, Register>>`), and one enum cannot have
+                // that impl twice for the same `Register`. The enums this register's fields
+                // define or re-export so far:
+                let mut used_here: Vec<ValuesKey<'_>> = Vec::new();
                 for field in register.fields.iter().filter(|f| !f.values.is_empty()) {
                     let key = (*register.width, values_key(field));
+                    if used_here.contains(&key.1) {
+                        continue;
+                    }
+                    used_here.push(key.1.clone());
                     match enums.get(&key) {
                         Some(first) => {
                             shared.enums.insert(

@@ -52,17 +52,22 @@ pub(super) fn merge_numbered_blocks(warnings: &mut Warnings, blocks: &mut Vec<Bl
         }
         let stride = *group[1].offset - *group[0].offset;
         let names: Vec<&str> = group.iter().map(|b| b.name.as_str()).collect();
+        // `CMP_0`, `CMP_1` → `CMP`: an array's `cmp__unchecked` would not be snake_case.
+        let name = match prefix.trim_end_matches('_') {
+            "" => prefix.clone(),
+            trimmed => trimmed.to_string(),
+        };
         warnings.warn(
-            &prefix,
+            &name,
             format!(
-                "blocks {} imported as one block array `{prefix}` ({} instances, {stride:#x} apart): same registers",
+                "blocks {} imported as one block array `{name}` ({} instances, {stride:#x} apart): same registers",
                 names.join(", "),
                 group.len()
             ),
         );
         let count = group.len() as u64;
         let mut block = group.swap_remove(0);
-        block.name = Located::synthetic(prefix);
+        block.name = Located::synthetic(name);
         block.array = Some(Array {
             count: Located::synthetic(count),
             stride: Located::synthetic(stride),
@@ -105,8 +110,14 @@ pub(super) fn merge_numbered_registers(
     // order of first appearance.
     let mut keys: Vec<String> = Vec::new();
     let mut groups: HashMap<String, Vec<(u64, usize)>> = HashMap::new();
+    // Alternates and the registers they are views of keep their names: `alternate_of`
+    // refers to one register by name.
+    let viewed: HashSet<String> = registers
+        .iter()
+        .filter_map(|r| r.alternate_of.as_ref().map(|of| of.value.clone()))
+        .collect();
     for (i, r) in registers.iter().enumerate() {
-        if r.array.is_some() {
+        if r.array.is_some() || r.alternate_of.is_some() || viewed.contains(&*r.name) {
             continue;
         }
         for (start, end) in digit_runs(&r.name) {
@@ -350,5 +361,6 @@ fn merge_group(elements: &[&Register], key: &str) -> Option<Register> {
             stride: Located::synthetic(stride),
         }),
         fields,
+        alternate_of: None,
     })
 }

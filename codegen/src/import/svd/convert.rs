@@ -230,12 +230,6 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         }),
         None => None,
     };
-    if let Some(alternate) = &info.alternate_register {
-        warnings.warn(
-            &at,
-            format!("alternateRegister `{alternate}` not represented"),
-        );
-    }
     if let Some(group) = &info.alternate_group {
         warnings.warn(&at, format!("alternateGroup `{group}` not represented"));
     }
@@ -314,6 +308,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         reset: Located::synthetic(reset),
         array,
         fields,
+        alternate_of: None,
     })
 }
 

@@ -1,7 +1,8 @@
 //! CMSIS-SVD → [`Device`], through svd-parser, in passes, one per file:
 //!
-//! 1. parse (svd-parser, weak validation so that real vendor files load), and read our own
-//!    `<vendorExtensions>` constants (`constants.rs`);
+//! 1. repair the slips real vendor files contain, with a warning each, unless the import is
+//!    strict (`repair.rs`); parse (svd-parser, weak validation so that real vendor files
+//!    load), and read our own `<vendorExtensions>` constants (`constants.rs`);
 //! 2. resolve every `derivedFrom` (peripherals, clusters, registers, fields, enumerated
 //!    values), one chain follower for all five (`derive.rs`); svd-parser then inherits register
 //!    properties (size, access, reset) from clusters, peripherals and the device;
@@ -12,7 +13,9 @@
 //! 7. merge runs of numbered registers of one shape into register arrays (`GPIO0_STATUS` …
 //!    `GPIO29_STATUS` → `GPIO_STATUS`), and numbered identical peripherals into block arrays
 //!    (`arrays.rs`);
-//! 8. validate, as for a hand-written spec.
+//! 8. validate, as `gba check` does for a hand-written spec: the common rules and every
+//!    output's own (Rust, C, SVD, docs); a problem at a name is fixed by renaming that item,
+//!    reported (`legalise.rs`).
 //!
 //! Passes 3 to 7 run per block and per register, in the order `convert.rs` calls them, so
 //! that the warnings come out in source order. Every pass reports to one list of warnings
@@ -30,8 +33,10 @@ mod constants;
 mod convert;
 mod derive;
 mod flatten;
+mod legalise;
 mod overlaps;
 mod rename;
+mod repair;
 mod warnings;
 
 use svd_rs as svd;
@@ -57,12 +62,35 @@ pub enum ImportError {
     Invalid(Vec<String>),
 }
 
-/// Parses SVD text and converts it.
+/// How an import treats the slips vendor files contain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Repair what has an evident meaning (`repair.rs`), with a warning each.
+    #[default]
+    Lenient,
+    /// Refuse the file at its first slip.
+    Strict,
+}
+
+/// Parses SVD text and converts it, leniently.
 pub fn from_str(xml: &str) -> Result<Imported, ImportError> {
+    from_str_with(xml, Mode::Lenient)
+}
+
+/// Parses SVD text and converts it.
+pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
+    let mut warnings = Warnings::default();
+    let repaired;
+    let xml = match mode {
+        Mode::Lenient => {
+            repaired = repair::repair(xml, &mut warnings);
+            repaired.as_str()
+        }
+        Mode::Strict => xml,
+    };
     let config = svd_parser::Config::default().validate_level(svd::ValidateLevel::Weak);
     let parsed = svd_parser::parse_with_config(xml, &config)
         .map_err(|e| ImportError::Parse(format!("{e:#}")))?;
-    let mut warnings = Warnings::default();
     let constants = constants::constants(xml, &mut warnings);
     convert(&parsed, constants, warnings)
 }
@@ -79,8 +107,8 @@ fn convert(
 ) -> Result<Imported, ImportError> {
     let mut resolved = derive::resolve(parsed)?;
     svd_parser::expand::expand_properties(&mut resolved);
-    let device = convert::device(&mut warnings, &resolved, constants);
-    let problems = crate::validate::device(&device);
+    let mut device = convert::device(&mut warnings, &resolved, constants);
+    let problems = legalise::legalise(&mut warnings, &mut device);
     if !problems.is_empty() {
         return Err(ImportError::Invalid(
             problems.iter().map(|d| d.message.clone()).collect(),

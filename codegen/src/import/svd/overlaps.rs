@@ -1,6 +1,8 @@
-//! SVD allows overlaps (alternate registers, aliased peripherals), our format does not: what
-//! overlaps something kept earlier is left out (or a block cut to what its registers need),
-//! and reported.
+//! SVD allows overlaps (alternate registers, aliased peripherals). A register that overlaps
+//! one kept earlier becomes its declared alternate (`alternate_of`); a field that overlaps
+//! another is left out; a block whose declared size reaches into the next is cut to what its
+//! registers need, and one whose registers overlap another block is left out. Each is
+//! reported.
 
 use super::MAX_ELEMENTS;
 use super::warnings::Warnings;
@@ -17,7 +19,9 @@ pub(super) fn drop_register_overlaps(
     let mut taken: std::collections::BTreeMap<u64, (u64, usize)> = Default::default();
     let mut elements = 0u64;
     let mut kept: Vec<Register> = Vec::new();
-    for register in registers.drain(..) {
+    let mut kept_at: Vec<usize> = Vec::new();
+    let mut alternates: Vec<(usize, Register)> = Vec::new();
+    for (index, register) in registers.drain(..).enumerate() {
         let count = register.array.as_ref().map_or(1, |a| *a.count);
         elements = elements.saturating_add(count);
         if elements > MAX_ELEMENTS {
@@ -36,21 +40,31 @@ pub(super) fn drop_register_overlaps(
             (end > s).then_some(owner)
         });
         if let Some(owner) = clash {
+            // Another view of the same bytes (CMSIS-SVD's alternateRegister, or a plain
+            // overlap): kept as an alternate of the register it meets first.
+            let of = kept[owner].name.value.clone();
             warnings.warn(
                 format!("{at}.{}", *register.name),
                 format!(
-                    "overlaps register `{}` (an alternate register?): left out",
-                    *kept[owner].name
+                    "overlaps register `{of}`: imported as its alternate (`alternate_of: {of}`)"
                 ),
             );
+            let mut register = register;
+            register.alternate_of = Some(Located::synthetic(of));
+            alternates.push((index, register));
             continue;
         }
         for (s, e) in extents {
             taken.insert(s, (e, kept.len()));
         }
         kept.push(register);
+        kept_at.push(index);
     }
-    *registers = kept;
+    // In source order again.
+    let mut all: Vec<(usize, Register)> = kept_at.into_iter().zip(kept).collect();
+    all.extend(alternates);
+    all.sort_by_key(|(index, _)| *index);
+    *registers = all.into_iter().map(|(_, r)| r).collect();
 }
 
 pub(super) fn drop_field_overlaps(warnings: &mut Warnings, fields: &mut Vec<Field>, at: &str) {

@@ -1,0 +1,327 @@
+//! Lenient reading: the slips real vendor files contain, repaired in the XML text before
+//! svd-parser sees it, each with a warning that names the line and what was done. A slip
+//! would otherwise refuse the whole file (svd-parser stops at the first), though everything
+//! else in it is sound. `gba import-svd --strict` skips this pass.
+//!
+//! Repaired:
+//! - an `<access>` that the schema spells otherwise: case and known variants read as meant
+//!   (`read-writeonce` → `read-writeOnce`, `read` → `read-only`, `write` → `write-only`,
+//!   `readwrite` → `read-write`); one that means nothing is removed, so that the item
+//!   inherits its access;
+//! - a `<resetValue>` or `<resetMask>` wider than the register (`0xfffffffffffffff1` in a
+//!   32-bit register): cut to the register's size;
+//! - an `<enumeratedValue>` whose value does not fit its field: that value is left out (and
+//!   its `<enumeratedValues>` when none is left).
+//!
+//! Only the size a register states itself, or inherits from its cluster, peripheral or
+//! device, is used; a register with `derivedFrom` and no `<size>` is left as it is.
+
+use roxmltree::{Document, Node};
+
+use super::warnings::Warnings;
+
+/// The text with every repair applied (unchanged when it is not well-formed XML: svd-parser
+/// then reports that).
+pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let Ok(doc) = Document::parse_with_options(xml, options) else {
+        return xml.to_string();
+    };
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for node in doc.descendants().filter(Node::is_element) {
+        match node.tag_name().name() {
+            "access" => access(&doc, node, warnings, &mut edits),
+            "resetValue" | "resetMask" => reset(&doc, node, warnings, &mut edits),
+            "enumeratedValues" => enumerated(&doc, node, warnings, &mut edits),
+            _ => {}
+        }
+    }
+    if edits.is_empty() {
+        return xml.to_string();
+    }
+    edits.sort_by_key(|(range, _)| range.start);
+    let mut out = String::with_capacity(xml.len());
+    let mut at = 0;
+    for (range, text) in edits {
+        // Nested edits (a value inside a removed list): the outer one already covers it.
+        if range.start < at {
+            continue;
+        }
+        out.push_str(&xml[at..range.start]);
+        out.push_str(&text);
+        at = range.end;
+    }
+    out.push_str(&xml[at..]);
+    out
+}
+
+/// `line N (REGISTER.FIELD)`: where a warning is.
+fn place(doc: &Document, node: Node) -> String {
+    let line = doc.text_pos_at(node.range().start).row;
+    let path: Vec<&str> = node
+        .ancestors()
+        .filter(|n| {
+            matches!(
+                n.tag_name().name(),
+                "peripheral" | "cluster" | "register" | "field" | "enumeratedValue"
+            )
+        })
+        .filter_map(|n| child_text(n, "name"))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if path.is_empty() {
+        format!("line {line}")
+    } else {
+        format!("line {line} ({})", path.join("."))
+    }
+}
+
+fn child<'a, 'i>(node: Node<'a, 'i>, tag: &str) -> Option<Node<'a, 'i>> {
+    node.children().find(|n| n.has_tag_name(tag))
+}
+
+fn child_text<'a>(node: Node<'a, '_>, tag: &str) -> Option<&'a str> {
+    child(node, tag).and_then(|n| n.text()).map(str::trim)
+}
+
+/// The range of the element's text (its whole content, for a text-only element).
+fn text_range(node: Node) -> Option<std::ops::Range<usize>> {
+    let text = node.first_child().filter(Node::is_text)?;
+    Some(text.range())
+}
+
+fn access(
+    doc: &Document,
+    node: Node,
+    warnings: &mut Warnings,
+    edits: &mut Vec<(std::ops::Range<usize>, String)>,
+) {
+    let Some(text) = node.text().map(str::trim) else {
+        return;
+    };
+    const CANONICAL: [&str; 5] = [
+        "read-only",
+        "write-only",
+        "read-write",
+        "writeOnce",
+        "read-writeOnce",
+    ];
+    if CANONICAL.contains(&text) {
+        return;
+    }
+    let folded: String = text
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let meant = match folded.as_str() {
+        "readonly" | "read" | "ro" | "r" => Some("read-only"),
+        "writeonly" | "write" | "wo" | "w" => Some("write-only"),
+        "readwrite" | "rw" | "writeread" => Some("read-write"),
+        "writeonce" => Some("writeOnce"),
+        "readwriteonce" => Some("read-writeOnce"),
+        _ => None,
+    };
+    let at = place(doc, node);
+    match (meant, text_range(node)) {
+        (Some(meant), Some(range)) => {
+            warnings.warn(at, format!("<access>{text}</access> read as `{meant}`"));
+            edits.push((range, meant.to_string()));
+        }
+        _ => {
+            warnings.warn(
+                at,
+                format!("<access>{text}</access> is no access the schema knows: left out (the item inherits its access)"),
+            );
+            edits.push((node.range(), String::new()));
+        }
+    }
+}
+
+/// The register size that applies at `node` (an element holding register properties):
+/// its own `<size>`, or the nearest ancestor's. `None` when it cannot be known here.
+fn size_at(node: Node) -> Option<u32> {
+    let mut element = Some(node);
+    while let Some(e) = element {
+        if let Some(size) = child_text(e, "size") {
+            return number(size).and_then(|s| u32::try_from(s).ok());
+        }
+        if e.attribute("derivedFrom").is_some() {
+            return None;
+        }
+        element = e.parent_element();
+        // `<registers>` and `<peripherals>` hold no properties.
+        while let Some(p) = element.filter(|p| {
+            matches!(
+                p.tag_name().name(),
+                "registers" | "peripherals" | "clusters"
+            )
+        }) {
+            element = p.parent_element();
+        }
+    }
+    None
+}
+
+fn reset(
+    doc: &Document,
+    node: Node,
+    warnings: &mut Warnings,
+    edits: &mut Vec<(std::ops::Range<usize>, String)>,
+) {
+    let Some(holder) = node.parent_element() else {
+        return;
+    };
+    let (Some(text), Some(range)) = (node.text().map(str::trim), text_range(node)) else {
+        return;
+    };
+    let (Some(value), Some(size)) = (number(text), size_at(holder)) else {
+        return;
+    };
+    if size == 0 || size >= 64 || value >> size == 0 {
+        return;
+    }
+    let cut = value & ((1u64 << size) - 1);
+    let tag = node.tag_name().name();
+    warnings.warn(
+        place(doc, node),
+        format!("<{tag}>{text}</{tag}> does not fit in {size} bits: cut to {cut:#x}"),
+    );
+    edits.push((range, format!("{cut:#x}")));
+}
+
+/// The width of the field holding `values`, from its own bit position.
+fn field_width(field: Node) -> Option<u32> {
+    if let Some(width) = child_text(field, "bitWidth") {
+        return number(width).and_then(|w| u32::try_from(w).ok());
+    }
+    if let (Some(msb), Some(lsb)) = (child_text(field, "msb"), child_text(field, "lsb")) {
+        let (msb, lsb) = (number(msb)?, number(lsb)?);
+        return u32::try_from(msb.checked_sub(lsb)? + 1).ok();
+    }
+    let range = child_text(field, "bitRange")?;
+    let (msb, lsb) = range
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split_once(':')?;
+    let (msb, lsb) = (number(msb)?, number(lsb)?);
+    u32::try_from(msb.checked_sub(lsb)? + 1).ok()
+}
+
+fn enumerated(
+    doc: &Document,
+    list: Node,
+    warnings: &mut Warnings,
+    edits: &mut Vec<(std::ops::Range<usize>, String)>,
+) {
+    let Some(field) = list.parent_element().filter(|f| f.has_tag_name("field")) else {
+        return;
+    };
+    let Some(width) = field_width(field).filter(|w| *w < 64) else {
+        return;
+    };
+    let values: Vec<Node> = list
+        .children()
+        .filter(|n| n.has_tag_name("enumeratedValue"))
+        .collect();
+    let mut removed = Vec::new();
+    for value in &values {
+        let Some(text) = child_text(*value, "value") else {
+            continue;
+        };
+        let Some(number) = number(text) else {
+            continue;
+        };
+        if number >> width != 0 {
+            let name = child_text(*value, "name").unwrap_or("?");
+            warnings.warn(
+                place(doc, *value),
+                format!(
+                    "enumerated value `{name}` = {text} does not fit the {width}-bit field: left out"
+                ),
+            );
+            removed.push(value.range());
+        }
+    }
+    if removed.is_empty() {
+        return;
+    }
+    if removed.len() == values.len() {
+        edits.push((list.range(), String::new()));
+    } else {
+        edits.extend(removed.into_iter().map(|r| (r, String::new())));
+    }
+}
+
+/// An SVD number: decimal, `0x` hexadecimal or `#`/`0b` binary (a binary pattern with `x`
+/// don't-care bits is not a number).
+fn number(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        u64::from_str_radix(hex, 16).ok()
+    } else if let Some(bin) = text
+        .strip_prefix('#')
+        .or_else(|| text.strip_prefix("0b"))
+        .or_else(|| text.strip_prefix("0B"))
+    {
+        u64::from_str_radix(bin, 2).ok()
+    } else {
+        text.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed(xml: &str) -> (String, Vec<String>) {
+        let mut warnings = Warnings::default();
+        let out = repair(xml, &mut warnings);
+        (
+            out,
+            warnings.into_vec().iter().map(|w| w.to_string()).collect(),
+        )
+    }
+
+    #[test]
+    fn access_spellings_read_as_meant() {
+        let (out, warnings) = fixed(
+            "<device>\n<register><name>R</name><access>read-writeonce</access></register>\n\
+             <register><name>S</name><access>read</access></register></device>",
+        );
+        assert!(out.contains("<access>read-writeOnce</access>"), "{out}");
+        assert!(out.contains("<access>read-only</access>"), "{out}");
+        assert_eq!(
+            warnings,
+            [
+                "line 2 (R): <access>read-writeonce</access> read as `read-writeOnce`",
+                "line 3 (S): <access>read</access> read as `read-only`",
+            ]
+        );
+    }
+
+    #[test]
+    fn resets_cut_and_wide_values_left_out() {
+        let (out, warnings) = fixed(
+            "<device><size>32</size><register><name>R</name>\
+             <resetValue>0xfffffffffffffff1</resetValue>\
+             <fields><field><name>F</name><bitOffset>0</bitOffset><bitWidth>1</bitWidth>\
+             <enumeratedValues><enumeratedValue><name>A</name><value>1</value></enumeratedValue>\
+             <enumeratedValue><name>B</name><value>2</value></enumeratedValue></enumeratedValues>\
+             </field></fields></register></device>",
+        );
+        assert!(out.contains("<resetValue>0xfffffff1</resetValue>"), "{out}");
+        assert!(
+            out.contains("<name>A</name>") && !out.contains("<name>B</name>"),
+            "{out}"
+        );
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("does not fit in 32 bits: cut to 0xfffffff1"));
+        assert!(warnings[1].contains("(R.F.B): enumerated value `B` = 2 does not fit"));
+    }
+}

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""The vendor-SVD corpus benchmark: every CMSIS-SVD file of the PyPI package `cmsis-svd`
+0.4 (490 files, 12 vendors, 2016) through the generator's whole path, one stage after the
+other, and the pass rate of each stage with the failures grouped by class.
+
+Stages, each run only when the one before passed:
+  import  `gba import-svd FILE --out spec.yaml` (lenient, or `--strict` with --strict)
+  check   `gba check spec.yaml`
+  gen     `gba gen --spec spec.yaml --out crate` (Rust, C, SVD, docs)
+  cargo   `cargo check --offline` of the generated crate (one target dir for all crates)
+  gcc     the generated C header compiled with -std=c11 -Wall -Wextra -Werror
+  xml     the generated SVD parsed back as XML
+
+Usage:
+  tests/bench/svd_corpus.py [--sample N] [--max-size KIB] [--gba PATH] [--strict]
+                            [--work DIR] [--json FILE] [FILE.svd ...]
+With no files, the corpus is fetched with `pip download --no-deps cmsis-svd==0.4` into
+$GBA_SVD_CACHE (default ~/.cache/gba/cmsis-svd-0.4, outside the repository) and every file
+in it is taken (or N of them, spread over the sizes, with --sample; --max-size skips larger
+files). The whole corpus takes hours on two cores: cargo check of the big crates dominates.
+Not part of CI; tests/run.sh runs a small sample (tests/bench/svd_sample.sh).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STAGES = ["import", "check", "gen", "cargo", "gcc", "xml"]
+PACKAGE = "cmsis-svd==0.4"
+
+
+def corpus_dir() -> Path:
+    """The unpacked package's data directory, downloaded once into the cache."""
+    cache = Path(os.environ.get("GBA_SVD_CACHE", Path.home() / ".cache/gba/cmsis-svd-0.4"))
+    data = cache / "cmsis-svd-0.4/cmsis_svd/data"
+    if data.is_dir():
+        return data
+    cache.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", PACKAGE, "-d", str(cache)],
+        check=True,
+    )
+    archive = next(cache.glob("cmsis-svd-0.4*.tar.gz"))
+    with tarfile.open(archive) as tar:
+        # Only plain .svd files, and none that would land outside the cache.
+        members = [m for m in tar.getmembers()
+                   if m.isfile() and m.name.endswith(".svd")
+                   and not m.name.startswith("/") and ".." not in Path(m.name).parts]
+        tar.extractall(cache, members=members)
+    return data
+
+
+def sample(files: list[Path], n: int) -> list[Path]:
+    """N files spread evenly over the size order (small, medium and large alike)."""
+    files = sorted(files, key=lambda f: (f.stat().st_size, str(f)))
+    if n >= len(files):
+        return files
+    step = len(files) / n
+    return [files[int(i * step + step / 2)] for i in range(n)]
+
+
+def first_error(text: str) -> str:
+    """The class of a failure: an error code, or the first error line with its numbers and
+    quoted names blanked, so that the same fault in two files falls into one class."""
+    codes = re.findall(r"error\[(E\d{4})\]", text)
+    if codes:
+        return "rustc " + max(set(codes), key=codes.count)
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("error") or "error:" in line:
+            # Where in the SVD the importer was: not part of the class.
+            line = re.sub(r"(In \w+ `[^`]*`: |Parsing \w+ `[^`]*` at \d+:\d+: )", "", line)
+            line = re.sub(r"`[^`]*`", "`…`", line)
+            line = re.sub(r"0x[0-9a-fA-F]+|\d+", "N", line)
+            line = re.sub(r"/\S+", "PATH", line)
+            return line[:120]
+    lines = [l for l in text.splitlines() if l.strip()]
+    return (lines[-1][:120] if lines else "(no output)")
+
+
+def run(cmd, cwd=None, timeout=1800, env=None):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                           env=env)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return 124, "error: timed out"
+
+
+def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str) -> dict:
+    out = {"file": str(svd), "size": svd.stat().st_size, "stages": {}, "warnings": 0}
+    work.mkdir(parents=True, exist_ok=True)
+    spec = work / "spec.yaml"
+    crate = work / "crate"
+
+    def stage(name, ok, text, seconds):
+        out["stages"][name] = {"ok": ok, "seconds": round(seconds, 2),
+                               "class": None if ok else first_error(text)}
+        return ok
+
+    t = time.time()
+    rc, text = run([gba, "import-svd", str(svd), "--out", str(spec)]
+                   + (["--strict"] if strict else []))
+    out["warnings"] = len(re.findall(r"^warning", text, re.M))
+    if not stage("import", rc == 0, text, time.time() - t) or last == "import":
+        return out
+    t = time.time()
+    rc, text = run([gba, "check", str(spec)])
+    if not stage("check", rc == 0, text, time.time() - t) or last == "check":
+        return out
+    t = time.time()
+    rc, text = run([gba, "gen", "--spec", "spec.yaml", "--out", "crate"], cwd=work)
+    if not stage("gen", rc == 0, text, time.time() - t) or last == "gen":
+        return out
+    t = time.time()
+    rc, text = run(["cargo", "check", "-q", "--offline", "--target-dir", str(target)],
+                   cwd=crate, env=dict(os.environ, CARGO_TERM_COLOR="never"))
+    stage("cargo", rc == 0, text, time.time() - t)
+    # The C header and the SVD do not depend on the Rust crate: both always run.
+    t = time.time()
+    headers = list((crate / "include").glob("*.h"))
+    if headers:
+        c = work / "use.c"
+        c.write_text(f'#include "{headers[0]}"\nint main(void) {{ return 0; }}\n')
+        rc, text = run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                        str(c)])
+    else:
+        rc, text = 1, "error: no header generated"
+    stage("gcc", rc == 0, text, time.time() - t)
+    t = time.time()
+    try:
+        svds = list(crate.glob("*.svd"))
+        ET.parse(svds[0])
+        ok, text = True, ""
+    except (IndexError, ET.ParseError) as e:
+        ok, text = False, f"error: {e}"
+    stage("xml", ok, text, time.time() - t)
+    return out
+
+
+def report(results: list[dict], seconds: float) -> str:
+    n = len(results)
+    lines = [f"{n} files, {seconds:.0f} s"]
+    lines.append("stage    reached  passed  pass rate (of all files)")
+    for s in [s for s in STAGES if any(s in r["stages"] for r in results)]:
+        reached = sum(1 for r in results if s in r["stages"])
+        passed = sum(1 for r in results if r["stages"].get(s, {}).get("ok"))
+        lines.append(f"{s:8} {reached:7}  {passed:6}  {100 * passed / max(n, 1):5.1f} %")
+    whole = sum(1 for r in results
+                if all(r["stages"].get(s, {}).get("ok") for s in STAGES))
+    lines.append(f"all stages: {whole} of {n} ({100 * whole / max(n, 1):.1f} %)")
+    classes: dict[tuple, list] = {}
+    for r in results:
+        for s in STAGES:
+            st = r["stages"].get(s)
+            if st and not st["ok"]:
+                classes.setdefault((s, st["class"]), []).append(r["file"])
+    if classes:
+        lines.append("failure classes (stage, count, class, one example):")
+        for (s, c), files in sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            example = "/".join(Path(files[0]).parts[-2:])
+            lines.append(f"  {s:7} {len(files):4}  {c}  (e.g. {example})")
+    lines.append(f"import warnings in all: {sum(r['warnings'] for r in results)}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="*", type=Path)
+    ap.add_argument("--gba", help="the gba binary (default: built here, release)")
+    ap.add_argument("--sample", type=int, help="take N files spread over the sizes")
+    ap.add_argument("--max-size", type=int, help="skip files larger than this many KiB")
+    ap.add_argument("--strict", action="store_true", help="import with --strict")
+    ap.add_argument("--work", type=Path, help="keep the specs and crates here")
+    ap.add_argument("--stop-after", choices=STAGES[:3],
+                    help="run the stages up to this one only (import, check or gen): the fast "
+                         "part, for a look at the whole corpus")
+    ap.add_argument("--json", type=Path, help="write every file's result here")
+    ap.add_argument("--require-builds", action="store_true",
+                    help="exit 1 unless every file the import accepts passes every stage "
+                         "(the goal; tests/run.sh runs the sample so)")
+    ap.add_argument("--target-dir", type=Path,
+                    help="cargo's target directory for the crates (default: in the work dir)")
+    args = ap.parse_args()
+
+    files = args.files or sorted(corpus_dir().rglob("*.svd"))
+    if args.max_size:
+        files = [f for f in files if f.stat().st_size <= args.max_size * 1024]
+    if args.sample:
+        files = sample(files, args.sample)
+    gba = args.gba
+    if not gba:
+        subprocess.run(["cargo", "build", "-q", "--release", "-p", "gba"], cwd=ROOT,
+                       check=True)
+        gba = str(ROOT / "target/release/gba")
+    work = args.work or Path(tempfile.mkdtemp(prefix="svd-corpus."))
+    target = args.target_dir or work / "target"
+    results = []
+    start = time.time()
+    for i, svd in enumerate(files):
+        name = f"{i:03}-{svd.parent.name}-{svd.stem}"
+        r = one(gba, svd, work / name, target, args.strict, args.stop_after or "xml")
+        failed = [s for s in STAGES if s in r["stages"] and not r["stages"][s]["ok"]]
+        status = "ok" if not failed else (
+            "FAIL " + ", ".join(f"{s}: {r['stages'][s]['class']}" for s in failed))
+        print(f"[{i + 1}/{len(files)}] {svd.parent.name}/{svd.name}: {status}", flush=True)
+        results.append(r)
+        if not args.work:
+            shutil.rmtree(work / name, ignore_errors=True)
+    text = report(results, time.time() - start)
+    print()
+    print(text)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+    broken = [r["file"] for r in results
+              if "import" in r["stages"] and r["stages"]["import"]["ok"]
+              and not all(st["ok"] for st in r["stages"].values())]
+    if args.require_builds and broken:
+        print(f"{len(broken)} imported file(s) fail a later stage: {', '.join(broken)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
