@@ -1,0 +1,148 @@
+//! Builds the model on first use: the SMPI program with `smpicc`, the S4U program with the C++
+//! compiler against libsimgrid. Both sources are compiled into this binary, and the results are
+//! cached beside it (`<target dir>/<profile>/gba-scale-<hash>/`), keyed by a hash of the sources
+//! and flags, so an edited model rebuilds and an unchanged one never does.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+const BARRIER_C: &str = include_str!("../../../scale/barrier.c");
+const GBA_CPP: &str = include_str!("../../../scale/gba.cpp");
+const CC_FLAGS: &[&str] = &["-O2"];
+const CXX_FLAGS: &[&str] = &["-O2", "-std=c++17"];
+
+/// What `gba scale` needs of SimGrid, and how to get it.
+pub const INSTALL_HINT: &str = "gba scale needs SimGrid 3.32 or newer (smpicc, smpirun, the S4U headers and \
+     libsimgrid): on Debian or Ubuntu, `sudo apt-get install libsimgrid-dev simgrid g++`";
+
+/// The two model programs, built.
+pub struct Model {
+    pub barrier: PathBuf,
+    pub gba: PathBuf,
+    pub dir: PathBuf,
+}
+
+/// Finds a program on PATH.
+fn which(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Checks that every tool is present; the error names the missing ones and what to install.
+pub fn check_tools() -> Result<(), String> {
+    let missing: Vec<&str> = ["smpicc", "smpirun", "g++"]
+        .into_iter()
+        .filter(|tool| which(tool).is_none())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{INSTALL_HINT} (not found on PATH: {})",
+            missing.join(", ")
+        ))
+    }
+}
+
+/// FNV-1a: a stable hash of the sources and flags, to name the cache directory.
+fn fingerprint() -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let parts = [BARRIER_C, GBA_CPP, &CC_FLAGS.join(" "), &CXX_FLAGS.join(" ")];
+    for part in parts {
+        for byte in part.bytes().chain([0u8]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// The built model, building it first if this binary has not yet done so.
+pub fn model() -> Result<Model, String> {
+    check_tools()?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the gba binary: {e}"))?;
+    let base = exe
+        .parent()
+        .ok_or("the gba binary has no parent directory")?;
+    let dir = base.join(format!("gba-scale-{:016x}", fingerprint()));
+    let model = Model {
+        barrier: dir.join("barrier"),
+        gba: dir.join("gba-model"),
+        dir: dir.clone(),
+    };
+    if model.barrier.is_file() && model.gba.is_file() {
+        return Ok(model);
+    }
+    // Build into a private directory, then rename it into place: concurrent first uses (tests
+    // run in parallel) each build their own and one rename wins; nobody sees half a build.
+    let staging = base.join(format!("gba-scale-build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging)
+        .map_err(|e| format!("cannot create {}: {e}", staging.display()))?;
+    let result = build_in(&staging);
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    if std::fs::rename(&staging, &dir).is_err() {
+        // Another process finished first; its build is the same.
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    if model.barrier.is_file() && model.gba.is_file() {
+        Ok(model)
+    } else {
+        Err(format!("the model's build left no programs in {}", dir.display()))
+    }
+}
+
+fn build_in(dir: &Path) -> Result<(), String> {
+    let bar = ProgressBar::new(2);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} building the model: {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text)
+            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+    };
+    write("barrier.c", BARRIER_C)?;
+    write("gba.cpp", GBA_CPP)?;
+    bar.set_message("smpicc barrier.c (the software barriers, SMPI)");
+    compile(
+        Command::new("smpicc")
+            .args(CC_FLAGS)
+            .args(["-o", "barrier", "barrier.c"])
+            .current_dir(dir),
+        "smpicc barrier.c",
+    )?;
+    bar.inc(1);
+    bar.set_message("g++ gba.cpp (the GBA, S4U)");
+    compile(
+        Command::new("g++")
+            .args(CXX_FLAGS)
+            .args(["-o", "gba-model", "gba.cpp", "-lsimgrid"])
+            .current_dir(dir),
+        "g++ gba.cpp -lsimgrid",
+    )?;
+    bar.inc(1);
+    bar.finish_and_clear();
+    Ok(())
+}
+
+fn compile(command: &mut Command, what: &str) -> Result<(), String> {
+    let out = command
+        .output()
+        .map_err(|e| format!("cannot run {what}: {e}\n{INSTALL_HINT}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} failed ({}):\n{}\n{INSTALL_HINT}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr).trim_end()
+    ))
+}
