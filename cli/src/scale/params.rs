@@ -71,6 +71,8 @@ pub struct Reference {
     pub latency_ns: f64,
     /// What was measured, and where it was published.
     pub what: &'static str,
+    /// A few words for the plot.
+    pub label: &'static str,
     /// The contender of the model it is compared with.
     pub compare_with: &'static str,
 }
@@ -80,24 +82,28 @@ pub const REFERENCES: &[Reference] = &[
         hosts: 8,
         latency_ns: 3270.0,
         what: "osu_barrier, 8 nodes x 1 ppn, UCC tl/ucp (openucx/ucc PR #915)",
+        label: "UCC tl/ucp barrier",
         compare_with: "ompi-default",
     },
     Reference {
         hosts: 8,
         latency_ns: 3570.0,
         what: "osu_barrier, 8 nodes x 1 ppn, hcoll (openucx/ucc PR #915)",
+        label: "hcoll barrier",
         compare_with: "ompi-default",
     },
     Reference {
         hosts: 128,
         latency_ns: 6010.0,
         what: "8-byte MPI_Allreduce in software, 128 nodes (Graham et al., SHArP, COMHPC 2016)",
+        label: "software allreduce",
         compare_with: "ompi-default",
     },
     Reference {
         hosts: 128,
         latency_ns: 2830.0,
         what: "8-byte MPI_Allreduce on SHArP in-network aggregation, 128 nodes (Graham et al., 2016)",
+        label: "SHArP allreduce",
         compare_with: "gba",
     },
 ];
