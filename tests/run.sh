@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 
 need_packages=()
 command -v gcc >/dev/null 2>&1 || need_packages+=(gcc libc6-dev)
+# gba scale's model (cli/tests/scale.rs): SimGrid's SMPI and S4U, and a C++ compiler.
+command -v smpicc >/dev/null 2>&1 || need_packages+=(libsimgrid-dev)
+command -v g++ >/dev/null 2>&1 || need_packages+=(g++)
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq

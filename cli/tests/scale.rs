@@ -72,7 +72,8 @@ fn the_gba_stays_within_its_band() {
     let json = json(&["--contenders", "gba", "--hosts", "2,8,128,708"]);
     let gba = &json["parameters"]["gba"];
     let link = json["parameters"]["link_latency_ns"].as_f64().unwrap();
-    let floor = 2.0 * gba["pcie_ns"].as_f64().unwrap() + 2.0 * link + gba["switch_ns"].as_f64().unwrap();
+    let floor =
+        2.0 * gba["pcie_ns"].as_f64().unwrap() + 2.0 * link + gba["switch_ns"].as_f64().unwrap();
     let per_member = gba["arrival_ns"].as_f64().unwrap() + gba["release_ns"].as_f64().unwrap();
     let latency = series(&json, "gba");
     for (hosts, latency) in [2.0, 8.0, 128.0, 708.0].iter().zip(&latency) {
@@ -83,21 +84,32 @@ fn the_gba_stays_within_its_band() {
         );
     }
     // The stated band of the README: 0.8 to 1.5 µs from 2 to 708 hosts.
-    assert!(latency.iter().all(|l| (800.0..=1500.0).contains(l)), "{latency:?}");
+    assert!(
+        latency.iter().all(|l| (800.0..=1500.0).contains(l)),
+        "{latency:?}"
+    );
 }
 
 #[test]
 fn results_are_deterministic() {
     let args = ["--hosts", "2,12,33", "--json"];
     let (first, second) = (gba_scale(&args), gba_scale(&args));
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     assert_eq!(first.stdout, second.stdout);
 }
 
 #[test]
 fn table_for_a_small_host_set() {
     let out = gba_scale(&["--hosts", "2,4,8"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
 }
 
@@ -110,7 +122,11 @@ fn plot_draws_every_contender_and_the_measurements() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let svg = std::fs::read_to_string(&path).expect("the plot was written");
     roxmltree::Document::parse(&svg).expect("well-formed SVG");
     for label in [
@@ -129,12 +145,30 @@ fn plot_draws_every_contender_and_the_measurements() {
 #[test]
 fn bad_inputs_are_refused_with_a_reason() {
     for (args, expected) in [
-        (&["--hosts", "0"][..], "0 is outside the model's range 2 to 4096"),
-        (&["--hosts", "1"][..], "1 is outside the model's range 2 to 4096"),
-        (&["--hosts", "8,4097"][..], "4097 is outside the model's range 2 to 4096"),
-        (&["--hosts", "eight"][..], "invalid value 'eight' for '--hosts"),
-        (&["--contenders", "gba,sharp"][..], "invalid value 'sharp' for '--contenders"),
-        (&["--arrival-ns", "1e9"][..], "--arrival-ns: 1000000000 is not a time"),
+        (
+            &["--hosts", "0"][..],
+            "0 is outside the model's range 2 to 4096",
+        ),
+        (
+            &["--hosts", "1"][..],
+            "1 is outside the model's range 2 to 4096",
+        ),
+        (
+            &["--hosts", "8,4097"][..],
+            "4097 is outside the model's range 2 to 4096",
+        ),
+        (
+            &["--hosts", "eight"][..],
+            "invalid value 'eight' for '--hosts",
+        ),
+        (
+            &["--contenders", "gba,sharp"][..],
+            "invalid value 'sharp' for '--contenders",
+        ),
+        (
+            &["--arrival-ns", "1e9"][..],
+            "--arrival-ns: 1000000000 is not a time",
+        ),
     ] {
         let out = gba_scale(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -144,7 +178,10 @@ fn bad_inputs_are_refused_with_a_reason() {
     }
     let out = gba_scale(&["--contenders", "sharp"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("possible values: gba, ompi-default"), "{stderr}");
+    assert!(
+        stderr.contains("possible values: gba, ompi-default"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -156,6 +193,9 @@ fn missing_simgrid_is_named_with_what_to_install() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("apt-get install libsimgrid-dev"), "{stderr}");
+    assert!(
+        stderr.contains("apt-get install libsimgrid-dev"),
+        "{stderr}"
+    );
     assert!(stderr.contains("smpicc, smpirun"), "{stderr}");
 }

@@ -15,7 +15,7 @@ const CXX_FLAGS: &[&str] = &["-O2", "-std=c++17"];
 
 /// What `gba scale` needs of SimGrid, and how to get it.
 pub const INSTALL_HINT: &str = "gba scale needs SimGrid 3.32 or newer (smpicc, smpirun, the S4U headers and \
-     libsimgrid): on Debian or Ubuntu, `sudo apt-get install libsimgrid-dev simgrid g++`";
+     libsimgrid): on Debian or Ubuntu, `sudo apt-get install libsimgrid-dev g++`";
 
 /// The two model programs, built.
 pub struct Model {
@@ -51,7 +51,12 @@ pub fn check_tools() -> Result<(), String> {
 /// FNV-1a: a stable hash of the sources and flags, to name the cache directory.
 fn fingerprint() -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let parts = [BARRIER_C, GBA_CPP, &CC_FLAGS.join(" "), &CXX_FLAGS.join(" ")];
+    let parts = [
+        BARRIER_C,
+        GBA_CPP,
+        &CC_FLAGS.join(" "),
+        &CXX_FLAGS.join(" "),
+    ];
     for part in parts {
         for byte in part.bytes().chain([0u8]) {
             hash ^= u64::from(byte);
@@ -95,7 +100,10 @@ pub fn model() -> Result<Model, String> {
     if model.barrier.is_file() && model.gba.is_file() {
         Ok(model)
     } else {
-        Err(format!("the model's build left no programs in {}", dir.display()))
+        Err(format!(
+            "the model's build left no programs in {}",
+            dir.display()
+        ))
     }
 }
 

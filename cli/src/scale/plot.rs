@@ -5,8 +5,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::Table;
 use super::params::REFERENCES;
+use super::{Contender, Table};
 
 pub fn draw(path: &Path, table: &Table) -> Result<(), String> {
     let values = table
@@ -39,23 +39,38 @@ pub fn draw(path: &Path, table: &Table) -> Result<(), String> {
         .y_desc("µs per barrier (log scale)")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y}"))
+        .light_line_style(TRANSPARENT)
         .draw()
         .map_err(|e| e.to_string())?;
     for (c, contender) in table.contenders.iter().enumerate() {
-        let color = Palette99::pick(c).stroke_width(2);
+        let (color, dashed) = style(*contender);
+        let color = color.stroke_width(2);
         let points: Vec<(f64, f64)> = table
             .hosts
             .iter()
             .zip(&table.latency_ns)
             .map(|(&hosts, row)| (hosts as f64, row[c] / 1e3))
             .collect();
+        let legend = move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 20, y)], color);
+        if dashed {
+            chart
+                .draw_series(DashedLineSeries::new(points.clone(), 8, 6, color))
+                .map_err(|e| e.to_string())?
+                .label(contender.name())
+                .legend(legend);
+        } else {
+            chart
+                .draw_series(LineSeries::new(points.clone(), color))
+                .map_err(|e| e.to_string())?
+                .label(contender.name())
+                .legend(legend);
+        }
         chart
-            .draw_series(LineSeries::new(points.clone(), color))
-            .map_err(|e| e.to_string())?
-            .label(contender.name())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-        chart
-            .draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled())))
+            .draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 3, color.filled())),
+            )
             .map_err(|e| e.to_string())?;
     }
     let marker = BLACK.stroke_width(2);
@@ -82,4 +97,16 @@ pub fn draw(path: &Path, table: &Table) -> Result<(), String> {
         .draw()
         .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
+}
+
+/// Each contender's colour, and whether its line is dashed: the dissemination barrier is the
+/// same algorithm as Bruck's barrier, so its line lies on Bruck's and is dashed to show both.
+fn style(contender: Contender) -> (RGBColor, bool) {
+    match contender {
+        Contender::Gba => (RGBColor(214, 39, 40), false),
+        Contender::OmpiDefault => (RGBColor(44, 160, 44), false),
+        Contender::OmpiBruck => (RGBColor(31, 119, 180), false),
+        Contender::OmpiRecursiveDoubling => (RGBColor(148, 103, 189), false),
+        Contender::Dissemination => (RGBColor(255, 127, 14), true),
+    }
 }

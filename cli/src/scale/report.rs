@@ -57,7 +57,10 @@ pub fn text(table: &Table) -> String {
     }
     let checks = checks(table);
     if !checks.is_empty() {
-        let _ = writeln!(out, "\ncalibration: the model against published measurements");
+        let _ = writeln!(
+            out,
+            "\ncalibration: the model against published measurements"
+        );
         for check in &checks {
             let _ = writeln!(
                 out,

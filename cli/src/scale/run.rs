@@ -69,7 +69,10 @@ pub fn all(model: &Model, jobs: &[Job], gba: &Gba) -> Result<Vec<f64>, String> {
         .zip(results)
         .map(|(job, result)| match result {
             Some(Ok(latency)) => Ok(latency),
-            _ => Err(format!("{} at {} hosts was not run", job.contender, job.hosts)),
+            _ => Err(format!(
+                "{} at {} hosts was not run",
+                job.contender, job.hosts
+            )),
         })
         .collect()
 }
