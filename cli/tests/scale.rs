@@ -199,3 +199,27 @@ fn missing_simgrid_is_named_with_what_to_install() {
     );
     assert!(stderr.contains("smpicc, smpirun"), "{stderr}");
 }
+
+#[test]
+fn committed_plot_is_current() {
+    // docs/scale.svg is generated: the default run must draw it byte for byte.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scale.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_gba"))
+        .args(["scale", "--plot"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fresh = std::fs::read_to_string(&path).unwrap();
+    let committed = std::fs::read_to_string(root.join("docs/scale.svg")).unwrap_or_default();
+    assert!(
+        fresh == committed,
+        "docs/scale.svg is stale: run `cargo run --release -q -p gba -- scale --plot docs/scale.svg`"
+    );
+}

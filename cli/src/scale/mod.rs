@@ -130,7 +130,10 @@ fn validate(args: &ScaleArgs) -> Result<(Vec<usize>, Vec<Contender>, params::Gba
     } else {
         args.hosts.clone()
     };
-    if let Some(&bad) = hosts.iter().find(|&&n| !(2..=params::MAX_HOSTS).contains(&n)) {
+    if let Some(&bad) = hosts
+        .iter()
+        .find(|&&n| !(2..=params::MAX_HOSTS).contains(&n))
+    {
         return Err(format!(
             "--hosts: {bad} is outside the model's range 2 to {} (a barrier needs 2 hosts; \
              beyond {} the model has no platform)",
