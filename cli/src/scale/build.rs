@@ -1,7 +1,8 @@
 //! Builds the model on first use: the SMPI program with `smpicc`, the S4U program with the C++
 //! compiler against libsimgrid. Both sources are compiled into this binary, and the results are
-//! cached beside it (`<target dir>/<profile>/gba-scale-<hash>/`), keyed by a hash of the sources
-//! and flags, so an edited model rebuilds and an unchanged one never does.
+//! cached beside it (`<target dir>/<profile>/gba-scale-<hash>/`, or `~/.cache/gba/` when that is
+//! not writable), keyed by a hash of the sources and flags, so an edited model rebuilds and an
+//! unchanged one never does.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -66,45 +67,78 @@ fn fingerprint() -> u64 {
     hash
 }
 
-/// The built model, building it first if this binary has not yet done so.
+impl Model {
+    fn in_dir(dir: PathBuf) -> Model {
+        Model {
+            barrier: dir.join("barrier"),
+            gba: dir.join("gba-model"),
+            dir,
+        }
+    }
+
+    fn is_built(&self) -> bool {
+        self.barrier.is_file() && self.gba.is_file()
+    }
+}
+
+/// Where the model may be cached: beside the binary (the cargo target directory), else the
+/// user's cache directory (a binary installed where its user cannot write).
+fn cache_bases() -> Vec<PathBuf> {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf));
+    let user = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .map(|cache| cache.join("gba"));
+    beside.into_iter().chain(user).collect()
+}
+
+/// The built model, building it first if nobody has built these sources yet.
 pub fn model() -> Result<Model, String> {
     check_tools()?;
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the gba binary: {e}"))?;
-    let base = exe
-        .parent()
-        .ok_or("the gba binary has no parent directory")?;
-    let dir = base.join(format!("gba-scale-{:016x}", fingerprint()));
-    let model = Model {
-        barrier: dir.join("barrier"),
-        gba: dir.join("gba-model"),
-        dir: dir.clone(),
-    };
-    if model.barrier.is_file() && model.gba.is_file() {
+    let name = format!("gba-scale-{:016x}", fingerprint());
+    let bases = cache_bases();
+    if let Some(model) = bases
+        .iter()
+        .map(|base| Model::in_dir(base.join(&name)))
+        .find(Model::is_built)
+    {
         return Ok(model);
     }
-    // Build into a private directory, then rename it into place: concurrent first uses (tests
-    // run in parallel) each build their own and one rename wins; nobody sees half a build.
-    let staging = base.join(format!("gba-scale-build-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staging);
-    std::fs::create_dir_all(&staging)
-        .map_err(|e| format!("cannot create {}: {e}", staging.display()))?;
-    let result = build_in(&staging);
-    if let Err(e) = result {
+    let mut unwritable = Vec::new();
+    for base in &bases {
+        // Build into a private directory, then rename it into place: concurrent first uses
+        // (tests run in parallel) each build their own and one rename wins; nobody sees half a
+        // build.
+        let staging = base.join(format!("gba-scale-build-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&staging);
-        return Err(e);
+        if let Err(e) = std::fs::create_dir_all(&staging) {
+            unwritable.push(format!("{}: {e}", staging.display()));
+            continue;
+        }
+        if let Err(e) = build_in(&staging) {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+        let model = Model::in_dir(base.join(&name));
+        if std::fs::rename(&staging, &model.dir).is_err() {
+            // Another process finished first; its build is the same.
+            let _ = std::fs::remove_dir_all(&staging);
+        }
+        return if model.is_built() {
+            Ok(model)
+        } else {
+            Err(format!(
+                "the model's build left no programs in {}",
+                model.dir.display()
+            ))
+        };
     }
-    if std::fs::rename(&staging, &dir).is_err() {
-        // Another process finished first; its build is the same.
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    if model.barrier.is_file() && model.gba.is_file() {
-        Ok(model)
-    } else {
-        Err(format!(
-            "the model's build left no programs in {}",
-            dir.display()
-        ))
-    }
+    Err(format!(
+        "no directory to build the model in ({}); set XDG_CACHE_HOME to a writable directory",
+        unwritable.join("; ")
+    ))
 }
 
 fn build_in(dir: &Path) -> Result<(), String> {
