@@ -116,9 +116,9 @@ impl Table {
         Some(self.latency_ns[h][c])
     }
 
-    pub fn at(&self, hosts: usize, contender: &str) -> Option<f64> {
+    pub fn at(&self, hosts: usize, contender: Contender) -> Option<f64> {
         let h = self.hosts.iter().position(|&n| n == hosts)?;
-        let c = self.contenders.iter().position(|c| c.name() == contender)?;
+        let c = self.contenders.iter().position(|&c| c == contender)?;
         Some(self.latency_ns[h][c])
     }
 }
@@ -136,7 +136,7 @@ fn validate(args: &ScaleArgs) -> Result<(Vec<usize>, Vec<Contender>, params::Gba
     {
         return Err(format!(
             "--hosts: {bad} is outside the model's range 2 to {} (a barrier needs 2 hosts; \
-             beyond {} the model has no platform)",
+             the model's platforms are sized for at most {})",
             params::MAX_HOSTS,
             params::MAX_HOSTS
         ));

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use super::Contender;
+
 /// One link's latency in the fat tree, and of each host's link to the GBA: about 10 ns of
 /// cable (2 m at 5 ns/m) plus a share of the switches' forwarding. NVIDIA's Quantum HDR switch
 /// (QM8700, 40 ports) forwards port to port in 130 ns (product brief), so a route through one
@@ -65,7 +67,7 @@ impl Default for Gba {
 }
 
 /// A published measurement the model is held against.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug)]
 pub struct Reference {
     pub hosts: usize,
     pub latency_ns: f64,
@@ -74,7 +76,7 @@ pub struct Reference {
     /// A few words for the plot.
     pub label: &'static str,
     /// The contender of the model it is compared with.
-    pub compare_with: &'static str,
+    pub compare_with: Contender,
 }
 
 pub const REFERENCES: &[Reference] = &[
@@ -83,27 +85,27 @@ pub const REFERENCES: &[Reference] = &[
         latency_ns: 3270.0,
         what: "osu_barrier, 8 nodes x 1 ppn, UCC tl/ucp (openucx/ucc PR #915)",
         label: "UCC tl/ucp barrier",
-        compare_with: "ompi-default",
+        compare_with: Contender::OmpiDefault,
     },
     Reference {
         hosts: 8,
         latency_ns: 3570.0,
         what: "osu_barrier, 8 nodes x 1 ppn, hcoll (openucx/ucc PR #915)",
         label: "hcoll barrier",
-        compare_with: "ompi-default",
+        compare_with: Contender::OmpiDefault,
     },
     Reference {
         hosts: 128,
         latency_ns: 6010.0,
         what: "8-byte MPI_Allreduce in software, 128 nodes (Graham et al., SHArP, COMHPC 2016)",
         label: "software allreduce",
-        compare_with: "ompi-default",
+        compare_with: Contender::OmpiDefault,
     },
     Reference {
         hosts: 128,
         latency_ns: 2830.0,
         what: "8-byte MPI_Allreduce on SHArP in-network aggregation, 128 nodes (Graham et al., 2016)",
         label: "SHArP allreduce",
-        compare_with: "gba",
+        compare_with: Contender::Gba,
     },
 ];

@@ -66,7 +66,7 @@ pub fn text(table: &Table) -> String {
                 out,
                 "  {:>4} hosts  {:<13} {:>7.0} ns  vs {:>5.0} ns  ({:.2}x)  {}",
                 check.reference.hosts,
-                check.reference.compare_with,
+                check.reference.compare_with.name(),
                 check.model_ns,
                 check.reference.latency_ns,
                 check.ratio(),
@@ -107,7 +107,7 @@ pub fn json(table: &Table) -> serde_json::Value {
                 "hosts": check.reference.hosts,
                 "measured_ns": check.reference.latency_ns,
                 "what": check.reference.what,
-                "model": check.reference.compare_with,
+                "model": check.reference.compare_with.name(),
                 "model_ns": check.model_ns,
                 "ratio": check.ratio(),
             })
