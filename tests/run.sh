@@ -8,6 +8,9 @@ need_packages=()
 command -v gcc >/dev/null 2>&1 || need_packages+=(gcc libc6-dev)
 command -v python3 >/dev/null 2>&1 || need_packages+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_packages+=(python3-pip)
+# gba scale's model (cli/tests/scale.rs): SimGrid's SMPI and S4U, and a C++ compiler.
+command -v smpicc >/dev/null 2>&1 || need_packages+=(libsimgrid-dev)
+command -v g++ >/dev/null 2>&1 || need_packages+=(g++)
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq

@@ -2,6 +2,7 @@
 
 mod bench;
 mod dump;
+mod scale;
 mod sim;
 
 use std::io::IsTerminal;
@@ -91,6 +92,9 @@ enum Command {
     /// One member process of `gba bench` (started by it).
     #[command(hide = true)]
     BenchMember(bench::MemberArgs),
+    /// What the GBA buys from 2 to 708 hosts and beyond: a SimGrid model against OpenMPI's
+    /// barriers on a simulated InfiniBand fat tree (needs SimGrid: libsimgrid-dev).
+    Scale(scale::ScaleArgs),
     /// The device simulator: create, watch, step, fault and remove a fabric of ports.
     Sim {
         #[command(subcommand)]
@@ -162,6 +166,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::BenchMember(args) => bench::member(args),
         Command::Dump(args) => dump::run(args),
+        Command::Scale(args) => scale::run(args),
     }
 }
 
