@@ -255,6 +255,7 @@ impl Fabric {
     /// takes in what was combined before, and opens no group a fault concerns).
     pub(crate) fn with_fast_paths_closed(&self, arm: impl FnOnce()) {
         let _guard = self.lock_step();
+        self.header(l::H_ALL_FAST).store(0);
         for g in 0..GROUPS {
             combine::close(&self.fast_state(g, l::F_COMBINE));
         }
@@ -275,6 +276,7 @@ impl Fabric {
         self.header(l::H_SCAN_CURSOR)
             .store(((cursor + IDLE_GROUPS_PER_STEP) % GROUPS) as u64);
         let mut busy = 0u32;
+        let mut all_fast = true;
         for g in 0..GROUPS {
             let idle_turn = (g + GROUPS - cursor) % GROUPS < IDLE_GROUPS_PER_STEP;
             if busy_before & (1 << g) == 0 && !idle_turn {
@@ -292,6 +294,7 @@ impl Fabric {
             self.open_fast(g, &mut state);
             if !state.joined.is_empty() {
                 busy |= 1 << g;
+                all_fast &= state.flags & l::GF_FAST != 0;
             }
         }
         if busy != busy_before {
@@ -304,6 +307,25 @@ impl Fabric {
             }
             self.header(l::H_GROUPS_BUSY).store(u64::from(busy));
         }
+        self.header(l::H_LAST_STEP_NS).store(os::monotonic_ns());
+        let all_fast = u64::from(all_fast && busy != 0);
+        if self.header(l::H_ALL_FAST).load() != all_fast {
+            self.header(l::H_ALL_FAST).store(all_fast);
+        }
+    }
+
+    /// What a waiting member calls between polls of its flag: [`progress`](Self::progress),
+    /// except that while every busy group runs on the fast path (nothing waits for a step but
+    /// bookkeeping, or a member that died mid-combine) it steps at most every
+    /// [`QUIET_STEP_NS`](l::QUIET_STEP_NS).
+    pub fn progress_waiting(&self) -> bool {
+        if self.header(l::H_ALL_FAST).load() != 0
+            && os::monotonic_ns().saturating_sub(self.header(l::H_LAST_STEP_NS).load())
+                < l::QUIET_STEP_NS
+        {
+            return false;
+        }
+        self.progress()
     }
 
     /// Step 1: resets, joins, leaves and READY for group `g`.

@@ -59,6 +59,16 @@ pub const H_SCAN_CURSOR: usize = 9;
 /// Bumped by every call for progress, so that a stepper knows someone asked for a step while
 /// it was stepping and steps once more (no arrival waits for the next caller).
 pub const H_KICKS: usize = 10;
+/// 1 when the last step left every busy group open for the fast path (and no fault armed):
+/// waiters' progress calls then step only every [`QUIET_STEP_NS`].
+pub const H_ALL_FAST: usize = 11;
+/// When the last step ended (CLOCK_MONOTONIC ns).
+pub const H_LAST_STEP_NS: usize = 12;
+/// How often a waiter steps the switch while every busy group runs on the fast path: the
+/// stepper then only catches up on bookkeeping and on an arrival whose member died between
+/// its doorbell and its combine, so stepping at every wait-loop call would only take the CPU
+/// from the members that have still to arrive (an oversubscribed machine).
+pub const QUIET_STEP_NS: u64 = 50_000;
 const HEADER_WORDS: usize = 16;
 
 // Per-group words, from `group_base`.

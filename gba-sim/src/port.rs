@@ -54,9 +54,11 @@ impl Port {
         self.fabric.window(self.port)
     }
 
-    /// One switch step, unless another process or thread is stepping right now.
+    /// One switch step, unless another process or thread is stepping right now, or every
+    /// busy group runs on the fast path and the last step is recent (see
+    /// [`Fabric::progress_waiting`]): what wait loops call.
     pub fn progress(&self) {
-        self.fabric.progress();
+        self.fabric.progress_waiting();
     }
 
     /// What the switch does with this port's release store of `doorbell` into `group`'s
