@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 
 need_packages=()
 command -v gcc >/dev/null 2>&1 || need_packages+=(gcc libc6-dev)
+# The virtual-machine stage (tests/vm/smoke.sh): QEMU, a static busybox, cpio.
+command -v qemu-system-x86_64 >/dev/null 2>&1 || need_packages+=(qemu-system-x86)
+[ -x /bin/busybox ] || need_packages+=(busybox-static)
+command -v cpio >/dev/null 2>&1 || need_packages+=(cpio)
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq
@@ -51,8 +55,16 @@ echo "== OpenMPI and OpenSHMEM: the coll component on the simulator (installs Op
 bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"
 echo "== several hosts on one machine: network + UTS namespaces, one fabric port per host"
 bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"
-# One closing line for the whole run (cargo prints one per test binary, the OpenMPI and cluster
-# suites one each).
+echo "== a driver's real path: gba dump in a QEMU guest over VFIO and over UIO (ivshmem BAR)"
+cargo build -q -p gba
+vm_rc=0
+bash tests/vm/smoke.sh target/debug/gba 2>&1 | tee -a "$log" || vm_rc=${PIPESTATUS[0]}
+if [ "$vm_rc" != 0 ] && [ "$vm_rc" != 77 ]; then
+    echo "vm: FAILED"
+    exit 1
+fi
+# One closing line for the whole run (cargo prints one per test binary, the OpenMPI, cluster
+# and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|cluster): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|cluster|vm): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
