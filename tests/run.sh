@@ -56,7 +56,7 @@ bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"
 echo "== several hosts on one machine: network + UTS namespaces, one fabric port per host"
 bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"
 echo "== a driver's real path: gba dump in a QEMU guest over VFIO and over UIO (ivshmem BAR)"
-cargo build -q -p gba
+cargo build -q -p gba -p gba-hal --example vfio_dma
 vm_rc=0
 bash tests/vm/smoke.sh target/debug/gba 2>&1 | tee -a "$log" || vm_rc=${PIPESTATUS[0]}
 if [ "$vm_rc" != 0 ] && [ "$vm_rc" != 77 ]; then

@@ -36,7 +36,7 @@ if [ ! -f "$kdir/vmlinuz" ]; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${GBA_VM_KEEP:-}" ] || rm -rf "$work"' EXIT
 
 # The initramfs: busybox, the modules the two paths need, the gba binary and its libraries.
 init="$work/initramfs"
@@ -46,6 +46,8 @@ for m in uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pc
     find "$kdir/modules" -name "${m//-/[-_]}.ko*" -exec cp {} "$init/lib/modules/" \;
 done
 cp "$gba" "$init/bin/gba"
+dma_example="$(dirname "$gba")/examples/vfio_dma"
+[ -x "$dma_example" ] && cp "$dma_example" "$init/bin/vfio_dma"
 ldd "$gba" | grep -o '/[^ ]*' | while read -r lib; do
     mkdir -p "$init$(dirname "$lib")" && cp -L "$lib" "$init$lib"
 done
@@ -67,6 +69,7 @@ if [ "$mode" = vfio ]; then
     echo vfio-pci > /sys/bus/pci/devices/$bdf/driver_override
     echo $bdf > /sys/bus/pci/drivers_probe
     gba dump --device vfio:$bdf > /tmp/out 2>&1; echo "GUEST: vfio rc=$?"
+    [ -x /bin/vfio_dma ] && { vfio_dma $bdf 2>&1 | sed 's/^/GUEST: /'; }
 else
     echo "1af4 1110" > /sys/bus/pci/drivers/uio_pci_generic/new_id
     sleep 1
@@ -86,7 +89,7 @@ truncate -s 512K "$window"
 dd if="$fabric/windows" of="$window" bs=64K count=5 conv=notrunc status=none
 
 passed=0 failed=0
-for mode in uio vfio; do
+for mode in ${GBA_VM_MODES:-uio vfio}; do
     iommu=()
     cmdline="console=ttyS0 quiet panic=-1 gba_mode=$mode"
     if [ "$mode" = vfio ]; then
@@ -101,8 +104,12 @@ for mode in uio vfio; do
         -device ivshmem-plain,memdev=gba0 > "$work/$mode.log" 2>&1 || true
     end=$(date +%s%N)
     echo "vm: $mode path: guest ran $(((end - start) / 1000000)) ms"
-    grep -ao 'GUEST: .*\|0x[0-9a-f]* *DEVICE_ID.*\|0x[0-9a-f]* *PORT_ID.*\|[Ee]rror.*' "$work/$mode.log" | head -8
-    if grep -aq "GUEST: $mode rc=0" "$work/$mode.log" && grep -aq "DEVICE_ID *0x47424131" "$work/$mode.log"; then
+    grep -ao 'GUEST: .*\|0x[0-9a-f]* *DEVICE_ID.*\|0x[0-9a-f]* *PORT_ID.*\|[Ee]rror.*' "$work/$mode.log" | head -14 || true
+    dma_ok=true
+    if [ "$mode" = vfio ] && [ -x "$dma_example" ] && ! grep -aq "GUEST: vfio_dma: ok" "$work/$mode.log"; then
+        dma_ok=false
+    fi
+    if $dma_ok && grep -aq "GUEST: $mode rc=0" "$work/$mode.log" && grep -aq "DEVICE_ID *0x47424131" "$work/$mode.log"; then
         passed=$((passed + 1))
     else
         echo "vm: $mode path FAILED; guest log:"; tail -30 "$work/$mode.log"; failed=$((failed + 1))
