@@ -5,7 +5,8 @@
 # This checks gba-hal's VFIO and UIO backends against a real kernel; it does not step a switch
 # (issue 17 item 3, the cluster, is not built yet).
 #
-# Usage: tests/vm/smoke.sh [GBA_BINARY]   (cache: $GBA_VM_CACHE or ~/.cache/gba-vm)
+# Usage: tests/vm/smoke.sh [GBA_BINARY]   (cache: $GBA_VM_CACHE or ~/.cache/gba-vm;
+# GBA_VM_MODES="uio vfio" picks the paths, GBA_VM_KEEP=1 keeps the work dir and guest logs)
 # Exit 0 both paths passed, 1 a path failed, 77 QEMU cannot run here (one line says why).
 # Bounded: each guest is killed after 180 s; about 35 s each under TCG on a loaded 2-core host.
 set -euo pipefail
