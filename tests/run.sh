@@ -11,6 +11,10 @@ python3 -m pip --version >/dev/null 2>&1 || need_packages+=(python3-pip)
 # gba scale's model (cli/tests/scale.rs): SimGrid's SMPI and S4U, and a C++ compiler.
 command -v smpicc >/dev/null 2>&1 || need_packages+=(libsimgrid-dev)
 command -v g++ >/dev/null 2>&1 || need_packages+=(g++)
+# The virtual-machine stage (tests/vm/smoke.sh): QEMU, a static busybox, cpio.
+command -v qemu-system-x86_64 >/dev/null 2>&1 || need_packages+=(qemu-system-x86)
+[ -x /bin/busybox ] || need_packages+=(busybox-static)
+command -v cpio >/dev/null 2>&1 || need_packages+=(cpio)
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq
@@ -58,8 +62,16 @@ echo "== OpenMPI and OpenSHMEM: the coll component on the simulator (installs Op
 bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"
 echo "== several hosts on one machine: network + UTS namespaces, one fabric port per host"
 bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"
-# One closing line for the whole run (cargo prints one per test binary, the OpenMPI and cluster
-# suites one each).
+echo "== a driver's real path: gba dump in a QEMU guest over VFIO and over UIO (ivshmem BAR)"
+cargo build -q -p gba -p gba-hal --example vfio_dma
+vm_rc=0
+bash tests/vm/smoke.sh target/debug/gba 2>&1 | tee -a "$log" || vm_rc=${PIPESTATUS[0]}
+if [ "$vm_rc" != 0 ] && [ "$vm_rc" != 77 ]; then
+    echo "vm: FAILED"
+    exit 1
+fi
+# One closing line for the whole run (cargo prints one per test binary, the OpenMPI, cluster
+# and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|cluster): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|cluster|vm): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"

@@ -15,7 +15,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gba_hal::backends::{OpenError, UioBackend, open_hardware};
+use gba_hal::backends::{OpenError, UioBackend, VfioBackend, open_hardware, open_vfio};
 use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
 use gba_sim::SimBackend;
 
@@ -38,6 +38,7 @@ struct Inner {
 enum Backends {
     Sim(gba_hal::Device<SimBackend>),
     Uio(gba_hal::Device<UioBackend>),
+    Vfio(gba_hal::Device<VfioBackend>),
 }
 
 /// Runs `$body` with `$d` bound to the generic `gba_hal::Device` of either backend.
@@ -46,12 +47,14 @@ macro_rules! on_device {
         match $device {
             Backends::Sim($d) => $body,
             Backends::Uio($d) => $body,
+            Backends::Vfio($d) => $body,
         }
     };
 }
 
 impl AnyDevice {
-    /// Opens the device at `address`: a simulator port or a UIO device node.
+    /// Opens the device at `address`: a simulator port, a UIO device node or a PCI device bound
+    /// to vfio-pci.
     pub fn open(address: &DeviceAddress) -> Result<Self, OpenError> {
         let device = match address {
             DeviceAddress::Sim { fabric, port } => {
@@ -68,6 +71,7 @@ impl AnyDevice {
                 })?)
             }
             DeviceAddress::Uio(_) => Backends::Uio(open_hardware(address)?),
+            DeviceAddress::Vfio(_) => Backends::Vfio(open_vfio(address)?),
         };
         Ok(AnyDevice {
             inner: Arc::new(Inner {
@@ -78,7 +82,7 @@ impl AnyDevice {
         })
     }
 
-    /// Opens the device named by `text` (`sim:DIR#P`, `/dev/uioN`), or by the `GBA_DEVICE`
+    /// Opens the device named by `text` (`sim:DIR#P`, `/dev/uioN`, `vfio:0000:00:04.0`), or by the `GBA_DEVICE`
     /// environment variable when `None`.
     pub fn open_str(text: Option<&str>) -> Result<Self, OpenError> {
         Self::open(&DeviceAddress::parse_or_env(text)?)
@@ -156,6 +160,9 @@ impl AnyDevice {
         let kind = match &inner.device {
             Backends::Sim(d) => Kind::Sim(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
+            Backends::Vfio(d) => {
+                Kind::Vfio(barrier_over(d.claim_until(config, &mut give_up)?, hook))
+            }
         };
         Ok(AnyBarrier {
             kind,
@@ -202,6 +209,7 @@ pub struct AnyBarrier {
 enum Kind {
     Sim(Barrier<HalPort<'static, SimBackend>>),
     Uio(Barrier<HalPort<'static, UioBackend>>),
+    Vfio(Barrier<HalPort<'static, VfioBackend>>),
 }
 
 macro_rules! on_barrier {
@@ -209,6 +217,7 @@ macro_rules! on_barrier {
         match $kind {
             Kind::Sim($b) => $body,
             Kind::Uio($b) => $body,
+            Kind::Vfio($b) => $body,
         }
     };
 }

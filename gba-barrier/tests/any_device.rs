@@ -97,6 +97,9 @@ fn addresses_that_name_no_device_are_refused_with_what_to_do() {
             format!("sim:{}#0", not_a_fabric.path().display()),
             "not a fabric directory",
         ),
+        ("vfio:00:04.0".to_string(), "a full PCI address"),
+        // A PCI domain no machine has: the VFIO backend's first check names the fix.
+        ("vfio:fffe:ff:1f.7".to_string(), "lspci -D"),
     ];
     for (text, expected) in cases {
         let error = AnyDevice::open_str(Some(&text)).unwrap_err();

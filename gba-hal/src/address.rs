@@ -1,4 +1,5 @@
-//! Where a device is: [`DeviceAddress`], parsed once from text (`sim:DIR#P`, `/dev/uioN`) and
+//! Where a device is: [`DeviceAddress`], parsed once from text (`sim:DIR#P`, `/dev/uioN`,
+//! `vfio:0000:00:04.0`) and
 //! shown by `Display` in the same syntax, so that an address is never assembled by hand.
 //!
 //! This crate opens hardware addresses itself ([`crate::backends::open_hardware`]); a
@@ -19,6 +20,9 @@ pub enum DeviceAddress {
     Sim { fabric: PathBuf, port: usize },
     /// A Linux UIO device node: `/dev/uioN`.
     Uio(PathBuf),
+    /// A PCI device bound to vfio-pci: `vfio:<domain:bus:device.function>`, e.g.
+    /// `vfio:0000:00:04.0` (the form `lspci -D` prints).
+    Vfio(String),
 }
 
 /// Why a text is not a device address. Every message says what the syntax is.
@@ -46,7 +50,12 @@ pub enum AddressError {
     BadPort { text: String, port: String },
 
     #[error(
-        "{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`) nor a UIO device node (`/dev/uioN`)"
+        "{text:?}: after vfio: comes a full PCI address as `lspci -D` prints it, e.g. `vfio:0000:00:04.0`"
+    )]
+    BadPci { text: String },
+
+    #[error(
+        "{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`), a UIO device node (`/dev/uioN`) nor a VFIO device (`vfio:0000:00:04.0`)"
     )]
     Unknown { text: String },
 }
@@ -93,6 +102,12 @@ impl FromStr for DeviceAddress {
             })?;
             return Ok(DeviceAddress::sim(fabric, port));
         }
+        if let Some(bdf) = text.strip_prefix("vfio:") {
+            if !crate::backends::vfio::is_pci_address(bdf) {
+                return Err(AddressError::BadPci { text: text.into() });
+            }
+            return Ok(DeviceAddress::Vfio(bdf.to_ascii_lowercase()));
+        }
         let path = Path::new(text);
         let is_uio = path
             .file_name()
@@ -110,6 +125,7 @@ impl fmt::Display for DeviceAddress {
         match self {
             DeviceAddress::Sim { fabric, port } => write!(f, "sim:{}#{port}", fabric.display()),
             DeviceAddress::Uio(path) => write!(f, "{}", path.display()),
+            DeviceAddress::Vfio(bdf) => write!(f, "vfio:{bdf}"),
         }
     }
 }
@@ -125,6 +141,8 @@ mod tests {
             "sim:rel/dir#12",
             "sim:a#b#3",
             "/dev/uio0",
+            "vfio:0000:00:04.0",
+            "vfio:0001:af:1f.7",
         ] {
             let address: DeviceAddress = text.parse().expect(text);
             assert_eq!(address.to_string(), text);
@@ -146,5 +164,8 @@ mod tests {
         assert!(matches!(parse("sim:/f#-1"), AddressError::BadPort { .. }));
         assert!(matches!(parse("/dev/sda"), AddressError::Unknown { .. }));
         assert!(parse("sim:#0").to_string().contains("no fabric directory"));
+        assert!(matches!(parse("vfio:00:04.0"), AddressError::BadPci { .. }));
+        assert!(matches!(parse("vfio:"), AddressError::BadPci { .. }));
+        assert!(parse("vfio:x").to_string().contains("lspci -D"));
     }
 }

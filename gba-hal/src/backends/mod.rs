@@ -1,13 +1,17 @@
-//! The backends that need an operating system, the HAL's clock, and [`open_hardware`]: a
-//! hardware device from its address. The simulator's backend lives in gba-sim, above this
+//! The backends that need an operating system, the HAL's clock, and [`open_hardware`] /
+//! [`open_vfio`]: a hardware device from its address. The simulator's backend lives in gba-sim, above this
 //! crate.
 
 mod arena;
 pub mod clock;
 pub mod memory;
 mod open;
+mod phys;
 pub mod uio;
+pub mod vfio;
 
 pub use memory::MemoryBackend;
-pub use open::{OpenError, UIO_SYSFS_ENV, open_hardware};
+pub use open::{OpenError, UIO_SYSFS_ENV, VFIO_IOVA_ENV, open_hardware, open_vfio};
+pub use phys::PhysError;
 pub use uio::{UioBackend, UioError};
+pub use vfio::{IovaChoice, VfioBackend, VfioError};

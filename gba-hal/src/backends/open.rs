@@ -4,11 +4,16 @@
 use std::path::PathBuf;
 
 use super::uio::{DEFAULT_SYSFS, UioBackend};
+use super::vfio::{IovaChoice, VfioBackend};
 use crate::address::{AddressError, DeviceAddress};
 use crate::device::Device;
 
 /// The environment variable overriding UIO's sysfs root (tests use a fake tree).
 pub const UIO_SYSFS_ENV: &str = "GBA_UIO_SYSFS";
+
+/// The environment variable choosing the VFIO backend's IOVAs: `physical` for IOVA = physical
+/// address ([`IovaChoice::Physical`]), anything else or unset for [`IovaChoice::Bump`].
+pub const VFIO_IOVA_ENV: &str = "GBA_VFIO_IOVA";
 
 /// Why a device could not be opened. The cause is the `source`, shown once in the chain.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +25,14 @@ pub enum OpenError {
         "{address} is a simulator port, which this crate cannot open: open it with gba_barrier::AnyDevice::open (or gba_sim::SimBackend)"
     )]
     NeedsSimulator { address: DeviceAddress },
+
+    #[error(
+        "{address} is not a UIO device: open it with gba_hal::backends::open_vfio or gba_barrier::AnyDevice::open"
+    )]
+    NotUio { address: DeviceAddress },
+
+    #[error("{address} is not a VFIO device (`vfio:0000:00:04.0`)")]
+    NotVfio { address: DeviceAddress },
 
     #[error("{address} cannot be opened")]
     Backend {
@@ -45,11 +58,38 @@ pub fn open_hardware(address: &DeviceAddress) -> Result<Device<UioBackend>, Open
                 address: address.clone(),
             });
         }
+        DeviceAddress::Vfio(_) => {
+            return Err(OpenError::NotUio {
+                address: address.clone(),
+            });
+        }
     };
     let sysfs = std::env::var_os(UIO_SYSFS_ENV)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(DEFAULT_SYSFS));
     let backend = UioBackend::open(path, &sysfs).map_err(|source| OpenError::Backend {
+        address: address.clone(),
+        source: Box::new(source),
+    })?;
+    Device::new(backend).map_err(|source| OpenError::Device {
+        address: address.clone(),
+        source,
+    })
+}
+
+/// Opens a PCI device bound to vfio-pci (`vfio:0000:00:04.0`), IOVAs chosen by
+/// `GBA_VFIO_IOVA`.
+pub fn open_vfio(address: &DeviceAddress) -> Result<Device<VfioBackend>, OpenError> {
+    let DeviceAddress::Vfio(bdf) = address else {
+        return Err(OpenError::NotVfio {
+            address: address.clone(),
+        });
+    };
+    let iova = match std::env::var(VFIO_IOVA_ENV).as_deref() {
+        Ok("physical") => IovaChoice::Physical,
+        _ => IovaChoice::Bump,
+    };
+    let backend = VfioBackend::open(bdf, iova).map_err(|source| OpenError::Backend {
         address: address.clone(),
         source: Box::new(source),
     })?;

@@ -1,0 +1,711 @@
+//! Hardware through Linux VFIO: the device behind the IOMMU, as a production user-space driver
+//! reaches it.
+//!
+//! Opening follows the kernel's documentation (Documentation/driver-api/vfio.rst): check the
+//! PCI device in sysfs (IOMMU group, bound driver), open the container `/dev/vfio/vfio`, check
+//! the API version and the type1v2 IOMMU, open the group `/dev/vfio/<group>`, check it is
+//! viable, attach it to the container, set the IOMMU type, get the device's file descriptor
+//! and map the register window from the first BAR region that is mmappable and large enough
+//! (BAR 0 on the GBA; BAR 2 on QEMU's ivshmem, whose BAR 0 is its 256-byte control page).
+//!
+//! DMA memory: each allocation is its own locked anonymous mapping, mapped into the IOMMU with
+//! `VFIO_IOMMU_MAP_DMA` at an IOVA the backend chooses ([`IovaChoice`]) and unmapped with
+//! `VFIO_IOMMU_UNMAP_DMA` when freed (the HAL frees a group's release flag when the group is
+//! released) or when the backend drops. Every failure a user meets names its fix.
+
+use std::ffi::CString;
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
+use std::sync::Mutex;
+
+use gba_pac::common::Volatile;
+
+use super::phys::{PhysError, PinnedPages};
+use crate::backend::{Backend, DmaError, DmaRegion};
+
+/// Where sysfs lists PCI devices.
+pub const DEFAULT_PCI_SYSFS: &str = "/sys/bus/pci/devices";
+/// Where the VFIO character devices are.
+pub const DEFAULT_DEV_VFIO: &str = "/dev/vfio";
+/// The first IOVA of [`IovaChoice::Bump`]: 4 GiB, inside every IOMMU's aperture (39-bit
+/// address width and up) and clear of the low addresses some platforms reserve.
+pub const IOVA_BASE: u64 = 0x1_0000_0000;
+
+/// The kernel's ABI, from include/uapi/linux/vfio.h: `_IO(VFIO_TYPE, VFIO_BASE + n)` with
+/// `VFIO_TYPE = ';'` and `VFIO_BASE = 100` (no size or direction bits: VFIO's ioctls carry
+/// `argsz` in their structures instead).
+mod abi {
+    const fn io(n: u64) -> u64 {
+        ((b';' as u64) << 8) | (100 + n)
+    }
+    pub const VFIO_API_VERSION: i32 = 0;
+    pub const VFIO_TYPE1V2_IOMMU: u64 = 3;
+    pub const VFIO_GET_API_VERSION: u64 = io(0);
+    pub const VFIO_CHECK_EXTENSION: u64 = io(1);
+    pub const VFIO_SET_IOMMU: u64 = io(2);
+    pub const VFIO_GROUP_GET_STATUS: u64 = io(3);
+    pub const VFIO_GROUP_SET_CONTAINER: u64 = io(4);
+    pub const VFIO_GROUP_GET_DEVICE_FD: u64 = io(6);
+    pub const VFIO_DEVICE_GET_REGION_INFO: u64 = io(8);
+    pub const VFIO_IOMMU_MAP_DMA: u64 = io(13);
+    pub const VFIO_IOMMU_UNMAP_DMA: u64 = io(14);
+
+    pub const VFIO_GROUP_FLAGS_VIABLE: u32 = 1 << 0;
+    pub const VFIO_REGION_INFO_FLAG_READ: u32 = 1 << 0;
+    pub const VFIO_REGION_INFO_FLAG_WRITE: u32 = 1 << 1;
+    pub const VFIO_REGION_INFO_FLAG_MMAP: u32 = 1 << 2;
+    pub const VFIO_DMA_MAP_FLAG_READ: u32 = 1 << 0;
+    pub const VFIO_DMA_MAP_FLAG_WRITE: u32 = 1 << 1;
+    /// VFIO_PCI_BAR0_REGION_INDEX … VFIO_PCI_BAR5_REGION_INDEX.
+    pub const BAR_REGIONS: core::ops::Range<u32> = 0..6;
+
+    /// `struct vfio_group_status`.
+    #[repr(C)]
+    #[derive(Default)]
+    pub struct GroupStatus {
+        pub argsz: u32,
+        pub flags: u32,
+    }
+
+    /// `struct vfio_region_info`.
+    #[repr(C)]
+    #[derive(Default, Debug)]
+    pub struct RegionInfo {
+        pub argsz: u32,
+        pub flags: u32,
+        pub index: u32,
+        pub cap_offset: u32,
+        pub size: u64,
+        pub offset: u64,
+    }
+
+    /// `struct vfio_iommu_type1_dma_map`.
+    #[repr(C)]
+    pub struct DmaMap {
+        pub argsz: u32,
+        pub flags: u32,
+        pub vaddr: u64,
+        pub iova: u64,
+        pub size: u64,
+    }
+
+    /// `struct vfio_iommu_type1_dma_unmap` (without the flexible `data[]` no flag here uses).
+    #[repr(C)]
+    pub struct DmaUnmap {
+        pub argsz: u32,
+        pub flags: u32,
+        pub iova: u64,
+        pub size: u64,
+    }
+
+    const _: () = assert!(core::mem::size_of::<RegionInfo>() == 32);
+    const _: () = assert!(core::mem::size_of::<DmaMap>() == 32);
+    const _: () = assert!(core::mem::size_of::<DmaUnmap>() == 24);
+}
+
+/// How the backend chooses the IOVA it maps DMA memory at (and writes into RELEASE_ADDR).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IovaChoice {
+    /// Consecutive pages from [`IOVA_BASE`]: what a driver on real hardware uses.
+    #[default]
+    Bump,
+    /// IOVA = the page's physical address (`/proc/self/pagemap`, root only). In a virtual
+    /// machine this is the guest-physical address, which lets a simulated switch outside the
+    /// guest, writing guest RAM, resolve RELEASE_ADDR without the guest's IOMMU tables.
+    Physical,
+}
+
+/// Why a VFIO device could not be opened or used. Each message says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum VfioError {
+    #[error(
+        "no PCI device {bdf} in {}: check the address with `lspci -D`",
+        sysfs.display()
+    )]
+    NoDevice { bdf: String, sysfs: PathBuf },
+
+    #[error(
+        "{bdf} is in no IOMMU group: this machine runs without an IOMMU. Enable it (firmware VT-d/AMD-Vi, kernel parameter intel_iommu=on or amd_iommu=on; in QEMU `-machine q35 -device intel-iommu` before the device), or use the UIO backend (/dev/uioN)"
+    )]
+    NoIommu { bdf: String },
+
+    #[error(
+        "{bdf} is bound to {}, not vfio-pci: bind it with `modprobe vfio-pci; echo vfio-pci > /sys/bus/pci/devices/{bdf}/driver_override; echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; echo {bdf} > /sys/bus/pci/drivers_probe`",
+        driver.as_deref().unwrap_or("no driver")
+    )]
+    NotBound { bdf: String, driver: Option<String> },
+
+    #[error("{} does not exist: load the driver with `modprobe vfio-pci`", path.display())]
+    NoVfio { path: PathBuf },
+
+    #[error(
+        "no permission to open {}: run as root, or give your user the group's node (`chown $USER {}`) and enough locked memory (`ulimit -l`)",
+        path.display(), path.display()
+    )]
+    NotPermitted { path: PathBuf },
+
+    #[error("cannot open {}", path.display())]
+    Open {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+
+    #[error(
+        "IOMMU group {group} is not viable: every device in it must be bound to vfio-pci or to no driver ({devices})"
+    )]
+    NotViable { group: String, devices: String },
+
+    #[error(
+        "the kernel's VFIO speaks API {found}, not {}, or lacks the type1v2 IOMMU: this backend needs Linux ≥ 3.15 with vfio_iommu_type1",
+        abi::VFIO_API_VERSION
+    )]
+    Unsupported { found: i32 },
+
+    #[error("{what} failed on {bdf}")]
+    Ioctl {
+        what: &'static str,
+        bdf: String,
+        #[source]
+        source: io::Error,
+    },
+
+    #[error(
+        "{bdf} has no mmappable BAR of at least {needed:#x} bytes (BARs: {bars}): is this a GBA?"
+    )]
+    NoWindow {
+        bdf: String,
+        needed: usize,
+        bars: String,
+    },
+
+    #[error("cannot map BAR {index} of {bdf}")]
+    Map {
+        index: u32,
+        bdf: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// One DMA allocation: its pages and where the IOMMU maps them.
+#[derive(Debug)]
+struct Mapped {
+    pages: PinnedPages,
+    iova: u64,
+}
+
+#[derive(Debug)]
+pub struct VfioBackend {
+    bdf: String,
+    window: NonNull<u8>,
+    window_len: usize,
+    window_bar: u32,
+    iova: IovaChoice,
+    // Dropped in declaration order after `Drop::drop` unmapped the window and the DMA memory:
+    // device, then group, then container, as the kernel expects them closed.
+    device: File,
+    _group: File,
+    container: File,
+    dma: Mutex<DmaState>,
+}
+
+#[derive(Debug)]
+struct DmaState {
+    next_iova: u64,
+    mapped: Vec<Mapped>,
+}
+
+// SAFETY: the window is a mapping owned by this value and reached only volatilely through the
+// HAL; the DMA bookkeeping is behind a mutex.
+unsafe impl Send for VfioBackend {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for VfioBackend {}
+
+/// Checks `text` is a full PCI address, `dddd:bb:dd.f` in hexadecimal.
+pub fn is_pci_address(text: &str) -> bool {
+    let b = text.as_bytes();
+    let hex = |r: core::ops::Range<usize>| b[r].iter().all(u8::is_ascii_hexdigit);
+    b.len() == 12
+        && hex(0..4)
+        && b[4] == b':'
+        && hex(5..7)
+        && b[7] == b':'
+        && hex(8..10)
+        && b[10] == b'.'
+        && (b'0'..=b'7').contains(&b[11])
+}
+
+fn link_name(path: &Path) -> Option<String> {
+    let target = std::fs::read_link(path).ok()?;
+    Some(target.file_name()?.to_string_lossy().into_owned())
+}
+
+fn open_rw(path: &Path) -> Result<File, VfioError> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|source| match source.kind() {
+            io::ErrorKind::PermissionDenied => VfioError::NotPermitted {
+                path: path.to_path_buf(),
+            },
+            io::ErrorKind::NotFound => VfioError::NoVfio {
+                path: path.to_path_buf(),
+            },
+            _ => VfioError::Open {
+                path: path.to_path_buf(),
+                source,
+            },
+        })
+}
+
+/// `ioctl(fd, request, arg)`, its result or the OS error.
+///
+/// # Safety
+///
+/// `arg` is what `request` takes on `fd` (an integer, or a pointer to its structure, valid for
+/// the kernel to read and write for the call).
+unsafe fn ioctl(fd: &File, request: u64, arg: libc::c_ulong) -> io::Result<i32> {
+    // SAFETY: forwarded from the caller; the request type differs between C libraries.
+    let result = unsafe { libc::ioctl(fd.as_raw_fd(), request as _, arg) };
+    if result < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(result)
+    }
+}
+
+impl VfioBackend {
+    /// Opens PCI device `bdf` (`0000:00:04.0`) through `/sys/bus/pci/devices` and `/dev/vfio`,
+    /// DMA at IOVAs chosen by `iova`.
+    pub fn open(bdf: &str, iova: IovaChoice) -> Result<Self, VfioError> {
+        Self::open_at(
+            bdf,
+            Path::new(DEFAULT_PCI_SYSFS),
+            Path::new(DEFAULT_DEV_VFIO),
+            iova,
+        )
+    }
+
+    /// As [`open`](Self::open) with other roots for sysfs and `/dev/vfio` (tests).
+    pub fn open_at(
+        bdf: &str,
+        pci_sysfs: &Path,
+        dev_vfio: &Path,
+        iova: IovaChoice,
+    ) -> Result<Self, VfioError> {
+        let dir = pci_sysfs.join(bdf);
+        if !dir.exists() {
+            return Err(VfioError::NoDevice {
+                bdf: bdf.into(),
+                sysfs: pci_sysfs.to_path_buf(),
+            });
+        }
+        let Some(group) = link_name(&dir.join("iommu_group")) else {
+            return Err(VfioError::NoIommu { bdf: bdf.into() });
+        };
+        let driver = link_name(&dir.join("driver"));
+        if driver.as_deref() != Some("vfio-pci") {
+            return Err(VfioError::NotBound {
+                bdf: bdf.into(),
+                driver,
+            });
+        }
+        let container = open_rw(&dev_vfio.join("vfio"))?;
+        let failed = |what| {
+            move |source| VfioError::Ioctl {
+                what,
+                bdf: bdf.into(),
+                source,
+            }
+        };
+        // SAFETY: VFIO_GET_API_VERSION takes no argument.
+        let version = unsafe { ioctl(&container, abi::VFIO_GET_API_VERSION, 0) }.map_err(
+            failed("VFIO_GET_API_VERSION (is /dev/vfio/vfio the VFIO container?)"),
+        )?;
+        // SAFETY: VFIO_CHECK_EXTENSION takes the extension as an integer.
+        let type1v2 = unsafe {
+            ioctl(
+                &container,
+                abi::VFIO_CHECK_EXTENSION,
+                abi::VFIO_TYPE1V2_IOMMU,
+            )
+        }
+        .map_err(failed("VFIO_CHECK_EXTENSION"))?;
+        if version != abi::VFIO_API_VERSION || type1v2 != 1 {
+            return Err(VfioError::Unsupported { found: version });
+        }
+        let group_file = open_rw(&dev_vfio.join(&group))?;
+        let mut status = abi::GroupStatus {
+            argsz: size_of::<abi::GroupStatus>() as u32,
+            flags: 0,
+        };
+        // SAFETY: VFIO_GROUP_GET_STATUS writes a `struct vfio_group_status` of `argsz` bytes.
+        unsafe {
+            ioctl(
+                &group_file,
+                abi::VFIO_GROUP_GET_STATUS,
+                &raw mut status as libc::c_ulong,
+            )
+        }
+        .map_err(failed("VFIO_GROUP_GET_STATUS"))?;
+        if status.flags & abi::VFIO_GROUP_FLAGS_VIABLE == 0 {
+            let members = std::fs::read_dir(dir.join("iommu_group/devices"))
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .map(|e| {
+                            let name = e.file_name().to_string_lossy().into_owned();
+                            let driver = link_name(&e.path().join("driver"));
+                            format!("{name}: {}", driver.as_deref().unwrap_or("no driver"))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default();
+            return Err(VfioError::NotViable {
+                group,
+                devices: members,
+            });
+        }
+        let container_fd: i32 = container.as_raw_fd();
+        // SAFETY: VFIO_GROUP_SET_CONTAINER reads an `int` file descriptor through the pointer.
+        unsafe {
+            ioctl(
+                &group_file,
+                abi::VFIO_GROUP_SET_CONTAINER,
+                &raw const container_fd as libc::c_ulong,
+            )
+        }
+        .map_err(failed("VFIO_GROUP_SET_CONTAINER"))?;
+        // SAFETY: VFIO_SET_IOMMU takes the IOMMU type as an integer.
+        unsafe { ioctl(&container, abi::VFIO_SET_IOMMU, abi::VFIO_TYPE1V2_IOMMU) }
+            .map_err(failed("VFIO_SET_IOMMU (type1v2)"))?;
+        let name = CString::new(bdf).map_err(|_| VfioError::NoDevice {
+            bdf: bdf.into(),
+            sysfs: pci_sysfs.to_path_buf(),
+        })?;
+        // SAFETY: VFIO_GROUP_GET_DEVICE_FD reads a NUL-terminated device name.
+        let device_fd = unsafe {
+            ioctl(
+                &group_file,
+                abi::VFIO_GROUP_GET_DEVICE_FD,
+                name.as_ptr() as libc::c_ulong,
+            )
+        }
+        .map_err(failed("VFIO_GROUP_GET_DEVICE_FD"))?;
+        // SAFETY: the ioctl returned a new file descriptor that nothing else owns.
+        let device = unsafe { File::from_raw_fd(device_fd) };
+
+        let mut bars = Vec::new();
+        let mut chosen = None;
+        for index in abi::BAR_REGIONS {
+            let mut info = abi::RegionInfo {
+                argsz: size_of::<abi::RegionInfo>() as u32,
+                index,
+                ..Default::default()
+            };
+            // SAFETY: VFIO_DEVICE_GET_REGION_INFO reads `index` and writes a `struct
+            // vfio_region_info` of `argsz` bytes.
+            unsafe {
+                ioctl(
+                    &device,
+                    abi::VFIO_DEVICE_GET_REGION_INFO,
+                    &raw mut info as libc::c_ulong,
+                )
+            }
+            .map_err(failed("VFIO_DEVICE_GET_REGION_INFO"))?;
+            bars.push(format!("{index}: {:#x} flags {:#x}", info.size, info.flags));
+            let rw_mmap = abi::VFIO_REGION_INFO_FLAG_READ
+                | abi::VFIO_REGION_INFO_FLAG_WRITE
+                | abi::VFIO_REGION_INFO_FLAG_MMAP;
+            if chosen.is_none()
+                && info.flags & rw_mmap == rw_mmap
+                && info.size >= gba_pac::Device::SIZE as u64
+            {
+                chosen = Some(info);
+            }
+        }
+        let Some(info) = chosen else {
+            return Err(VfioError::NoWindow {
+                bdf: bdf.into(),
+                needed: gba_pac::Device::SIZE,
+                bars: bars.join("; "),
+            });
+        };
+        // Only the window: a BAR may be far larger (ivshmem pads it to a power of two).
+        let window_len =
+            gba_pac::Device::SIZE.div_ceil(super::phys::page_size()) * super::phys::page_size();
+        let window_len = window_len.min(info.size as usize);
+        // SAFETY: maps `window_len` bytes of the device file at the region's offset, shared (a
+        // device's BAR); the result is checked before use.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                window_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                device.as_raw_fd(),
+                info.offset as libc::off_t,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(VfioError::Map {
+                index: info.index,
+                bdf: bdf.into(),
+                source: io::Error::last_os_error(),
+            });
+        }
+        Ok(VfioBackend {
+            bdf: bdf.into(),
+            window: NonNull::new(ptr.cast()).expect("mmap does not return null on success"),
+            window_len,
+            window_bar: info.index,
+            iova,
+            device,
+            _group: group_file,
+            container,
+            dma: Mutex::new(DmaState {
+                next_iova: IOVA_BASE,
+                mapped: Vec::new(),
+            }),
+        })
+    }
+
+    /// The PCI address.
+    pub fn bdf(&self) -> &str {
+        &self.bdf
+    }
+
+    /// The BAR the window was mapped from.
+    pub fn window_bar(&self) -> u32 {
+        self.window_bar
+    }
+
+    /// The device's file descriptor (for interrupts or config space, which this backend leaves
+    /// to its user).
+    pub fn device_file(&self) -> &File {
+        &self.device
+    }
+
+    fn unmap(&self, mapped: &Mapped) {
+        let mut unmap = abi::DmaUnmap {
+            argsz: size_of::<abi::DmaUnmap>() as u32,
+            flags: 0,
+            iova: mapped.iova,
+            size: mapped.pages.len() as u64,
+        };
+        // SAFETY: VFIO_IOMMU_UNMAP_DMA reads and writes a `struct vfio_iommu_type1_dma_unmap`
+        // of `argsz` bytes; the range is one this backend mapped. A failure leaves the pages
+        // pinned by the kernel until the container closes, which drop does.
+        let _ = unsafe {
+            ioctl(
+                &self.container,
+                abi::VFIO_IOMMU_UNMAP_DMA,
+                &raw mut unmap as libc::c_ulong,
+            )
+        };
+    }
+}
+
+fn dma_error(reason: &'static str) -> DmaError {
+    DmaError { reason }
+}
+
+// SAFETY: the window is `window_len` ≥ Device::SIZE bytes of the device's BAR (checked against
+// the region size; page-aligned), owned by this value until drop, never referenced, reached
+// only volatilely through the HAL. Each DMA region is its own zeroed, page-aligned anonymous
+// mapping (so it shares no line with another), mapped into the IOMMU at `iova` before it is
+// handed out and unmapped before its pages are freed; the host reads it only atomically.
+unsafe impl Backend for VfioBackend {
+    type Mechanism = Volatile;
+
+    fn window(&self) -> *mut u8 {
+        self.window.as_ptr()
+    }
+
+    fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError> {
+        let pages =
+            PinnedPages::new(len).map_err(|_| dma_error("cannot lock DMA memory (ulimit -l)"))?;
+        let mut state = self.dma.lock().unwrap_or_else(|e| e.into_inner());
+        let iova = match self.iova {
+            IovaChoice::Bump => state.next_iova,
+            IovaChoice::Physical => {
+                if pages.len() != super::phys::page_size() {
+                    return Err(dma_error(
+                        "IOVA = physical address needs an allocation of one page",
+                    ));
+                }
+                pages.physical_address().map_err(|e| match e {
+                    PhysError::Hidden => {
+                        dma_error("/proc/self/pagemap hides physical addresses: run as root")
+                    }
+                    PhysError::Pagemap(_) => dma_error("cannot read /proc/self/pagemap"),
+                })?
+            }
+        };
+        let mut map = abi::DmaMap {
+            argsz: size_of::<abi::DmaMap>() as u32,
+            flags: abi::VFIO_DMA_MAP_FLAG_READ | abi::VFIO_DMA_MAP_FLAG_WRITE,
+            vaddr: pages.ptr().as_ptr() as u64,
+            iova,
+            size: pages.len() as u64,
+        };
+        // SAFETY: VFIO_IOMMU_MAP_DMA reads a `struct vfio_iommu_type1_dma_map` of `argsz`
+        // bytes; `vaddr..vaddr+size` is the locked mapping `pages`, which stays mapped until
+        // after the matching unmap (free_dma, drop).
+        unsafe {
+            ioctl(
+                &self.container,
+                abi::VFIO_IOMMU_MAP_DMA,
+                &raw mut map as libc::c_ulong,
+            )
+        }
+        .map_err(|_| dma_error("VFIO_IOMMU_MAP_DMA failed (IOVA taken or out of the IOMMU's aperture, or locked-memory limit: ulimit -l)"))?;
+        if self.iova == IovaChoice::Bump {
+            state.next_iova += pages.len() as u64;
+        }
+        let region = DmaRegion {
+            host: pages.ptr(),
+            iova,
+            len,
+        };
+        state.mapped.push(Mapped { pages, iova });
+        Ok(region)
+    }
+
+    fn free_dma(&self, region: DmaRegion) {
+        let mut state = self.dma.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = state.mapped.iter().position(|m| m.iova == region.iova) {
+            let mapped = state.mapped.swap_remove(i);
+            self.unmap(&mapped);
+            // `mapped.pages` drops here: munmap after the IOMMU no longer reaches them.
+        }
+    }
+
+    fn now_ns(&self) -> u64 {
+        super::clock::monotonic_ns()
+    }
+
+    fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "vfio:{}", self.bdf)
+    }
+}
+
+impl Drop for VfioBackend {
+    fn drop(&mut self) {
+        let mapped =
+            std::mem::take(&mut self.dma.get_mut().unwrap_or_else(|e| e.into_inner()).mapped);
+        for m in &mapped {
+            self.unmap(m);
+        }
+        // SAFETY: the window mapped in `open_at`, unmapped once; the HAL's handles borrow the
+        // `Device` that owns this backend, so none is left.
+        unsafe { libc::munmap(self.window.as_ptr().cast(), self.window_len) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn pci_addresses_are_checked() {
+        assert!(is_pci_address("0000:00:04.0"));
+        assert!(is_pci_address("0001:af:1f.7"));
+        for bad in ["00:04.0", "0000:00:04.8", "0000:00:04", "000g:00:04.0", ""] {
+            assert!(!is_pci_address(bad), "{bad}");
+        }
+    }
+
+    /// A fake `/sys/bus/pci/devices` with one device, and a `/dev/vfio` directory.
+    fn tree(group: bool, driver: Option<&str>) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        let dev = root.path().join("sys/0000:00:04.0");
+        std::fs::create_dir_all(&dev).unwrap();
+        std::fs::create_dir_all(root.path().join("drivers")).unwrap();
+        std::fs::create_dir_all(root.path().join("groups/7")).unwrap();
+        std::fs::create_dir_all(root.path().join("dev")).unwrap();
+        if group {
+            symlink(root.path().join("groups/7"), dev.join("iommu_group")).unwrap();
+        }
+        if let Some(driver) = driver {
+            let path = root.path().join("drivers").join(driver);
+            std::fs::create_dir_all(&path).unwrap();
+            symlink(path, dev.join("driver")).unwrap();
+        }
+        root
+    }
+
+    fn open(root: &tempfile::TempDir, bdf: &str) -> VfioError {
+        VfioBackend::open_at(
+            bdf,
+            &root.path().join("sys"),
+            &root.path().join("dev"),
+            IovaChoice::Bump,
+        )
+        .unwrap_err()
+    }
+
+    #[test]
+    fn every_failure_names_its_fix() {
+        let root = tree(true, Some("vfio-pci"));
+        let e = open(&root, "0000:00:05.0");
+        assert!(matches!(e, VfioError::NoDevice { .. }), "{e}");
+        assert!(e.to_string().contains("lspci -D"));
+
+        let e = open(&tree(false, None), "0000:00:04.0");
+        assert!(matches!(e, VfioError::NoIommu { .. }), "{e}");
+        assert!(e.to_string().contains("intel_iommu=on"));
+
+        let e = open(&tree(true, Some("uio_pci_generic")), "0000:00:04.0");
+        assert!(e.to_string().contains("bound to uio_pci_generic"), "{e}");
+        assert!(e.to_string().contains("driver_override"));
+        let e = open(&tree(true, None), "0000:00:04.0");
+        assert!(e.to_string().contains("bound to no driver"), "{e}");
+
+        // Bound, but the VFIO module is not loaded: no /dev/vfio/vfio.
+        let e = open(&root, "0000:00:04.0");
+        assert!(matches!(e, VfioError::NoVfio { .. }), "{e}");
+        assert!(e.to_string().contains("modprobe vfio-pci"));
+
+        // Something that is not the container: the first ioctl is refused by name.
+        std::fs::write(root.path().join("dev/vfio"), b"").unwrap();
+        let e = open(&root, "0000:00:04.0");
+        assert!(e.to_string().contains("VFIO_GET_API_VERSION"), "{e}");
+    }
+
+    #[test]
+    fn a_node_without_permission_says_so() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tree(true, Some("vfio-pci"));
+        let node = root.path().join("dev/vfio");
+        std::fs::write(&node, b"").unwrap();
+        std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let e = open(&root, "0000:00:04.0");
+        // root opens any file: then the container check refuses it instead.
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            assert!(matches!(e, VfioError::Ioctl { .. }), "{e}");
+        } else {
+            assert!(matches!(e, VfioError::NotPermitted { .. }), "{e}");
+            assert!(e.to_string().contains("run as root"));
+        }
+    }
+
+    #[test]
+    fn ioctl_numbers_match_the_kernel_header() {
+        // _IO(';', 100 + n), values from include/uapi/linux/vfio.h.
+        assert_eq!(abi::VFIO_GET_API_VERSION, 0x3b64);
+        assert_eq!(abi::VFIO_GROUP_GET_DEVICE_FD, 0x3b6a);
+        assert_eq!(abi::VFIO_DEVICE_GET_REGION_INFO, 0x3b6c);
+        assert_eq!(abi::VFIO_IOMMU_MAP_DMA, 0x3b71);
+        assert_eq!(abi::VFIO_IOMMU_UNMAP_DMA, 0x3b72);
+    }
+}
