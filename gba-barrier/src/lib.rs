@@ -35,6 +35,10 @@ use std::time::Duration;
 #[cfg(not(loom))]
 pub use device::{AnyBarrier, AnyDevice, Error as AnyError};
 pub use error::{DeviceFault, Missing, Result, WaitError, Who};
+/// The HAL this crate is built on, so that a caller's `DeviceAddress`, `GroupConfig` and
+/// `MemberSet` are the very types `AnyDevice` takes.
+#[cfg(not(loom))]
+pub use gba_hal;
 pub use offload::{Barrier, Pending};
 pub use port::{Diagnosis, Port, release_before_doorbell};
 
