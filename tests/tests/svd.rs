@@ -257,7 +257,10 @@ fn importer_carries_what_it_can_and_reports_the_rest() {
     let ctrl = register("CTRL");
     assert_eq!(*ctrl.reset, 5);
     let alternate = register("CTRL_ALT");
-    assert_eq!(alternate.alternate_of.as_deref().map(String::as_str), Some("CTRL"));
+    assert_eq!(
+        alternate.alternate_of.as_deref().map(String::as_str),
+        Some("CTRL")
+    );
     let kind = ctrl.fields.iter().find(|f| *f.name == "type_").unwrap();
     let values: Vec<(&str, u64)> = kind
         .values
@@ -395,15 +398,27 @@ fn slips_are_repaired_with_a_warning_naming_the_line_and_refused_when_strict() {
         )
     };
     has("line 9 (CMP_0.CTRL): <access>read-writeonce</access> read as `read-writeOnce`");
-    has("line 10 (CMP_0.CTRL): <resetValue>0xfffffffffffffff1</resetValue> does not fit in 32 bits: cut to 0xfffffff1");
-    has("(CMP_0.CTRL.MODE.HUGE): enumerated value `HUGE` = 7 does not fit the 2-bit field: left out");
+    has(
+        "line 10 (CMP_0.CTRL): <resetValue>0xfffffffffffffff1</resetValue> does not fit in 32 bits: cut to 0xfffffff1",
+    );
+    has(
+        "(CMP_0.CTRL.MODE.HUGE): enumerated value `HUGE` = 7 does not fit the 2-bit field: left out",
+    );
     has("blocks CMP_0, CMP_1 imported as one block array `CMP`");
     let block = &imported.device.blocks[0];
     assert_eq!(*block.name, "CMP");
     let ctrl = &block.registers[0];
     assert_eq!(*ctrl.reset, 0xffff_fff1);
-    let values: Vec<&str> = ctrl.fields[0].values.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(values, ["OFF"], "only the value that does not fit is left out");
+    let values: Vec<&str> = ctrl.fields[0]
+        .values
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(
+        values,
+        ["OFF"],
+        "only the value that does not fit is left out"
+    );
     // What the import writes, `gba check` accepts, for every output.
     let text = spec_writer::write(&imported.device, "slips");
     assert_eq!(parse_str(&text).expect("check accepts it"), imported.device);
