@@ -275,6 +275,7 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
                         stride: located(bytes * spacing),
                     }),
                     fields,
+                    alternate_of: None,
                 }
             },
         )

@@ -170,8 +170,6 @@ fn unchecked_twins<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::BLOCK_MODULE_TYPES;
-
     /// Block modules import nothing, so that no block's handle type can shadow or repeat an
     /// import: the generated code names the template's items by absolute paths.
     #[test]
