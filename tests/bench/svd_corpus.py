@@ -203,8 +203,11 @@ def main() -> int:
         subprocess.run(["cargo", "build", "-q", "--release", "-p", "gba"], cwd=ROOT,
                        check=True)
         gba = str(ROOT / "target/release/gba")
-    work = args.work or Path(tempfile.mkdtemp(prefix="svd-corpus."))
-    target = args.target_dir or work / "target"
+    # Stages run with the sample's directory as their working directory: paths given
+    # relative to the caller's must not change meaning there.
+    gba = str(Path(gba).resolve())
+    work = (args.work or Path(tempfile.mkdtemp(prefix="svd-corpus."))).resolve()
+    target = Path(args.target_dir or work / "target").resolve()
     results = []
     start = time.time()
     for i, svd in enumerate(files):
