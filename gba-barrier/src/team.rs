@@ -202,7 +202,7 @@ impl Team {
                     format!("rank {r} has port {p}, beyond the switch's member range"),
                 );
             }
-            if !ports.insert(p) {
+            if ports.contains(p) {
                 let first = (0..r).find(|&q| field(q, 1) as usize == p).unwrap_or(0);
                 return fallback(
                     Reason::PortShared,
@@ -213,6 +213,7 @@ impl Team {
                     ),
                 );
             }
+            ports.insert(p);
         }
         let mut common = (0..n).fold(u32::MAX, |m, r| m & field(r, 2));
 
