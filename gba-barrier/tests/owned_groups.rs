@@ -123,3 +123,21 @@ fn a_dead_owners_claim_is_taken_over() {
     drop(barriers);
     assert_eq!(fabric.group_owner(0, 3), None, "released on drop");
 }
+
+#[test]
+fn a_group_held_on_this_port_is_not_offered_as_free() {
+    let (_dir, path) = fabric(2);
+    let fabric = gba_sim::Fabric::open(&path).unwrap();
+    let device = open(&path, 0);
+    assert!(device.free_groups().contains(2));
+    // Another live process (this one, standing in for it) holds group 2 on port 0, not yet
+    // enabled on the switch: the agreement must not pick it.
+    fabric.set_group_owner(0, 2, Some(u64::from(std::process::id())));
+    assert!(!device.free_groups().contains(2));
+    assert!(
+        open(&path, 1).free_groups().contains(2),
+        "port 1 holds nothing"
+    );
+    fabric.set_group_owner(0, 2, None);
+    assert!(device.free_groups().contains(2));
+}

@@ -111,6 +111,13 @@ pub unsafe trait Backend: Send + Sync {
         true
     }
 
+    /// Groups whose host claim a live owner holds (bit g: group g), for
+    /// [`Device::free_groups`](crate::Device::free_groups): a group claimed but not yet
+    /// enabled on the switch is not offered to an agreement. Default: none.
+    fn claimed_groups(&self) -> u32 {
+        0
+    }
+
     /// Gives back the claim taken by [`claim_group`](Backend::claim_group), after the group
     /// was reset on this port.
     fn release_group(&self, group: usize) {

@@ -107,6 +107,17 @@ unsafe impl Backend for SimBackend {
             .claim_group(self.port.number(), group, self.token)
     }
 
+    fn claimed_groups(&self) -> u32 {
+        let fabric = self.port.fabric();
+        (0..crate::layout::GROUPS.min(32))
+            .filter(|&g| {
+                fabric
+                    .group_owner(self.port.number(), g)
+                    .is_some_and(crate::os::alive)
+            })
+            .fold(0, |set, g| set | (1 << g))
+    }
+
     fn release_group(&self, group: usize) {
         self.port
             .fabric()
