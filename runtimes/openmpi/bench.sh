@@ -23,7 +23,7 @@ COMPONENT_PATH=
 IFS=: read -ra dirs <<<"$DEFAULT_PATH"
 for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
 export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
-export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC"
+export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
