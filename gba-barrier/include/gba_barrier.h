@@ -56,6 +56,9 @@
 // The device still has barriers: destroy them before closing it.
 #define GBA_ERR_BUSY -13
 
+// The runtime's out-of-band allgather failed during `gba_team_create` (no verdict).
+#define GBA_ERR_OOB -14
+
 // Words of a member mask (`uint64_t mask[GBA_MEMBER_WORDS]`): bit m of word m / 64 is member
 // m. The spec's MEMBER_MASK count (checked when this library builds).
 #define GBA_MEMBER_WORDS 12
@@ -73,6 +76,9 @@
 // `timeout_ns` 0 waits for ever, as every wait with 0 does.
 #define GBA_DEFAULT_CONFIGURE_TIMEOUT_NS 10000000000
 
+// Bytes of `gba_verdict.text`, NUL included.
+#define GBA_VERDICT_TEXT 160
+
 
 
 // One member's barrier over a configured group (opaque).
@@ -80,6 +86,9 @@ typedef struct gba_barrier gba_barrier;
 
 // An opened device (opaque).
 typedef struct gba_device gba_device;
+
+// One rank's team over a configured group (opaque).
+typedef struct gba_team gba_team;
 
 // What a device says about itself (DEVICE_ID, VERSION, CAPS, PORT_ID).
 typedef struct {
@@ -93,6 +102,34 @@ typedef struct {
   // This host's switch port: its member id in every group.
   uint32_t port_id;
 } gba_device_info;
+
+// The runtime's out-of-band allgather: every rank of the team calls it with the same `len`;
+// `recv` (of `len * size` bytes) receives rank i's `send` at offset `i * len`. Returns 0 on
+// success, anything else on failure. `ctx` is the pointer given to `gba_team_create`.
+typedef int (*gba_oob_allgather_fn)(const void *send, void *recv, size_t len, void *ctx);
+
+// How a team is created (NULL params: the defaults).
+typedef struct {
+  // How long the group's configuration may wait for READY; 0: no limit
+  // (`GBA_DEFAULT_CONFIGURE_TIMEOUT_NS` is the default with NULL params).
+  uint64_t configure_timeout_ns;
+} gba_team_params;
+
+// The team's verdict, identical on every rank.
+typedef struct {
+  // 1: the barrier runs on the GBA (use the team); 0: use a software barrier.
+  int offloaded;
+  // The agreed group when offloaded, else UINT32_MAX.
+  uint32_t group;
+  // GBA_OK when offloaded; else why (GBA_ERR_NO_DEVICE: a rank has no device;
+  // GBA_ERR_INVALID: a port shared or out of range; GBA_ERR_GROUP_BUSY: no common free
+  // group; GBA_ERR_CONFIG: refused; GBA_ERR_TIMEOUT: not READY in time).
+  int reason;
+  // The team rank that caused the fallback, -1 when offloaded.
+  int32_t rank;
+  // One line for the user (NUL-terminated), the same on every rank.
+  char text[GBA_VERDICT_TEXT];
+} gba_verdict;
 
 #ifdef __cplusplus
 extern "C" {
@@ -206,6 +243,48 @@ const char *gba_strerror(int status);
 // This thread's last detailed error message (what was wrong and what to do), valid until the
 // next call into the library on this thread; "" if none.
 const char *gba_last_error(void);
+
+// Creates a team: all `size` ranks call it (collectively, like an allgather) with their
+// `rank`; the library agrees on a group over `allgather(…, ctx)` and configures it. Returns
+// GBA_OK with `*verdict` filled identically on every rank: offloaded (then `*out` is the
+// team) or a fallback (then `*out` is NULL; use a software barrier). `device` may be NULL on
+// a rank without a device (it still takes part, and the team falls back naming it).
+// GBA_ERR_OOB: the allgather failed (the ranks may be out of step; no verdict).
+//
+// # Safety
+// `device` is NULL or from `gba_device_open`; `allgather` is an allgather as described at
+// `gba_oob_allgather_fn`; `params` is NULL or readable; `out` and `verdict` are writable.
+int gba_team_create(gba_device *device, gba_oob_allgather_fn allgather, void *ctx, uint32_t rank, uint32_t size, const gba_team_params *params, gba_team **out, gba_verdict *verdict);
+
+// The team's barrier (`timeout_ns` 0: no limit); as `gba_barrier_wait`.
+//
+// # Safety
+// `team` is NULL or from `gba_team_create`; no other thread uses it during the call.
+int gba_team_wait(gba_team *team, uint64_t timeout_ns);
+
+// Split phase, first half; as `gba_barrier_arrive`.
+//
+// # Safety
+// As for `gba_team_wait`.
+int gba_team_arrive(gba_team *team);
+
+// Split phase: poll once; `*out_done` 1 when complete; as `gba_barrier_test`.
+//
+// # Safety
+// As for `gba_team_wait`; `out_done` is NULL or writable.
+int gba_team_test(gba_team *team, int *out_done);
+
+// Split phase, second half (`timeout_ns` 0: no limit); as `gba_barrier_wait_pending`.
+//
+// # Safety
+// As for `gba_team_wait`.
+int gba_team_wait_pending(gba_team *team, uint64_t timeout_ns);
+
+// Destroys a team: releases its group on this port.
+//
+// # Safety
+// `team` is NULL or from `gba_team_create`; no other thread uses it during the call.
+int gba_team_destroy(gba_team *team);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -51,6 +51,11 @@ pub const GBA_ERR_IO: c_int = -11;
 pub const GBA_ERR_PANIC: c_int = -12;
 /// The device still has barriers: destroy them before closing it.
 pub const GBA_ERR_BUSY: c_int = -13;
+/// The runtime's out-of-band allgather failed during `gba_team_create` (no verdict).
+pub const GBA_ERR_OOB: c_int = -14;
+
+mod team;
+pub use team::*;
 
 /// Words of a member mask (`uint64_t mask[GBA_MEMBER_WORDS]`): bit m of word m / 64 is member
 /// m. The spec's MEMBER_MASK count (checked when this library builds).
@@ -123,6 +128,7 @@ impl Drop for BarrierState {
 const SLOTS: usize = 4096;
 const KIND_DEVICE: usize = 0x1;
 const KIND_BARRIER: usize = 0x2;
+const KIND_TEAM: usize = 0x3;
 
 struct Slot {
     object: AtomicPtr<()>,
@@ -136,12 +142,13 @@ const EMPTY: Slot = Slot {
 };
 static DEVICES: [Slot; SLOTS] = [EMPTY; SLOTS];
 static BARRIERS: [Slot; SLOTS] = [EMPTY; SLOTS];
+static TEAMS: [Slot; SLOTS] = [EMPTY; SLOTS];
 
 fn table(kind: usize) -> &'static [Slot; SLOTS] {
-    if kind == KIND_DEVICE {
-        &DEVICES
-    } else {
-        &BARRIERS
+    match kind {
+        KIND_DEVICE => &DEVICES,
+        KIND_TEAM => &TEAMS,
+        _ => &BARRIERS,
     }
 }
 
@@ -764,7 +771,8 @@ pub extern "C" fn gba_strerror(status: c_int) -> *const c_char {
         GBA_ERR_PENDING => c"GBA_ERR_PENDING: an arrival is pending, or none is",
         GBA_ERR_IO => c"GBA_ERR_IO: an operating-system or memory failure",
         GBA_ERR_PANIC => c"GBA_ERR_PANIC: an internal bug was caught",
-        GBA_ERR_BUSY => c"GBA_ERR_BUSY: the device still has barriers",
+        GBA_ERR_BUSY => c"GBA_ERR_BUSY: the device still has barriers or teams",
+        GBA_ERR_OOB => c"GBA_ERR_OOB: the runtime's out-of-band allgather failed",
         _ => c"unknown status code",
     };
     text.as_ptr()

@@ -29,6 +29,8 @@ pub mod port;
 pub(crate) mod primitive;
 pub mod protocol;
 pub mod soft;
+#[cfg(not(loom))]
+pub mod team;
 
 use std::time::Duration;
 

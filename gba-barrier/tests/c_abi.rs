@@ -13,8 +13,8 @@ fn artifacts() -> PathBuf {
         .to_path_buf()
 }
 
-#[test]
-fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
+/// Builds the static library and compiles `tests/c/<name>.c` against it into `work`.
+fn compile(name: &str, work: &Path) -> PathBuf {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     // `cargo test` links the tests against the rlib only; the static library comes from a
     // build of the library target (quick: its dependencies are already built).
@@ -30,8 +30,7 @@ fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
         "{} is missing after the build",
         library.display()
     );
-    let work = tempfile::tempdir().unwrap();
-    let program = work.path().join("abi_test");
+    let program = work.join(name);
     let compiled = Command::new("gcc")
         .args([
             "-std=c11",
@@ -43,7 +42,7 @@ fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
             "-I",
         ])
         .arg(crate_dir.join("include"))
-        .arg(crate_dir.join("tests/c/abi_test.c"))
+        .arg(crate_dir.join(format!("tests/c/{name}.c")))
         .arg(&library)
         .args(["-lpthread", "-ldl", "-lm", "-lrt", "-o"])
         .arg(&program)
@@ -54,6 +53,13 @@ fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
         "gcc failed:\n{}",
         String::from_utf8_lossy(&compiled.stderr)
     );
+    program
+}
+
+#[test]
+fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let program = compile("abi_test", work.path());
     let shm = if Path::new("/dev/shm").is_dir() {
         Path::new("/dev/shm")
     } else {
@@ -81,4 +87,36 @@ fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
     // port 0.
     assert_eq!(fabric.global(3).barriers_completed().get(), 500);
     assert_eq!(fabric.global(0).barriers_completed().get(), 502);
+}
+
+#[test]
+fn c_program_creates_teams_over_its_own_allgather() {
+    let work = tempfile::tempdir().unwrap();
+    let program = compile("team_test", work.path());
+    let shm = if Path::new("/dev/shm").is_dir() {
+        Path::new("/dev/shm")
+    } else {
+        work.path()
+    };
+    let fabric_dir = tempfile::tempdir_in(shm).unwrap();
+    let fabric = fabric_dir.path().join("fabric");
+    gba_sim::Fabric::create(&fabric, 3).expect("fabric");
+    let run = Command::new(&program)
+        .arg(&fabric)
+        .args(["3", "400"])
+        .env_remove("GBA_DEVICE")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("c team: ok (3 processes, 400 episodes"),
+        "{stdout}\n{stderr}"
+    );
+    let fabric = gba_sim::Fabric::open(&fabric).unwrap();
+    use gba_pac::tock_registers::interfaces::Readable;
+    for p in 0..3 {
+        assert_eq!(fabric.global(p).barriers_completed().get(), 400, "port {p}");
+    }
 }

@@ -1,0 +1,332 @@
+//! Teams: the group agreement, done once in the library (issue 13, ARCHITECTURE.md "Teams").
+//!
+//! A runtime hands [`Team::create`] an out-of-band allgather ([`OutOfBand`]), the caller's rank
+//! and the team size. Every rank contributes a fixed-size vote (device status, PORT_ID, free
+//! groups); every rank then computes the same function of the same gathered bytes, so every
+//! rank returns the same [`Verdict`]: offloaded on group g, or a fallback naming the reason
+//! and the rank that caused it. The runtime then uses [`Team::wait`] (or `arrive`/`test`)
+//! when offloaded, and its own software barrier otherwise.
+//!
+//! Built today: one process per switch port (ranks sharing a PORT_ID fall back with
+//! [`Reason::PortShared`]; host combining is the next step of issue 13). Agreement: AND of
+//! the free masks, lowest common group, configure, allgather of the outcomes, and a retry
+//! without a group that some rank lost to GROUP_BUSY (at most 32 rounds).
+
+use std::fmt;
+use std::time::Duration;
+
+use gba_hal::{GroupConfig, MemberSet};
+
+use crate::device::{AnyBarrier, AnyDevice};
+use crate::error::WaitError;
+
+/// The runtime's out-of-band allgather: `recv` (of `send.len() * size` bytes) receives rank
+/// i's `send` at offset `i * send.len()`. Blocking; every rank calls it the same number of
+/// times with the same length.
+pub trait OutOfBand {
+    fn allgather(&mut self, send: &[u8], recv: &mut [u8]) -> Result<(), OobError>;
+}
+
+impl<F: FnMut(&[u8], &mut [u8]) -> Result<(), OobError>> OutOfBand for F {
+    fn allgather(&mut self, send: &[u8], recv: &mut [u8]) -> Result<(), OobError> {
+        self(send, recv)
+    }
+}
+
+/// The runtime's allgather failed: the team cannot agree on anything (not a fallback: the
+/// ranks may be out of step, so the runtime's own error handling must take over).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the out-of-band allgather failed: {0}")]
+pub struct OobError(pub String);
+
+/// How a team is created.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamParams {
+    /// How long a configuration may wait for READY (`None`: no limit).
+    pub configure_timeout: Option<Duration>,
+}
+
+impl Default for TeamParams {
+    fn default() -> Self {
+        TeamParams {
+            configure_timeout: Some(gba_hal::DEFAULT_CONFIGURE_TIMEOUT),
+        }
+    }
+}
+
+/// Why a team falls back to a software barrier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The rank has no usable device (none opened, or it failed).
+    NoDevice,
+    /// Two ranks report the same PORT_ID (host combining is not built yet).
+    PortShared,
+    /// The rank's PORT_ID is beyond the switch's member range.
+    PortOutOfRange,
+    /// No group is free on every member (or every common one was lost to GROUP_BUSY).
+    NoFreeGroup,
+    /// The rank could not configure the agreed group (refused, device error).
+    Configure,
+    /// The rank's configuration did not become READY in time.
+    Timeout,
+}
+
+/// What every rank of a team learns from [`Team::create`]: the same value on every rank.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The barrier runs on the GBA, on `group`, over `ports` (the members).
+    Offloaded { group: u32, ports: MemberSet },
+    /// Use a software barrier: `rank` (of the team) caused it, for `reason`, explained by
+    /// `text` (identical on every rank).
+    Fallback {
+        reason: Reason,
+        rank: u32,
+        text: String,
+    },
+}
+
+impl Verdict {
+    pub fn is_offloaded(&self) -> bool {
+        matches!(self, Verdict::Offloaded { .. })
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Offloaded { group, ports } => {
+                write!(f, "offloaded on GBA group {group} ({} ports)", ports.len())
+            }
+            Verdict::Fallback { text, .. } => write!(f, "software barrier: {text}"),
+        }
+    }
+}
+
+/// One rank's team: its verdict and, when offloaded, its barrier. `Send`, not `Sync`: one
+/// thread at a time per team; distinct teams may be used from distinct threads at once.
+#[derive(Debug)]
+pub struct Team {
+    verdict: Verdict,
+    barrier: Option<AnyBarrier>,
+    rank: u32,
+    size: u32,
+}
+
+/// Round 1's vote: status, port, free groups, max members (little-endian u32s).
+const VOTE: usize = 16;
+const STATUS_OK: u32 = 0;
+const STATUS_NO_DEVICE: u32 = 1;
+
+/// Round 2's outcome of one rank's configuration.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Outcome {
+    Ready = 0,
+    Busy = 1,
+    Timeout = 2,
+    Refused = 3,
+}
+
+impl Team {
+    /// Agrees with the other `size - 1` ranks (over `oob`) on a group and configures it; see
+    /// the module's description. `device` is `None` on a rank without one (it still votes,
+    /// so the others do not hang). Errors only when the allgather fails or `rank >= size`.
+    pub fn create(
+        device: Option<&AnyDevice>,
+        oob: &mut dyn OutOfBand,
+        rank: u32,
+        size: u32,
+        params: &TeamParams,
+    ) -> Result<Team, OobError> {
+        if size == 0 || rank >= size {
+            return Err(OobError(format!(
+                "rank {rank} is not below the team size {size}"
+            )));
+        }
+        let n = size as usize;
+        let mut vote = [0u8; VOTE];
+        let (status, port, free, max_members) = match device {
+            Some(d) => {
+                let id = d.identity();
+                (
+                    STATUS_OK,
+                    id.port as u32,
+                    d.free_groups().0,
+                    id.max_members as u32,
+                )
+            }
+            None => (STATUS_NO_DEVICE, u32::MAX, 0, 0),
+        };
+        for (i, v) in [status, port, free, max_members].into_iter().enumerate() {
+            vote[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        let mut votes = vec![0u8; VOTE * n];
+        oob.allgather(&vote, &mut votes)?;
+        let field = |r: usize, i: usize| {
+            let at = r * VOTE + i * 4;
+            u32::from_le_bytes(votes[at..at + 4].try_into().expect("4 bytes"))
+        };
+        let team = |verdict, barrier| Team {
+            verdict,
+            barrier,
+            rank,
+            size,
+        };
+        let fallback = |reason, r: usize, text: String| {
+            Ok(team(
+                Verdict::Fallback {
+                    reason,
+                    rank: r as u32,
+                    text,
+                },
+                None,
+            ))
+        };
+
+        // 1. Every rank has a device; the members are their ports, one rank per port.
+        if let Some(r) = (0..n).find(|&r| field(r, 0) != STATUS_OK) {
+            return fallback(
+                Reason::NoDevice,
+                r,
+                format!("rank {r} has no usable GBA device"),
+            );
+        }
+        let mut ports = MemberSet::new();
+
+        for r in 0..n {
+            let p = field(r, 1) as usize;
+            if p >= MemberSet::CAPACITY || p >= field(r, 3) as usize {
+                return fallback(
+                    Reason::PortOutOfRange,
+                    r,
+                    format!("rank {r} has port {p}, beyond the switch's member range"),
+                );
+            }
+            if ports.contains(p) {
+                let first = (0..r).find(|&q| field(q, 1) as usize == p).unwrap_or(0);
+                return fallback(
+                    Reason::PortShared,
+                    r,
+                    format!(
+                        "ranks {first} and {r} share port {p} (one process per switch port \
+                         until host combining lands; is each rank's device its host's?)"
+                    ),
+                );
+            }
+            ports.insert(p);
+        }
+        let mut common = (0..n).fold(u32::MAX, |m, r| m & field(r, 2));
+
+        // 2. Lowest common group, configure, agree on the outcomes; drop busy ids and retry.
+        for _ in 0..32 {
+            if common == 0 {
+                break;
+            }
+            let group = common.trailing_zeros();
+            let config = GroupConfig::new(group as usize, ports).timeout(params.configure_timeout);
+            let device = device.expect("every rank has a device (checked above)");
+            let (mine, barrier) = match device.barrier(config) {
+                Ok(b) => (Outcome::Ready, Some(b)),
+                Err(e) if e.is_retryable() => (Outcome::Busy, None),
+                Err(gba_hal::Error::Timeout { .. }) => (Outcome::Timeout, None),
+                Err(_) => (Outcome::Refused, None),
+            };
+            let mut outcomes = vec![0u8; n];
+            oob.allgather(&[mine as u8], &mut outcomes)?;
+            let of = |r: usize| match outcomes[r] {
+                0 => Outcome::Ready,
+                1 => Outcome::Busy,
+                2 => Outcome::Timeout,
+                _ => Outcome::Refused,
+            };
+            if (0..n).all(|r| of(r) == Outcome::Ready) {
+                return Ok(team(Verdict::Offloaded { group, ports }, barrier));
+            }
+            drop(barrier);
+            if (0..n).any(|r| of(r) == Outcome::Busy) {
+                common &= !(1 << group);
+                continue;
+            }
+            let r = (0..n)
+                .find(|&r| of(r) == Outcome::Refused)
+                .or_else(|| (0..n).find(|&r| of(r) == Outcome::Timeout))
+                .unwrap_or(0);
+            let (reason, what) = if of(r) == Outcome::Refused {
+                (Reason::Configure, "was refused")
+            } else {
+                (Reason::Timeout, "did not become READY in time")
+            };
+            return fallback(
+                reason,
+                r,
+                format!("rank {r}'s configuration of GBA group {group} {what}"),
+            );
+        }
+        fallback(
+            Reason::NoFreeGroup,
+            0,
+            "no GBA group is free on every member (all in use by other teams or jobs)".into(),
+        )
+    }
+
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
+    }
+
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// The offloaded barrier, `None` on a fallback team (the runtime runs its own).
+    pub fn barrier(&mut self) -> Option<&mut AnyBarrier> {
+        self.barrier.as_mut()
+    }
+
+    /// The barrier on the GBA; on a fallback team, an error saying so.
+    pub fn wait(&mut self, timeout: Option<Duration>) -> Result<(), TeamError> {
+        Ok(self.offloaded()?.wait(timeout)?)
+    }
+
+    /// Split phase: arrive without waiting (finish with [`test`](Self::test) or
+    /// [`wait_pending`](Self::wait_pending)).
+    pub fn arrive(&mut self) -> Result<(), TeamError> {
+        Ok(self.offloaded()?.arrive()?)
+    }
+
+    /// Polls the pending episode once: `Some(true)` when complete.
+    pub fn test(&mut self) -> Result<Option<bool>, TeamError> {
+        Ok(self.offloaded()?.poll().transpose()?)
+    }
+
+    /// Waits for the pending episode; `None` when none is pending.
+    pub fn wait_pending(&mut self, timeout: Option<Duration>) -> Result<Option<()>, TeamError> {
+        Ok(self.offloaded()?.wait_pending(timeout).transpose()?)
+    }
+
+    fn offloaded(&mut self) -> Result<&mut AnyBarrier, TeamError> {
+        match &mut self.barrier {
+            Some(b) => Ok(b),
+            None => Err(TeamError::Fallback(self.verdict.to_string())),
+        }
+    }
+}
+
+/// A team operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TeamError {
+    /// The team is not offloaded: the runtime must use its software barrier.
+    #[error("this team is not offloaded ({0}); use the runtime's software barrier")]
+    Fallback(String),
+    #[error(transparent)]
+    Wait(#[from] Box<WaitError>),
+}
+
+impl From<WaitError> for TeamError {
+    fn from(error: WaitError) -> Self {
+        TeamError::Wait(Box::new(error))
+    }
+}
