@@ -147,18 +147,37 @@ void mca_coll_gba_barrier_release_all(void)
 
 /* The out-of-band allgather the library's team creation runs over: the communicator's own
  * allgather as installed by the modules below us, which is allowed here (comm_select runs
- * after the new communicator's activation barrier). Rank i's bytes land at recv + i * len. */
+ * after the new communicator's activation barrier). Rank i's bytes land at recv + i * len.
+ * Non-blocking and polled (as UCC's OpenMPI component does): comm_select may run inside a
+ * request callback of opal_progress, and under MPI_THREAD_MULTIPLE a blocking wait nested
+ * there waits for the progress of the very wait it is nested in (ompi_sync_wait_mt): a hang. */
 static int gba_oob_allgather(const void *send, void *recv, size_t len, void *ctx)
 {
     struct ompi_communicator_t *comm = ctx;
+    ompi_request_t *req = MPI_REQUEST_NULL;
+    int done = 0;
     if (len > INT_MAX) {
         return -1;
     }
-    return OMPI_SUCCESS == comm->c_coll->coll_allgather(send, (int)len, MPI_BYTE, recv, (int)len,
-                                                        MPI_BYTE, comm,
-                                                        comm->c_coll->coll_allgather_module)
-               ? 0
-               : -1;
+    if (NULL == comm->c_coll->coll_iallgather) {
+        return OMPI_SUCCESS == comm->c_coll->coll_allgather(send, (int)len, MPI_BYTE, recv,
+                                                            (int)len, MPI_BYTE, comm,
+                                                            comm->c_coll->coll_allgather_module)
+                   ? 0
+                   : -1;
+    }
+    if (OMPI_SUCCESS != comm->c_coll->coll_iallgather(send, (int)len, MPI_BYTE, recv, (int)len,
+                                                      MPI_BYTE, comm, &req,
+                                                      comm->c_coll->coll_iallgather_module)) {
+        return -1;
+    }
+    while (!done) {
+        /* ompi_request_test drives opal_progress when the request is not complete */
+        if (OMPI_SUCCESS != ompi_request_test(&req, &done, MPI_STATUS_IGNORE)) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Form the communicator's GBA team. The library agrees and returns the same verdict on every
