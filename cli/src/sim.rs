@@ -265,15 +265,25 @@ pub fn status_text(fabric: &Fabric) -> String {
         if p.barriers_completed == 0 && processes.is_empty() && !p.dead {
             continue;
         }
+        let owners: Vec<String> = p
+            .owners
+            .iter()
+            .map(|(g, pid, alive)| format!("g{g}={pid}{}", if *alive { "" } else { " (dead)" }))
+            .collect();
         let _ = writeln!(
             out,
-            "{:<6} {:>12}  {}{}",
+            "{:<6} {:>12}  {}{}{}",
             p.port,
             p.barriers_completed,
             if processes.is_empty() {
                 "-".to_string()
             } else {
                 processes.join(", ")
+            },
+            if owners.is_empty() {
+                String::new()
+            } else {
+                format!("; groups held: {}", owners.join(", "))
             },
             if p.dead { "  [marked dead]" } else { "" }
         );

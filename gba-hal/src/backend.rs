@@ -100,10 +100,28 @@ pub unsafe trait Backend: Send + Sync {
     /// A monotonic clock in nanoseconds, for timeouts.
     fn now_ns(&self) -> u64;
 
-    /// Called when this process starts or stops configuring `group` (the simulator records
-    /// the owner so that the groups of a dead process can be reclaimed).
-    fn note_group_owner(&self, group: usize, owned: bool) {
-        let _ = (group, owned);
+    /// Takes this host's claim on `group` for this backend value, atomically against every
+    /// other process and every other backend value on the same port, before any register of
+    /// the group is written (issue 13: groups are owned, not overwritten). False when a live
+    /// owner holds it: the claim is then [`Error::GroupBusy`](crate::Error::GroupBusy), and
+    /// the owner's group is untouched. A claim whose owner died is taken over. A backend
+    /// without host arbitration (today: UIO hardware) always succeeds.
+    fn claim_group(&self, group: usize) -> bool {
+        let _ = group;
+        true
+    }
+
+    /// Groups whose host claim a live owner holds (bit g: group g), for
+    /// [`Device::free_groups`](crate::Device::free_groups): a group claimed but not yet
+    /// enabled on the switch is not offered to an agreement. Default: none.
+    fn claimed_groups(&self) -> u32 {
+        0
+    }
+
+    /// Gives back the claim taken by [`claim_group`](Backend::claim_group), after the group
+    /// was reset on this port.
+    fn release_group(&self, group: usize) {
+        let _ = group;
     }
 
     /// What the device is, for messages: "sim:/dev/shm/gba-fabric#0", "/dev/uio0".

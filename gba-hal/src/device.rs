@@ -60,15 +60,17 @@ impl<B: Backend> Device<B> {
         self.backend.progress();
     }
 
-    /// Groups enabled on no port of the switch (GROUPS_BUSY clear) and not claimed through
-    /// this device: the set a member contributes when the members agree on a group id.
+    /// Groups enabled on no port of the switch (GROUPS_BUSY clear), not claimed through this
+    /// device, and not held by a live owner in the host's claim records: the set a member
+    /// contributes when the members agree on a group id.
     pub fn free_groups(&self) -> GroupSet {
         let all = match self.identity.max_groups {
             32.. => u32::MAX,
             n => (1u32 << n) - 1,
         };
         let busy = self.regs.global().groups_busy().get();
-        GroupSet(all & !busy & !self.claimed.load(Ordering::Acquire))
+        let held = self.backend.claimed_groups();
+        GroupSet(all & !busy & !held & !self.claimed.load(Ordering::Acquire))
     }
 
     /// Claims group `config.group()` (an id the members agreed on) and configures it as

@@ -80,15 +80,22 @@ impl<'d, B: Backend> Group<'d, B> {
         give_up: &mut dyn FnMut() -> bool,
     ) -> Result<Self> {
         let id = config.group();
-        let region = device
-            .backend()
-            .alloc_dma(FLAG_BYTES)
-            .map_err(|e| Error::Dma {
-                len: FLAG_BYTES,
-                reason: e.reason,
-            })?;
+        // The host's claim comes first: a loser returns before touching any register, so the
+        // owner's group (another job's, or another device value's of this process) is intact.
+        if !device.backend().claim_group(id) {
+            return Err(Error::GroupBusy { group: id });
+        }
+        let region = match device.backend().alloc_dma(FLAG_BYTES) {
+            Ok(region) => region,
+            Err(e) => {
+                device.backend().release_group(id);
+                return Err(Error::Dma {
+                    len: FLAG_BYTES,
+                    reason: e.reason,
+                });
+            }
+        };
         debug_assert!(region.host.as_ptr().addr().is_multiple_of(64));
-        device.backend().note_group_owner(id, true);
         // From here on, dropping `group` undoes everything.
         let mut group = Group {
             device,
@@ -241,7 +248,7 @@ impl<B: Backend> Drop for Group<'_, B> {
         if reset {
             self.device.backend().free_dma(self.flag.region);
         }
-        self.device.backend().note_group_owner(self.id, false);
+        self.device.backend().release_group(self.id);
         self.device.unclaim(self.id);
     }
 }

@@ -17,12 +17,24 @@ use crate::port::{DmaBlock, Port};
 #[derive(Debug)]
 pub struct SimBackend {
     port: Port,
+    /// This backend value's claim token: pid in the low 32 bits, a per-process serial above,
+    /// so that two opens of one port in one process are two owners (issue 13's second race).
+    token: u64,
+}
+
+/// The serial of the next backend value in this process (never 0).
+fn next_token() -> u64 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static SERIAL: AtomicU32 = AtomicU32::new(1);
+    let serial = SERIAL.fetch_add(1, Ordering::Relaxed).max(1);
+    (u64::from(serial) << 32) | (crate::os::my_pid() & 0xffff_ffff)
 }
 
 impl SimBackend {
     pub fn open(fabric: &Path, port: usize) -> Result<Self, crate::Error> {
         Ok(SimBackend {
             port: Port::open(fabric, port)?,
+            token: next_token(),
         })
     }
 
@@ -30,6 +42,7 @@ impl SimBackend {
     pub fn attach(fabric: Arc<Fabric>, port: usize) -> Result<Self, crate::Error> {
         Ok(SimBackend {
             port: Port::attach(fabric, port)?,
+            token: next_token(),
         })
     }
 
@@ -88,12 +101,27 @@ unsafe impl Backend for SimBackend {
         crate::os::monotonic_ns()
     }
 
-    fn note_group_owner(&self, group: usize, owned: bool) {
-        self.port.fabric().set_group_owner(
-            self.port.number(),
-            group,
-            owned.then(crate::os::my_pid),
-        );
+    fn claim_group(&self, group: usize) -> bool {
+        self.port
+            .fabric()
+            .claim_group(self.port.number(), group, self.token)
+    }
+
+    fn claimed_groups(&self) -> u32 {
+        let fabric = self.port.fabric();
+        (0..crate::layout::GROUPS.min(32))
+            .filter(|&g| {
+                fabric
+                    .group_owner(self.port.number(), g)
+                    .is_some_and(crate::os::alive)
+            })
+            .fold(0, |set, g| set | (1 << g))
+    }
+
+    fn release_group(&self, group: usize) {
+        self.port
+            .fabric()
+            .release_group(self.port.number(), group, self.token);
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -306,19 +306,47 @@ impl Fabric {
             .collect()
     }
 
-    /// The process that configured group `g` on port `p`, if one is recorded.
+    /// The process that holds group `g` on port `p` (its claim record's pid), if any.
     pub fn group_owner(&self, p: usize, g: usize) -> Option<u64> {
         match self.port_state(p, l::P_GROUP_OWNER + g).load() {
             0 => None,
-            pid => Some(pid),
+            token => Some(token & 0xffff_ffff),
         }
     }
 
-    /// Records the calling process as the one that configures group `g` on port `p`, so that
-    /// the group can be reclaimed if it dies.
+    /// Records `owner` (a pid; `None`: nobody) as group `g`'s holder on port `p`, unclaimed
+    /// by any backend value (tests and tools; backends use [`claim_group`](Self::claim_group)).
     pub fn set_group_owner(&self, p: usize, g: usize, owner: Option<u64>) {
         self.port_state(p, l::P_GROUP_OWNER + g)
-            .store(owner.unwrap_or(0));
+            .store(owner.map_or(0, |pid| pid & 0xffff_ffff));
+    }
+
+    /// The port's claim record of group `g` is its host segment (issue 13): one word per port
+    /// and group in the fabric's shared memory, every process of the host maps it. `token` is
+    /// the claimant (pid in the low 32 bits, a per-process serial above). Taken by CAS from
+    /// 0, or from a token whose pid is dead (a dead owner's claim is reclaimable; the new
+    /// owner's configuration starts with RESET, which clears the dead owner's state on this
+    /// port). False when a live owner holds it. The CAS (AcqRel) makes two claimants
+    /// exclusive: exactly one replaces a given value.
+    pub fn claim_group(&self, p: usize, g: usize, token: u64) -> bool {
+        let word = self.port_state(p, l::P_GROUP_OWNER + g);
+        loop {
+            let current = word.load();
+            if current != 0 && os::alive(current & 0xffff_ffff) {
+                return false;
+            }
+            if word.compare_exchange(current, token).is_ok() {
+                return true;
+            }
+        }
+    }
+
+    /// Gives back `token`'s claim of group `g` on port `p` (nothing if it no longer holds it:
+    /// a reclaimer took it over).
+    pub fn release_group(&self, p: usize, g: usize, token: u64) {
+        let _ = self
+            .port_state(p, l::P_GROUP_OWNER + g)
+            .compare_exchange(token, 0);
     }
 
     /// The process that created the fabric, and whether it is alive.

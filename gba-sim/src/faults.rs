@@ -125,11 +125,15 @@ impl Fabric {
                     .control()
                     .device_side()
                     .is_set(CONTROL::ENABLE);
+                // Take the dead owner's claim by CAS, so that a live process that reclaimed
+                // it at the same time (and is configuring the group) is not reset here.
+                let record = self.port_state(port, l::P_GROUP_OWNER + group);
+                let held = record.load();
+                let owner_dead = owner_dead && record.compare_exchange(held, 0).is_ok();
                 if owner_dead || (port_dead && enabled) {
                     self.group_regs(port, group)
                         .control()
                         .write(CONTROL::RESET::SET);
-                    self.set_group_owner(port, group, None);
                     reclaimed.push(Reclaimed {
                         group,
                         port,

@@ -35,6 +35,8 @@ pub struct PortReport {
     pub dead: bool,
     /// Processes attached to the port, with whether each is alive.
     pub openers: Vec<(u64, bool)>,
+    /// Groups claimed on this port (the host's claim records): group, owner pid, alive.
+    pub owners: Vec<(usize, u64, bool)>,
 }
 
 impl Fabric {
@@ -87,6 +89,12 @@ impl Fabric {
                 barriers_completed: self.global(p).barriers_completed().get(),
                 dead: self.is_dead(p),
                 openers: self.openers(p),
+                owners: (0..GROUPS)
+                    .filter_map(|g| {
+                        let pid = self.group_owner(p, g)?;
+                        Some((g, pid, crate::os::alive(pid)))
+                    })
+                    .collect(),
             })
             .collect()
     }
