@@ -2,8 +2,7 @@
 # MPI_Barrier across the hosts of a namespace cluster (cluster.sh), with and without
 # coll/gba_barrier alternating in one job (bench_barrier: a GBA communicator and one with
 # ompi_comm_coll_preference=^gba_barrier), for each shape HOSTSxRANKS given (default: 3x1 2x2
-# 2x3). With more than one rank per host the component falls back today (two ranks share a
-# port), so both columns are OpenMPI's own barrier there.
+# 2x3). Every host is one port of the fabric, shared by its ranks (host combining).
 # Usage: runtimes/cluster/bench.sh [ITERS [BLOCKS [SHAPE...]]]   (root; after test.sh or make)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,14 +30,11 @@ echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)
 for shape in "${SHAPES[@]}"; do
     hosts=${shape%x*} ppn=${shape#*x}
     echo "## $hosts hosts x $ppn ranks"
-    # bench_barrier checks the paths by the fabric's counters when it knows the fabric: not
-    # where the component falls back (both communicators then run OpenMPI's barrier)
-    unset_fabric=()
-    [ "$ppn" -gt 1 ] && unset_fabric=(-u GBA_FABRIC)
-    env "${unset_fabric[@]}" "$CLUSTER" exec "$NAME" 0 mpirun --allow-run-as-root --oversubscribe \
+    # bench_barrier checks the paths by the fabric's counters (GBA_FABRIC, GBA_BIN)
+    "$CLUSTER" exec "$NAME" 0 mpirun --allow-run-as-root --oversubscribe \
         --hostfile "$("$CLUSTER" info "$NAME" hostfile)" --mca plm_rsh_agent "$("$CLUSTER" info "$NAME" agent)" \
         --mca mca_base_component_path "$COMPONENT_PATH$BUILD" --mca coll_gba_barrier_device_path "" \
-        --mca coll_gba_barrier_verbose 1 --mca mpi_yield_when_idle 1 -x GBA_BIN \
+        --mca coll_gba_barrier_verbose 1 --mca mpi_yield_when_idle 1 -x GBA_BIN -x GBA_FABRIC \
         --host "$(seq -s, -f 'h%g' 0 $((hosts - 1)))" --map-by "ppr:$ppn:node" -np $((hosts * ppn)) \
         "$BUILD/bench_barrier" "$ITERS" "$BLOCKS" 2>&1 | uniq
 done

@@ -19,11 +19,12 @@ passed=0
 failed=0
 say() { printf '%s\n' "$*"; }
 
-# Today (before issue 13) a host with several ranks makes the whole job fall back: the
-# component gives every rank its own port and two ranks of one host share theirs. When one port
-# per host serves many processes, set this to 1: the multi-rank-per-host jobs must then run on
-# the GBA with every port counting each barrier exactly once.
-MANY_RANKS_PER_HOST_OFFLOAD=0
+# One port per host serves all of the host's processes (issue 13): with 1 the multi-rank-per-
+# host jobs run on the GBA with every port counting each barrier exactly once. 0: the checks of
+# a library without host combining (the whole job falls back, said once by rank 0; the thread,
+# Fortran and OpenSHMEM checks run at 3 x 1 and the split and two-job checks wait). Flip to 1
+# when the library's host combining lands (GBA_TEST_HOST_COMBINING=1 tries it).
+MANY_RANKS_PER_HOST_OFFLOAD=${GBA_TEST_HOST_COMBINING:-0}
 
 # --- prerequisites ----------------------------------------------------------------------------
 [ "$(id -u)" = 0 ] || { say "cluster tests need root (network namespaces)"; say "cluster: 0 passed, 1 failed (not root)"; exit 1; }
@@ -117,9 +118,9 @@ MPIRUN=("$CLUSTER" exec "$NAME" 0 mpirun --allow-run-as-root --oversubscribe
 
 say "--- 3 hosts x 1 rank"
 check "3x1 barriers under random delays, BARRIERS_COMPLETED +iterations on every port, distinct hostnames" \
-    "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/hosts_barrier" 2000 1 3
-expect_log "3x1 MPI_COMM_WORLD on a GBA group over ports 0-2" \
-    "\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD \(cid 0, size 3\): barrier on GBA group [0-9]+ \(member mask 0x0*7\)"
+    "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/hosts_barrier" 1000 1 3
+expect_log "3x1 MPI_COMM_WORLD on a GBA group" \
+    "\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD \(cid 0, size 3\): barrier on GBA group [0-9]+"
 expect_log "3x1 the ranks ran in h0, h1, h2" "rank 2 on h2 \(cluster host 2\)"
 
 # completed PORT: BARRIERS_COMPLETED of PORT (0 when the port is not listed)
@@ -134,31 +135,61 @@ grew() { # grew "BEFORE" "AFTER": the three differences
     local -a b=($1) a=($2)
     echo "$((a[0] - b[0])) $((a[1] - b[1])) $((a[2] - b[2]))"
 }
-before=$(counters)
-check "3x1 Fortran MPI_BARRIER" "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/fbarrier" 1000
-expect_eq "3x1 Fortran MPI_BARRIER on the GBA: every port +1000" "$(grew "$before" "$(counters)")" "1000 1000 1000"
-before=$(counters)
-check "3x1 shmem_barrier_all with puts, scoll/gba, on the GBA" \
-    "${MPIRUN[@]/#mpirun/oshrun}" --mca osc ^rdma --mca scoll_gba_verbose 1 --map-by ppr:1:node -np 3 "$BUILD/shmem_barrier" 200 1
-expect_log "3x1 shmem_barrier_all went through scoll/gba on every host" "\[h2:[0-9]+\] scoll:gba: PE 2: barrier of all 3 PEs"
-read -r g0 g1 g2 <<<"$(grew "$before" "$(counters)")"
-expect_eq "3x1 shmem: every port counted the same barriers (at least the 200)" "$([ "$g0" = "$g1" ] && [ "$g1" = "$g2" ] && [ "$g0" -ge 200 ] && echo same)" same
+# said_once: the last log's fallback lines (0 when offloaded), as "COUNT"
+fallbacks() { grep -c 'coll:gba_barrier: .*software barrier' "$LAST_LOG"; }
 
-for shape in 2x2 3x2; do
+for shape in 2x3 3x2; do
     hosts=${shape%x*} ppn=${shape#*x}
     say "--- $hosts hosts x $ppn ranks"
-    check "${shape} barriers under random delays, distinct hostnames per host, counters as today" \
+    check "${shape} barriers under random delays, distinct hostnames per host, BARRIERS_COMPLETED exact on every port" \
         "${MPIRUN[@]}" --mca btl_base_verbose 100 --map-by "ppr:$ppn:node" -np $((hosts * ppn)) \
         "$BUILD/hosts_barrier" 300 $MANY_RANKS_PER_HOST_OFFLOAD "$hosts"
     expect_log "${shape} OpenMPI sees separate nodes: TCP to another host" "\[h0:[0-9]+\] mca: bml: Using tcp btl for send to \[\[[0-9]+,[0-9]+\],$ppn\] on node h1"
     expect_log "${shape} and shared memory within one" "\[h1:[0-9]+\] mca: bml: Using vader btl for send to \[\[[0-9]+,[0-9]+\],$ppn\] on node h1"
     if [ $MANY_RANKS_PER_HOST_OFFLOAD = 0 ]; then
         expect_eq "${shape} the whole job falls back, said once, on rank 0, with the reason" \
-            "$(grep -c 'coll:gba_barrier: .*software barrier' "$LAST_LOG"):$(grep -Ec '\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD: software barrier: two ranks share port 0' "$LAST_LOG")" "1:1"
+            "$(fallbacks):$(grep -Ec '\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD \(cid 0, size [0-9]+\): software barrier: ranks 0 and 1 share port 0' "$LAST_LOG")" "1:1"
     else
-        expect_log "${shape} MPI_COMM_WORLD on a GBA group" "\[rank 0\] MPI_COMM_WORLD \(cid 0, size $((hosts * ppn))\): barrier on GBA group"
+        expect_log "${shape} MPI_COMM_WORLD on a GBA group" "\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD \(cid 0, size $((hosts * ppn))\): barrier on GBA group"
+        expect_eq "${shape} no fallback anywhere" "$(fallbacks)" 0
     fi
 done
+
+PPN=$((MANY_RANKS_PER_HOST_OFFLOAD + 1))
+RUN32=("${MPIRUN[@]}" --map-by ppr:$PPN:node -np $((3 * PPN)))
+say "--- 3 hosts x $PPN ranks: communicators, threads, Fortran, OpenSHMEM"
+if [ $MANY_RANKS_PER_HOST_OFFLOAD = 1 ]; then
+    check "3x2 MPI_COMM_WORLD split by parity: both halves on the GBA at once, every port +2 per barrier pair" \
+        "${RUN32[@]}" "$BUILD/split" 300 3 1
+    expect_eq "3x2 split: each half said its GBA group once" \
+        "$(grep -Ec 'coll:gba_barrier: \[rank [0-9]+\] MPI COMMUNICATOR [0-9]+ SPLIT FROM 0 \(cid [0-9]+, size 3\): barrier on GBA group' "$LAST_LOG")" 2
+fi
+check "3x$PPN MPI_THREAD_MULTIPLE: 3 threads, barriers on distinct communicators at once, on the GBA" \
+    "${RUN32[@]}" "$BUILD/thread_multiple" 200 3 1
+before=$(counters)
+check "3x$PPN Fortran MPI_BARRIER" "${RUN32[@]}" "$BUILD/fbarrier" 1000
+expect_eq "3x$PPN Fortran MPI_BARRIER on the GBA: every port +1000" "$(grew "$before" "$(counters)")" "1000 1000 1000"
+before=$(counters)
+check "3x$PPN shmem_barrier_all with puts, scoll/gba, on the GBA" \
+    "${RUN32[@]/#mpirun/oshrun}" --mca osc ^rdma --mca scoll_gba_verbose 1 "$BUILD/shmem_barrier" 200 1
+expect_log "3x$PPN shmem_barrier_all went through scoll/gba" "\[h2:[0-9]+\] scoll:gba: PE [2-5]: barrier of all $((3 * PPN)) PEs"
+read -r g0 g1 g2 <<<"$(grew "$before" "$(counters)")"
+expect_eq "3x$PPN shmem: every port counted the same barriers (at least the 200)" "$([ "$g0" = "$g1" ] && [ "$g1" = "$g2" ] && [ "$g0" -ge 200 ] && echo same)" same
+
+if [ $MANY_RANKS_PER_HOST_OFFLOAD = 1 ]; then
+    say "--- two jobs on the same hosts at once"
+    ( timeout 180 "${MPIRUN[@]}" --map-by ppr:2:node -np 6 "$BUILD/hosts_barrier" 300 -1 3 >"$LOGS/jobA.log" 2>&1; echo $? >"$LOGS/jobA.rc" ) &
+    ( timeout 180 "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/hosts_barrier" 300 -1 3 >"$LOGS/jobB.log" 2>&1; echo $? >"$LOGS/jobB.rc" ) &
+    wait
+    expect_eq "two jobs (3x2 and 3x1) on the same hosts: both complete" "$(cat "$LOGS/jobA.rc") $(cat "$LOGS/jobB.rc")" "0 0"
+    ga=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size 6): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobA.log" | head -1)
+    gb=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size 3): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobB.log" | head -1)
+    if [ -n "$ga" ] && [ -n "$gb" ] && [ "$ga" != "$gb" ]; then
+        passed=$((passed + 1)); say "ok   two jobs on their own GBA groups ($ga and $gb)"
+    else
+        failed=$((failed + 1)); say "FAIL two jobs: groups '$ga' and '$gb'"; tail -n 5 "$LOGS/jobA.log" "$LOGS/jobB.log" | sed 's/^/     /'
+    fi
+fi
 
 say "--- after every job"
 if "$GBA_BIN" sim status --path "$FABRIC" | grep -q "no group is enabled on any port"; then
@@ -167,16 +198,29 @@ else
     failed=$((failed + 1)); say "FAIL groups left enabled:"; "$GBA_BIN" sim status --path "$FABRIC" | sed 's/^/     /'
 fi
 say "--- a stopped rank"
-# a rank stopped in host h1 (SIGSTOP): the others' barrier warns, naming port 1, and keeps
+# rank 3 (the second rank of host h1) stops (SIGSTOP) before barrier 10: the others' barriers
+# warn, naming port 1 (h1) from the other hosts and the local process from h1, and keep
 # waiting until the job is killed (its group stays enabled: this runs after the check above)
 shm_before=$(ls /dev/shm)
-timeout 8 "${MPIRUN[@]}" --mca coll_gba_barrier_warn_timeout_ms 1500 --map-by ppr:1:node -np 3 \
-    "$BUILD/hosts_barrier" 100 1 3 1 >"$LOGS/stopped.log" 2>&1
-LAST_LOG="$LOGS/stopped.log"
-for h in 0 2; do
-    expect_log "3x1 rank 1 stopped in h1: h$h's barrier names the missing member 1" \
-        "\[h$h:[0-9]+\] coll:gba_barrier: .*waiting more than 1500 ms: .*missing \\{1\\}"
-done
+if [ $MANY_RANKS_PER_HOST_OFFLOAD = 1 ]; then
+    timeout 8 "${MPIRUN[@]}" --mca coll_gba_barrier_warn_timeout_ms 1500 --map-by ppr:2:node -np 6 \
+        "$BUILD/hosts_barrier" 100 1 3 3 >"$LOGS/stopped.log" 2>&1
+    LAST_LOG="$LOGS/stopped.log"
+    for h in 0 2; do
+        expect_log "3x2 rank 3 stopped in h1: h$h's barrier names the missing host h1 (port 1)" \
+            "\[h$h:[0-9]+\] coll:gba_barrier: .*waiting more than 1500 ms: .*(\{1\}|\[1\]|h1)"
+    done
+    expect_log "3x2 rank 3 stopped in h1: h1's other rank names the missing process, rank 3" \
+        "\[h1:[0-9]+\] coll:gba_barrier: \[rank 2\] .*waiting more than 1500 ms: .*rank 3"
+else
+    timeout 8 "${MPIRUN[@]}" --mca coll_gba_barrier_warn_timeout_ms 1500 --map-by ppr:1:node -np 3 \
+        "$BUILD/hosts_barrier" 100 1 3 1 >"$LOGS/stopped.log" 2>&1
+    LAST_LOG="$LOGS/stopped.log"
+    for h in 0 2; do
+        expect_log "3x1 rank 1 stopped in h1: h$h's barrier names the missing member 1" \
+            "\[h$h:[0-9]+\] coll:gba_barrier: .*waiting more than 1500 ms: .*(missing \\{1\\}|members \\[1\\] never arrived)"
+    done
+fi
 # the killed job's shared-memory segments (the hosts share /dev/shm)
 for f in $(comm -13 <(echo "$shm_before" | sort) <(ls /dev/shm | sort)); do
     case $f in vader_segment.h[0-9]*) rm -f "/dev/shm/$f" ;; esac

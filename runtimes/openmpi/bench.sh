@@ -23,8 +23,12 @@ COMPONENT_PATH=
 IFS=: read -ra dirs <<<"$DEFAULT_PATH"
 for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
 export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
-export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC"
+export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
 
+# one host, port 0 shared by the ranks; until the library combines a host's processes, each
+# rank gets a port of its own (tests/port-per-rank; GBA_TEST_HOST_COMBINING=1 for port 0)
+W=()
+[ "${GBA_TEST_HOST_COMBINING:-0}" = 1 ] || W=("$HERE/tests/port-per-rank")
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
 # the library alone, no MPI: what the simulator costs per episode
@@ -39,7 +43,7 @@ for np in 2 4; do
     it=$ITERS
     [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
     mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC -np $np \
-        "$BUILD/bench_barrier" $it $((2 * ROUNDS))
+        "${W[@]}" "$BUILD/bench_barrier" $it $((2 * ROUNDS))
 done
 
 for np in 2 4; do
@@ -47,8 +51,8 @@ for np in 2 4; do
     [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
     on=() off=()
     for r in $(seq "$ROUNDS"); do
-        on+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma -np $np "$BUILD/shmem_bench" $it)")
-        off+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca coll_gba_barrier_disable 1 -np $np "$BUILD/shmem_bench" $it)")
+        on+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma -np $np "${W[@]}" "$BUILD/shmem_bench" $it)")
+        off+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca coll_gba_barrier_disable 1 -np $np "${W[@]}" "$BUILD/shmem_bench" $it)")
     done
     echo "shmem_barrier_all np=$np, $ROUNDS alternating jobs of $it: coll/gba_barrier median $(printf '%s\n' "${on[@]}" | median) us (all: ${on[*]}), OpenMPI's own median $(printf '%s\n' "${off[@]}" | median) us (all: ${off[*]})"
 done

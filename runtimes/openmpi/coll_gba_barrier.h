@@ -24,6 +24,7 @@ _Static_assert(GBA_EXPECT_OMPI_VERSION ==
                "the OpenMPI headers found do not match the installed OpenMPI runtime (ompi_info)");
 #endif
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "mpi.h"
@@ -44,11 +45,9 @@ typedef struct mca_coll_gba_barrier_component_t {
     char *device_path;
     int min_comm_size;
     int verbose;
-    int port_offset;
     int ready_timeout_ms;
     int warn_timeout_ms;
     bool drive_progress;
-    bool debug_assume_free;
 
     /* device state, set by init_query */
     gba_device *device;
@@ -61,8 +60,10 @@ typedef struct mca_coll_gba_barrier_component_t {
     /* job-wide decision, made once on MPI_COMM_WORLD: some rank has no usable device */
     bool job_unusable;
 
-    /* enabled modules (a GBA group each), for ibarrier progress and for finalize */
+    /* enabled modules (a GBA team each), for ibarrier progress and for finalize; under
+     * `lock` (recursive: completing an ibarrier request may create a communicator) */
     mca_coll_gba_barrier_module_t *modules;
+    pthread_mutex_t lock;
 } mca_coll_gba_barrier_component_t;
 
 typedef struct gba_ibarrier_request_t {
@@ -77,7 +78,7 @@ struct mca_coll_gba_barrier_module_t {
     mca_coll_base_module_t super;
 
     struct ompi_communicator_t *comm;   /* not retained: the communicator owns us */
-    gba_barrier *barrier;               /* NULL until enable succeeded */
+    gba_team *team;                     /* NULL until enable succeeded */
     uint32_t group;
     uint64_t barriers;                  /* episodes run on this module */
 
@@ -87,11 +88,12 @@ struct mca_coll_gba_barrier_module_t {
     mca_coll_base_module_ibarrier_fn_t previous_ibarrier;
     mca_coll_base_module_t *previous_ibarrier_module;
 
-    /* set while this module is inside a libgba_barrier call on its barrier: the progress hook
-     * (opal_progress) may reach our progress callback, which must not re-enter that barrier */
+    /* test-and-set: held by the one thread inside the team (or changing the request queue);
+     * the progress hook (opal_progress), reached from inside a library call or from another
+     * thread, must not enter the team then */
     bool busy;
 
-    /* ibarrier requests in issue order; only the head has arrived */
+    /* ibarrier requests in issue order, only the head has arrived; changed under `busy` */
     gba_ibarrier_request_t *req_head, *req_tail;
 
     /* list of enabled modules in the component */

@@ -36,6 +36,7 @@ mca_coll_gba_barrier_component_t mca_coll_gba_barrier_component = {
         .collm_init_query = mca_coll_gba_barrier_init_query,
         .collm_comm_query = mca_coll_gba_barrier_comm_query,
     },
+    .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP,
 };
 
 void mca_coll_gba_barrier_log(int level, const char *fmt, ...)
@@ -71,13 +72,13 @@ static int gba_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_2, MCA_BASE_VAR_SCOPE_READONLY,
         &c->disable);
 
-    c->device_path = "sim:/dev/shm/gba-fabric";
+    c->device_path = "";
     (void)mca_base_component_var_register(
         v, "device_path",
-        "GBA device. \"sim:<fabric-dir>\": the simulator fabric made by `gba sim create`; each "
-        "process opens port <port_offset + rank in MPI_COMM_WORLD> (\"#<port>\" is appended). "
-        "\"sim:<dir>#<port>\" or \"/dev/uioN\": opened as given. Empty: the GBA_DEVICE "
-        "environment variable",
+        "This host's GBA device, opened as given: \"sim:<fabric-dir>#<port>\" (a port of a "
+        "simulator fabric made by `gba sim create`, standing for this host's port) or "
+        "\"/dev/uioN\". Empty (the default): the GBA_DEVICE environment variable. Every "
+        "process of a host opens the same device; the processes of one host share its port",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
         &c->device_path);
 
@@ -96,14 +97,6 @@ static int gba_register(void)
         "20 every step",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->verbose);
-
-    c->port_offset = 0;
-    (void)mca_base_component_var_register(
-        v, "port_offset",
-        "Added to the MPI_COMM_WORLD rank to give the simulator port a process opens (lets two "
-        "jobs share one fabric as two sets of hosts would)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->port_offset);
 
     c->ready_timeout_ms = 2000;
     (void)mca_base_component_var_register(
@@ -129,14 +122,6 @@ static int gba_register(void)
         "(e.g. MPI_Isend; MPI_Barrier; MPI_Wait with a large message); 0 only for measurements",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &c->drive_progress);
-
-    c->debug_assume_free = false;
-    (void)mca_base_component_var_register(
-        v, "debug_assume_free",
-        "Testing only: take every group as free instead of reading GROUPS_BUSY, so that the "
-        "agreement picks a group another job holds and must recover from GROUP_BUSY",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &c->debug_assume_free);
 
     return OMPI_SUCCESS;
 }
@@ -175,7 +160,7 @@ static int gba_close(void)
  * may be waiting for (MPI_Isend; MPI_Barrier; MPI_Wait is a correct program). */
 static void gba_progress_hook(void *arg)
 {
-    static int in_hook = 0;
+    static _Thread_local int in_hook = 0;
     (void)arg;
     if (in_hook) {
         return;
@@ -192,31 +177,25 @@ int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mp
     int rc;
 
     (void)enable_progress_threads;
+    /* MPI_THREAD_MULTIPLE is supported: the module's state is entered under its busy flag and
+     * distinct communicators' teams are independent in the library */
+    (void)enable_mpi_threads;
     c->world_rank = OPAL_PROC_MY_NAME.vpid;
 
     if (c->disable) {
-        GBA_LOG(1, "disabled by coll_gba_barrier_disable: the software barrier stays");
+        /* the same on every rank (the parameter must be): said once */
+        if (0 == c->world_rank) {
+            GBA_LOG(1, "disabled by coll_gba_barrier_disable: the software barrier stays");
+        }
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    if (enable_mpi_threads) {
-        /* the module's state (episode counters, ibarrier queue) is not locked */
-        GBA_LOG(1, "unavailable: MPI_THREAD_MULTIPLE is not supported; the software barrier "
-                   "stays");
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
-
     if (NULL == path || '\0' == path[0]) {
         const char *env = getenv("GBA_DEVICE");
         snprintf(c->device_name, sizeof(c->device_name), "%s (GBA_DEVICE)",
                  env ? env : "(unset)");
         rc = gba_device_open(NULL, &c->device);
     } else {
-        if (0 == strncmp(path, "sim:", 4) && NULL == strchr(path, '#')) {
-            snprintf(c->device_name, sizeof(c->device_name), "%s#%d", path,
-                     c->port_offset + (int)c->world_rank);
-        } else {
-            snprintf(c->device_name, sizeof(c->device_name), "%s", path);
-        }
+        snprintf(c->device_name, sizeof(c->device_name), "%s", path);
         rc = gba_device_open(c->device_name, &c->device);
     }
     if (GBA_OK == rc) {
@@ -231,9 +210,10 @@ int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mp
         c->device = NULL;
         /* Not OMPI_ERR_NOT_AVAILABLE: another rank may have its device, and every rank must
          * take the same decision, so this rank stays in the selection and votes "fallback" in
-         * the agreement of each communicator's enable. */
-        GBA_LOG(1, "device %s unavailable: %s (%d): %s; this rank votes for the software "
-                   "barrier", c->device_name, gba_strerror(rc), rc, gba_last_error());
+         * the team creation of each communicator's enable (the library's verdict then names this
+         * rank and the reason, once, on the communicator's rank 0). */
+        GBA_LOG(10, "device %s unavailable: %s (%d): %s; this rank votes for the software "
+                    "barrier", c->device_name, gba_strerror(rc), rc, gba_last_error());
         return OMPI_SUCCESS;
     }
     if (c->drive_progress) {
@@ -254,7 +234,6 @@ mca_coll_base_module_t *mca_coll_gba_barrier_comm_query(struct ompi_communicator
     mca_coll_gba_barrier_component_t *c = &mca_coll_gba_barrier_component;
     mca_coll_gba_barrier_module_t *m;
     int size;
-    uint32_t max_members = c->device ? c->info.max_members : GBA_MAX_MEMBERS;
 
     /* Every test here must come out the same on every rank of comm. */
     if (OMPI_COMM_IS_INTER(comm)) {
@@ -266,11 +245,6 @@ mca_coll_base_module_t *mca_coll_gba_barrier_comm_query(struct ompi_communicator
         GBA_LOG(10, "%s (cid %u): size %d below coll_gba_barrier_min_comm_size %d, software "
                     "barrier", comm->c_name, (unsigned)comm->c_contextid, size,
                 c->min_comm_size);
-        return NULL;
-    }
-    if ((uint32_t)size > max_members) {
-        GBA_LOG(1, "%s (cid %u): size %d above the device's MAX_MEMBERS %u, software barrier",
-                comm->c_name, (unsigned)comm->c_contextid, size, max_members);
         return NULL;
     }
     if (c->job_unusable) {

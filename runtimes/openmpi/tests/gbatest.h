@@ -102,11 +102,15 @@ static inline void spin_us(double us)
     }
 }
 
+/* This process's port: the "#<port>" of the device it opens (the component's device_path,
+ * else GBA_DEVICE), 0 when neither names one. Every process of a host has the same. */
 static inline int world_port(void)
 {
-    const char *off = getenv("OMPI_MCA_coll_gba_barrier_port_offset");
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    return rank + (off ? atoi(off) : 0);
+    const char *path = getenv("OMPI_MCA_coll_gba_barrier_device_path"), *hash;
+    if (!path || !path[0]) {
+        path = getenv("GBA_DEVICE");
+    }
+    hash = path ? strrchr(path, '#') : NULL;
+    return hash ? atoi(hash + 1) : 0;
 }
 #endif

@@ -6,7 +6,8 @@
  *   - with random delays, no rank leaves barrier k before every rank entered it (counters in
  *     /dev/shm, which the hosts of this one-machine cluster share; independent of MPI);
  *   - EXPECT 1: BARRIERS_COMPLETED of every port 0..HOSTS-1 grows by exactly ITERATIONS + 2;
- *     EXPECT 0: no port's counter grows (the software barrier ran);
+ *     EXPECT 0: no port's counter grows (the software barrier ran); EXPECT -1: not checked
+ *     (another job moves the same counters);
  *   - STOP_RANK: that rank stops itself (SIGSTOP) before barrier 10, so that the others' wait
  *     must say who is missing (the job never ends: the caller kills it). */
 #include <signal.h>
@@ -87,7 +88,10 @@ int main(int argc, char **argv)
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    if (0 == rank) {
+    if (0 == rank && expect < 0) {
+        printf("hosts_barrier: %d barriers, %d ranks on %d hosts (counters not checked)\n", iters,
+               size, hosts);
+    } else if (0 == rank) {
         long long want = expect ? iters + 2 : 0;
         for (int p = 0; p < hosts; p++) {
             long long grew = fabric_completed(p) - c0[p];

@@ -47,8 +47,13 @@ int main(int argc, char **argv)
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
     int right = (me + 1) % npes, left = (me + npes - 1) % npes;
-    const char *off = getenv("OMPI_MCA_coll_gba_barrier_port_offset");
-    int port = me + (off ? atoi(off) : 0);
+    /* this PE's port: the "#<port>" of the device it opens (device_path, else GBA_DEVICE) */
+    const char *dev = getenv("OMPI_MCA_coll_gba_barrier_device_path"), *hash;
+    if (!dev || !dev[0]) {
+        dev = getenv("GBA_DEVICE");
+    }
+    hash = dev ? strrchr(dev, '#') : NULL;
+    int port = hash ? atoi(hash + 1) : 0;
 
     shmem_barrier_all();
     if (0 == me && expect >= 0) {
