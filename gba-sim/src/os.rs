@@ -2,17 +2,8 @@
 //! machine reads alike, and whether a process is still alive.
 
 /// Nanoseconds of CLOCK_MONOTONIC: the same clock in every process of the machine, so that
-/// a deadline written by one process is understood by another.
-pub fn monotonic_ns() -> u64 {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `now` is a valid, writable timespec; CLOCK_MONOTONIC always exists on Linux.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
-    debug_assert_eq!(rc, 0);
-    (now.tv_sec as u64) * 1_000_000_000 + now.tv_nsec as u64
-}
+/// a deadline written by one process is understood by another. The HAL's own clock.
+pub use gba_hal::backends::clock::monotonic_ns;
 
 pub fn my_pid() -> u64 {
     u64::from(std::process::id())
