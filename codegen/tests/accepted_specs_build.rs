@@ -623,7 +623,9 @@ fn module_items(items: &[syn::Item], context: &dyn Fn() -> String) {
         .join(" ");
     for (ns, name) in &defined {
         if *ns == Namespace::Type && PRELUDE.contains(&name.as_str()) {
-            let mut rest = text.clone();
+            // Derive macros resolve in the macro namespace, so a block type named `Copy` or
+            // `Clone` does not hide `#[derive(Clone, Copy, Debug)]` (checked with rustc).
+            let mut rest = without_derives(&text);
             for own in [
                 format!("struct {name}"),
                 format!("impl {name}"),
@@ -895,3 +897,16 @@ blocks:
     registers:
       - { name: Reg, offset: 0, width: 32, access: rw, fields: [{ name: Field, bits: 0 }] }
 "#;
+
+/// `text` without the contents of its `derive(…)` attributes.
+fn without_derives(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("derive (") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        rest = rest.find(')').map_or("", |end| &rest[end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
