@@ -1,22 +1,13 @@
 //! Devices opened by address, used without knowing the backend: [`AnyDevice`] and the
 //! [`AnyBarrier`] that holds its device; split-phase polling that reports a failed group.
 
+mod common;
+use common::fabric;
+
 use std::time::Duration;
 
 use gba_barrier::{AnyBarrier, AnyDevice, WaitError};
 use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
-
-fn fabric(ports: usize) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
-        tempfile::tempdir_in("/dev/shm")
-    } else {
-        tempfile::tempdir()
-    }
-    .unwrap();
-    let path = dir.path().join("fabric");
-    gba_sim::Fabric::create(&path, ports).unwrap();
-    (dir, path)
-}
 
 fn chain(error: &dyn std::error::Error) -> String {
     std::iter::successors(Some(error), |e| e.source())

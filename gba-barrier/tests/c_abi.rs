@@ -1,6 +1,8 @@
 //! The C ABI from a C11 program built with `-std=c11 -Wall -Wextra -Werror -pedantic`: every
 //! bad input, and barriers across processes on the simulator (tests/c/abi_test.c).
 
+mod common;
+use common::fabric;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -60,14 +62,7 @@ fn compile(name: &str, work: &Path) -> PathBuf {
 fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
     let work = tempfile::tempdir().unwrap();
     let program = compile("abi_test", work.path());
-    let shm = if Path::new("/dev/shm").is_dir() {
-        Path::new("/dev/shm")
-    } else {
-        work.path()
-    };
-    let fabric_dir = tempfile::tempdir_in(shm).unwrap();
-    let fabric = fabric_dir.path().join("fabric");
-    gba_sim::Fabric::create(&fabric, 4).expect("fabric");
+    let (_fabric_dir, fabric) = fabric(4);
     let run = Command::new(&program)
         .arg(&fabric)
         .args(["4", "500"])
@@ -93,14 +88,7 @@ fn c_program_runs_barriers_across_processes_and_every_bad_input_is_refused() {
 fn c_program_creates_teams_over_its_own_allgather() {
     let work = tempfile::tempdir().unwrap();
     let program = compile("team_test", work.path());
-    let shm = if Path::new("/dev/shm").is_dir() {
-        Path::new("/dev/shm")
-    } else {
-        work.path()
-    };
-    let fabric_dir = tempfile::tempdir_in(shm).unwrap();
-    let fabric = fabric_dir.path().join("fabric");
-    gba_sim::Fabric::create(&fabric, 3).expect("fabric");
+    let (_fabric_dir, fabric) = fabric(3);
     let run = Command::new(&program)
         .arg(&fabric)
         .args(["3", "400"])

@@ -2,24 +2,15 @@
 //! by CAS in the fabric's shared memory, makes a second claimant on the same port lose with a
 //! retryable GROUP_BUSY before it writes any register, and the owner's barriers go on.
 
+mod common;
+use common::fabric;
+
 use std::time::Duration;
 
 use gba_barrier::{AnyBarrier, AnyDevice};
 use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
 
 const LIMIT: Option<Duration> = Some(Duration::from_secs(60));
-
-fn fabric(ports: usize) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
-        tempfile::tempdir_in("/dev/shm")
-    } else {
-        tempfile::tempdir()
-    }
-    .unwrap();
-    let path = dir.path().join("fabric");
-    gba_sim::Fabric::create(&path, ports).unwrap();
-    (dir, path)
-}
 
 fn open(path: &std::path::Path, port: usize) -> AnyDevice {
     AnyDevice::open(&DeviceAddress::sim(path, port)).unwrap()

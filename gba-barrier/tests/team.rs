@@ -2,6 +2,9 @@
 //! here (threads over a mutex and a `std::sync::Barrier`), the verdict identical on every
 //! rank, exact BARRIERS_COMPLETED, and distinct teams used from distinct threads at once.
 
+mod common;
+use common::fabric;
+
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
@@ -10,18 +13,6 @@ use gba_barrier::team::{OobError, OutOfBand, Reason, Team, TeamParams, Verdict};
 use gba_hal::DeviceAddress;
 
 const LIMIT: Option<Duration> = Some(Duration::from_secs(60));
-
-fn fabric(ports: usize) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
-        tempfile::tempdir_in("/dev/shm")
-    } else {
-        tempfile::tempdir()
-    }
-    .unwrap();
-    let path = dir.path().join("fabric");
-    gba_sim::Fabric::create(&path, ports).unwrap();
-    (dir, path)
-}
 
 /// An allgather among threads: each writes its part, all meet, each reads all, all meet.
 #[derive(Clone)]
