@@ -1,5 +1,5 @@
 /*
- * coll/gba_barrier: an out-of-tree OpenMPI 4.1 coll component that runs MPI_Barrier and
+ * coll/gba_barrier: an out-of-tree OpenMPI 4.1 / 5.0 coll component that runs MPI_Barrier and
  * MPI_Ibarrier on the Global Barrier Accelerator through libgba_barrier's C ABI.
  *
  * Only the barrier and ibarrier slots are provided; every other collective stays with the
@@ -10,12 +10,12 @@
 
 #include "ompi_config.h"
 
-/* The MCA loader refuses a component built for another OpenMPI, but only at run time and
- * only by MCA version; the module struct layout changes between minor releases, so refuse
- * at build time too. */
-#if !defined(OMPI_MAJOR_VERSION) || OMPI_MAJOR_VERSION != 4 || OMPI_MINOR_VERSION != 1
-#error "coll/gba_barrier is written against OpenMPI 4.1 (mca_coll_base_component_2_0_0_t, mca_coll_base_module_2_3_0_t); these headers are another version"
-#endif
+/* One source for OpenMPI 4.1 and 5.0: what differs between them is chosen here, from the
+ * version the headers declare. The module structure's layout differs too (5.0 drops ft_event,
+ * moves coll_module_disable after coll_agree/coll_iagree and appends coll_revoke_local), but
+ * this component only ever names the fields it sets, so the source is the same. A build serves
+ * only the OpenMPI line it was compiled against: gba_ompi_version.h refuses another at load. */
+#include "gba_ompi_version.h"
 #if defined(GBA_EXPECT_OMPI_VERSION)
 #define GBA_STR2(x) #x
 #define GBA_STR(x) GBA_STR2(x)
@@ -34,10 +34,24 @@ _Static_assert(GBA_EXPECT_OMPI_VERSION ==
 
 BEGIN_C_DECLS
 
+#if OMPI_MAJOR_VERSION == 5
+/* coll's component and module interface 2.4.0 */
+typedef mca_coll_base_component_2_4_0_t gba_coll_component_t;
+#define GBA_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
+/* For log lines only (nothing is agreed on it): 5.0's c_contextid is a 128-bit extended CID;
+ * the local index is what ompi_comm_get_local_cid gives (0 for MPI_COMM_WORLD). */
+#define GBA_COMM_CID(comm) ((unsigned)ompi_comm_get_local_cid(comm))
+#else
+/* coll's component interface 2.0.0, module interface 2.3.0 */
+typedef mca_coll_base_component_2_0_0_t gba_coll_component_t;
+#define GBA_COLL_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
+#define GBA_COMM_CID(comm) ((unsigned)(comm)->c_contextid)
+#endif
+
 typedef struct mca_coll_gba_barrier_module_t mca_coll_gba_barrier_module_t;
 
 typedef struct mca_coll_gba_barrier_component_t {
-    mca_coll_base_component_2_0_0_t super;
+    gba_coll_component_t super;
 
     /* MCA parameters */
     int priority;

@@ -22,7 +22,7 @@ static void gba_progress_hook(void *arg);
 mca_coll_gba_barrier_component_t mca_coll_gba_barrier_component = {
     .super = {
         .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
+            GBA_COLL_BASE_VERSION,
             .mca_component_name = "gba_barrier",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                   OMPI_RELEASE_VERSION),
@@ -56,6 +56,9 @@ static int gba_register(void)
     mca_coll_gba_barrier_component_t *c = &mca_coll_gba_barrier_component;
     mca_base_component_t *v = &c->super.collm_version;
 
+    if (!gba_ompi_runtime_matches("coll:gba_barrier")) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
     c->priority = 40;
     (void)mca_base_component_var_register(
         v, "priority",
@@ -243,14 +246,14 @@ mca_coll_base_module_t *mca_coll_gba_barrier_comm_query(struct ompi_communicator
     size = ompi_comm_size(comm);
     if (size < c->min_comm_size) {
         GBA_LOG(10, "%s (cid %u): size %d below coll_gba_barrier_min_comm_size %d, software "
-                    "barrier", comm->c_name, (unsigned)comm->c_contextid, size,
+                    "barrier", comm->c_name, GBA_COMM_CID(comm), size,
                 c->min_comm_size);
         return NULL;
     }
     if (c->job_unusable) {
         GBA_LOG(20, "%s (cid %u): the GBA is unusable in this job (decided on "
                     "MPI_COMM_WORLD), software barrier", comm->c_name,
-                (unsigned)comm->c_contextid);
+                GBA_COMM_CID(comm));
         return NULL;
     }
     m = OBJ_NEW(mca_coll_gba_barrier_module_t);

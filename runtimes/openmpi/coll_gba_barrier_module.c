@@ -199,12 +199,12 @@ static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communica
         if (GBA_OK != rc) {
             /* the allgather itself failed: every rank saw the same collective fail */
             GBA_LOG_ROOT(1, "%s (cid %u, size %d): software barrier: forming the GBA team "
-                            "failed: %s (%d): %s", comm->c_name, (unsigned)comm->c_contextid,
+                            "failed: %s (%d): %s", comm->c_name, GBA_COMM_CID(comm),
                          size, gba_strerror(rc), rc, gba_last_error());
             return OMPI_ERR_NOT_AVAILABLE;
         }
         /* the text starts with "software barrier: " and names the rank and the reason */
-        GBA_LOG_ROOT(1, "%s (cid %u, size %d): %s", comm->c_name, (unsigned)comm->c_contextid,
+        GBA_LOG_ROOT(1, "%s (cid %u, size %d): %s", comm->c_name, GBA_COMM_CID(comm),
                      size, verdict.text);
         if (comm == &ompi_mpi_comm_world.comm &&
             (GBA_ERR_NO_DEVICE == verdict.reason || GBA_ERR_NOT_GBA == verdict.reason)) {
@@ -215,7 +215,7 @@ static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communica
     }
     m->group = verdict.group;
     GBA_LOG_ROOT(1, "%s (cid %u, size %d): barrier on GBA group %u", comm->c_name,
-                 (unsigned)comm->c_contextid, size, (unsigned)verdict.group);
+                 GBA_COMM_CID(comm), size, (unsigned)verdict.group);
     GBA_LOG_ROOT(10, "%s: %s", comm->c_name, verdict.text);
     return OMPI_SUCCESS;
 }

@@ -1,5 +1,5 @@
 /*
- * scoll/gba: a native OpenSHMEM scoll component (OpenMPI 4.1's oshmem) for the barrier of the
+ * scoll/gba: a native OpenSHMEM scoll component (OpenMPI 4.1's and 5.0's oshmem) for the barrier of the
  * group of all PEs. shmem_barrier_all → this module: complete outstanding puts (spml quiet),
  * then the coll barrier of MPI_COMM_WORLD, which coll/gba_barrier runs on the GBA (or OpenMPI's
  * software barrier where the GBA is not in use). It does not depend on scoll/mpi (it works
@@ -9,9 +9,9 @@
  */
 #include "oshmem_config.h"
 
-#if !defined(OMPI_MAJOR_VERSION) || OMPI_MAJOR_VERSION != 4 || OMPI_MINOR_VERSION != 1
-#error "scoll/gba is written against OpenMPI 4.1's oshmem (mca_scoll_base_component_1_0_0_t)"
-#endif
+/* OpenSHMEM's scoll interface (component 1.0.0, MCA_SCOLL_BASE_VERSION_2_0_0) is the same in
+ * OpenMPI 4.1 and 5.0; a build still serves only its own line (gba_ompi_version.h) */
+#include "gba_ompi_version.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,6 +65,9 @@ mca_scoll_gba_component_t mca_scoll_gba_component = {
 static int gba_register(void)
 {
     mca_scoll_gba_component_t *c = &mca_scoll_gba_component;
+    if (!gba_ompi_runtime_matches("scoll:gba")) {
+        return OSHMEM_ERR_NOT_SUPPORTED;
+    }
     c->priority = 90;
     (void)mca_base_component_var_register(
         &c->super.scoll_version, "priority",

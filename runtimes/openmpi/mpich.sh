@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The portable mode under MPICH: libgba_pmpi.so built with MPICH's compiler wrapper, preloaded
+# under MPICH's mpiexec (Hydra) into unmodified C programs, on a simulator fabric of its own.
+# Prints one line per test and a closing line
+#   mpich: N passed, M failed
+# MPICH is called by its own names (mpicc.mpich, mpiexec.mpich): where OpenMPI is installed
+# too, `mpicc` and `mpirun` stay OpenMPI's. trixie.sh runs this inside the Debian 13 chroot.
+#
+#   runtimes/openmpi/mpich.sh                the tests (np=2 and np=4)
+#   runtimes/openmpi/mpich.sh bench [ITERS [ROUNDS]]   MPI_Barrier with and without the
+#        preload: ROUNDS alternating jobs each at np=2, median of the jobs' medians
+#
+# Environment: GBA_PREBUILT, GBA_LIBDIR, GBA_OMPI_BUILD as for test.sh (the MPICH build goes
+# to its mpich/ subdirectory).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${GBA_OMPI_BUILD:-$HERE/build}/mpich
+LIBDIR=${GBA_LIBDIR:-$ROOT/target/release}
+MODE=${1:-test}
+MPICC=mpicc.mpich
+MPIEXEC=mpiexec.mpich
+LOGS=$(mktemp -d /tmp/gba-mpich-test.XXXXXX)
+passed=0
+failed=0
+say() { printf '%s\n' "$*"; }
+
+command -v $MPICC >/dev/null && command -v $MPIEXEC >/dev/null \
+    || { say "MPICH is needed ($MPICC, $MPIEXEC): apt-get install -y mpich libmpich-dev"; say "mpich: 0 passed, 1 failed (no MPICH)"; exit 1; }
+if [ -z "${GBA_PREBUILT:-}" ]; then
+    (cd "$ROOT" && cargo build --release -q -p gba-barrier -p gba) >"$LOGS/cargo.log" 2>&1 \
+        || { cat "$LOGS/cargo.log"; say "mpich: 0 passed, 1 failed (cargo build)"; exit 1; }
+fi
+
+# --- build: the same preload source as for OpenMPI, and the test programs ----------------------
+say "building libgba_pmpi.so and the tests with $MPICC ($($MPICC -v 2>&1 | sed -n 's/^mpicc for \(MPICH version [^ ]*\).*/\1/p' | head -1))"
+mkdir -p "$BUILD"
+CFLAGS=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror)
+{
+    $MPICC "${CFLAGS[@]}" -fPIC -shared -I"$ROOT/gba-barrier/include" -o "$BUILD/libgba_pmpi.so" \
+        "$HERE/pmpi/gba_pmpi.c" -L"$LIBDIR" -Wl,-rpath,"$LIBDIR" -lgba_barrier &&
+    for t in semantics comms barrier_latency; do
+        $MPICC "${CFLAGS[@]}" -o "$BUILD/$t" "$HERE/tests/$t.c" || exit 1
+    done
+} >"$LOGS/build.log" 2>&1 || { cat "$LOGS/build.log"; say "mpich: 0 passed, 1 failed (build)"; exit 1; }
+ldd "$BUILD/libgba_pmpi.so" | grep -q 'libmpi\(ch\)\?\.so\.12' \
+    || { ldd "$BUILD/libgba_pmpi.so"; say "mpich: 0 passed, 1 failed (libgba_pmpi.so is not linked to MPICH's libmpi.so.12)"; exit 1; }
+
+export GBA_BIN="$LIBDIR/gba"
+FABRIC=/dev/shm/gba-mpich-test-$$
+cleanup() {
+    "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1
+    if [ -n "${KEEP_LOGS:-}" ]; then say "logs kept in $LOGS"; else rm -rf "$LOGS"; fi
+}
+trap cleanup EXIT
+"$GBA_BIN" sim create --ports 8 --path "$FABRIC" >/dev/null || { say "gba sim create failed"; exit 1; }
+export GBA_FABRIC="$FABRIC"
+# Hydra passes the whole environment on; one port per rank (tests/port-per-rank reads PMI_RANK)
+W=("$HERE/tests/port-per-rank")
+PRELOAD=(env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_PMPI_VERBOSE=1)
+
+if [ "$MODE" = bench ]; then
+    ITERS=${2:-10000}
+    ROUNDS=${3:-5}
+    median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+    on=() off=()
+    for r in $(seq "$ROUNDS"); do
+        on+=("$(env LD_PRELOAD="$BUILD/libgba_pmpi.so" $MPIEXEC -np 2 "${W[@]}" "$BUILD/barrier_latency" "$ITERS" 5)")
+        off+=("$($MPIEXEC -np 2 "${W[@]}" "$BUILD/barrier_latency" "$ITERS" 5)")
+    done
+    echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $($MPICC -v 2>&1 | sed -n 's/^mpicc for \(MPICH version [^ ]*\).*/\1/p' | head -1)"
+    echo "MPI_Barrier np=2 under MPICH, $ROUNDS alternating jobs of 5 blocks of $ITERS: libgba_pmpi.so median $(printf '%s\n' "${on[@]}" | median) us (all: ${on[*]}), MPICH's own median $(printf '%s\n' "${off[@]}" | median) us (all: ${off[*]})"
+    exit 0
+fi
+
+completed() { # completed PORT: BARRIERS_COMPLETED of PORT on $GBA_FABRIC
+    "$GBA_BIN" sim status --path "$GBA_FABRIC" | awk -v p="$1" '
+        /^port +completed/ { on = 1; next }
+        on && $1 == p { print $2; found = 1 }
+        END { if (!found) print 0 }'
+}
+check() { # check NAME COMMAND...: the command must exit 0
+    local name=$1; shift
+    LAST_LOG="$LOGS/$(echo "$name" | tr ' /=' '___').log"
+    if timeout 300 "$@" >"$LAST_LOG" 2>&1; then
+        passed=$((passed + 1)); say "ok   $name"
+    else
+        failed=$((failed + 1)); say "FAIL $name (exit $?); last lines of its output:"; tail -15 "$LAST_LOG" | sed 's/^/     /'
+    fi
+}
+expect_log() { # expect_log NAME PATTERN: the last test's output must contain PATTERN
+    if grep -Eq -- "$2" "$LAST_LOG"; then
+        passed=$((passed + 1)); say "ok   $1"
+    else
+        failed=$((failed + 1)); say "FAIL $1: output lacks /$2/"; tail -10 "$LAST_LOG" | sed 's/^/     /'
+    fi
+}
+
+for np in 2 4; do
+    say "--- MPICH np=$np"
+    check "np=$np MPICH without the preload: MPI_Barrier stays MPICH's (BARRIERS_COMPLETED +0)" \
+        $MPIEXEC -np $np "${W[@]}" "$BUILD/semantics" 500 0
+    check "np=$np MPICH + libgba_pmpi.so: C MPI_Barrier on the GBA, semantics, counter exact" \
+        "${PRELOAD[@]}" $MPIEXEC -np $np "${W[@]}" "$BUILD/semantics" 2000 1
+    expect_log "np=$np MPICH + preload says which group" "gba_pmpi: \[rank 0\] communicator of size $np: barrier on GBA group [0-9]+"
+    check "np=$np MPICH + preload: dup/split communicators on their own groups, >32 fall back, free releases" \
+        "${PRELOAD[@]}" $MPIEXEC -np $np "${W[@]}" "$BUILD/comms"
+    # every rank's device missing: the verdict falls back on every rank, said once by rank 0;
+    # counted on port 0 of the real fabric, which nobody opens
+    check "np=$np MPICH + preload, device missing: software barrier, BARRIERS_COMPLETED +0" \
+        "${PRELOAD[@]}" GBA_PMPI_DEVICE="sim:/dev/shm/no-such-gba-fabric#0" $MPIEXEC -np $np "$BUILD/semantics" 500 0
+    expect_log "np=$np MPICH + preload, device missing: rank 0 says why" \
+        "gba_pmpi: \[rank 0\] communicator of size $np: software barrier: rank 0 has no usable GBA device"
+done
+
+status=$("$GBA_BIN" sim status --path "$FABRIC")
+if grep -q "no group is enabled on any port" <<<"$status"; then
+    passed=$((passed + 1)); say "ok   MPICH: every group released at MPI_Finalize / MPI_Comm_free"
+else
+    failed=$((failed + 1)); say "FAIL MPICH: groups left enabled:"; say "$status" | sed 's/^/     /'
+fi
+say "mpich: $passed passed, $failed failed"
+[ $failed -eq 0 ]
