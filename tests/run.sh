@@ -60,6 +60,8 @@ trap 'rm -f "$log"' EXIT
 cargo test --workspace 2>&1 | tee "$log"
 echo "== OpenMPI and OpenSHMEM: the coll component on the simulator (installs OpenMPI when missing)"
 bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"
+echo "== OpenMPI 5.0 and MPICH: the same suite in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
+bash runtimes/openmpi/trixie.sh 2>&1 | tee -a "$log"
 echo "== several hosts on one machine: network + UTS namespaces, one fabric port per host"
 bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"
 echo "== a driver's real path: gba dump in a QEMU guest over VFIO and over UIO (ivshmem BAR)"
@@ -70,8 +72,8 @@ if [ "$vm_rc" != 0 ] && [ "$vm_rc" != 77 ]; then
     echo "vm: FAILED"
     exit 1
 fi
-# One closing line for the whole run (cargo prints one per test binary, the OpenMPI, cluster
-# and VM suites one each).
+# One closing line for the whole run (cargo prints one per test binary, the OpenMPI (4.1 and,
+# in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|cluster|vm): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"

@@ -116,7 +116,7 @@ struct mca_coll_gba_barrier_module_t {
 };
 OBJ_CLASS_DECLARATION(mca_coll_gba_barrier_module_t);
 
-OMPI_MODULE_DECLSPEC extern mca_coll_gba_barrier_component_t mca_coll_gba_barrier_component;
+GBA_COMPONENT_EXPORT extern mca_coll_gba_barrier_component_t mca_coll_gba_barrier_component;
 
 int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_gba_barrier_comm_query(struct ompi_communicator_t *comm,

@@ -16,7 +16,11 @@
 #error "the GBA components are written against OpenMPI 4.1 and 5.0; these headers are another version"
 #endif
 
-#include <stdio.h>
+/* The component symbol OpenMPI's loader looks up (everything else is hidden): 4.1's
+ * OMPI_MODULE_DECLSPEC is gone in 5.0. */
+#define GBA_COMPONENT_EXPORT __attribute__((visibility("default")))
+
+#include <string.h>
 #include "mpi.h"
 #include "opal/util/output.h"
 
@@ -24,16 +28,32 @@
  * (naming both versions and the remedy) and gives 0: the caller refuses to register. */
 static inline int gba_ompi_runtime_matches(const char *component)
 {
+    static const char prefix[] = "Open MPI v";
     char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len = 0, major = -1, minor = -1, release = -1;
-    /* MPI_Get_library_version may be called before MPI_Init; it is the running libmpi's */
+    int len = 0;
+    long major = -1, minor = -1, release = -1;
+    /* MPI_Get_library_version may be called before MPI_Init; it is the running libmpi's.
+     * Parsed by hand, not with sscanf/strtol: built on glibc >= 2.38 with _GNU_SOURCE those
+     * become __isoc23_* symbols, and the build could not even load (and say this) on an
+     * older system. */
     (void)MPI_Get_library_version(lib, &len);
-    if (3 == sscanf(lib, "Open MPI v%d.%d.%d", &major, &minor, &release) &&
-        major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION) {
+    if (0 == strncmp(lib, prefix, sizeof(prefix) - 1)) {
+        const char *p = lib + sizeof(prefix) - 1;
+        long *part[3] = {&major, &minor, &release};
+        for (int i = 0; i < 3 && *p >= '0' && *p <= '9'; i++) {
+            for (*part[i] = 0; *p >= '0' && *p <= '9'; p++) {
+                *part[i] = *part[i] * 10 + (*p - '0');
+            }
+            if ('.' == *p) {
+                p++;
+            }
+        }
+    }
+    if (major == OMPI_MAJOR_VERSION && minor == OMPI_MINOR_VERSION) {
         return 1;
     }
     opal_output(0,
-                "%s: this build is for OpenMPI %d.%d.%d but the running OpenMPI is %d.%d.%d: "
+                "%s: this build is for OpenMPI %d.%d.%d but the running OpenMPI is %ld.%ld.%ld: "
                 "not used (the software barrier stays). Rebuild it against this OpenMPI "
                 "(make -C runtimes/openmpi, with this OpenMPI's mpicc and ompi_info first in "
                 "PATH) or put the matching build in mca_base_component_path",

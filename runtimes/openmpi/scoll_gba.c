@@ -44,7 +44,7 @@ static int gba_register(void);
 static int gba_init(bool enable_progress_threads, bool enable_threads);
 static mca_scoll_base_module_t *gba_query(struct oshmem_group_t *group, int *priority);
 
-OMPI_MODULE_DECLSPEC extern mca_scoll_gba_component_t mca_scoll_gba_component;
+GBA_COMPONENT_EXPORT extern mca_scoll_gba_component_t mca_scoll_gba_component;
 mca_scoll_gba_component_t mca_scoll_gba_component = {
     .super = {
         .scoll_version = {

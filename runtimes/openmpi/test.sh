@@ -127,6 +127,12 @@ expect_eq() {
     fi
 }
 
+OMPI_VERSION=$(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')
+OMPI_MAJOR=${OMPI_VERSION%%.*}
+say "--- OpenMPI $OMPI_VERSION"
+check "ompi_info --param coll gba_barrier --level 9 lists the parameters" ompi_info --param coll gba_barrier --level 9
+expect_log "ompi_info: the component's parameters, device_path among them" "parameter \"coll_gba_barrier_device_path\""
+
 for np in 2 4; do
     say "--- np=$np"
     check "np=$np barrier semantics, BARRIERS_COMPLETED grows by exactly the barriers" \
@@ -209,6 +215,8 @@ for np in 2 4; do
     # point-to-point pending across the GBA barrier: with vader's single copy off, the sender
     # must push the fragments itself, so its wait loop has to drive opal_progress
     NOCMA=(--mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+    # 5.0: vader is btl/sm, and its single copy is the smsc framework's
+    [ "$OMPI_MAJOR" -ge 5 ] && NOCMA=(--mca pml ob1 --mca btl self,sm --mca smsc ^cma)
     check "np=$np MPI_Isend pending across MPI_Barrier completes (opal_progress in the wait loop)" \
         "${MPIRUN[@]}" "${NOCMA[@]}" -np $np "${W[@]}" "$BUILD/progress" 10
 
@@ -222,7 +230,7 @@ for np in 2 4; do
         # the killed job leaves its shared-memory segments behind: remove those it created
         sleep 1
         for f in $(comm -13 <(echo "$shm_before" | sort) <(ls /dev/shm | sort)); do
-            case $f in vader_segment.*) fuser -s "/dev/shm/$f" || rm -f "/dev/shm/$f" ;; esac
+            case $f in vader_segment.* | sm_segment.*) fuser -s "/dev/shm/$f" || rm -f "/dev/shm/$f" ;; esac
         done
         LAST_LOG="$LOGS/stuck.log"
         expect_log "np=2 a barrier stuck past warn_timeout_ms names who is missing" \

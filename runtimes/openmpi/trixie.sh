@@ -4,12 +4,14 @@
 # whose libopenmpi-dev is OpenMPI 5.0 with its internal headers. Prints the suites' lines and
 #   openmpi5: N passed, M failed
 #   mpich: N passed, M failed
+#   ompi-lines: N passed, M failed      (each build refuses the other OpenMPI line)
 # and exits non-zero when any test failed. As root (debootstrap, chroot, mount).
 #
 #   runtimes/openmpi/trixie.sh                  both suites (the chroot is made when missing)
 #   runtimes/openmpi/trixie.sh bench [ARGS]     bench.sh inside the chroot (OpenMPI 5.0)
 #   runtimes/openmpi/trixie.sh mpich-bench [ARGS]   mpich.sh bench inside the chroot
 #   runtimes/openmpi/trixie.sh shell            an interactive shell inside it
+#   runtimes/openmpi/trixie.sh run CMD ARGS...  a command inside it, with the mounts
 #
 # The chroot lives outside the repository, for the next run: $GBA_TRIXIE_DIR, by default
 # /var/cache/gba/trixie. It is made with `debootstrap --variant=minbase trixie` from the mirror
@@ -107,7 +109,72 @@ if [ "$(cat "$DIR/.gba-packages" 2>/dev/null)" != "$PACKAGES" ]; then
     echo "$PACKAGES" >"$DIR/.gba-packages"
 fi
 in_chroot mpicc --showme:version >/dev/null 2>&1 || fail "mpicc in the chroot is not OpenMPI's"
+
+# Debian 13's libopenmpi-dev 5.0.7 leaves out the headers of the threads framework's selected
+# component (opal_config.h names opal/mca/threads/pthreads/threads_pthreads_{threads,mutex,tsd}.h
+# and every coll.h user includes them): take them from the same version's Debian source
+# package, into the chroot's OpenMPI include tree. Nothing of them enters the repository.
+OINC=$DIR/usr/lib/x86_64-linux-gnu/openmpi/include/openmpi
+missing=$(for h in $(sed -n 's/^#define MCA_threads[a-z_]*_base_include_HEADER "\(.*\)"/\1/p' "$OINC/opal_config.h"); do
+              [ -f "$OINC/$h" ] || echo "$h"; done)
+if [ -n "$missing" ]; then
+    say "trixie: libopenmpi-dev lacks $(echo $missing); taking them from Debian's openmpi source package"
+    srcver=$(in_chroot dpkg-query -W -f='${source:Version}' libopenmpi-dev)
+    sed -n 's/^deb \(.*\)/deb-src \1/p' "$DIR/etc/apt/sources.list" >"$DIR/etc/apt/sources.list.d/gba-src.list"
+    mkdir -p "$DIR/var/cache/gba-src" "$OINC/opal/mca/threads/pthreads"
+    { in_chroot apt-get update -q && in_chroot sh -c "cd /var/cache/gba-src && apt-get source -q --download-only openmpi=$srcver"; } \
+        >"$DIR.src.log" 2>&1 || { tail -5 "$DIR.src.log"; fail "apt-get source openmpi=$srcver failed (log: $DIR.src.log)"; }
+    orig=$(ls "$DIR"/var/cache/gba-src/openmpi_*.orig.tar.* | head -1)
+    rm -rf "$DIR.src" && mkdir -p "$DIR.src"
+    # the whole component's headers (they include each other)
+    tar -xf "$orig" -C "$DIR.src" --strip-components=1 --wildcards '*/opal/mca/threads/pthreads/*.h' 2>>"$DIR.src.log" \
+        && cp "$DIR.src"/opal/mca/threads/pthreads/*.h "$OINC/opal/mca/threads/pthreads/" \
+        || fail "opal/mca/threads/pthreads/*.h not found in $orig"
+    rm -rf "$DIR.src" "$DIR"/var/cache/gba-src
+fi
 say "trixie: chroot ready in $(($(date +%s) - t0)) s: $(in_chroot ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full:/OpenMPI /p'), $(in_chroot mpichversion 2>/dev/null | sed -n 's/^MPICH Version: */MPICH /p')"
+
+# --- each build refuses the other line ---------------------------------------------------------
+# The host's 4.1 build (runtimes/openmpi/build, from test.sh) under the chroot's 5.0, and the
+# chroot's 5.0 build under the host's 4.1: each must say both versions and stay out of the way
+# (the job completes on OpenMPI's own barrier).
+cross_lines() {
+    local p=0 f=0 out v41 v50 fabric=/dev/shm/gba-trixie-cross-$$
+    v41=$(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')
+    v50=$(in_chroot ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')
+    [ -f "$HERE/build/mca_coll_gba_barrier.so" ] && [ -f "$HERE/build/semantics" ] \
+        || make -C "$HERE" BUILD="$HERE/build" all tests >/dev/null 2>&1
+    cross_one() { # NAME PATTERN COMMAND...
+        local name=$1 pat=$2; shift 2
+        if out=$(timeout 120 "$@" 2>&1) && grep -q -- "$pat" <<<"$out"; then
+            p=$((p + 1)); say "ok   $name"
+        else
+            f=$((f + 1)); say "FAIL $name: output lacks /$pat/ or the command failed"; tail -5 <<<"$out" | sed 's/^/     /'
+        fi
+    }
+    say "--- each build refuses the other OpenMPI line (host $v41, chroot $v50)"
+    local d50 d41
+    d50=$(in_chroot ompi_info --parsable --all 2>/dev/null | sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^:"]*\).*/\1/p' | head -1)
+    d41=$(ompi_info --parsable --all 2>/dev/null | sed -n 's/^mca:mca:base:param:mca_base_component_path:value:"\{0,1\}\([^:"]*\).*/\1/p' | head -1)
+    local want41="this build is for OpenMPI $v41 but the running OpenMPI is $v50"
+    local want50="this build is for OpenMPI $v50 but the running OpenMPI is $v41"
+    cross_one "the $v41 build under OpenMPI $v50: ompi_info names both versions" "coll:gba_barrier: $want41" \
+        in_chroot OMPI_MCA_mca_base_component_path="$d50:$HERE/build" ompi_info --param coll gba_barrier --level 9
+    cross_one "the $v50 build under OpenMPI $v41: ompi_info names both versions" "coll:gba_barrier: $want50" \
+        env OMPI_MCA_mca_base_component_path="$d41:$HERE/build-trixie" ompi_info --param coll gba_barrier --level 9
+    "$TARGET/release/gba" sim create --ports 2 --path "$fabric" >/dev/null
+    cross_one "the $v41 build under OpenMPI $v50: a job runs on OpenMPI's barrier, said why" "coll:gba_barrier: $want41" \
+        in_chroot GBA_BIN="$TARGET/release/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d50:$HERE/build" \
+        OMPI_MCA_coll_gba_barrier_device_path="sim:$fabric#0" mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC \
+        -np 2 "$HERE/build-trixie/semantics" 200 0
+    cross_one "the $v50 build under OpenMPI $v41: a job runs on OpenMPI's barrier, said why" "coll:gba_barrier: $want50" \
+        env GBA_BIN="$TARGET/release/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d41:$HERE/build-trixie" \
+        OMPI_MCA_coll_gba_barrier_device_path="sim:$fabric#0" mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC \
+        -np 2 "$HERE/build/semantics" 200 0
+    "$TARGET/release/gba" sim destroy --path "$fabric" >/dev/null 2>&1
+    say "ompi-lines: $p passed, $f failed"
+    [ $f -eq 0 ]
+}
 
 # --- the suites --------------------------------------------------------------------------------
 # prebuilt: test.sh and mpich.sh use $GBA_LIBDIR/libgba_barrier.so and $GBA_LIBDIR/gba as they
@@ -122,9 +189,11 @@ case $MODE in
         rc=0
         "${RUN[@]}" bash "$HERE/test.sh" | sed "s/^openmpi: /openmpi5: /" || rc=1
         "${RUN[@]}" bash "$HERE/mpich.sh" || rc=1
+        cross_lines || rc=1
         exit $rc ;;
     bench) "${RUN[@]}" bash "$HERE/bench.sh" "$@" ;;
     mpich-bench) "${RUN[@]}" bash "$HERE/mpich.sh" bench "$@" ;;
     shell) chroot "$DIR" /bin/bash ;;
-    *) say "usage: $0 [test|bench [ITERS [ROUNDS]]|mpich-bench [ITERS [ROUNDS]]|shell]"; exit 2 ;;
+    run) "${RUN[@]}" "$@" ;;
+    *) say "usage: $0 [test|run CMD...|bench [ITERS [ROUNDS]]|mpich-bench [ITERS [ROUNDS]]|shell]"; exit 2 ;;
 esac
