@@ -5,13 +5,14 @@
 #   shmem_barrier_all: jobs with and without the component (coll_gba_barrier_disable)
 #     alternate, ROUNDS times each; median of the per-job averages.
 # Usage: runtimes/openmpi/bench.sh [ITERS [ROUNDS]]    (after test.sh or make all tests)
+#        runtimes/openmpi/trixie.sh bench [ITERS [ROUNDS]]   the same on OpenMPI 5.0 (chroot)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-BUILD="$HERE/build"
+BUILD=${GBA_OMPI_BUILD:-$HERE/build}
 ITERS=${1:-10000}
 ROUNDS=${2:-5}
-export GBA_BIN="$ROOT/target/release/gba"
+export GBA_BIN="${GBA_LIBDIR:-$ROOT/target/release}/gba"
 [ -x "$BUILD/bench_barrier" ] && [ -x "$BUILD/shmem_bench" ] && [ -x "$BUILD/raw_barrier" ] && [ -x "$GBA_BIN" ] \
     || { echo "build first: runtimes/openmpi/test.sh (or make -C runtimes/openmpi all tests)"; exit 1; }
 FABRIC=/dev/shm/gba-openmpi-bench-$$

@@ -12,6 +12,7 @@
 #   runtimes/openmpi/trixie.sh mpich-bench [ARGS]   mpich.sh bench inside the chroot
 #   runtimes/openmpi/trixie.sh shell            an interactive shell inside it
 #   runtimes/openmpi/trixie.sh run CMD ARGS...  a command inside it, with the mounts
+#   runtimes/openmpi/trixie.sh cross            only the cross-line refusal tests
 #
 # The chroot lives outside the repository, for the next run: $GBA_TRIXIE_DIR, by default
 # /var/cache/gba/trixie. It is made with `debootstrap --variant=minbase trixie` from the mirror
@@ -94,7 +95,8 @@ TARGET=${TARGET:-$ROOT/target}
 case "$TARGET/" in "$ROOT"/*) ;; *) bind "$TARGET" ;; esac
 cp -L /etc/resolv.conf "$DIR/etc/resolv.conf" 2>/dev/null
 
-in_chroot() { chroot "$DIR" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+IN_CHROOT=(chroot "$DIR" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8)
+in_chroot() { "${IN_CHROOT[@]}" "$@"; }
 
 # --- packages, (re)installed when the list changes ---------------------------------------------
 if [ "$(cat "$DIR/.gba-packages" 2>/dev/null)" != "$PACKAGES" ]; then
@@ -159,12 +161,12 @@ cross_lines() {
     local want41="this build is for OpenMPI $v41 but the running OpenMPI is $v50"
     local want50="this build is for OpenMPI $v50 but the running OpenMPI is $v41"
     cross_one "the $v41 build under OpenMPI $v50: ompi_info names both versions" "coll:gba_barrier: $want41" \
-        in_chroot OMPI_MCA_mca_base_component_path="$d50:$HERE/build" ompi_info --param coll gba_barrier --level 9
+        "${IN_CHROOT[@]}" OMPI_MCA_mca_base_component_path="$d50:$HERE/build" ompi_info --param coll gba_barrier --level 9
     cross_one "the $v50 build under OpenMPI $v41: ompi_info names both versions" "coll:gba_barrier: $want50" \
         env OMPI_MCA_mca_base_component_path="$d41:$HERE/build-trixie" ompi_info --param coll gba_barrier --level 9
     "$TARGET/release/gba" sim create --ports 2 --path "$fabric" >/dev/null
     cross_one "the $v41 build under OpenMPI $v50: a job runs on OpenMPI's barrier, said why" "coll:gba_barrier: $want41" \
-        in_chroot GBA_BIN="$TARGET/release/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d50:$HERE/build" \
+        "${IN_CHROOT[@]}" GBA_BIN="$TARGET/release/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d50:$HERE/build" \
         OMPI_MCA_coll_gba_barrier_device_path="sim:$fabric#0" mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC \
         -np 2 "$HERE/build-trixie/semantics" 200 0
     cross_one "the $v50 build under OpenMPI $v41: a job runs on OpenMPI's barrier, said why" "coll:gba_barrier: $want50" \
@@ -195,5 +197,6 @@ case $MODE in
     mpich-bench) "${RUN[@]}" bash "$HERE/mpich.sh" bench "$@" ;;
     shell) chroot "$DIR" /bin/bash ;;
     run) "${RUN[@]}" "$@" ;;
-    *) say "usage: $0 [test|run CMD...|bench [ITERS [ROUNDS]]|mpich-bench [ITERS [ROUNDS]]|shell]"; exit 2 ;;
+    cross) cross_lines ;;
+    *) say "usage: $0 [test|cross|run CMD...|bench [ITERS [ROUNDS]]|mpich-bench [ITERS [ROUNDS]]|shell]"; exit 2 ;;
 esac
