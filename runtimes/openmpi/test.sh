@@ -82,6 +82,9 @@ COMPONENT_PATH=
 IFS=: read -ra dirs <<<"$DEFAULT_PATH"
 for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
 export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
+# OpenMPI 5.0's launcher mirrors this path into PMIx's parameter of the same name, and PMIx's
+# scan of it complains about every file not named pmix_mca_*: harmless, silenced
+export PMIX_MCA_mca_base_component_show_load_errors=0
 export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
 export OMPI_MCA_coll_gba_barrier_verbose=1
 W=()
