@@ -181,8 +181,9 @@ cross_lines() {
 # --- the suites --------------------------------------------------------------------------------
 # prebuilt: test.sh and mpich.sh use $GBA_LIBDIR/libgba_barrier.so and $GBA_LIBDIR/gba as they
 # are (no cargo inside)
-RUN=(in_chroot GBA_PREBUILT=1 GBA_LIBDIR="$TARGET/release" GBA_OMPI_BUILD="$HERE/build-trixie"
-     GBA_TEST_HOST_COMBINING="${GBA_TEST_HOST_COMBINING:-0}" KEEP_LOGS="${KEEP_LOGS:-}")
+RUN=(in_chroot GBA_PREBUILT=1 GBA_LIBDIR="$TARGET/release" GBA_OMPI_BUILD="$HERE/build-trixie" KEEP_LOGS="${KEEP_LOGS:-}")
+# passed on only when set: test.sh and bench.sh keep their own default otherwise
+[ -n "${GBA_TEST_HOST_COMBINING:-}" ] && RUN+=(GBA_TEST_HOST_COMBINING="$GBA_TEST_HOST_COMBINING")
 case $MODE in
     test)
         [ -x "$TARGET/release/gba" ] && [ -f "$TARGET/release/libgba_barrier.so" ] \
