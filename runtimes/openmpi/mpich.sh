@@ -25,7 +25,7 @@ passed=0
 failed=0
 say() { printf '%s\n' "$*"; }
 
-command -v $MPICC >/dev/null && command -v $MPIEXEC >/dev/null \
+command -v $MPICC >/dev/null && command -v $MPIEXEC >/dev/null && command -v mpifort.mpich >/dev/null \
     || { say "MPICH is needed ($MPICC, $MPIEXEC): apt-get install -y mpich libmpich-dev"; say "mpich: 0 passed, 1 failed (no MPICH)"; exit 1; }
 if [ -z "${GBA_PREBUILT:-}" ]; then
     (cd "$ROOT" && cargo build --release -q -p gba-barrier -p gba) >"$LOGS/cargo.log" 2>&1 \
@@ -41,7 +41,8 @@ CFLAGS=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror)
         "$HERE/pmpi/gba_pmpi.c" -L"$LIBDIR" -Wl,-rpath,"$LIBDIR" -lgba_barrier &&
     for t in semantics comms barrier_latency; do
         $MPICC "${CFLAGS[@]}" -o "$BUILD/$t" "$HERE/tests/$t.c" || exit 1
-    done
+    done &&
+    mpifort.mpich -O2 -Wall -o "$BUILD/fbarrier" "$HERE/tests/fbarrier.f90"
 } >"$LOGS/build.log" 2>&1 || { cat "$LOGS/build.log"; say "mpich: 0 passed, 1 failed (build)"; exit 1; }
 ldd "$BUILD/libgba_pmpi.so" | grep -q 'libmpi\(ch\)\?\.so\.12' \
     || { ldd "$BUILD/libgba_pmpi.so"; say "mpich: 0 passed, 1 failed (libgba_pmpi.so is not linked to MPICH's libmpi.so.12)"; exit 1; }
@@ -105,6 +106,15 @@ for np in 2 4; do
     expect_log "np=$np MPICH + preload says which group" "gba_pmpi: \[rank 0\] communicator of size $np: barrier on GBA group [0-9]+"
     check "np=$np MPICH + preload: dup/split communicators on their own groups, >32 fall back, free releases" \
         "${PRELOAD[@]}" $MPIEXEC -np $np "${W[@]}" "$BUILD/comms"
+    # MPICH's Fortran binding calls the C MPI_Barrier (OpenMPI's calls PMPI_Barrier): the
+    # preload sees Fortran callers too, under MPICH
+    before=$(completed 0)
+    check "np=$np MPICH + preload: Fortran MPI_BARRIER runs" "${PRELOAD[@]}" $MPIEXEC -np $np "${W[@]}" "$BUILD/fbarrier" 300
+    if [ $(( $(completed 0) - before )) = 300 ]; then
+        passed=$((passed + 1)); say "ok   np=$np MPICH + preload: Fortran MPI_BARRIER on the GBA too (BARRIERS_COMPLETED +300)"
+    else
+        failed=$((failed + 1)); say "FAIL np=$np MPICH + preload: Fortran MPI_BARRIER: BARRIERS_COMPLETED +$(( $(completed 0) - before )), want +300"
+    fi
     # every rank's device missing: the verdict falls back on every rank, said once by rank 0;
     # counted on port 0 of the real fabric, which nobody opens
     check "np=$np MPICH + preload, device missing: software barrier, BARRIERS_COMPLETED +0" \
