@@ -61,6 +61,7 @@ if [ ! -x "$DIR/usr/bin/apt-get" ]; then
     MIRROR=$(system_mirror | head -1)
     [ -n "$MIRROR" ] || fail "no Debian mirror in /etc/apt/sources.list{,.d/*.sources}: cannot debootstrap trixie"
     command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null 2>&1 \
+        || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null 2>&1; } \
         || fail "debootstrap is missing and apt-get install debootstrap failed"
     say "trixie: making the chroot $DIR (debootstrap --variant=minbase trixie, the system's mirror)"
     rm -rf "$DIR.new"
