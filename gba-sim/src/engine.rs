@@ -106,16 +106,25 @@ impl Fabric {
             return false;
         }
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
-        let mut mine = 0;
+        // (this member's bit, every member's bits), read once the word was seen open.
+        let mut table = (0, 0);
         let outcome = combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, || {
-            mine = self.port_state(p, l::P_FAST_BIT + g).load();
-            (mine != 0).then(|| (mine, self.fast_state(g, l::F_FULL).load()))
+            let mine = self.port_state(p, l::P_FAST_BIT + g).load();
+            table = (mine, self.fast_state(g, l::F_FULL).load());
+            (mine != 0).then_some(table)
         });
         match outcome {
             Arrival::Deferred => false,
             Arrival::Combined => true,
             Arrival::Completed => {
-                self.raise_flags(g, sequence, mine.trailing_zeros() as usize);
+                // `full` is 2^members - 1 (`combine::full`): no population count needed.
+                let (mine, full) = table;
+                self.release_flags(
+                    g,
+                    sequence,
+                    mine.trailing_zeros() as usize,
+                    (full + 1).trailing_zeros() as usize,
+                );
                 true
             }
         }
@@ -141,16 +150,20 @@ impl Fabric {
         }
     }
 
-    /// Raises every member's flag of fast group `g` to `sequence` (the table was written by
-    /// the step that opened the group, before the combining word; the caller's exchange on that
-    /// word acquired it). The others' flags first, member `own`'s (the caller's, which nobody
-    /// polls yet) last.
-    fn raise_flags(&self, g: usize, sequence: u32, own: usize) {
-        let members = self.fast_state(g, l::F_FULL).load().count_ones() as usize;
-        for i in 1..=members {
-            let k = (own + i) % members;
+    /// The owner's release of `sequence` in fast group `g` of `members` members: stores it into
+    /// every member's flag (the table was written by the step that opened the group, before
+    /// the combining word; the caller's exchange on that word acquired it). The others' flags
+    /// first, member `own`'s (the caller's, which nobody polls yet) last. No division on this
+    /// path: the index wraps by a compare.
+    fn release_flags(&self, g: usize, sequence: u32, own: usize, members: usize) {
+        let mut k = own;
+        for _ in 0..members {
+            k += 1;
+            if k >= members {
+                k = 0;
+            }
             let offset = self.fast_state(g, l::F_FLAG + k).load() as usize;
-            combine::raise(&self.arena_word(offset), sequence);
+            combine::release_owned(&self.arena_word(offset), sequence);
         }
     }
 
