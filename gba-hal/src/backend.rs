@@ -97,6 +97,16 @@ pub unsafe trait Backend: Send + Sync {
         let _ = (group, doorbell);
     }
 
+    /// Called right after a store to `group`'s CONTROL register (RESET, or ENABLE|ARM after
+    /// the configuration). Hardware sees the store by itself; the simulator is told which
+    /// group changed and steps at once, as a switch reacts to a register write as it comes
+    /// (a switch that found it only on its next scan of idle groups made every group
+    /// configuration cost several scan periods).
+    #[inline(always)]
+    fn after_control(&self, group: usize) {
+        let _ = group;
+    }
+
     /// A monotonic clock in nanoseconds, for timeouts.
     fn now_ns(&self) -> u64;
 

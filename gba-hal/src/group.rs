@@ -114,6 +114,7 @@ impl<'d, B: Backend> Group<'d, B> {
             done || cancelled.get()
         };
         regs.control().write(CONTROL::RESET::SET);
+        device.backend().after_control(id);
         let reset = device.wait_until(timeout, || {
             or_give_up(!regs.control().is_set(CONTROL::RESET))
         });
@@ -137,6 +138,7 @@ impl<'d, B: Backend> Group<'d, B> {
         // sees ENABLE with an older MEMBER_MASK, MEMBER_COUNT or RELEASE_ADDR.
         regs.control()
             .write_release(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
+        device.backend().after_control(id);
 
         let settled = device.wait_until(timeout, || {
             let status = regs.status().extract();
@@ -240,6 +242,7 @@ impl<B: Backend> Drop for Group<'_, B> {
     fn drop(&mut self) {
         let regs = self.device.group_regs(self.id);
         regs.control().write(CONTROL::RESET::SET);
+        self.device.backend().after_control(self.id);
         let reset = self.device.wait_until(Some(RELEASE_TIMEOUT), || {
             !regs.control().is_set(CONTROL::RESET)
         });

@@ -97,6 +97,10 @@ unsafe impl Backend for SimBackend {
         self.port.arrive(group, doorbell);
     }
 
+    fn after_control(&self, group: usize) {
+        self.port.control_written(group);
+    }
+
     fn now_ns(&self) -> u64 {
         crate::os::monotonic_ns()
     }

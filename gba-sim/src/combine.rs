@@ -11,9 +11,9 @@
 //! A member that rang its doorbell with sequence `s` (a release store of ARRIVAL) combines with
 //! one compare-exchange: if the word is OPEN with SEQ = s it sets its bit; if that makes BITS
 //! full, the same exchange writes (s + 1, OPEN, 0) instead, and that member *owns* the
-//! release of `s`: it raises every member's flag to `s` ([`raise`]). Anything else (closed,
-//! another sequence) defers the arrival to the stepping engine, which reads the doorbell as
-//! it always did. Only the stepper, under the step lock, closes ([`close`]) and opens
+//! release of `s`: it stores `s` into every member's flag ([`release_owned`]). Anything
+//! else (closed, another sequence) defers the arrival to the stepping engine, which reads the
+//! doorbell as it always did. Only the stepper, under the step lock, closes ([`close`]) and opens
 //! ([`open`]) the word; it closes it at the start of every step of the group, merges what was
 //! combined into its own state, and opens it again only when no fault is armed for the group.
 //!
@@ -31,10 +31,10 @@
 //!   member wins the exchange that completes it, never both).
 //! - *Ordering.* Doorbell (release) → exchange (AcqRel: every member's exchange continues the
 //!   word's release sequence, so the owner's exchange acquires all earlier members' writes)
-//!   → flag (release compare-exchange) → the waiter's acquire load of its flag. A flag is only
-//!   ever raised in serial-number order (compare-exchange, never a blind store), so two
-//!   releasers of different episodes (a late stepper and a live owner) cannot move it
-//!   backwards.
+//!   → flag (release store by the owner, release compare-exchange by the stepper) → the
+//!   waiter's acquire load of its flag. A flag never moves backwards: the stepper raises it in
+//!   serial-number order (compare-exchange), and the owner's blind store of `s` cannot follow a
+//!   release of `s + 1`, which needs the owner's own next arrival ([`release_owned`]).
 //!
 //! The functions are generic over [`Cell64`] so that loom can run them over its own atomics
 //! (`gba-sim/tests/loom.rs`); the simulator runs them over the switch file's words.
@@ -99,7 +99,7 @@ pub enum Arrival {
     /// Combined; others are still missing.
     Combined,
     /// Combined as the last member: the caller owns the release of the sequence and must
-    /// raise every member's flag to it.
+    /// store it into every member's flag ([`release_owned`]).
     Completed,
 }
 
@@ -107,6 +107,7 @@ pub enum Arrival {
 /// (release) came before this call; `full` is the group's every-member bits. `member` is
 /// asked for (bit, full) only once the word was seen open for `seq` (its values were
 /// published before the word was opened).
+#[inline]
 pub fn arrive<C: Cell64>(
     word: &C,
     seq: u32,
@@ -165,8 +166,25 @@ pub fn open<C: Cell64>(word: &C, seq: u32, bits: u64) {
     word.store(pack(seq, true, bits), Release);
 }
 
+/// The owner's release of `seq` (the member whose exchange completed it): a plain release
+/// store of `seq` into a flag, which never moves it backwards although it does not look first.
+/// A flag gets a value after `seq` only at the release of `seq + 1` or later, which needs every
+/// member's arrival for `seq + 1`, the owner's included; the owner arrives only after this
+/// store, and its arrival (a release store of its doorbell, an AcqRel exchange of the word)
+/// is acquired by whoever releases `seq + 1` (the next owner's exchange, or the stepper's
+/// acquire load of the doorbell), so this store comes before that release's in the flag's
+/// modification order. A stepper raising the same `seq` at the same time writes the same
+/// value. A store rather than [`raise`]'s compare-exchange: the owner does not stall for the
+/// flag's line (its waiter holds it), which is the release's whole critical path.
+/// Release: pairs with the waiter's acquire load of its flag.
+#[inline]
+pub fn release_owned<C: Cell64>(flag: &C, seq: u32) {
+    flag.store(u64::from(seq), Release);
+}
+
 /// Raises a release flag to `seq` unless it is already there or beyond (serial-number order):
-/// never backwards, whoever else raises it at the same time. Release: pairs with the waiter's
+/// never backwards, whoever else raises it at the same time (the stepper, which may catch up
+/// on an episode whose owner is still raising, or died). Release: pairs with the waiter's
 /// acquire load of its flag.
 pub fn raise<C: Cell64>(flag: &C, seq: u32) {
     // First try the usual case, a flag at the previous sequence: one exchange, one transfer

@@ -106,16 +106,25 @@ impl Fabric {
             return false;
         }
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
-        let mut mine = 0;
+        // (this member's bit, every member's bits), read once the word was seen open.
+        let mut table = (0, 0);
         let outcome = combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, || {
-            mine = self.port_state(p, l::P_FAST_BIT + g).load();
-            (mine != 0).then(|| (mine, self.fast_state(g, l::F_FULL).load()))
+            let mine = self.port_state(p, l::P_FAST_BIT + g).load();
+            table = (mine, self.fast_state(g, l::F_FULL).load());
+            (mine != 0).then_some(table)
         });
         match outcome {
             Arrival::Deferred => false,
             Arrival::Combined => true,
             Arrival::Completed => {
-                self.raise_flags(g, sequence, mine.trailing_zeros() as usize);
+                // `full` is 2^members - 1 (`combine::full`): no population count needed.
+                let (mine, full) = table;
+                self.release_flags(
+                    g,
+                    sequence,
+                    mine.trailing_zeros() as usize,
+                    (full + 1).trailing_zeros() as usize,
+                );
                 true
             }
         }
@@ -141,16 +150,20 @@ impl Fabric {
         }
     }
 
-    /// Raises every member's flag of fast group `g` to `sequence` (the table was written by
-    /// the step that opened the group, before the combining word; the caller's exchange on that
-    /// word acquired it). The others' flags first, member `own`'s (the caller's, which nobody
-    /// polls yet) last.
-    fn raise_flags(&self, g: usize, sequence: u32, own: usize) {
-        let members = self.fast_state(g, l::F_FULL).load().count_ones() as usize;
-        for i in 1..=members {
-            let k = (own + i) % members;
+    /// The owner's release of `sequence` in fast group `g` of `members` members: stores it into
+    /// every member's flag (the table was written by the step that opened the group, before
+    /// the combining word; the caller's exchange on that word acquired it). The others' flags
+    /// first, member `own`'s (the caller's, which nobody polls yet) last. No division on this
+    /// path: the index wraps by a compare.
+    fn release_flags(&self, g: usize, sequence: u32, own: usize, members: usize) {
+        let mut k = own;
+        for _ in 0..members {
+            k += 1;
+            if k >= members {
+                k = 0;
+            }
             let offset = self.fast_state(g, l::F_FLAG + k).load() as usize;
-            combine::raise(&self.arena_word(offset), sequence);
+            combine::release_owned(&self.arena_word(offset), sequence);
         }
     }
 
@@ -262,6 +275,22 @@ impl Fabric {
         arm();
     }
 
+    /// What the switch does when a host stored to group `g`'s CONTROL register (RESET, or
+    /// ENABLE after its configuration): it notes the group, so that the next step looks at it
+    /// whether or not it is busy, and steps at once. Without this, a new ENABLE or a RESET of
+    /// an idle group waited for the idle-group scan (GROUPS / IDLE_GROUPS_PER_STEP steps) and,
+    /// while every busy group runs on the fast path, each of those steps for the quiet-step
+    /// throttle: a group configuration cost hundreds of microseconds.
+    pub fn control_written(&self, g: usize) {
+        if g >= GROUPS {
+            return;
+        }
+        // After the host's CONTROL store (program order); the stepper's swap acquires this,
+        // so a step that takes the bit reads that store.
+        self.header(l::H_CONTROL_WRITTEN).fetch_or(1 << g);
+        self.progress();
+    }
+
     /// Runs one switch step, waiting for the step lock if another is stepping.
     pub fn step(&self) {
         let _guard = self.lock_step();
@@ -275,11 +304,19 @@ impl Fabric {
         let cursor = self.header(l::H_SCAN_CURSOR).load() as usize;
         self.header(l::H_SCAN_CURSOR)
             .store(((cursor + IDLE_GROUPS_PER_STEP) % GROUPS) as u64);
+        // Groups a host told the switch about (`control_written`): taken, not only read, so
+        // that the next step need not look at them again; a load first, so that a step with
+        // none does not write the header line every waiter reads.
+        let written = self.header(l::H_CONTROL_WRITTEN);
+        let written = match written.load() {
+            0 => 0,
+            _ => written.swap(0),
+        };
         let mut busy = 0u32;
         let mut all_fast = true;
         for g in 0..GROUPS {
             let idle_turn = (g + GROUPS - cursor) % GROUPS < IDLE_GROUPS_PER_STEP;
-            if busy_before & (1 << g) == 0 && !idle_turn {
+            if busy_before & (1 << g) == 0 && !idle_turn && written & (1 << g) == 0 {
                 continue;
             }
             let mut state = GroupState::load(self, g);
@@ -317,9 +354,11 @@ impl Fabric {
     /// What a waiting member calls between polls of its flag: [`progress`](Self::progress),
     /// except that while every busy group runs on the fast path (nothing waits for a step but
     /// bookkeeping, or a member that died mid-combine) it steps at most every
-    /// [`QUIET_STEP_NS`](l::QUIET_STEP_NS).
+    /// [`QUIET_STEP_NS`](l::QUIET_STEP_NS). A CONTROL store not yet taken in by a step
+    /// ([`control_written`](Self::control_written) found the lock held) lifts the throttle.
     pub fn progress_waiting(&self) -> bool {
         if self.header(l::H_ALL_FAST).load() != 0
+            && self.header(l::H_CONTROL_WRITTEN).load() == 0
             && os::monotonic_ns().saturating_sub(self.header(l::H_LAST_STEP_NS).load())
                 < l::QUIET_STEP_NS
         {

@@ -64,6 +64,11 @@ pub const H_KICKS: usize = 10;
 pub const H_ALL_FAST: usize = 11;
 /// When the last step ended (CLOCK_MONOTONIC ns).
 pub const H_LAST_STEP_NS: usize = 12;
+/// Groups whose CONTROL register a host wrote since the last step began (bit g: group g), set
+/// by the host's `Backend::after_control`: the next step looks at them whether busy or not,
+/// and waiters do not wait for [`QUIET_STEP_NS`] while any is set. Only a hint for speed:
+/// without it the idle-group scan still finds the write, a few steps later.
+pub const H_CONTROL_WRITTEN: usize = 13;
 /// How often a waiter steps the switch while every busy group runs on the fast path: the
 /// stepper then only catches up on bookkeeping and on an arrival whose member died between
 /// its doorbell and its combine, so stepping at every wait-loop call would only take the CPU

@@ -70,6 +70,12 @@ impl Port {
         }
     }
 
+    /// What the switch does with this port's store to `group`'s CONTROL register: looks at
+    /// the group in a step at once ([`Fabric::control_written`]).
+    pub fn control_written(&self, group: usize) {
+        self.fabric.control_written(group);
+    }
+
     /// Allocates `len` bytes of the port's arena, cache-line aligned and zeroed. Nothing else
     /// is allocated on the same cache lines.
     pub fn alloc_dma(&self, len: usize) -> Result<DmaBlock> {

@@ -173,6 +173,14 @@ impl Word<'_> {
     pub fn fetch_add(&self, value: u64) -> u64 {
         self.atomic().fetch_add(value, Ordering::AcqRel)
     }
+
+    pub fn fetch_or(&self, value: u64) -> u64 {
+        self.atomic().fetch_or(value, Ordering::AcqRel)
+    }
+
+    pub fn swap(&self, value: u64) -> u64 {
+        self.atomic().swap(value, Ordering::AcqRel)
+    }
 }
 
 impl crate::combine::Cell64 for Word<'_> {

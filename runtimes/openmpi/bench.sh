@@ -2,6 +2,9 @@
 # OSU-style barrier latency with and without coll/gba_barrier, on a simulator fabric.
 #   MPI_Barrier: one job per np; a GBA communicator and a software one (info key
 #     ompi_comm_coll_preference=^gba_barrier) alternate blocks of barriers (bench_barrier).
+#   MPI_Comm_dup + MPI_Barrier + MPI_Comm_free: the same job, blocks alternating between a
+#     communicator that forms a GBA team (agreement, configure, READY, release) and one that
+#     does not (bench_barrier's last row).
 #   shmem_barrier_all: jobs with and without the component (coll_gba_barrier_disable)
 #     alternate, ROUNDS times each; median of the per-job averages.
 # Usage: runtimes/openmpi/bench.sh [ITERS [ROUNDS]]    (after test.sh or make all tests)

@@ -65,6 +65,22 @@ impl Member {
         while regs.control().is_set(CONTROL::RESET) {
             self.port.progress();
         }
+        self.enable(mask, count, local, release_addr);
+    }
+
+    /// The configuration and ENABLE|ARM of a group never configured on this port (no RESET
+    /// first, so no step on this thread).
+    pub fn configure_fresh(&self, members: &[usize]) {
+        self.enable(
+            mask_of(members),
+            members.len() as u32,
+            self.port.number() as u32,
+            self.flag.iova,
+        );
+    }
+
+    fn enable(&self, mask: [u64; 12], count: u32, local: u32, release_addr: u64) {
+        let regs = self.regs();
         for (w, word) in mask.iter().enumerate() {
             regs.member_mask(w).unwrap().set(*word);
         }

@@ -4,7 +4,8 @@
  * exclusion), so it runs OpenMPI's own barrier (coll/tuned). Blocks of ITERS barriers
  * alternate between the two; each block's latency is the slowest rank's average; the
  * medians and minima over BLOCKS blocks are printed. Then the cost of a communicator:
- * MPI_Comm_dup + one barrier + MPI_Comm_free, with and without the GBA group's setup.
+ * MPI_Comm_dup + one barrier + MPI_Comm_free, with and without the GBA group's setup,
+ * alternating.
  * Usage: bench_barrier [ITERS [BLOCKS]] */
 #include "gbatest.h"
 
@@ -79,27 +80,37 @@ int main(int argc, char **argv)
                tg[blocks / 2] * 1e6, tg[0] * 1e6, ts[blocks / 2] * 1e6, ts[0] * 1e6);
     }
     {
-        /* communicator setup: agreement (two allgathers), configure and READY, release */
-        double t[2] = {0, 0}, worst[2];
-        for (int v = 0; v < 2; v++) {
-            double t0 = now_s();
-            for (int i = 0; i < 100; i++) {
-                MPI_Comm c;
-                if (v) {
-                    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c);
-                } else {
-                    MPI_Comm_dup(MPI_COMM_WORLD, &c);
-                }
-                MPI_Barrier(c);
-                MPI_Comm_free(&c);
+        /* communicator setup: agreement (two allgathers), configure and READY, release. A
+         * GBA communicator and a software one alternate, COMM_ITERS times each; each
+         * iteration's cost is the slowest rank's, and the median is printed (a mean would be
+         * the machine's load: one descheduled rank costs a time slice). */
+        enum { COMM_ITERS = 100 };
+        double *cg = calloc(COMM_ITERS, sizeof(double)), *cs = calloc(COMM_ITERS, sizeof(double));
+        for (int i = 0; i < 2 * COMM_ITERS; i++) {
+            int v = i % 2; /* v = 1: the software communicator */
+            double t0 = now_s(), t, worst;
+            MPI_Comm c;
+            if (v) {
+                MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c);
+            } else {
+                MPI_Comm_dup(MPI_COMM_WORLD, &c);
             }
-            t[v] = (now_s() - t0) / 100;
+            MPI_Barrier(c);
+            MPI_Comm_free(&c);
+            t = now_s() - t0;
+            MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            (v ? cs : cg)[i / 2] = worst;
         }
-        MPI_Allreduce(t, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (0 == rank) {
-            printf("MPI_Comm_dup + MPI_Barrier + MPI_Comm_free np=%d: with a GBA group %.1f us, "
-                   "without %.1f us\n", size, worst[0] * 1e6, worst[1] * 1e6);
+            qsort(cg, COMM_ITERS, sizeof(double), cmp);
+            qsort(cs, COMM_ITERS, sizeof(double), cmp);
+            printf("MPI_Comm_dup + MPI_Barrier + MPI_Comm_free np=%d, %d alternating: with a GBA "
+                   "group median %.1f us (min %.1f), without median %.1f us (min %.1f)\n",
+                   size, COMM_ITERS, cg[COMM_ITERS / 2] * 1e6, cg[0] * 1e6,
+                   cs[COMM_ITERS / 2] * 1e6, cs[0] * 1e6);
         }
+        free(cg);
+        free(cs);
     }
     MPI_Info_free(&info);
     MPI_Comm_free(&sw);
