@@ -2,13 +2,17 @@
 //! `tests/vm/cluster.sh` runs over VFIO or UIO, and what its host peers run over the
 //! simulator for comparison. Nothing here knows which backend it drives.
 //!
-//! `vm_member ADDRESS MEMBERS GROUP EPISODES [--then-until-timeout SECONDS]`
+//! `vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] [--then-until-timeout S]`
 //!
 //! Members are ports 0..MEMBERS; this one is the port at ADDRESS. After a first episode that
-//! waits for everyone (guests boot at different times), EPISODES timed episodes, then one line
-//! `member P: N episodes, median X ns, p99 Y ns, min Z ns`. With `--then-until-timeout S` it
-//! goes on until a wait times out after S seconds (a peer killed), prints the error, which
-//! names the missing members, and exits 2. Exit 1: any other failure, printed.
+//! waits for everyone (guests boot at different times), R rounds (default 1) of EPISODES timed
+//! episodes, each followed by `member P: round r: N episodes, median X ns, p99 Y ns, min Z ns`
+//! and, but the last, a sleep of P ms (every member leaves a round's last episode at about the
+//! same time, so all sleep together: the host measures its own peers meanwhile, in alternating
+//! rounds); then the same line for all rounds together, as `member P: N episodes, …`. With
+//! `--then-until-timeout S` it goes on until a wait times out after S seconds (a peer killed),
+//! prints the error, which names the missing members, and exits 2. Exit 1: any other failure,
+//! printed.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -26,30 +30,58 @@ struct Args {
     members: usize,
     group: usize,
     episodes: usize,
+    rounds: usize,
+    pause: Duration,
     until_timeout: Option<Duration>,
 }
 
+const USAGE: &str = "usage: vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] \
+                     [--then-until-timeout SECONDS]";
+
 fn parse() -> Result<Args, String> {
     let argv: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: vm_member ADDRESS MEMBERS GROUP EPISODES [--then-until-timeout SECONDS]";
     let number = |i: usize, what: &str| -> Result<usize, String> {
-        argv.get(i)
-            .ok_or_else(|| usage.to_string())?
-            .parse()
-            .map_err(|_| format!("{what} {:?} is not a number; {usage}", argv[i]))
+        let text = argv.get(i).ok_or_else(|| USAGE.to_string())?;
+        text.parse()
+            .map_err(|_| format!("{what} {text:?} is not a number; {USAGE}"))
     };
-    let until_timeout = match argv.get(4).map(String::as_str) {
-        None => None,
-        Some("--then-until-timeout") => Some(Duration::from_secs(number(5, "SECONDS")? as u64)),
-        Some(other) => return Err(format!("unknown option {other:?}; {usage}")),
-    };
-    Ok(Args {
-        address: argv.first().ok_or_else(|| usage.to_string())?.clone(),
+    let mut args = Args {
+        address: argv.first().ok_or_else(|| USAGE.to_string())?.clone(),
         members: number(1, "MEMBERS")?,
         group: number(2, "GROUP")?,
         episodes: number(3, "EPISODES")?,
-        until_timeout,
-    })
+        rounds: 1,
+        pause: Duration::ZERO,
+        until_timeout: None,
+    };
+    let mut i = 4;
+    while i < argv.len() {
+        let value = number(i + 1, &argv[i])?;
+        match argv[i].as_str() {
+            "--rounds" => args.rounds = value.max(1),
+            "--pause-ms" => args.pause = Duration::from_millis(value as u64),
+            "--then-until-timeout" => args.until_timeout = Some(Duration::from_secs(value as u64)),
+            other => return Err(format!("unknown option {other:?}; {USAGE}")),
+        }
+        i += 2;
+    }
+    Ok(args)
+}
+
+/// `N episodes, median X ns, p99 Y ns, min Z ns` of `samples` (sorted here).
+fn summary(samples: &mut [u64]) -> String {
+    samples.sort_unstable();
+    let at = |p: f64| {
+        let index = (samples.len() as f64 * p).ceil() as usize;
+        samples[index.clamp(1, samples.len()) - 1]
+    };
+    format!(
+        "{} episodes, median {} ns, p99 {} ns, min {} ns",
+        samples.len(),
+        at(0.5),
+        at(0.99),
+        samples[0]
+    )
 }
 
 fn run(args: &Args) -> Result<ExitCode, String> {
@@ -59,23 +91,25 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let config = GroupConfig::new(args.group, members).timeout(Some(START));
     let mut barrier = device.barrier(config).map_err(|e| e.to_string())?;
     barrier.wait(Some(START)).map_err(|e| e.to_string())?;
-    let mut samples = Vec::with_capacity(args.episodes);
-    for _ in 0..args.episodes {
-        let start = Instant::now();
-        barrier.wait(Some(EPISODE)).map_err(|e| e.to_string())?;
-        samples.push(start.elapsed().as_nanos() as u64);
+    let mut all = Vec::with_capacity(args.episodes * args.rounds);
+    for round in 1..=args.rounds {
+        let mut samples = Vec::with_capacity(args.episodes);
+        for _ in 0..args.episodes {
+            let start = Instant::now();
+            barrier.wait(Some(EPISODE)).map_err(|e| e.to_string())?;
+            samples.push(start.elapsed().as_nanos() as u64);
+        }
+        if samples.is_empty() {
+            break;
+        }
+        all.extend_from_slice(&samples);
+        println!("member {port}: round {round}: {}", summary(&mut samples));
+        if round < args.rounds {
+            std::thread::sleep(args.pause);
+        }
     }
-    samples.sort_unstable();
-    let at =
-        |p: f64| samples[((samples.len() as f64 * p).ceil() as usize).clamp(1, samples.len()) - 1];
-    if !samples.is_empty() {
-        println!(
-            "member {port}: {} episodes, median {} ns, p99 {} ns, min {} ns",
-            samples.len(),
-            at(0.5),
-            at(0.99),
-            samples[0]
-        );
+    if !all.is_empty() {
+        println!("member {port}: {}", summary(&mut all));
     }
     let Some(timeout) = args.until_timeout else {
         return Ok(ExitCode::SUCCESS);

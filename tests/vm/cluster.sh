@@ -20,6 +20,8 @@
 # Usage: tests/vm/cluster.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_member,
 #   examples/vm_observer, examples/vfio_dma)
 # Environment: GBA_VM_GUESTS (default 3, at least 2), GBA_VM_EPISODES (default 1000),
+#   GBA_VM_ROUNDS (default 1: rounds of EPISODES timed episodes; between two, every guest
+#   sleeps 8 s while the host peers run a round, for alternating comparison rounds),
 #   GBA_VM_KILL=0 (no kill), GBA_VM_CACHE (default ~/.cache/gba-vm), GBA_VM_KEEP=1 (keep the
 #   work directory and logs), GBA_VM_MEM (guest RAM, default 256M: under q35's 2.75 GiB, so
 #   all of it is below the PCI hole; larger works, see gba_sim::vm).
@@ -37,6 +39,8 @@ observer=$target/examples/vm_observer
 vfio_dma=$target/examples/vfio_dma
 guests=${GBA_VM_GUESTS:-3}
 episodes=${GBA_VM_EPISODES:-1000}
+rounds=${GBA_VM_ROUNDS:-1}
+pause_ms=8000
 kill_last=${GBA_VM_KILL:-1}
 mem=${GBA_VM_MEM:-256M}
 group=3
@@ -73,6 +77,7 @@ gba dump --device \$address > /tmp/dump 2>&1; echo "GUEST: dump rc=\$?"
 grep -a 'DEVICE_ID\|PORT_ID' /tmp/dump | sed 's/^/GUEST: /'
 # Straight to the console: a pipe would hold the timed line until the member exits.
 vm_member \$address \$(arg gba_members) \$(arg gba_group) \$(arg gba_episodes) \
+    --rounds \$(arg gba_rounds) --pause-ms \$(arg gba_pause_ms) \
     --then-until-timeout \$(arg gba_until) 2>&1
 poweroff -f
 INIT
@@ -98,7 +103,7 @@ host_median() { # host_median LABEL: prints member 0's line
     local run=$!
     "$member" "sim:$dir#1" 2 "$group" "$episodes" > "$dir.1" 2>&1 &
     local other=$!
-    out=$("$member" "sim:$dir#0" 2 "$group" "$episodes" 2>&1) || true
+    out=$("$member" "sim:$dir#0" 2 "$group" "$episodes" 2>&1 | tail -1) || true
     wait "$other" || true
     kill "$run" 2>/dev/null; wait "$run" 2>/dev/null || true
     "$gba" sim destroy --path "$dir" >/dev/null
@@ -109,7 +114,8 @@ host_median before
 fabric=$work/fabric
 "$gba" sim create --ports "$guests" --per-port-windows --guest-ram "$mem" --path "$fabric" >/dev/null
 "$gba" sim run --path "$fabric" 2>/dev/null &
-pids+=($!)
+stepper=$!
+pids+=($stepper)
 rm -f "$work/stop"
 "$observer" "$fabric" "$group" "$guests" "$work/stop" > "$work/observer.log" 2>&1 &
 observer_pid=$!
@@ -118,7 +124,7 @@ start=$(date +%s%N)
 qemu=()
 for ((p = 0; p < guests; p++)); do
     mode=$([ $((p % 2)) = 0 ] && echo vfio || echo uio)
-    iommu=() cmdline="console=ttyS0 quiet panic=-1 gba_mode=$mode gba_members=$guests gba_group=$group gba_episodes=$episodes gba_until=$until_timeout"
+    iommu=() cmdline="console=ttyS0 quiet panic=-1 gba_mode=$mode gba_members=$guests gba_group=$group gba_episodes=$episodes gba_rounds=$rounds gba_pause_ms=$pause_ms gba_until=$until_timeout"
     if [ "$mode" = vfio ]; then iommu=(-device intel-iommu); cmdline="$cmdline intel_iommu=on"; fi
     timeout 300 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m "$mem" -smp 1 \
         -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs.gz" \
@@ -131,25 +137,36 @@ for ((p = 0; p < guests; p++)); do
     echo "vm: guest $p: $mode, pid $!"
 done
 
-# Wait until every guest has reported its timed episodes (or stopped).
-reported() { grep -aq "^member $1: $episodes episodes" "$work/guest-$1.log"; }
+# Wait until every guest has reported its timed episodes (or stopped); between two rounds,
+# while the guests sleep, the host peers run theirs.
+reported() { grep -aq "^member $1: $((episodes * rounds)) episodes" "$work/guest-$1.log"; }
+round_done() { grep -aq "^member $1: round $2: " "$work/guest-$1.log"; }
+next_round=1
 while :; do
-    done_all=true
+    done_all=true round_all=true
     for ((p = 0; p < guests; p++)); do
         if ! reported "$p" && kill -0 "${qemu[$p]}" 2>/dev/null; then done_all=false; fi
+        round_done "$p" "$next_round" || round_all=false
     done
+    if $round_all && [ "$next_round" -lt "$rounds" ]; then
+        # The guests sleep: their switch is stopped too, so the host peers run alone.
+        kill -STOP "$stepper"
+        host_median "round-$next_round"
+        kill -CONT "$stepper"
+        next_round=$((next_round + 1))
+    fi
     $done_all && break
-    sleep 1
+    sleep 0.2
 done
 ran=$((($(date +%s%N) - start) / 1000000))
-echo "vm: $guests guests booted and ran $episodes timed episodes in $ran ms"
+echo "vm: $guests guests booted and ran $rounds x $episodes timed episodes in $ran ms"
 for ((p = 0; p < guests; p++)); do
-    grep -a 'GUEST: \|^member' "$work/guest-$p.log" | sed "s/^/vm: guest $p: /" | head -12
+    grep -a 'GUEST: \|^member' "$work/guest-$p.log" | sed "s/^/vm: guest $p: /" | head -$((12 + rounds))
     check "guest $p dumped its port" grep -aq "GUEST: dump rc=0" "$work/guest-$p.log"
     if [ $((p % 2)) = 0 ]; then
         check "guest $p mapped and unmapped DMA in its IOMMU" grep -aq "GUEST: vfio_dma: ok" "$work/guest-$p.log"
     fi
-    check "guest $p ran $episodes episodes" reported "$p"
+    check "guest $p ran $rounds x $episodes episodes" reported "$p"
 done
 # ${qemu[P]} is `timeout`'s pid; QEMU is its child.
 qemu_pid() { pgrep -P "${qemu[$1]}" qemu-system-x86 | head -1; }
