@@ -63,6 +63,10 @@ impl Fabric {
                 path: dir.to_path_buf(),
             });
         }
+        if let Some(size) = options.guest_ram {
+            // Checked before any file exists, so that a bad size leaves nothing behind.
+            crate::vm::check_guest_ram_size(&crate::vm::guest_ram_file(dir, 0), size)?;
+        }
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
         // The switch file is written last, so that a fabric whose creation failed half-way
         // has no switch file and is not mistaken for a usable one.

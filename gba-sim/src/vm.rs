@@ -134,6 +134,11 @@ impl GuestRam {
     }
 }
 
+/// Refuses a guest RAM size that is not a whole number of pages.
+pub(crate) fn check_guest_ram_size(path: &Path, size: u64) -> Result<()> {
+    to_len(path, size).map(|_| ())
+}
+
 fn to_len(path: &Path, size: u64) -> Result<usize> {
     match usize::try_from(size) {
         Ok(len) if len >= 8 && size.is_multiple_of(4096) => Ok(len),
