@@ -48,7 +48,9 @@ pause_ms=8000
 kill_last=${GBA_VM_KILL:-1}
 mem=${GBA_VM_MEM:-256M}
 group=3
-until_timeout=10
+# With a kill, members go on after their timed episodes until a wait times out (10 s);
+# without, they stop and the guests power off.
+until_timeout=$([ "$kill_last" = 1 ] && echo 10 || echo 0)
 cache=${GBA_VM_CACHE:-$HOME/.cache/gba-vm}
 mkdir -p "$cache"
 
@@ -80,9 +82,10 @@ gba dump --device \$address > /tmp/dump 2>&1; echo "GUEST: dump rc=\$?"
 [ \$mode = vfio ] && vfio_dma \$bdf 2>&1 | sed 's/^/GUEST: /'
 grep -a 'DEVICE_ID\|PORT_ID' /tmp/dump | sed 's/^/GUEST: /'
 # Straight to the console: a pipe would hold the timed line until the member exits.
+until=\$(arg gba_until)
+[ "\$until" = 0 ] && until= || until="--then-until-timeout \$until"
 \$(arg gba_member) \$address \$(arg gba_members) \$(arg gba_group) \$(arg gba_episodes) \
-    --rounds \$(arg gba_rounds) --pause-ms \$(arg gba_pause_ms) \
-    --then-until-timeout \$(arg gba_until) 2>&1
+    --rounds \$(arg gba_rounds) --pause-ms \$(arg gba_pause_ms) \$until 2>&1
 poweroff -f
 INIT
 # The C ABI's member (same command line and output), for the UIO guests.
@@ -185,8 +188,9 @@ done
 # ${qemu[P]} is `timeout`'s pid; QEMU is its child.
 qemu_pid() { pgrep -P "${qemu[$1]}" qemu-system-x86 | head -1; }
 for ((p = 0; p < guests; p++)); do
-    rss=$(ps -o rss= -p "$(qemu_pid "$p")" 2>/dev/null || echo 0)
-    echo "vm: guest $p's QEMU resident memory: $((rss / 1024)) MiB"
+    if rss=$(ps -o rss= -p "$(qemu_pid "$p")" 2>/dev/null); then
+        echo "vm: guest $p's QEMU resident memory: $((rss / 1024)) MiB"
+    fi
 done
 
 last=$((guests - 1))
