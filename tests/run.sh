@@ -11,7 +11,7 @@ python3 -m pip --version >/dev/null 2>&1 || need_packages+=(python3-pip)
 # gba scale's model (cli/tests/scale.rs): SimGrid's SMPI and S4U, and a C++ compiler.
 command -v smpicc >/dev/null 2>&1 || need_packages+=(libsimgrid-dev)
 command -v g++ >/dev/null 2>&1 || need_packages+=(g++)
-# The virtual-machine stage (tests/vm/smoke.sh): QEMU, a static busybox, cpio.
+# The virtual-machine stage (tests/vm/cluster.sh): QEMU, a static busybox, cpio.
 command -v qemu-system-x86_64 >/dev/null 2>&1 || need_packages+=(qemu-system-x86)
 [ -x /bin/busybox ] || need_packages+=(busybox-static)
 command -v cpio >/dev/null 2>&1 || need_packages+=(cpio)
@@ -64,14 +64,23 @@ echo "== OpenMPI 5.0 and MPICH: the same suite in a Debian 13 chroot (made once,
 bash runtimes/openmpi/trixie.sh 2>&1 | tee -a "$log"
 echo "== several hosts on one machine: network + UTS namespaces, one fabric port per host"
 bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"
-echo "== a driver's real path: gba dump in a QEMU guest over VFIO and over UIO (ivshmem BAR)"
-cargo build -q -p gba -p gba-hal --example vfio_dma
-vm_rc=0
-bash tests/vm/smoke.sh target/debug/gba 2>&1 | tee -a "$log" || vm_rc=${PIPESTATUS[0]}
-if [ "$vm_rc" != 0 ] && [ "$vm_rc" != 77 ]; then
-    echo "vm: FAILED"
-    exit 1
+echo "== a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO (ivshmem BARs)"
+# tests/vm/cluster.sh: 3 guests against `gba sim run`, an observer, one guest killed. The soak
+# (GBA_VM_SOAK=1) adds 20,000 episodes between 2 guests and between 3.
+cargo build -q -p gba -p gba-hal -p gba-barrier -p gba-sim --lib --bins \
+    --example vfio_dma --example vm_member --example vm_observer
+vm_runs=("GBA_VM_GUESTS=3")
+if [ -n "${GBA_VM_SOAK:-}" ]; then
+    vm_runs+=("GBA_VM_GUESTS=2 GBA_VM_EPISODES=20000" "GBA_VM_GUESTS=3 GBA_VM_EPISODES=20000")
 fi
+for vm_run in "${vm_runs[@]}"; do
+    vm_rc=0
+    env $vm_run bash tests/vm/cluster.sh target/debug 2>&1 | tee -a "$log" || vm_rc=${PIPESTATUS[0]}
+    if [ "$vm_rc" != 0 ] && [ "$vm_rc" != 77 ]; then
+        echo "vm: FAILED ($vm_run)"
+        exit 1
+    fi
+done
 # One closing line for the whole run (cargo prints one per test binary, the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }

@@ -15,6 +15,33 @@ pub struct PathArg {
     path: Option<PathBuf>,
 }
 
+/// A size in bytes: digits, optionally followed by K, M or G (binary units).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => text.split_at(i),
+        None => (text, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "K" | "k" => 10,
+        "M" | "m" => 20,
+        "G" | "g" => 30,
+        _ => {
+            return Err(format!(
+                "{text:?} is not a size: use bytes, or a number and K, M or G (e.g. 256M)"
+            ));
+        }
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| {
+            format!("{text:?} is not a size: use bytes, or a number and K, M or G (e.g. 256M)")
+        })
+}
+
 /// A path that is not empty (an empty one would name the current directory by accident).
 fn non_empty_path(text: &str) -> Result<PathBuf, String> {
     if text.is_empty() {
@@ -39,6 +66,15 @@ pub enum SimCommand {
         /// Ports (switch ports, one per host): 1 to 708.
         #[arg(long)]
         ports: usize,
+        /// One window file per port (`window-P`, padded to a power of two), for a virtual
+        /// machine whose ivshmem BAR shows the port (docs/driver.md).
+        #[arg(long)]
+        per_port_windows: bool,
+        /// Also create each port's guest RAM file (`guest-P.ram`, SIZE bytes; suffix K, M or
+        /// G), for QEMU's memory-backend-file: releases then go to RELEASE_ADDR as a
+        /// guest-physical address in it.
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        guest_ram: Option<u64>,
         #[command(flatten)]
         path: PathArg,
     },
@@ -114,9 +150,18 @@ pub enum FaultCommand {
 
 pub fn run(command: SimCommand) -> ExitCode {
     match command {
-        SimCommand::Create { ports, path } => {
+        SimCommand::Create {
+            ports,
+            per_port_windows,
+            guest_ram,
+            path,
+        } => {
             let path = path.resolve();
-            match Fabric::create(&path, ports) {
+            let options = gba_sim::CreateOptions {
+                per_port_windows,
+                guest_ram,
+            };
+            match Fabric::create_with(&path, ports, options) {
                 Ok(_) => {
                     println!("{}", path.display());
                     ExitCode::SUCCESS

@@ -1,6 +1,6 @@
 //! Maps and unmaps DMA memory through a VFIO device's IOMMU, with both IOVA choices: the part
-//! of the VFIO backend `gba dump` does not reach. Run as root in `tests/vm/smoke.sh`'s guest:
-//! `vfio_dma 0000:00:03.0`; prints one line per allocation, exits 1 on any failure.
+//! of the VFIO backend `gba dump` does not reach. Run as root in `tests/vm/cluster.sh`'s VFIO
+//! guests: `vfio_dma 0000:00:03.0`; prints one line per allocation, exits 1 on any failure.
 
 use gba_hal::Backend;
 use gba_hal::backends::{IovaChoice, VfioBackend};

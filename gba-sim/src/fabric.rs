@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::layout::{self as l, ARENA_SIZE, WINDOW_SIZE};
 use crate::os;
 use crate::shm::{SharedFile, Word};
+use crate::vm::{GuestRam, Windows};
 
 /// Where `gba sim create` puts a fabric when no path is given.
 pub const DEFAULT_PATH: &str = "/dev/shm/gba-fabric";
@@ -25,14 +26,34 @@ pub struct Fabric {
     dir: PathBuf,
     ports: usize,
     switch: SharedFile,
-    windows: SharedFile,
+    windows: Windows,
     arenas: SharedFile,
+    /// Per port: the guest RAM its release writes go to, for a port shown to a virtual
+    /// machine ([`crate::vm`]); `None`: its arena.
+    guest_ram: Vec<Option<GuestRam>>,
+}
+
+/// How [`Fabric::create_with`] lays a fabric out; the default is [`Fabric::create`]'s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CreateOptions {
+    /// One window file per port, padded to a power of two (`window-P`), instead of the one
+    /// `windows` file: what a virtual machine's ivshmem BAR maps.
+    pub per_port_windows: bool,
+    /// Create every port's guest RAM file (`guest-P.ram`) of this many bytes: the port's
+    /// RELEASE_ADDR is then a guest-physical address in it.
+    pub guest_ram: Option<u64>,
 }
 
 impl Fabric {
     /// Creates a fabric of `ports` ports in the new directory `dir` and initialises every
     /// port's identity registers from the spec's reset values and its port number.
     pub fn create(dir: &Path, ports: usize) -> Result<Fabric> {
+        Fabric::create_with(dir, ports, CreateOptions::default())
+    }
+
+    /// As [`create`](Self::create), laid out as `options` says (ports shown to virtual
+    /// machines).
+    pub fn create_with(dir: &Path, ports: usize, options: CreateOptions) -> Result<Fabric> {
         let max = gba_pac::MAX_MEMBERS;
         if ports == 0 || ports > max {
             return Err(Error::PortCount { ports, max });
@@ -42,15 +63,27 @@ impl Fabric {
                 path: dir.to_path_buf(),
             });
         }
+        if let Some(size) = options.guest_ram {
+            // Checked before any file exists, so that a bad size leaves nothing behind.
+            crate::vm::check_guest_ram_size(&crate::vm::guest_ram_file(dir, 0), size)?;
+        }
         std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
         // The switch file is written last, so that a fabric whose creation failed half-way
         // has no switch file and is not mistaken for a usable one.
-        let windows = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE)?;
+        let windows = Windows::create(dir, ports, options.per_port_windows)?;
         let arenas = SharedFile::create(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?;
+        let guest_ram = (0..ports)
+            .map(|p| {
+                options
+                    .guest_ram
+                    .map(|size| GuestRam::create(&crate::vm::guest_ram_file(dir, p), size))
+                    .transpose()
+            })
+            .collect::<Result<_>>()?;
         let tmp = dir.join(format!("{}.new", l::SWITCH_FILE));
         let _ = std::fs::remove_file(&tmp);
         let switch = SharedFile::create(&tmp, l::switch_size(ports))?;
-        let fabric = Fabric::init(dir, ports, switch, windows, arenas);
+        let fabric = Fabric::init(dir, ports, switch, windows, arenas, guest_ram);
         let final_path = dir.join(l::SWITCH_FILE);
         std::fs::rename(&tmp, &final_path).map_err(|e| Error::io("rename", &tmp, e))?;
         Ok(fabric)
@@ -68,8 +101,9 @@ impl Fabric {
             Path::new(name),
             ports,
             SharedFile::in_memory(name, l::switch_size(ports)),
-            SharedFile::in_memory(name, ports * WINDOW_SIZE),
+            Windows::One(SharedFile::in_memory(name, ports * WINDOW_SIZE)),
             SharedFile::in_memory(name, ports * ARENA_SIZE),
+            (0..ports).map(|_| None).collect(),
         ))
     }
 
@@ -77,8 +111,9 @@ impl Fabric {
         dir: &Path,
         ports: usize,
         switch: SharedFile,
-        windows: SharedFile,
+        windows: Windows,
         arenas: SharedFile,
+        guest_ram: Vec<Option<GuestRam>>,
     ) -> Fabric {
         let fabric = Fabric {
             dir: dir.to_path_buf(),
@@ -86,6 +121,7 @@ impl Fabric {
             switch,
             windows,
             arenas,
+            guest_ram,
         };
         for p in 0..ports {
             fabric.init_identity(p);
@@ -133,16 +169,24 @@ impl Fabric {
                 "claims {ports} ports in a {len}-byte switch file"
             )));
         }
+        let guest_ram = (0..ports)
+            .map(|p| {
+                let path = crate::vm::guest_ram_file(dir, p);
+                path.exists().then(|| GuestRam::open(&path)).transpose()
+            })
+            .collect::<Result<_>>()?;
         Ok(Fabric {
             dir: dir.to_path_buf(),
             ports,
             switch: probe,
-            windows: SharedFile::open(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE)?,
+            windows: Windows::open(dir, ports)?,
             arenas: SharedFile::open(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?,
+            guest_ram,
         })
     }
 
-    /// Removes the fabric in `dir`: its three files and the directory if it is then empty.
+    /// Removes the fabric in `dir`: its three files (and its per-port window and guest RAM
+    /// files) and the directory if it is then empty.
     /// Refuses a directory that holds no fabric, so that a wrong `--path` deletes nothing.
     pub fn destroy(dir: &Path) -> Result<()> {
         let switch_path = dir.join(l::SWITCH_FILE);
@@ -151,7 +195,12 @@ impl Fabric {
                 path: dir.to_path_buf(),
             });
         }
-        for name in [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE] {
+        let vm_files = std::fs::read_dir(dir)
+            .map_err(|e| Error::io("list", dir, e))?
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| crate::vm::is_vm_file(name));
+        let names = [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE].map(String::from);
+        for name in names.into_iter().chain(vm_files) {
             let path = dir.join(name);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
@@ -191,9 +240,10 @@ impl Fabric {
     /// If `p` is not a port of this fabric (callers check with [`check_port`](Self::check_port)).
     pub fn window(&self, p: usize) -> Device<Atomic> {
         assert!(p < self.ports, "port {p} of {}", self.ports);
-        let base = self.windows.as_ptr().wrapping_add(p * WINDOW_SIZE);
+        let base = self.windows.base(p);
         // SAFETY: `base` is the page-aligned start of port p's WINDOW_SIZE (= Device::SIZE)
-        // bytes inside the live `windows` mapping, which lives as long as `self`; nothing
+        // bytes inside a live window mapping (the `windows` file, or `window-P` of at least
+        // WINDOW_SIZE bytes), which lives as long as `self`; nothing
         // references it, and every party (hosts through the HAL's simulator backend, the
         // switch here) accesses it only through `Atomic` handles.
         unsafe { Device::from_shared_ptr(base) }
@@ -210,12 +260,33 @@ impl Fabric {
 
     /// The 64-bit word of port `p`'s arena that `iova` names, if `iova` is an 8-byte-aligned
     /// device address inside that arena: what the switch's DMA engine checks before it writes.
+    /// For a port with guest RAM, `iova` is instead a guest-physical address in that RAM
+    /// (the guest's driver wrote the flag's physical address, as a driver of a device without
+    /// an IOMMU does).
     pub fn dma_word(&self, p: usize, iova: u64) -> Option<Word<'_>> {
+        if let Some(Some(ram)) = self.guest_ram.get(p) {
+            return ram.word(iova);
+        }
         Some(self.arenas.word(self.dma_offset(p, iova)?))
     }
 
-    /// The byte offset in the arenas file of the word that [`dma_word`](Self::dma_word) names.
+    /// Whether port `p`'s release writes go to a guest's RAM (see [`dma_word`](Self::dma_word)).
+    pub fn has_guest_ram(&self, p: usize) -> bool {
+        matches!(self.guest_ram.get(p), Some(Some(_)))
+    }
+
+    /// Whether the fabric's windows are one file per port ([`CreateOptions::per_port_windows`]).
+    pub fn per_port_windows(&self) -> bool {
+        self.windows.per_port()
+    }
+
+    /// The byte offset in the arenas file of the word that [`dma_word`](Self::dma_word) names;
+    /// `None` also for a port with guest RAM (the fast path, which records these offsets, is
+    /// then not used for its groups: guests ring doorbells that the stepper counts).
     pub(crate) fn dma_offset(&self, p: usize, iova: u64) -> Option<usize> {
+        if self.has_guest_ram(p) {
+            return None;
+        }
         let offset = iova.checked_sub(l::IOVA_BASE)? as usize;
         if !iova.is_multiple_of(8) || offset.checked_add(8)? > ARENA_SIZE || p >= self.ports {
             return None;

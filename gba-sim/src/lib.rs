@@ -26,10 +26,11 @@ pub mod os;
 mod port;
 mod shm;
 mod status;
+pub mod vm;
 
 pub use backend::SimBackend;
 pub use error::{Error, Result};
-pub use fabric::{DEFAULT_PATH, Fabric, PATH_ENV};
+pub use fabric::{CreateOptions, DEFAULT_PATH, Fabric, PATH_ENV};
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
 pub use status::{GroupReport, PortReport, error_name};

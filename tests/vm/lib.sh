@@ -1,0 +1,86 @@
+# Shared by tests/vm/smoke.sh and tests/vm/cluster.sh (sourced, not run): the guest kernel
+# (Debian's 6.1 package, fetched with apt-get download and unpacked, never installed) and a
+# busybox initramfs holding the given binaries, their libraries, the UIO/VFIO modules and an
+# init script.
+
+# vm_need_qemu: exit 77 with one line when QEMU cannot run here at all.
+vm_need_qemu() {
+    if ! command -v qemu-system-x86_64 >/dev/null; then
+        echo "vm: SKIPPED: qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+        exit 77
+    fi
+}
+
+# vm_kernel CACHE: sets $vm_kdir to CACHE/kernel, holding vmlinuz and modules/, fetched once.
+vm_kernel() {
+    vm_kdir="$1/kernel"
+    if [ -f "$vm_kdir/vmlinuz" ]; then return 0; fi
+    rm -rf "$vm_kdir.tmp" && mkdir -p "$vm_kdir.tmp"
+    (
+        cd "$vm_kdir.tmp"
+        pkg=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | awk '{print $1}' | sort -V | tail -1)
+        [ -n "$pkg" ] || { echo "vm: no linux-image-6.1.0-*-amd64 package known to apt (apt-get update?)"; exit 1; }
+        apt-get download "$pkg" >/dev/null 2>&1
+        dpkg-deb -x ./*.deb root
+        cp root/boot/vmlinuz-* vmlinuz
+        mv root/lib/modules/* modules
+        rm -rf root ./*.deb
+    )
+    mv "$vm_kdir.tmp" "$vm_kdir"
+}
+
+VM_MODULES="uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci"
+
+# vm_initramfs OUT.gz INIT_SCRIPT BINARY...: busybox, the modules, the binaries (into /bin)
+# with their libraries, and INIT_SCRIPT as /init.
+vm_initramfs() {
+    local out=$1 init_script=$2 root
+    shift 2
+    root=$(mktemp -d)
+    mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,lib/modules}
+    cp "$(command -v busybox || echo /bin/busybox)" "$root/bin/busybox"
+    local m
+    for m in $VM_MODULES; do
+        find "$vm_kdir/modules" -name "${m//-/[-_]}.ko*" -exec cp {} "$root/lib/modules/" \;
+    done
+    local bin lib
+    for bin in "$@"; do
+        cp "$bin" "$root/bin/"
+        ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do
+            mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib"
+        done
+    done
+    cp "$init_script" "$root/init"
+    chmod +x "$root/init"
+    (cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) > "$out"
+    rm -rf "$root"
+}
+
+# The part of every guest's /init that loads the modules and finds the ivshmem device
+# ($bdf); sourced by the init scripts (written into them by cat).
+VM_INIT_PRELUDE='#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+for m in /lib/modules/*; do
+    case $m in *.zst) zstd -dqf "$m" -o "${m%.zst}" 2>/dev/null && m=${m%.zst};; *.xz) xz -dkf "$m" && m=${m%.xz};; esac
+done
+for m in uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci; do
+    f=$(ls /lib/modules/$(echo $m | tr - _).ko /lib/modules/$m.ko 2>/dev/null | head -1)
+    [ -n "$f" ] && insmod "$f" 2>/dev/null
+done
+bdf=$(grep -l 0x1110 /sys/bus/pci/devices/*/device | head -1 | xargs dirname | xargs basename)
+echo "GUEST: ivshmem at $bdf"
+arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+# bind MODE: binds the device to vfio-pci or uio_pci_generic and sets $address.
+bind() {
+    if [ "$1" = vfio ]; then
+        echo vfio-pci > /sys/bus/pci/devices/$bdf/driver_override
+        echo $bdf > /sys/bus/pci/drivers_probe
+        address=vfio:$bdf
+    else
+        echo "1af4 1110" > /sys/bus/pci/drivers/uio_pci_generic/new_id
+        sleep 1
+        address=/dev/uio0
+    fi
+}
+'
