@@ -8,6 +8,7 @@ use gba_pac::tock_registers::interfaces::Writeable;
 use gba_pac::{Device, global, group};
 
 use crate::error::{Error, Result};
+use crate::host::{self, HOSTS_FILE};
 use crate::layout::{self as l, ARENA_SIZE, WINDOW_SIZE};
 use crate::os;
 use crate::shm::{SharedFile, Word};
@@ -27,6 +28,8 @@ pub struct Fabric {
     switch: SharedFile,
     windows: SharedFile,
     arenas: SharedFile,
+    /// The host segment of every port (see [`crate::host`]).
+    hosts: SharedFile,
 }
 
 impl Fabric {
@@ -47,10 +50,11 @@ impl Fabric {
         // has no switch file and is not mistaken for a usable one.
         let windows = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE)?;
         let arenas = SharedFile::create(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?;
+        let hosts = SharedFile::create(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES)?;
         let tmp = dir.join(format!("{}.new", l::SWITCH_FILE));
         let _ = std::fs::remove_file(&tmp);
         let switch = SharedFile::create(&tmp, l::switch_size(ports))?;
-        let fabric = Fabric::init(dir, ports, switch, windows, arenas);
+        let fabric = Fabric::init(dir, ports, switch, windows, arenas, hosts);
         let final_path = dir.join(l::SWITCH_FILE);
         std::fs::rename(&tmp, &final_path).map_err(|e| Error::io("rename", &tmp, e))?;
         Ok(fabric)
@@ -70,6 +74,7 @@ impl Fabric {
             SharedFile::in_memory(name, l::switch_size(ports)),
             SharedFile::in_memory(name, ports * WINDOW_SIZE),
             SharedFile::in_memory(name, ports * ARENA_SIZE),
+            SharedFile::in_memory(name, ports * host::PORT_BYTES),
         ))
     }
 
@@ -79,6 +84,7 @@ impl Fabric {
         switch: SharedFile,
         windows: SharedFile,
         arenas: SharedFile,
+        hosts: SharedFile,
     ) -> Fabric {
         let fabric = Fabric {
             dir: dir.to_path_buf(),
@@ -86,6 +92,7 @@ impl Fabric {
             switch,
             windows,
             arenas,
+            hosts,
         };
         for p in 0..ports {
             fabric.init_identity(p);
@@ -139,10 +146,11 @@ impl Fabric {
             switch: probe,
             windows: SharedFile::open(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE)?,
             arenas: SharedFile::open(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?,
+            hosts: SharedFile::open(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES)?,
         })
     }
 
-    /// Removes the fabric in `dir`: its three files and the directory if it is then empty.
+    /// Removes the fabric in `dir`: its four files and the directory if it is then empty.
     /// Refuses a directory that holds no fabric, so that a wrong `--path` deletes nothing.
     pub fn destroy(dir: &Path) -> Result<()> {
         let switch_path = dir.join(l::SWITCH_FILE);
@@ -151,7 +159,7 @@ impl Fabric {
                 path: dir.to_path_buf(),
             });
         }
-        for name in [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE] {
+        for name in [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE, HOSTS_FILE] {
             let path = dir.join(name);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
@@ -306,47 +314,8 @@ impl Fabric {
             .collect()
     }
 
-    /// The process that holds group `g` on port `p` (its claim record's pid), if any.
-    pub fn group_owner(&self, p: usize, g: usize) -> Option<u64> {
-        match self.port_state(p, l::P_GROUP_OWNER + g).load() {
-            0 => None,
-            token => Some(token & 0xffff_ffff),
-        }
-    }
-
-    /// Records `owner` (a pid; `None`: nobody) as group `g`'s holder on port `p`, unclaimed
-    /// by any backend value (tests and tools; backends use [`claim_group`](Self::claim_group)).
-    pub fn set_group_owner(&self, p: usize, g: usize, owner: Option<u64>) {
-        self.port_state(p, l::P_GROUP_OWNER + g)
-            .store(owner.map_or(0, |pid| pid & 0xffff_ffff));
-    }
-
-    /// The port's claim record of group `g` is its host segment (issue 13): one word per port
-    /// and group in the fabric's shared memory, every process of the host maps it. `token` is
-    /// the claimant (pid in the low 32 bits, a per-process serial above). Taken by CAS from
-    /// 0, or from a token whose pid is dead (a dead owner's claim is reclaimable; the new
-    /// owner's configuration starts with RESET, which clears the dead owner's state on this
-    /// port). False when a live owner holds it. The CAS (AcqRel) makes two claimants
-    /// exclusive: exactly one replaces a given value.
-    pub fn claim_group(&self, p: usize, g: usize, token: u64) -> bool {
-        let word = self.port_state(p, l::P_GROUP_OWNER + g);
-        loop {
-            let current = word.load();
-            if current != 0 && os::alive(current & 0xffff_ffff) {
-                return false;
-            }
-            if word.compare_exchange(current, token).is_ok() {
-                return true;
-            }
-        }
-    }
-
-    /// Gives back `token`'s claim of group `g` on port `p` (nothing if it no longer holds it:
-    /// a reclaimer took it over).
-    pub fn release_group(&self, p: usize, g: usize, token: u64) {
-        let _ = self
-            .port_state(p, l::P_GROUP_OWNER + g)
-            .compare_exchange(token, 0);
+    pub(crate) fn hosts(&self) -> &SharedFile {
+        &self.hosts
     }
 
     /// The process that created the fabric, and whether it is alive.
