@@ -72,7 +72,10 @@ fn create_status_dump_fault_destroy() {
     sim.set_group_owner(2, 5, Some(u64::from(std::process::id())));
     let out = gba(&["dump", "--device", &device, "--group", "5"]);
     let dump = text(&out.stdout);
-    let claim = format!("g5={} held team 0xffffffffffffffff joined 1/1", std::process::id());
+    let claim = format!(
+        "g5={} held team 0xffffffffffffffff joined 1/1",
+        std::process::id()
+    );
     assert!(dump.contains(&claim), "{dump}");
     sim.set_group_owner(2, 5, None);
 

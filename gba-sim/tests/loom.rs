@@ -291,7 +291,10 @@ mod claims {
     fn a_join_and_the_last_leave_exclude_each_other() {
         loom::model(|| {
             let cells = Cells::new(0);
-            assert_eq!(cells.record().take(1, 0, 10, &live), Taken::Won { over_dead: false });
+            assert_eq!(
+                cells.record().take(1, 0, 10, &live),
+                Taken::Won { over_dead: false }
+            );
             assert!(cells.record().hold(1));
             let other = Arc::clone(&cells);
             let t = loom::thread::spawn(move || other.record().take(2, 0, 10, &live));
