@@ -36,12 +36,17 @@ fn host_key(fabric: &Fabric, p: usize) -> u64 {
     use std::hash::{Hash, Hasher};
     use std::os::unix::fs::MetadataExt;
     let mut h = std::hash::DefaultHasher::new();
-    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
-        .unwrap_or_default()
-        .hash(&mut h);
-    match std::fs::metadata(fabric.dir().join(crate::host::HOSTS_FILE)) {
-        Ok(m) => (m.dev(), m.ino()).hash(&mut h),
-        Err(_) => (fabric as *const Fabric as usize, crate::os::my_pid()).hash(&mut h),
+    // Miri cannot open files: its fabrics live in memory, named by their address.
+    let on_disk = (!cfg!(miri))
+        .then(|| {
+            let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+            let m = std::fs::metadata(fabric.dir().join(crate::host::HOSTS_FILE)).ok()?;
+            Some((boot, m.dev(), m.ino()))
+        })
+        .flatten();
+    match on_disk {
+        Some(identity) => identity.hash(&mut h),
+        None => (fabric as *const Fabric as usize, crate::os::my_pid()).hash(&mut h),
     }
     p.hash(&mut h);
     h.finish() | 1

@@ -412,7 +412,7 @@ fn run_threads(dir: &Path, args: &BenchArgs) -> Result<Vec<Contender>, String> {
                     let contenders: Vec<(&str, Box<dyn Wait + '_>)> = vec![
                         ("gba-sim", gba_contender(&device, args.members)?),
                         (
-                            "gba-sim-one-port (host combining)",
+                            "gba-sim-combined",
                             combined_contender(&host, member, args.members)?,
                         ),
                         ("dissemination-heap", Box::new(dissemination)),
