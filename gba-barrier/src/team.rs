@@ -7,8 +7,10 @@
 //! and the rank that caused it. The runtime then uses [`Team::wait`] (or `arrive`/`test`)
 //! when offloaded, and its own software barrier otherwise.
 //!
-//! Built today: one process per switch port (ranks sharing a PORT_ID fall back with
-//! [`Reason::PortShared`]; host combining is the next step of issue 13). Agreement: AND of
+//! Ranks that share a PORT_ID and a host key are one member (host combining, see
+//! [`crate::combine`]): the first to claim configures the group, the others join its claim by
+//! the team key (rank 0's). Ranks sharing a PORT_ID without a common host segment fall back
+//! with [`Reason::PortShared`]. Agreement: AND of
 //! the free masks, lowest common group, configure, allgather of the outcomes, and a retry
 //! without a group that some rank lost to GROUP_BUSY (at most 32 rounds).
 
@@ -211,7 +213,7 @@ impl Team {
             ))
         };
 
-        // 1. Every rank has a device; the members are their ports, one rank per port.
+        // 1. Every rank has a device; the members are their ports (ranks sharing one combine).
         if let Some(r) = (0..n).find(|&r| field(r, 0) != STATUS_OK) {
             return fallback(
                 Reason::NoDevice,
