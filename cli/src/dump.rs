@@ -76,8 +76,40 @@ pub fn run(args: DumpArgs) -> ExitCode {
             }
         }
     }
+    host_claims(&mut out, &address, args.group);
     print!("{out}");
     ExitCode::SUCCESS
+}
+
+/// The host segment's claim records of this port (simulator ports: hardware has no host
+/// segment yet): group, state, owner pid, team key, joined of L, and each local process.
+fn host_claims(out: &mut String, address: &DeviceAddress, group: Option<usize>) {
+    let DeviceAddress::Sim { fabric, port } = address else {
+        return;
+    };
+    let Ok(fabric) = gba_sim::Fabric::open(fabric) else {
+        return;
+    };
+    let claims: Vec<_> = fabric
+        .claims(*port)
+        .into_iter()
+        .filter(|c| group.is_none_or(|g| g == c.group))
+        .collect();
+    let _ = writeln!(out, "host claims ({}):", claims.len());
+    for c in &claims {
+        let _ = writeln!(out, "  {}", crate::sim::claim_text(c));
+        for s in &c.slots {
+            let _ = writeln!(
+                out,
+                "    slot {}: pid {}{} team rank {} entered {}",
+                s.slot,
+                s.pid,
+                if s.alive { "" } else { " (dead)" },
+                s.rank,
+                s.entered
+            );
+        }
+    }
 }
 
 /// Whether the global block's GROUP_ENABLED has bit `index` (the spec's names decide).

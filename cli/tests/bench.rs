@@ -16,6 +16,7 @@ fn bench_reports_every_contender_as_json_and_cleans_up() {
             Some("--threads"),
             vec![
                 "gba-sim",
+                "gba-sim-combined",
                 "dissemination-heap",
                 "central-counter-heap",
                 "std::sync::Barrier",

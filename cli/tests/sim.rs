@@ -65,6 +65,19 @@ fn create_status_dump_fault_destroy() {
         "{dump}"
     );
     assert!(dump.contains("ERROR_CODE=NONE"), "{dump}");
+    assert!(dump.contains("host claims (0):"), "{dump}");
+
+    // A claim record (held by this test process) shows in the dump and the status.
+    let sim = gba_sim::Fabric::open(&fabric).unwrap();
+    sim.set_group_owner(2, 5, Some(u64::from(std::process::id())));
+    let out = gba(&["dump", "--device", &device, "--group", "5"]);
+    let dump = text(&out.stdout);
+    let claim = format!(
+        "g5={} held team 0xffffffffffffffff joined 1/1",
+        std::process::id()
+    );
+    assert!(dump.contains(&claim), "{dump}");
+    sim.set_group_owner(2, 5, None);
 
     let out = gba(&["sim", "fault", "--path", path, "drop", "--port", "1"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

@@ -96,6 +96,12 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.identity())
     }
 
+    /// See [`gba_hal::Backend::host_key`].
+    pub fn host_key(&self) -> Option<u64> {
+        use gba_hal::Backend;
+        on_device!(&self.inner.device, d => d.backend().host_key())
+    }
+
     /// See [`gba_hal::Device::free_groups`].
     pub fn free_groups(&self) -> GroupSet {
         on_device!(&self.inner.device, d => d.free_groups())
@@ -261,6 +267,26 @@ impl AnyBarrier {
 
     pub fn who(&self) -> Who {
         on_barrier!(&self.kind, b => b.who())
+    }
+
+    /// With host combining, the local processes of this group that have not arrived for the
+    /// pending episode (simulator only; hardware has no host segment yet).
+    pub fn local_missing(&self) -> Vec<gba_sim::host::LocalSlot> {
+        match &self.kind {
+            Kind::Sim(b) => {
+                let group = b.port().group_handle();
+                if group.combining().is_none() {
+                    return Vec::new();
+                }
+                let seq = crate::protocol::wire_sequence(b.episode());
+                group
+                    .device()
+                    .backend()
+                    .fabric()
+                    .local_missing(group.member_id(), group.id(), seq)
+            }
+            _ => Vec::new(),
+        }
     }
 }
 

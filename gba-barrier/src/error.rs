@@ -47,6 +47,8 @@ impl fmt::Display for Who {
 pub enum Missing {
     /// Exactly these member ids (from the device's ARRIVED_MASK and MEMBER_MASK).
     Members(Vec<u32>),
+    /// Described by the caller that knows more (a team: hosts by name, local processes).
+    Named(String),
     /// A central counter knows how many arrived, not who.
     Count {
         /// Members that had arrived.
@@ -71,6 +73,7 @@ impl fmt::Display for Missing {
                 f.write_str("no member is missing by the device's count")
             }
             Missing::Members(ids) => write!(f, "members {ids:?} never arrived"),
+            Missing::Named(text) => f.write_str(text),
             Missing::Count { arrived, members } => {
                 write!(
                     f,

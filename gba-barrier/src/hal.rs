@@ -97,8 +97,17 @@ impl<B: Backend> Port for HalPort<'_, B> {
     /// Then the backend's `after_doorbell`: nothing on hardware (inlined away); on the
     /// simulator the arrival is combined on this path (the last one releases the episode), or
     /// the switch steps, which processes it as a switch would.
+    ///
+    /// With host combining (several processes of the team on this port), the arrival is
+    /// first added to the host's counter; only the arrival completing the host's count rings
+    /// ([`crate::combine::completes`]).
     #[inline(always)]
     fn ring(&self, word: u64) {
+        if let Some(combining) = self.group.combining()
+            && !crate::combine::completes(combining, word)
+        {
+            return;
+        }
         self.doorbell.set_release(word);
         self.group
             .device()

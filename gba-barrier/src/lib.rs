@@ -15,6 +15,7 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 pub mod backoff;
+pub mod combine;
 #[cfg(not(loom))]
 pub mod device;
 pub mod error;

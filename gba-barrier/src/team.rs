@@ -7,18 +7,20 @@
 //! and the rank that caused it. The runtime then uses [`Team::wait`] (or `arrive`/`test`)
 //! when offloaded, and its own software barrier otherwise.
 //!
-//! Built today: one process per switch port (ranks sharing a PORT_ID fall back with
-//! [`Reason::PortShared`]; host combining is the next step of issue 13). Agreement: AND of
+//! Ranks that share a PORT_ID and a host key are one member (host combining, see
+//! [`crate::combine`]): the first to claim configures the group, the others join its claim by
+//! the team key (rank 0's). Ranks sharing a PORT_ID without a common host segment fall back
+//! with [`Reason::PortShared`]. Agreement: AND of
 //! the free masks, lowest common group, configure, allgather of the outcomes, and a retry
 //! without a group that some rank lost to GROUP_BUSY (at most 32 rounds).
 
 use std::fmt;
 use std::time::Duration;
 
-use gba_hal::{GroupConfig, MemberSet};
+use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 
 use crate::device::{AnyBarrier, AnyDevice};
-use crate::error::WaitError;
+use crate::error::{Missing, WaitError};
 
 /// The runtime's out-of-band allgather: `recv` (of `send.len() * size` bytes) receives rank
 /// i's `send` at offset `i * send.len()`. Blocking; every rank calls it the same number of
@@ -59,7 +61,8 @@ impl Default for TeamParams {
 pub enum Reason {
     /// The rank has no usable device (none opened, or it failed).
     NoDevice,
-    /// Two ranks report the same PORT_ID (host combining is not built yet).
+    /// Ranks report the same PORT_ID without sharing one host segment (two hosts, or a device
+    /// without host arbitration), or too many share one port.
     PortShared,
     /// The rank's PORT_ID is beyond the switch's member range.
     PortOutOfRange,
@@ -110,10 +113,15 @@ pub struct Team {
     barrier: Option<AnyBarrier>,
     rank: u32,
     size: u32,
+    /// Each member port's hostname (from round 1), for timeouts.
+    hosts: Vec<(u32, String)>,
 }
 
-/// Round 1's vote: status, port, free groups, max members (little-endian u32s).
-const VOTE: usize = 16;
+/// Round 1's vote: status, port, free groups, max members (little-endian u32s), then the host
+/// key (u64: boot id and host segment, 0 when the device has none), this rank's team key
+/// candidate (u64; rank 0's is the team's), and the hostname (NUL-padded, for messages).
+const VOTE: usize = 32 + HOSTNAME;
+const HOSTNAME: usize = 32;
 const STATUS_OK: u32 = 0;
 const STATUS_NO_DEVICE: u32 = 1;
 
@@ -145,6 +153,10 @@ impl Team {
         }
         let n = size as usize;
         let mut vote = [0u8; VOTE];
+        let (host_key, key) = (
+            device.and_then(AnyDevice::host_key).unwrap_or(0),
+            team_key(),
+        );
         let (status, port, free, max_members) = match device {
             Some(d) => {
                 let id = d.identity();
@@ -160,17 +172,35 @@ impl Team {
         for (i, v) in [status, port, free, max_members].into_iter().enumerate() {
             vote[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
         }
+        vote[16..24].copy_from_slice(&host_key.to_le_bytes());
+        vote[24..32].copy_from_slice(&key.to_le_bytes());
+        let name = hostname();
+        let name = &name.as_bytes()[..name.len().min(HOSTNAME)];
+        vote[32..32 + name.len()].copy_from_slice(name);
         let mut votes = vec![0u8; VOTE * n];
         oob.allgather(&vote, &mut votes)?;
         let field = |r: usize, i: usize| {
             let at = r * VOTE + i * 4;
             u32::from_le_bytes(votes[at..at + 4].try_into().expect("4 bytes"))
         };
+        let wide = |r: usize, at: usize| {
+            u64::from_le_bytes(
+                votes[r * VOTE + at..r * VOTE + at + 8]
+                    .try_into()
+                    .expect("8"),
+            )
+        };
+        let host_name = |r: usize| {
+            let bytes = &votes[r * VOTE + 32..(r + 1) * VOTE];
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(HOSTNAME);
+            String::from_utf8_lossy(&bytes[..end]).into_owned()
+        };
         let team = |verdict, barrier| Team {
             verdict,
             barrier,
             rank,
             size,
+            hosts: Vec::new(),
         };
         let fallback = |reason, r: usize, text: String| {
             Ok(team(
@@ -183,7 +213,7 @@ impl Team {
             ))
         };
 
-        // 1. Every rank has a device; the members are their ports, one rank per port.
+        // 1. Every rank has a device; the members are their ports (ranks sharing one combine).
         if let Some(r) = (0..n).find(|&r| field(r, 0) != STATUS_OK) {
             return fallback(
                 Reason::NoDevice,
@@ -203,17 +233,52 @@ impl Team {
                 );
             }
             if ports.contains(p) {
+                // Host combining: ranks sharing a port must be processes of one host, whose
+                // device arbitrates the port in a host segment.
                 let first = (0..r).find(|&q| field(q, 1) as usize == p).unwrap_or(0);
-                return fallback(
-                    Reason::PortShared,
-                    r,
-                    format!(
-                        "ranks {first} and {r} share port {p} (one process per switch port \
-                         until host combining lands; is each rank's device its host's?)"
-                    ),
-                );
+                if wide(r, 16) == 0 || wide(r, 16) != wide(first, 16) {
+                    return fallback(
+                        Reason::PortShared,
+                        r,
+                        format!(
+                            "ranks {first} ({}) and {r} ({}) share port {p} but not one host \
+                             segment (is each rank's device its host's? UIO devices have none)",
+                            host_name(first),
+                            host_name(r)
+                        ),
+                    );
+                }
             }
             ports.insert(p);
+        }
+        let my_port = field(rank as usize, 1);
+        let local = (0..n).filter(|&q| field(q, 1) == my_port).count();
+        if let Some(r) = (0..n).find(|&r| {
+            (0..n).filter(|&q| field(q, 1) == field(r, 1)).count() > gba_sim::host::MAX_LOCAL
+        }) {
+            return fallback(
+                Reason::PortShared,
+                r,
+                format!(
+                    "more than {} ranks share port {} (rank {r}'s host)",
+                    gba_sim::host::MAX_LOCAL,
+                    field(r, 1)
+                ),
+            );
+        }
+        let local_team = LocalTeam {
+            key: wide(0, 24),
+            local: local as u32,
+            index: (0..rank as usize)
+                .filter(|&q| field(q, 1) == my_port)
+                .count() as u32,
+            rank,
+        };
+        let mut hosts: Vec<(u32, String)> = Vec::new();
+        for r in 0..n {
+            if !hosts.iter().any(|(p, _)| *p == field(r, 1)) {
+                hosts.push((field(r, 1), host_name(r)));
+            }
         }
         let mut common = (0..n).fold(u32::MAX, |m, r| m & field(r, 2));
 
@@ -223,7 +288,9 @@ impl Team {
                 break;
             }
             let group = common.trailing_zeros();
-            let config = GroupConfig::new(group as usize, ports).timeout(params.configure_timeout);
+            let config = GroupConfig::new(group as usize, ports)
+                .timeout(params.configure_timeout)
+                .team(local_team);
             let device = device.expect("every rank has a device (checked above)");
             let (mine, barrier) = match device.barrier(config) {
                 Ok(b) => (Outcome::Ready, Some(b)),
@@ -240,7 +307,10 @@ impl Team {
                 _ => Outcome::Refused,
             };
             if (0..n).all(|r| of(r) == Outcome::Ready) {
-                return Ok(team(Verdict::Offloaded { group, ports }, barrier));
+                return Ok(Team {
+                    hosts,
+                    ..team(Verdict::Offloaded { group, ports }, barrier)
+                });
             }
             drop(barrier);
             if (0..n).any(|r| of(r) == Outcome::Busy) {
@@ -288,7 +358,8 @@ impl Team {
 
     /// The barrier on the GBA; on a fallback team, an error saying so.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<(), TeamError> {
-        Ok(self.offloaded()?.wait(timeout)?)
+        let result = self.offloaded()?.wait(timeout);
+        result.map_err(|e| self.name_missing(e))
     }
 
     /// Split phase: arrive without waiting (finish with [`test`](Self::test) or
@@ -304,7 +375,55 @@ impl Team {
 
     /// Waits for the pending episode; `None` when none is pending.
     pub fn wait_pending(&mut self, timeout: Option<Duration>) -> Result<Option<()>, TeamError> {
-        Ok(self.offloaded()?.wait_pending(timeout).transpose()?)
+        let result = self.offloaded()?.wait_pending(timeout).transpose();
+        result.map_err(|e| self.name_missing(e))
+    }
+
+    /// The hostname each member port reported at creation.
+    pub fn hosts(&self) -> &[(u32, String)] {
+        &self.hosts
+    }
+
+    /// A timeout names the missing ports with their hostnames and, on this host, the local
+    /// processes that have not arrived (pid, team rank, alive).
+    fn name_missing(&self, mut error: Box<WaitError>) -> TeamError {
+        let local = self
+            .barrier
+            .as_ref()
+            .map(AnyBarrier::local_missing)
+            .unwrap_or_default();
+        if let WaitError::Timeout { missing, .. } | WaitError::Device { missing, .. } = &mut *error
+            && let Missing::Members(ports) = missing
+        {
+            let name = |p: &u32| {
+                let host = self.hosts.iter().find(|(q, _)| q == p);
+                format!("port {p} ({})", host.map_or("?", |(_, h)| h.as_str()))
+            };
+            let mut text = if ports.is_empty() {
+                "every host's port arrived".to_string()
+            } else {
+                format!(
+                    "hosts never arrived: {}",
+                    ports.iter().map(name).collect::<Vec<_>>().join(", ")
+                )
+            };
+            if !local.is_empty() {
+                let procs: Vec<String> = local
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "pid {} (team rank {}{})",
+                            s.pid,
+                            s.rank,
+                            if s.alive { "" } else { ", dead" }
+                        )
+                    })
+                    .collect();
+                text += &format!("; on this host not arrived: {}", procs.join(", "));
+            }
+            *missing = Missing::Named(text);
+        }
+        TeamError::Wait(error)
     }
 
     fn offloaded(&mut self) -> Result<&mut AnyBarrier, TeamError> {
@@ -329,4 +448,28 @@ impl From<WaitError> for TeamError {
     fn from(error: WaitError) -> Self {
         TeamError::Wait(Box::new(error))
     }
+}
+
+/// This process's hostname (for messages; empty if unknown).
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// A team key candidate: this process (pid, start time), a per-process counter and the
+/// hostname, hashed; never 0. Rank 0's is the team's.
+fn team_key() -> u64 {
+    use std::hash::{Hash, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::hash::DefaultHasher::new();
+    (
+        std::process::id(),
+        gba_sim::os::my_start_time(),
+        COUNTER.fetch_add(1, Ordering::Relaxed),
+        hostname(),
+    )
+        .hash(&mut h);
+    h.finish() | 1
 }

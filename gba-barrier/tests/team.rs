@@ -119,24 +119,8 @@ fn a_team_agrees_offloads_and_counts_every_barrier_exactly() {
 #[test]
 fn the_fallback_verdict_is_the_same_on_every_rank_and_names_the_rank() {
     let (_dir, path) = fabric(3);
-    // Ranks 1 and 2 share port 1: one member per port until host combining lands.
-    let ranks = create(&path, &[Some(0), Some(1), Some(1)]);
-    let verdict = ranks[0].1.verdict().clone();
-    match &verdict {
-        Verdict::Fallback { reason, rank, text } => {
-            assert_eq!(*reason, Reason::PortShared);
-            assert_eq!(*rank, 2);
-            assert!(text.contains("share port 1"), "{text}");
-        }
-        other => panic!("expected a fallback, got {other}"),
-    }
-    assert!(ranks.iter().all(|(_, t)| *t.verdict() == verdict));
-    let mut ranks = ranks;
-    let error = ranks[1].1.wait(LIMIT).unwrap_err().to_string();
-    assert!(error.contains("not offloaded"), "{error}");
-
     // A rank without a device still votes, and everyone learns that it is the cause.
-    let ranks = create(&path, &[Some(0), None, Some(2)]);
+    let mut ranks = create(&path, &[Some(0), None, Some(2)]);
     let verdict = ranks[2].1.verdict().clone();
     assert!(
         matches!(
@@ -150,6 +134,109 @@ fn the_fallback_verdict_is_the_same_on_every_rank_and_names_the_rank() {
         "{verdict}"
     );
     assert!(ranks.iter().all(|(_, t)| *t.verdict() == verdict));
+    let error = ranks[0].1.wait(LIMIT).unwrap_err().to_string();
+    assert!(error.contains("not offloaded"), "{error}");
+}
+
+/// Host combining: ranks that share a port are one member; every episode costs each port
+/// exactly one doorbell (BARRIERS_COMPLETED grows by exactly N), nobody is released early
+/// (every rank sees every other rank's pre-arrival write), whatever L is per port.
+#[test]
+fn ranks_sharing_a_port_combine_into_one_member() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let (_dir, path) = fabric(2);
+    let layout = [Some(0), Some(1), Some(1), Some(0), Some(1)];
+    let mut ranks = create(&path, &layout);
+    let verdict = ranks[0].1.verdict().clone();
+    assert!(
+        matches!(&verdict, Verdict::Offloaded { group: 0, ports } if ports.len() == 2),
+        "{verdict}"
+    );
+    assert!(ranks.iter().all(|(_, t)| *t.verdict() == verdict));
+    let fabric = gba_sim::Fabric::open(&path).unwrap();
+    let claims = fabric.claims(1);
+    assert_eq!(claims.len(), 1, "{claims:?}");
+    assert_eq!(
+        (claims[0].state, claims[0].joined, claims[0].local),
+        ("held", 3, 3)
+    );
+    assert_eq!(fabric.claims(0)[0].joined, 2);
+    let before: Vec<u64> = [0, 1]
+        .iter()
+        .map(|&p| completed(&path, &ranks[p].0))
+        .collect();
+    const N: u64 = 300;
+    let progress: Vec<AtomicU64> = layout.iter().map(|_| AtomicU64::new(0)).collect();
+    let progress = &progress;
+    std::thread::scope(|s| {
+        for (r, (_, team)) in ranks.iter_mut().enumerate() {
+            s.spawn(move || {
+                for i in 1..=N {
+                    progress[r].store(i, Ordering::Relaxed);
+                    if i % 2 == 0 {
+                        team.wait(LIMIT).unwrap();
+                    } else {
+                        team.arrive().unwrap();
+                        team.wait_pending(LIMIT).unwrap().unwrap();
+                    }
+                    for (q, p) in progress.iter().enumerate() {
+                        let seen = p.load(Ordering::Relaxed);
+                        assert!(
+                            seen >= i,
+                            "rank {r} released from {i} before rank {q} arrived ({seen})"
+                        );
+                    }
+                }
+            });
+        }
+    });
+    for (p, before) in [0, 1].into_iter().zip(before) {
+        assert_eq!(
+            completed(&path, &ranks[p].0),
+            before + N,
+            "port {p}: one doorbell per episode"
+        );
+    }
+    // The last local leaver releases: the claims are free once every rank's team dropped.
+    drop(ranks);
+    assert!(fabric.claims(0).is_empty() && fabric.claims(1).is_empty());
+}
+
+/// A timeout with host combining names the missing local process (pid, team rank) and the
+/// host; the episode stays pending, and resuming it completes once the late rank arrives.
+#[test]
+fn a_timeout_names_the_local_process_that_did_not_arrive() {
+    let (_dir, path) = fabric(2);
+    let mut ranks = create(&path, &[Some(0), Some(0), Some(1)]);
+    assert!(
+        ranks[0].1.verdict().is_offloaded(),
+        "{}",
+        ranks[0].1.verdict()
+    );
+    let (mut late, mut rest) = (ranks.remove(1), ranks);
+    std::thread::scope(|s| {
+        for (r, (_, team)) in rest.iter_mut().enumerate() {
+            s.spawn(move || {
+                let error = team
+                    .wait(Some(Duration::from_millis(200)))
+                    .unwrap_err()
+                    .to_string();
+                assert!(error.contains("port 0 ("), "rank {r}: {error}");
+                if r == 0 {
+                    assert!(
+                        error.contains(&format!(
+                            "on this host not arrived: pid {} (team rank 1)",
+                            std::process::id()
+                        )),
+                        "{error}"
+                    );
+                }
+                team.wait_pending(LIMIT).unwrap().unwrap();
+            });
+        }
+        std::thread::sleep(Duration::from_millis(400));
+        late.1.wait(LIMIT).unwrap();
+    });
 }
 
 #[test]

@@ -72,7 +72,11 @@ pub struct DmaError {
 /// - a region from [`alloc_dma`](Backend::alloc_dma) is `len` bytes of host memory, 64-byte
 ///   aligned, zeroed, shared with no other allocation's cache lines, that the device reaches
 ///   at `iova`, valid until passed to [`free_dma`](Backend::free_dma) or the backend drops,
-///   and accessed by the host only atomically.
+///   and accessed by the host only atomically; a [`Claim::Joined`] flag is such a region,
+///   allocated by the team-mate that won the claim and valid until the last process of the
+///   claim leaves it;
+/// - a [`Combining`] from [`combining`](Backend::combining) points at 8-aligned words valid
+///   for as long as the backend lives, reached by every process only atomically.
 pub unsafe trait Backend: Send + Sync {
     type Mechanism: Access;
 
@@ -110,13 +114,39 @@ pub unsafe trait Backend: Send + Sync {
     /// A monotonic clock in nanoseconds, for timeouts.
     fn now_ns(&self) -> u64;
 
-    /// Takes this host's claim on `group` for this backend value, atomically against every
-    /// other process and every other backend value on the same port, before any register of
-    /// the group is written (issue 13: groups are owned, not overwritten). False when a live
-    /// owner holds it: the claim is then [`Error::GroupBusy`](crate::Error::GroupBusy), and
-    /// the owner's group is untouched. A claim whose owner died is taken over. A backend
-    /// without host arbitration (today: UIO hardware) always succeeds.
-    fn claim_group(&self, group: usize) -> bool {
+    /// Takes or joins this host's claim on `group` (issue 13: groups are owned, not
+    /// overwritten; one port per host, many processes), atomically against every other
+    /// process and every other backend value on the same port, before any register of the
+    /// group is written. `team` is `None` for a claim of this backend value alone.
+    ///
+    /// - [`Claim::Won`]: this value configures the group (RESET first), then publishes it
+    ///   with [`hold_group`](Backend::hold_group) (or gives it back with
+    ///   [`release_group`](Backend::release_group)).
+    /// - [`Claim::Joined`]: a process of the same team (same [`LocalTeam::key`]) holds the
+    ///   group, configured and READY; `flag` is the release flag it shares with this host.
+    /// - [`Claim::Wait`]: a team-mate is configuring it; ask again.
+    /// - [`Claim::Busy`]: another team with a live process holds it
+    ///   ([`Error::GroupBusy`](crate::Error::GroupBusy)); the owner's group is untouched.
+    ///
+    /// A claim whose every process died is taken over (`Won`). A backend without host
+    /// arbitration (today: UIO hardware) always wins.
+    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
+        let _ = (group, team);
+        Claim::Won
+    }
+
+    /// The winner of [`claim_group`](Backend::claim_group) publishes the configured group and
+    /// its release flag to its team-mates. False when the claim was taken over meanwhile (its
+    /// owner was thought dead): the caller then gives up as on `Busy`.
+    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
+        let _ = (group, flag);
+        true
+    }
+
+    /// Leaves a held claim. True when this was the host's last process in it: the caller
+    /// then resets the group on this port, frees the flag and calls
+    /// [`release_group`](Backend::release_group). Default: always the last.
+    fn leave_group(&self, group: usize) -> bool {
         let _ = group;
         true
     }
@@ -128,12 +158,95 @@ pub unsafe trait Backend: Send + Sync {
         0
     }
 
-    /// Gives back the claim taken by [`claim_group`](Backend::claim_group), after the group
-    /// was reset on this port.
+    /// Frees the claim (after the group was reset on this port, by the winner that failed to
+    /// configure it or by the last process to leave it).
     fn release_group(&self, group: usize) {
         let _ = group;
     }
 
+    /// The host's combining block of a held `group` when the team has more than one process
+    /// on this port: the arrivals counter every local process adds to, and this process's
+    /// `entered` word. `None` for a claim of one process.
+    fn combining(&self, group: usize) -> Option<Combining> {
+        let _ = group;
+        None
+    }
+
+    /// What identifies the host segment this port is arbitrated in (boot id and the
+    /// segment's identity, hashed), so a team can tell "two processes of one host on its
+    /// port" from "two hosts reporting the same PORT_ID". `None`: this backend has no host
+    /// segment, so two processes cannot share its port.
+    fn host_key(&self) -> Option<u64> {
+        None
+    }
+
     /// What the device is, for messages: "sim:/dev/shm/gba-fabric#0", "/dev/uio0".
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+/// A team's place on this host, for [`Backend::claim_group`]: processes with the same `key`
+/// share the claim; `local` of them combine their arrivals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocalTeam {
+    /// The team's identity, the same on every rank (never 0).
+    pub key: u64,
+    /// How many processes of the team use this port (L >= 1).
+    pub local: u32,
+    /// This process's index among them (0..local): its slot in the combining block.
+    pub index: u32,
+    /// This process's rank in the team (for diagnosis).
+    pub rank: u32,
+}
+
+/// The outcome of [`Backend::claim_group`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    Won,
+    Joined { flag: DmaRegion },
+    Wait,
+    Busy,
+}
+
+/// A host's combining block for one group (see ARCHITECTURE.md "Host combining"): the
+/// arrivals counter of the host's `local` processes and this process's `entered` word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Combining {
+    /// Arrivals since the claim (never reset), alone on its cache line.
+    pub arrivals: NonNull<u64>,
+    /// The last sequence this process entered (diagnosis), alone on its cache line.
+    pub entered: NonNull<u64>,
+    /// L: the host's processes in the team.
+    pub local: u64,
+}
+
+// SAFETY: a description of shared memory that every user reaches atomically only (the
+// backend's contract for `combining`).
+unsafe impl Send for Combining {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Combining {}
+
+impl Combining {
+    /// `entered = seq`, relaxed: diagnosis only.
+    #[inline(always)]
+    pub fn enter(&self, seq: u64) {
+        // SAFETY: the backend's contract: 8-aligned, valid while the backend lives (which
+        // the group borrowing it outlives), and reached only atomically by every process.
+        unsafe { core::sync::atomic::AtomicU64::from_ptr(self.entered.as_ptr()) }
+            .store(seq, core::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// One arrival: `fetch_add(1, AcqRel)` on the host's counter; the old value.
+    #[inline(always)]
+    pub fn add(&self) -> u64 {
+        // SAFETY: as for `enter`.
+        unsafe { core::sync::atomic::AtomicU64::from_ptr(self.arrivals.as_ptr()) }
+            .fetch_add(1, core::sync::atomic::Ordering::AcqRel)
+    }
+
+    /// The counter's value (diagnosis).
+    pub fn arrivals(&self) -> u64 {
+        // SAFETY: as for `enter`.
+        unsafe { core::sync::atomic::AtomicU64::from_ptr(self.arrivals.as_ptr()) }
+            .load(core::sync::atomic::Ordering::Acquire)
+    }
 }

@@ -3,6 +3,7 @@
 
 use core::time::Duration;
 
+use crate::backend::LocalTeam;
 use crate::error::{Error, Result};
 use crate::identity::Identity;
 use crate::members::MemberSet;
@@ -17,6 +18,7 @@ pub struct GroupConfig {
     group: usize,
     members: MemberSet,
     timeout: Option<Duration>,
+    team: Option<LocalTeam>,
 }
 
 impl GroupConfig {
@@ -26,6 +28,7 @@ impl GroupConfig {
             group,
             members,
             timeout: Some(DEFAULT_CONFIGURE_TIMEOUT),
+            team: None,
         }
     }
 
@@ -35,6 +38,18 @@ impl GroupConfig {
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self
+    }
+
+    /// Claims as one of `team.local` processes of a team on this port (host combining, issue
+    /// 13): the first to claim configures the group, the others join its claim and share its
+    /// release flag, and their arrivals combine into one doorbell per episode.
+    pub fn team(mut self, team: LocalTeam) -> Self {
+        self.team = Some(team);
+        self
+    }
+
+    pub fn local_team(&self) -> Option<&LocalTeam> {
+        self.team.as_ref()
     }
 
     pub fn group(&self) -> usize {

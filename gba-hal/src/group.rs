@@ -11,7 +11,7 @@ use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;
 use gba_pac::group::{ARRIVAL, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, RELEASE_SEQ, STATUS};
 use gba_pac::tock_registers::interfaces::{Readable, Writeable};
 
-use crate::backend::{Backend, DmaRegion};
+use crate::backend::{Backend, Claim, Combining, DmaRegion};
 use crate::config::GroupConfig;
 use crate::device::Device;
 use crate::diag::GroupSnapshot;
@@ -70,6 +70,10 @@ pub struct Group<'d, B: Backend> {
     members: MemberSet,
     flag: ReleaseFlag,
     start_sequence: u32,
+    /// The claim is held (published, or joined): leaving goes through `leave_group`.
+    held: bool,
+    /// The host's combining block when the team has several processes on this port.
+    combining: Option<Combining>,
 }
 
 impl<'d, B: Backend> Group<'d, B> {
@@ -80,10 +84,30 @@ impl<'d, B: Backend> Group<'d, B> {
         give_up: &mut dyn FnMut() -> bool,
     ) -> Result<Self> {
         let id = config.group();
+        let timeout = config.configure_timeout();
         // The host's claim comes first: a loser returns before touching any register, so the
         // owner's group (another job's, or another device value's of this process) is intact.
-        if !device.backend().claim_group(id) {
-            return Err(Error::GroupBusy { group: id });
+        // A team-mate that is configuring the group is waited for (bounded as READY is).
+        let mut claim = Claim::Wait;
+        let mut gave_up = false;
+        device.wait_until(timeout, || {
+            claim = device.backend().claim_group(id, config.local_team());
+            gave_up = claim == Claim::Wait && give_up();
+            claim != Claim::Wait || gave_up
+        });
+        match claim {
+            Claim::Won => {}
+            Claim::Busy => return Err(Error::GroupBusy { group: id }),
+            Claim::Wait if gave_up => return Err(Error::Cancelled { group: id }),
+            Claim::Wait => {
+                return Err(Error::Timeout {
+                    group: id,
+                    what: "a team-mate on this port to configure the group",
+                    waited: timeout.unwrap_or(Duration::MAX),
+                    missing: MemberSet::new(),
+                });
+            }
+            Claim::Joined { flag } => return Self::joined(device, config, flag),
         }
         let region = match device.backend().alloc_dma(FLAG_BYTES) {
             Ok(region) => region,
@@ -103,9 +127,10 @@ impl<'d, B: Backend> Group<'d, B> {
             members: *config.members(),
             flag: ReleaseFlag { region },
             start_sequence: 0,
+            held: false,
+            combining: None,
         };
         let regs = device.group_regs(id);
-        let timeout = config.configure_timeout();
 
         // Set when the caller gives up: the wait then ends at once (dropping `group` resets).
         let cancelled = core::cell::Cell::new(false);
@@ -165,6 +190,39 @@ impl<'d, B: Backend> Group<'d, B> {
         // writes the flag only at a release, which needs this member's arrival first.
         group.start_sequence = regs.release_seq().read(RELEASE_SEQ::SEQUENCE) as u32;
         group.flag().store(u64::from(group.start_sequence));
+        // Publish to the team-mates on this port (release: they see the flag's value and the
+        // configuration after their acquire of the claim).
+        if !device.backend().hold_group(id, &group.flag.region) {
+            return Err(Error::GroupBusy { group: id });
+        }
+        group.held = true;
+        group.combining = device.backend().combining(id);
+        Ok(group)
+    }
+
+    /// A team-mate on this port won the claim, configured the group and published it: this
+    /// process shares its flag and counts episodes from the same RELEASE_SEQ (no episode can
+    /// complete before this process arrives, as the port's arrival needs all L of them).
+    fn joined(device: &'d Device<B>, config: GroupConfig, flag: DmaRegion) -> Result<Self> {
+        let id = config.group();
+        let mut group = Group {
+            device,
+            id,
+            members: *config.members(),
+            flag: ReleaseFlag { region: flag },
+            start_sequence: 0,
+            held: true,
+            combining: device.backend().combining(id),
+        };
+        let regs = device.group_regs(id);
+        let status = regs.status().extract();
+        if status.is_set(STATUS::ERROR) || !status.is_set(STATUS::READY) {
+            return Err(match group.error() {
+                Some(code) => Error::Refused { group: id, code },
+                None => Error::GroupBusy { group: id },
+            });
+        }
+        group.start_sequence = regs.release_seq().read(RELEASE_SEQ::SEQUENCE) as u32;
         Ok(group)
     }
 
@@ -201,6 +259,14 @@ impl<'d, B: Backend> Group<'d, B> {
     /// counter starts here.
     pub fn start_sequence(&self) -> u32 {
         self.start_sequence
+    }
+
+    /// The host's combining block: `Some` when this group is shared by several processes of
+    /// a team on this port (each arrival adds to it; the one completing the host's count
+    /// rings the doorbell).
+    #[inline(always)]
+    pub fn combining(&self) -> Option<&Combining> {
+        self.combining.as_ref()
     }
 
     #[inline(always)]
@@ -240,18 +306,23 @@ impl<'d, B: Backend> Group<'d, B> {
 
 impl<B: Backend> Drop for Group<'_, B> {
     fn drop(&mut self) {
-        let regs = self.device.group_regs(self.id);
-        regs.control().write(CONTROL::RESET::SET);
-        self.device.backend().after_control(self.id);
-        let reset = self.device.wait_until(Some(RELEASE_TIMEOUT), || {
-            !regs.control().is_set(CONTROL::RESET)
-        });
-        // If the device did not finish its RESET it may still write the flag: leaking the
-        // flag is then the safe choice.
-        if reset {
-            self.device.backend().free_dma(self.flag.region);
+        let backend = self.device.backend();
+        // Only the host's last process of the claim resets the group: the others' barrier
+        // is still running on it.
+        if !self.held || backend.leave_group(self.id) {
+            let regs = self.device.group_regs(self.id);
+            regs.control().write(CONTROL::RESET::SET);
+            backend.after_control(self.id);
+            let reset = self.device.wait_until(Some(RELEASE_TIMEOUT), || {
+                !regs.control().is_set(CONTROL::RESET)
+            });
+            // If the device did not finish its RESET it may still write the flag: leaking the
+            // flag is then the safe choice.
+            if reset {
+                backend.free_dma(self.flag.region);
+            }
+            backend.release_group(self.id);
         }
-        self.device.backend().release_group(self.id);
         self.device.unclaim(self.id);
     }
 }

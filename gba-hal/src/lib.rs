@@ -38,7 +38,7 @@ mod members;
 
 #[cfg(feature = "std")]
 pub use address::{AddressError, DEVICE_ENV, DeviceAddress};
-pub use backend::{Access, Backend, DmaError, DmaRegion};
+pub use backend::{Access, Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
 pub use config::{DEFAULT_CONFIGURE_TIMEOUT, GroupConfig};
 pub use device::Device;
 pub use diag::GroupSnapshot;

@@ -6,10 +6,14 @@ use std::path::Path;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use gba_hal::{Backend, DeviceAddress, DmaError, DmaRegion};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use gba_hal::{Backend, Claim, Combining, DeviceAddress, DmaError, DmaRegion, LocalTeam};
 use gba_pac::common::Atomic;
 
+use crate::claim::Taken;
 use crate::fabric::Fabric;
+use crate::host::MAX_LOCAL;
 use crate::port::{DmaBlock, Port};
 
 /// Port `port` of a simulated fabric: its window is shared memory, so registers are reached
@@ -20,6 +24,32 @@ pub struct SimBackend {
     /// This backend value's claim token: pid in the low 32 bits, a per-process serial above,
     /// so that two opens of one port in one process are two owners (issue 13's second race).
     token: u64,
+    /// Per group, this value's slot in the claim's local table, plus one (0: none).
+    slots: [AtomicU32; crate::layout::GROUPS],
+    /// See [`Backend::host_key`]: the boot id, the fabric's host segment and the port.
+    host_key: u64,
+}
+
+/// The host key of port `p` of `fabric`: its boot id, the host segment file's device and
+/// inode (or, for a fabric in this process's memory, its address) and the port, hashed.
+fn host_key(fabric: &Fabric, p: usize) -> u64 {
+    use std::hash::{Hash, Hasher};
+    use std::os::unix::fs::MetadataExt;
+    let mut h = std::hash::DefaultHasher::new();
+    // Miri cannot open files: its fabrics live in memory, named by their address.
+    let on_disk = (!cfg!(miri))
+        .then(|| {
+            let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+            let m = std::fs::metadata(fabric.dir().join(crate::host::HOSTS_FILE)).ok()?;
+            Some((boot, m.dev(), m.ino()))
+        })
+        .flatten();
+    match on_disk {
+        Some(identity) => identity.hash(&mut h),
+        None => (fabric as *const Fabric as usize, crate::os::my_pid()).hash(&mut h),
+    }
+    p.hash(&mut h);
+    h.finish() | 1
 }
 
 /// The serial of the next backend value in this process (never 0).
@@ -32,18 +62,26 @@ fn next_token() -> u64 {
 
 impl SimBackend {
     pub fn open(fabric: &Path, port: usize) -> Result<Self, crate::Error> {
-        Ok(SimBackend {
-            port: Port::open(fabric, port)?,
-            token: next_token(),
-        })
+        Self::new(Port::open(fabric, port)?)
     }
 
     /// A port of a fabric this process has mapped already (threads of one process share it).
     pub fn attach(fabric: Arc<Fabric>, port: usize) -> Result<Self, crate::Error> {
+        Self::new(Port::attach(fabric, port)?)
+    }
+
+    fn new(port: Port) -> Result<Self, crate::Error> {
+        let host_key = host_key(port.fabric(), port.number());
         Ok(SimBackend {
-            port: Port::attach(fabric, port)?,
+            port,
             token: next_token(),
+            slots: std::array::from_fn(|_| AtomicU32::new(0)),
+            host_key,
         })
+    }
+
+    fn slot(&self, group: usize) -> usize {
+        (self.slots[group].load(Ordering::Relaxed) as usize).saturating_sub(1)
     }
 
     pub fn fabric(&self) -> &Arc<Fabric> {
@@ -105,27 +143,90 @@ unsafe impl Backend for SimBackend {
         crate::os::monotonic_ns()
     }
 
-    fn claim_group(&self, group: usize) -> bool {
+    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
+        let (p, fabric) = (self.port.number(), self.port.fabric());
+        if group >= self.slots.len() {
+            return Claim::Busy;
+        }
+        // Alone: a team of one whose key is this backend value's token, so that a second open
+        // of the port in this process is another team (issue 13's second race).
+        let (key, slot, local, rank) = team.map_or((self.token, 0, 1, 0), |t| {
+            (t.key, t.index as usize, t.local as usize, u64::from(t.rank))
+        });
+        if slot >= MAX_LOCAL || local > MAX_LOCAL {
+            return Claim::Busy;
+        }
+        let taken = fabric.take_claim(p, group, key, slot, local, rank);
+        match taken {
+            Taken::Won { .. } | Taken::Joined => {
+                self.slots[group].store(slot as u32 + 1, Ordering::Relaxed)
+            }
+            _ => {}
+        }
+        match taken {
+            Taken::Won { .. } => Claim::Won,
+            Taken::Wait => Claim::Wait,
+            Taken::Busy => Claim::Busy,
+            Taken::Joined => {
+                let (iova, len) = fabric.claim_flag(p, group);
+                match fabric.dma_offset(p, iova) {
+                    Some(_) => {
+                        let (arena, _) = fabric.arena(p);
+                        let host = arena.wrapping_add((iova - crate::layout::IOVA_BASE) as usize);
+                        match NonNull::new(host) {
+                            Some(host) => Claim::Joined {
+                                flag: DmaRegion { host, iova, len },
+                            },
+                            None => Claim::Busy,
+                        }
+                    }
+                    // A held claim always publishes its flag; anything else is not ours to use.
+                    None => {
+                        self.leave_group(group);
+                        Claim::Busy
+                    }
+                }
+            }
+        }
+    }
+
+    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
         self.port
             .fabric()
-            .claim_group(self.port.number(), group, self.token)
+            .hold_claim(self.port.number(), group, flag.iova, flag.len)
+    }
+
+    fn leave_group(&self, group: usize) -> bool {
+        let slot = self.slot(group);
+        self.port
+            .fabric()
+            .leave_claim(self.port.number(), group, slot)
     }
 
     fn claimed_groups(&self) -> u32 {
-        let fabric = self.port.fabric();
-        (0..crate::layout::GROUPS.min(32))
-            .filter(|&g| {
-                fabric
-                    .group_owner(self.port.number(), g)
-                    .is_some_and(crate::os::alive)
-            })
-            .fold(0, |set, g| set | (1 << g))
+        self.port.fabric().live_claims(self.port.number())
     }
 
     fn release_group(&self, group: usize) {
-        self.port
-            .fabric()
-            .release_group(self.port.number(), group, self.token);
+        self.port.fabric().free_claim(self.port.number(), group);
+    }
+
+    fn combining(&self, group: usize) -> Option<Combining> {
+        let (p, fabric) = (self.port.number(), self.port.fabric());
+        let local = fabric.claim_local(p, group);
+        if local <= 1 {
+            return None;
+        }
+        let (arrivals, entered) = fabric.combining_words(p, group, self.slot(group));
+        Some(Combining {
+            arrivals: NonNull::new(arrivals)?,
+            entered: NonNull::new(entered)?,
+            local,
+        })
+    }
+
+    fn host_key(&self) -> Option<u64> {
+        Some(self.host_key)
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -8,6 +8,7 @@ use gba_pac::tock_registers::interfaces::Writeable;
 use gba_pac::{Device, global, group};
 
 use crate::error::{Error, Result};
+use crate::host::{self, HOSTS_FILE};
 use crate::layout::{self as l, ARENA_SIZE, WINDOW_SIZE};
 use crate::os;
 use crate::shm::{SharedFile, Word};
@@ -28,6 +29,8 @@ pub struct Fabric {
     switch: SharedFile,
     windows: Windows,
     arenas: SharedFile,
+    /// The host segment of every port (see [`crate::host`]).
+    hosts: SharedFile,
     /// Per port: the guest RAM its release writes go to, for a port shown to a virtual
     /// machine ([`crate::vm`]); `None`: its arena.
     guest_ram: Vec<Option<GuestRam>>,
@@ -72,6 +75,7 @@ impl Fabric {
         // has no switch file and is not mistaken for a usable one.
         let windows = Windows::create(dir, ports, options.per_port_windows)?;
         let arenas = SharedFile::create(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?;
+        let hosts = SharedFile::create(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES)?;
         let guest_ram = (0..ports)
             .map(|p| {
                 options
@@ -83,7 +87,7 @@ impl Fabric {
         let tmp = dir.join(format!("{}.new", l::SWITCH_FILE));
         let _ = std::fs::remove_file(&tmp);
         let switch = SharedFile::create(&tmp, l::switch_size(ports))?;
-        let fabric = Fabric::init(dir, ports, switch, windows, arenas, guest_ram);
+        let fabric = Fabric::init(dir, ports, switch, windows, arenas, guest_ram, hosts);
         let final_path = dir.join(l::SWITCH_FILE);
         std::fs::rename(&tmp, &final_path).map_err(|e| Error::io("rename", &tmp, e))?;
         Ok(fabric)
@@ -104,6 +108,7 @@ impl Fabric {
             Windows::One(SharedFile::in_memory(name, ports * WINDOW_SIZE)),
             SharedFile::in_memory(name, ports * ARENA_SIZE),
             (0..ports).map(|_| None).collect(),
+            SharedFile::in_memory(name, ports * host::PORT_BYTES),
         ))
     }
 
@@ -114,6 +119,7 @@ impl Fabric {
         windows: Windows,
         arenas: SharedFile,
         guest_ram: Vec<Option<GuestRam>>,
+        hosts: SharedFile,
     ) -> Fabric {
         let fabric = Fabric {
             dir: dir.to_path_buf(),
@@ -122,6 +128,7 @@ impl Fabric {
             windows,
             arenas,
             guest_ram,
+            hosts,
         };
         for p in 0..ports {
             fabric.init_identity(p);
@@ -182,11 +189,11 @@ impl Fabric {
             windows: Windows::open(dir, ports)?,
             arenas: SharedFile::open(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?,
             guest_ram,
+            hosts: SharedFile::open(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES)?,
         })
     }
 
-    /// Removes the fabric in `dir`: its three files (and its per-port window and guest RAM
-    /// files) and the directory if it is then empty.
+    /// Removes the fabric in `dir`: its four files (and its per-port window and guest RAM files) and the directory if it is then empty.
     /// Refuses a directory that holds no fabric, so that a wrong `--path` deletes nothing.
     pub fn destroy(dir: &Path) -> Result<()> {
         let switch_path = dir.join(l::SWITCH_FILE);
@@ -199,7 +206,7 @@ impl Fabric {
             .map_err(|e| Error::io("list", dir, e))?
             .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
             .filter(|name| crate::vm::is_vm_file(name));
-        let names = [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE].map(String::from);
+        let names = [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE, HOSTS_FILE].map(String::from);
         for name in names.into_iter().chain(vm_files) {
             let path = dir.join(name);
             match std::fs::remove_file(&path) {
@@ -377,47 +384,8 @@ impl Fabric {
             .collect()
     }
 
-    /// The process that holds group `g` on port `p` (its claim record's pid), if any.
-    pub fn group_owner(&self, p: usize, g: usize) -> Option<u64> {
-        match self.port_state(p, l::P_GROUP_OWNER + g).load() {
-            0 => None,
-            token => Some(token & 0xffff_ffff),
-        }
-    }
-
-    /// Records `owner` (a pid; `None`: nobody) as group `g`'s holder on port `p`, unclaimed
-    /// by any backend value (tests and tools; backends use [`claim_group`](Self::claim_group)).
-    pub fn set_group_owner(&self, p: usize, g: usize, owner: Option<u64>) {
-        self.port_state(p, l::P_GROUP_OWNER + g)
-            .store(owner.map_or(0, |pid| pid & 0xffff_ffff));
-    }
-
-    /// The port's claim record of group `g` is its host segment (issue 13): one word per port
-    /// and group in the fabric's shared memory, every process of the host maps it. `token` is
-    /// the claimant (pid in the low 32 bits, a per-process serial above). Taken by CAS from
-    /// 0, or from a token whose pid is dead (a dead owner's claim is reclaimable; the new
-    /// owner's configuration starts with RESET, which clears the dead owner's state on this
-    /// port). False when a live owner holds it. The CAS (AcqRel) makes two claimants
-    /// exclusive: exactly one replaces a given value.
-    pub fn claim_group(&self, p: usize, g: usize, token: u64) -> bool {
-        let word = self.port_state(p, l::P_GROUP_OWNER + g);
-        loop {
-            let current = word.load();
-            if current != 0 && os::alive(current & 0xffff_ffff) {
-                return false;
-            }
-            if word.compare_exchange(current, token).is_ok() {
-                return true;
-            }
-        }
-    }
-
-    /// Gives back `token`'s claim of group `g` on port `p` (nothing if it no longer holds it:
-    /// a reclaimer took it over).
-    pub fn release_group(&self, p: usize, g: usize, token: u64) {
-        let _ = self
-            .port_state(p, l::P_GROUP_OWNER + g)
-            .compare_exchange(token, 0);
+    pub(crate) fn hosts(&self) -> &SharedFile {
+        &self.hosts
     }
 
     /// The process that created the fabric, and whether it is alive.

@@ -11,7 +11,6 @@ use gba_pac::tock_registers::interfaces::{Readable, Writeable};
 use crate::error::{Error, Result};
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
-use crate::os;
 
 /// A group on a port whose configuring process is gone, as found by
 /// [`Fabric::reclaim_dead`].
@@ -118,8 +117,6 @@ impl Fabric {
         for port in 0..self.ports() {
             let port_dead = self.is_dead(port);
             for group in 0..GROUPS {
-                let owner = self.group_owner(port, group);
-                let owner_dead = owner.is_some_and(|pid| !os::alive(pid));
                 let enabled = self
                     .group_regs(port, group)
                     .control()
@@ -127,9 +124,8 @@ impl Fabric {
                     .is_set(CONTROL::ENABLE);
                 // Take the dead owner's claim by CAS, so that a live process that reclaimed
                 // it at the same time (and is configuring the group) is not reset here.
-                let record = self.port_state(port, l::P_GROUP_OWNER + group);
-                let held = record.load();
-                let owner_dead = owner_dead && record.compare_exchange(held, 0).is_ok();
+                let owner = self.take_dead_claim(port, group);
+                let owner_dead = owner.is_some();
                 if owner_dead || (port_dead && enabled) {
                     self.group_regs(port, group)
                         .control()
@@ -137,8 +133,11 @@ impl Fabric {
                     reclaimed.push(Reclaimed {
                         group,
                         port,
-                        pid: owner.filter(|_| owner_dead),
+                        pid: owner,
                     });
+                }
+                if owner_dead {
+                    self.free_claim(port, group);
                 }
             }
             if port_dead {

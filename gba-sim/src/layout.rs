@@ -16,7 +16,7 @@ use gba_pac::Device;
 /// "GBASIM01" in ASCII: the first word of every switch file.
 pub const MAGIC: u64 = u64::from_be_bytes(*b"GBASIM01");
 /// Bumped whenever the layout below changes; a fabric of another layout is refused.
-pub const LAYOUT_VERSION: u64 = 2;
+pub const LAYOUT_VERSION: u64 = 3;
 
 /// Bytes of one port's register window.
 pub const WINDOW_SIZE: usize = Device::SIZE;
@@ -112,7 +112,7 @@ pub const P_DELAYED: usize = 5;
 pub const P_DELAYED_UNTIL_NS: usize = 6;
 pub const P_OPENERS: usize = 8;
 pub const P_ARENA_BITMAP: usize = P_OPENERS + MAX_OPENERS;
-/// Per group: the pid of the process that configured the group on this port (0: none).
+/// Per group: unused since layout 3 (the claim records moved to the host segment, `host`).
 pub const P_GROUP_OWNER: usize = P_ARENA_BITMAP + BITMAP_WORDS;
 /// Per group: this port's bit in the group's combining word (written by the stepper before it
 /// opens the word; read by this port's member only, so on this port's own lines).

@@ -15,11 +15,13 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod backend;
+pub mod claim;
 pub mod combine;
 pub mod engine;
 mod error;
 mod fabric;
 pub mod faults;
+pub mod host;
 pub mod layout;
 mod lock;
 pub mod os;

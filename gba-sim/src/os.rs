@@ -36,3 +36,38 @@ fn zombie(pid: libc::pid_t) -> bool {
         })
         .unwrap_or(false)
 }
+
+/// When process `pid` started (`/proc/PID/stat` field 22, clock ticks after boot), so that a
+/// pid reused by a new process is not taken for the one recorded. `None` when unreadable.
+pub fn start_time(pid: u64) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Field 3 (the state) follows the parenthesised command name, which may hold spaces;
+    // field 22 is the 20th after the name.
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// This process's start time (0 when /proc is unreadable, e.g. under Miri: then only the pid
+/// is compared).
+pub fn my_start_time() -> u64 {
+    static START: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *START.get_or_init(|| {
+        if cfg!(miri) {
+            0
+        } else {
+            start_time(my_pid()).unwrap_or(0)
+        }
+    })
+}
+
+/// Whether `pid` is alive and is the process that started at `start` (0: not recorded, the
+/// pid alone decides). This process is alive without asking the system.
+pub fn alive_as(pid: u64, start: u64) -> bool {
+    if pid == my_pid() {
+        return start == 0 || my_start_time() == 0 || start == my_start_time();
+    }
+    if !alive(pid) {
+        return false;
+    }
+    start == 0 || start_time(pid).is_none_or(|now| now == start)
+}

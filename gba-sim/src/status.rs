@@ -35,8 +35,8 @@ pub struct PortReport {
     pub dead: bool,
     /// Processes attached to the port, with whether each is alive.
     pub openers: Vec<(u64, bool)>,
-    /// Groups claimed on this port (the host's claim records): group, owner pid, alive.
-    pub owners: Vec<(usize, u64, bool)>,
+    /// Groups claimed on this port (the host segment's claim records).
+    pub claims: Vec<crate::host::ClaimReport>,
 }
 
 impl Fabric {
@@ -89,12 +89,7 @@ impl Fabric {
                 barriers_completed: self.global(p).barriers_completed().get(),
                 dead: self.is_dead(p),
                 openers: self.openers(p),
-                owners: (0..GROUPS)
-                    .filter_map(|g| {
-                        let pid = self.group_owner(p, g)?;
-                        Some((g, pid, crate::os::alive(pid)))
-                    })
-                    .collect(),
+                claims: self.claims(p),
             })
             .collect()
     }

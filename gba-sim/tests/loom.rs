@@ -242,3 +242,115 @@ fn a_member_dead_after_completing_the_episode_loses_no_release() {
 fn the_fast_path_wraps_at_two_to_the_32() {
     model(u32::MAX, [Fate::Lives, Fate::Lives]);
 }
+
+// The claim record's CAS (`gba_sim::claim`, ARCHITECTURE.md "Claims"): every interleaving of
+// two processes' transitions on one record.
+
+mod claims {
+    use super::{Cell, cell};
+    use gba_sim::claim::{self, Record, State, Taken};
+    use loom::sync::Arc;
+
+    struct Cells([Cell; 4]);
+
+    impl Cells {
+        fn new(word: u64) -> Arc<Self> {
+            Arc::new(Cells([cell(word), cell(0), cell(0), cell(0)]))
+        }
+        fn record(&self) -> Record<'_, Cell> {
+            Record {
+                word: &self.0[0],
+                start: &self.0[1],
+                team: &self.0[2],
+                arrivals: &self.0[3],
+            }
+        }
+    }
+
+    const DEAD: u64 = 99;
+    /// Every pid but DEAD is alive.
+    fn live(state: State, _start: u64) -> bool {
+        state.pid != DEAD
+    }
+
+    /// Takes until the outcome is final (a team-mate's CLAIMING is waited out), holding on a
+    /// win: what `Group::configure` does.
+    fn claim(cells: &Cells, pid: u64, key: u64) -> Taken {
+        loop {
+            match cells.record().take(pid, 0, key, &live) {
+                Taken::Wait => loom::thread::yield_now(),
+                taken @ Taken::Won { .. } => {
+                    assert!(cells.record().hold(pid));
+                    return taken;
+                }
+                taken => return taken,
+            }
+        }
+    }
+
+    /// Two jobs claim one free group: one holds it, the other gets GROUP_BUSY.
+    #[test]
+    fn two_claimers_one_wins_one_is_busy() {
+        loom::model(|| {
+            let cells = Cells::new(0);
+            let other = Arc::clone(&cells);
+            let t = loom::thread::spawn(move || claim(&other, 2, 20));
+            let mine = claim(&cells, 1, 10);
+            let theirs = t.join().unwrap();
+            let won = [mine, theirs]
+                .iter()
+                .filter(|t| matches!(t, Taken::Won { .. }))
+                .count();
+            assert_eq!(won, 1, "{mine:?} {theirs:?}");
+            assert!(mine == Taken::Busy || theirs == Taken::Busy);
+            assert_eq!(cells.record().state().state, claim::HELD);
+        });
+    }
+
+    /// Two processes find a dead owner's claim: exactly one takes it over.
+    #[test]
+    fn two_reclaimers_of_a_dead_owner_exactly_one_wins() {
+        loom::model(|| {
+            let dead = State {
+                generation: 5,
+                state: claim::HELD,
+                joined: 1,
+                pid: DEAD,
+            };
+            let cells = Cells::new(dead.pack());
+            let other = Arc::clone(&cells);
+            let t = loom::thread::spawn(move || other.record().take(2, 0, 20, &live));
+            let mine = cells.record().take(1, 0, 10, &live);
+            let theirs = t.join().unwrap();
+            let won = [mine, theirs]
+                .iter()
+                .filter(|t| **t == Taken::Won { over_dead: true })
+                .count();
+            assert_eq!(won, 1, "{mine:?} {theirs:?}");
+            assert_eq!(cells.record().state().generation, 6);
+        });
+    }
+
+    /// A team-mate joins while the last process leaves: either it joined first (the leaver is
+    /// not the last) or it finds the leaver resetting (CLAIMING) and waits; never both.
+    #[test]
+    fn a_join_and_the_last_leave_exclude_each_other() {
+        loom::model(|| {
+            let cells = Cells::new(0);
+            assert_eq!(
+                cells.record().take(1, 0, 10, &live),
+                Taken::Won { over_dead: false }
+            );
+            assert!(cells.record().hold(1));
+            let other = Arc::clone(&cells);
+            let t = loom::thread::spawn(move || other.record().take(2, 0, 10, &live));
+            let last = cells.record().leave(1);
+            let joined = t.join().unwrap();
+            match joined {
+                Taken::Joined => assert!(!last, "a joined claim was reset"),
+                Taken::Wait => assert!(last),
+                other => panic!("{other:?}"),
+            }
+        });
+    }
+}

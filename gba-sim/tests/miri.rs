@@ -107,3 +107,75 @@ fn a_switch_on_another_thread_sees_the_whole_configuration_with_enable() {
         );
     }
 }
+
+/// Host combining under Miri: two threads share port 0 as one member (a team of key 7, L = 2)
+/// through gba-hal's claim, join and `Combining` (the raw-pointer atomics of the host
+/// segment), one thread has port 1; each episode port 0 rings once, from whichever thread
+/// completes the host's count, and all three poll their port's one flag.
+#[test]
+fn a_host_of_two_threads_is_one_member() {
+    use gba_hal::{Backend, Device, GroupConfig, LocalTeam};
+    use gba_pac::group::ARRIVAL;
+    use gba_sim::SimBackend;
+    const LAYOUT: [usize; 3] = [0, 0, 1];
+    let fabric = Arc::new(Fabric::in_memory(2).expect("in-memory fabric"));
+    let threads: Vec<_> = LAYOUT
+        .iter()
+        .enumerate()
+        .map(|(rank, &p)| {
+            let fabric = fabric.clone();
+            std::thread::spawn(move || {
+                let device = Device::new(SimBackend::attach(fabric, p).unwrap()).unwrap();
+                let local = LAYOUT.iter().filter(|&&q| q == p).count() as u32;
+                let index = LAYOUT[..rank].iter().filter(|&&q| q == p).count() as u32;
+                let team = LocalTeam {
+                    key: 7,
+                    local,
+                    index,
+                    rank: rank as u32,
+                };
+                let config = GroupConfig::new(GROUP, [0, 1].into_iter().collect())
+                    .timeout(None)
+                    .team(team);
+                let group = device.claim(config).expect("claimed or joined");
+                assert_eq!(group.combining().is_some(), local > 1);
+                let mut seq = group.start_sequence();
+                for _ in 0..EPISODES {
+                    seq = seq.wrapping_add(1);
+                    let word = (ARRIVAL::MEMBER_ID.val(p as u64)
+                        + ARRIVAL::SEQUENCE.val(u64::from(seq)))
+                    .value;
+                    let ring = group.combining().is_none_or(|c| {
+                        c.enter(u64::from(seq));
+                        (c.add() + 1).is_multiple_of(c.local)
+                    });
+                    if ring {
+                        group.doorbell().set_release(word);
+                        device.backend().after_doorbell(GROUP, word);
+                    }
+                    while group.flag().load() as u32 != seq {
+                        device.progress();
+                        std::thread::yield_now();
+                    }
+                }
+                seq
+            })
+        })
+        .collect();
+    for t in threads {
+        assert_eq!(t.join().expect("member thread"), EPISODES);
+    }
+    fabric.step();
+    for p in 0..2 {
+        use gba_pac::tock_registers::interfaces::Readable;
+        assert_eq!(
+            fabric.global(p).barriers_completed().get(),
+            u64::from(EPISODES),
+            "port {p}: one doorbell per episode"
+        );
+    }
+    assert!(
+        fabric.claims(0).is_empty(),
+        "the last local leaver released"
+    );
+}

@@ -22,9 +22,9 @@ say() { printf '%s\n' "$*"; }
 # One port per host serves all of the host's processes (issue 13): with 1 the multi-rank-per-
 # host jobs run on the GBA with every port counting each barrier exactly once. 0: the checks of
 # a library without host combining (the whole job falls back, said once by rank 0; the thread,
-# Fortran and OpenSHMEM checks run at 3 x 1 and the split and two-job checks wait). Flip to 1
-# when the library's host combining lands (GBA_TEST_HOST_COMBINING=1 tries it).
-MANY_RANKS_PER_HOST_OFFLOAD=${GBA_TEST_HOST_COMBINING:-0}
+# Fortran and OpenSHMEM checks run at 3 x 1 and the split and two-job checks wait): set
+# GBA_TEST_HOST_COMBINING=0.
+MANY_RANKS_PER_HOST_OFFLOAD=${GBA_TEST_HOST_COMBINING:-1}
 
 # --- prerequisites ----------------------------------------------------------------------------
 [ "$(id -u)" = 0 ] || { say "cluster tests need root (network namespaces)"; say "cluster: 0 passed, 1 failed (not root)"; exit 1; }

@@ -9,10 +9,9 @@
 #
 # One host: every rank opens port 0 of the fabric (the host's port) and the ranks share it
 # through the library's host combining; BARRIERS_COMPLETED of port 0 grows by one per barrier.
-# Until the library combines a host's processes (issue 13 item 1), HOST_COMBINING=0 (below)
-# runs every program through tests/port-per-rank: each rank on a port of its own, as if on a
-# host of its own. Set it to 1 when host combining lands.
-HOST_COMBINING=${GBA_TEST_HOST_COMBINING:-0}
+# GBA_TEST_HOST_COMBINING=0 runs every program through tests/port-per-rank instead: each rank
+# on a port of its own, as if on a host of its own.
+HOST_COMBINING=${GBA_TEST_HOST_COMBINING:-1}
 #   KEEP_LOGS=1 runtimes/openmpi/test.sh    keep the per-test logs (their directory is printed)
 # Against another MPI install (trixie.sh runs it so inside a Debian 13 chroot, on OpenMPI 5.0):
 #   GBA_PREBUILT=1 GBA_LIBDIR=dir   use dir's libgba_barrier.so and gba as they are (no cargo)

@@ -18,7 +18,7 @@ use gba_barrier::Wait;
 use gba_barrier::hal::offload;
 use gba_barrier::soft::StdBarrier;
 use gba_barrier::soft::{Algorithm, SoftBarrier};
-use gba_hal::{Device, GroupConfig, MemberSet};
+use gba_hal::{Device, GroupConfig, LocalTeam, MemberSet};
 use gba_sim::SimBackend;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -315,6 +315,26 @@ fn gba_contender<'d>(
     Ok(Box::new(barrier))
 }
 
+/// The same members as threads of one host sharing port 0 (issue 13's host combining): one
+/// member of group 1, the arrival completing the host's count rings.
+fn combined_contender<'d>(
+    device: &'d Device<SimBackend>,
+    member: usize,
+    members: usize,
+) -> Result<Box<dyn Wait + 'd>, String> {
+    let team = LocalTeam {
+        key: 0x6761_6263_6f6d_6231,
+        local: members as u32,
+        index: member as u32,
+        rank: member as u32,
+    };
+    let config = GroupConfig::new(1, core::iter::once(0).collect())
+        .timeout(Some(Duration::from_secs(60)))
+        .team(team);
+    let barrier = offload(device, config, None).map_err(|e| e.to_string())?;
+    Ok(Box::new(barrier))
+}
+
 /// Runs every contender in alternating rounds; member 0 returns its timings (sorted).
 fn measure(
     member: usize,
@@ -384,10 +404,17 @@ fn run_threads(dir: &Path, args: &BenchArgs) -> Result<Vec<Contender>, String> {
                 let central = central.remove(0);
                 let std_barrier = std_barriers.remove(0);
                 s.spawn(move || -> Result<Option<Vec<Contender>>, String> {
-                    let backend = SimBackend::attach(fabric, member).map_err(|e| e.to_string())?;
+                    let backend =
+                        SimBackend::attach(fabric.clone(), member).map_err(|e| e.to_string())?;
                     let device = Device::new(backend).map_err(|e| e.to_string())?;
+                    let host = SimBackend::attach(fabric, 0).map_err(|e| e.to_string())?;
+                    let host = Device::new(host).map_err(|e| e.to_string())?;
                     let contenders: Vec<(&str, Box<dyn Wait + '_>)> = vec![
                         ("gba-sim", gba_contender(&device, args.members)?),
+                        (
+                            "gba-sim-combined",
+                            combined_contender(&host, member, args.members)?,
+                        ),
                         ("dissemination-heap", Box::new(dissemination)),
                         ("central-counter-heap", Box::new(central)),
                         ("std::sync::Barrier", Box::new(std_barrier)),

@@ -1,0 +1,129 @@
+//! The claim record's state machine (`gba_sim::claim`) against a small model written
+//! independently (an enum of states, not a packed word): random sequences of take, hold,
+//! leave, free and process deaths, with the outcome of every step and the record after it
+//! compared.
+
+use std::collections::HashSet;
+use std::sync::atomic::AtomicU64;
+
+use gba_sim::claim::{self, Record, State, Taken};
+use gba_sim::combine::{Cell64, Ordering};
+use proptest::prelude::*;
+
+struct C(AtomicU64);
+
+impl Cell64 for C {
+    fn load(&self, o: Ordering) -> u64 {
+        self.0.load(o)
+    }
+    fn store(&self, v: u64, o: Ordering) {
+        self.0.store(v, o)
+    }
+    fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
+        self.0.compare_exchange(c, n, s, f)
+    }
+    fn fetch_add(&self, v: u64, o: Ordering) -> u64 {
+        self.0.fetch_add(v, o)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Model {
+    Free,
+    Claiming { pid: u64 },
+    Held { pid: u64, joined: u64 },
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Take { pid: u64, key: u64 },
+    Hold { pid: u64 },
+    Leave { pid: u64 },
+    Free { pid: u64 },
+    Die { pid: u64 },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (1u64..5, 1u64..3).prop_map(|(pid, key)| Op::Take { pid, key }),
+        2 => (1u64..5).prop_map(|pid| Op::Hold { pid }),
+        2 => (1u64..5).prop_map(|pid| Op::Leave { pid }),
+        1 => (1u64..5).prop_map(|pid| Op::Free { pid }),
+        1 => (1u64..5).prop_map(|pid| Op::Die { pid }),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn the_record_follows_the_model(ops in proptest::collection::vec(op(), 1..60)) {
+        let cells: Vec<C> = (0..4).map(|_| C(AtomicU64::new(0))).collect();
+        let r = Record { word: &cells[0], start: &cells[1], team: &cells[2], arrivals: &cells[3] };
+        let (mut model, mut team, mut generation) = (Model::Free, 0u64, 0u64);
+        let mut dead: HashSet<u64> = HashSet::new();
+        for op in ops {
+            let live = |s: State, _start: u64| !dead.contains(&s.pid);
+            match op {
+                Op::Take { pid, key } => {
+                    let expected = match model {
+                        Model::Free => {
+                            model = Model::Claiming { pid };
+                            team = key;
+                            Taken::Won { over_dead: false }
+                        }
+                        Model::Claiming { pid: p } | Model::Held { pid: p, .. } if dead.contains(&p) => {
+                            model = Model::Claiming { pid };
+                            team = key;
+                            generation += 1;
+                            Taken::Won { over_dead: true }
+                        }
+                        Model::Claiming { .. } => Taken::Wait,
+                        Model::Held { .. } if team != key => Taken::Busy,
+                        Model::Held { pid: p, joined } => {
+                            model = Model::Held { pid: p, joined: joined + 1 };
+                            Taken::Joined
+                        }
+                    };
+                    prop_assert_eq!(r.take(pid, 0, key, &live), expected, "{:?}", op);
+                }
+                Op::Hold { pid } => {
+                    let expected = model == Model::Claiming { pid };
+                    if expected {
+                        model = Model::Held { pid, joined: 1 };
+                    }
+                    prop_assert_eq!(r.hold(pid), expected, "{:?}", op);
+                }
+                Op::Leave { pid } => {
+                    let expected = match model {
+                        Model::Held { pid: p, joined } if joined > 1 => {
+                            model = Model::Held { pid: p, joined: joined - 1 };
+                            false
+                        }
+                        Model::Held { .. } => {
+                            model = Model::Claiming { pid };
+                            true
+                        }
+                        _ => false,
+                    };
+                    prop_assert_eq!(r.leave(pid), expected, "{:?}", op);
+                }
+                Op::Free { pid } => {
+                    if model == (Model::Claiming { pid }) {
+                        model = Model::Free;
+                        generation += 1;
+                    }
+                    r.free(pid);
+                }
+                Op::Die { pid } => {
+                    dead.insert(pid);
+                }
+            }
+            let s = r.state();
+            let (state, joined, pid) = match model {
+                Model::Free => (claim::FREE, 0, 0),
+                Model::Claiming { pid } => (claim::CLAIMING, 1, pid),
+                Model::Held { pid, joined } => (claim::HELD, joined, pid),
+            };
+            prop_assert_eq!((s.state, s.joined, s.pid, s.generation), (state, joined, pid, generation & 0xffff), "after {:?}", op);
+        }
+    }
+}
