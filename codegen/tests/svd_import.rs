@@ -226,6 +226,18 @@ fn an_address_block_that_swallows_its_neighbours_is_cut_and_they_stay() {
 }
 
 #[test]
+fn an_address_block_past_the_32_bit_address_space_is_cut_to_its_registers() {
+    let r = register("R", 0x10, "");
+    let (blocks, warnings) = import(&svd(&[("NVIC", 0xE000_E000, 0xFFFF_F3FF, &r)]));
+    assert_eq!(*blocks[0].size, 0x14);
+    has(
+        &warnings,
+        "NVIC: addressBlock ends at 0xfffff3ff from base 0xe000e000, past the 32-bit address \
+         space: cut to 0x14 bytes",
+    );
+}
+
+#[test]
 fn warnings_cite_the_line_of_the_item() {
     let registers = [
         register("CTRL", 0, ""),

@@ -154,6 +154,23 @@ pub(super) fn block(
         .max()
         .unwrap_or(0);
     let mut size = register_end.max(declared_end).max(1);
+    // CMSIS-SVD addresses are 32-bit: an address block reaching past 4 GiB (STM32L1xx's NVIC
+    // declares 0xFFFFF3FF bytes at 0x1001) is a slip, and one the SVD output cannot write.
+    let space = 1u64 << 32;
+    if declared_end > register_end
+        && (size > u64::from(u32::MAX) || info.base_address.saturating_add(size) > space)
+    {
+        let needed = register_end.max(1);
+        warnings.warn(
+            &at,
+            format!(
+                "addressBlock ends at {declared_end:#x} from base {:#x}, past the 32-bit \
+                 address space: cut to {needed:#x} bytes, what its registers need",
+                info.base_address
+            ),
+        );
+        size = needed;
+    }
     let mut array = array.map(|(count, stride)| Array {
         count: Located::synthetic(count),
         stride: Located::synthetic(stride),
