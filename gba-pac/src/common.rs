@@ -653,23 +653,6 @@ macro_rules! field_values {
     };
 }
 
-/// The name and the description of `value` in the table of a field's `Value` enum (its
-/// `name()` and `description()`): rows `(value, name, description)`, one per variant.
-pub const fn value_text(
-    table: &'static [(u64, &'static str, &'static str)],
-    value: u64,
-) -> (&'static str, &'static str) {
-    let mut i = 0;
-    while i < table.len() {
-        if table[i].0 == value {
-            return (table[i].1, table[i].2);
-        }
-        i += 1;
-    }
-    // Unreachable: every variant has a row.
-    ("", "")
-}
-
 /// tock-registers' `TryFromValue` for the `Value` enum of the module it is invoked in, which
 /// `read_as_enum` needs: `enum_try_from!(u32, [IDLE, BUSY]);` lists the variants.
 #[allow(unused_macros)] // a spec may have no field (or no enumerated value) that needs it

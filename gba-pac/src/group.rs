@@ -444,37 +444,37 @@ pub mod STATUS {
             GROUP_BUSY = 0x6,
         }
 
-        const _TEXT: &[(u64, &str, &str)] = &[
-            (0x0, "NONE", "No error."),
-            (0x1, "MASK_MISMATCH", "Member ports disagree on MEMBER_MASK."),
-            (
-                0x2,
-                "COUNT_MISMATCH",
-                "MEMBER_COUNT differs from the number of bits set in MEMBER_MASK.",
-            ),
-            (
-                0x3,
-                "BAD_MEMBER",
-                "LOCAL_MEMBER_ID is not this port, not in MEMBER_MASK, or a reserved mask bit is set.",
-            ),
-            (0x4, "SEQ_ERROR", "An arrival was out of sequence."),
-            (0x5, "DMA_FAULT", "RELEASE_ADDR is unmapped or misaligned."),
-            (
-                0x6,
-                "GROUP_BUSY",
-                "The group is already enabled by ports whose member set does not include this port (map 1.1): another job holds it. Agree on another group id and retry.",
-            ),
-        ];
-
         impl Value {
             /// The value's name in the spec.
             pub const fn name(self) -> &'static str {
-                crate::common::value_text(_TEXT, self as u64).0
+                match self {
+                    Self::NONE => "NONE",
+                    Self::MASK_MISMATCH => "MASK_MISMATCH",
+                    Self::COUNT_MISMATCH => "COUNT_MISMATCH",
+                    Self::BAD_MEMBER => "BAD_MEMBER",
+                    Self::SEQ_ERROR => "SEQ_ERROR",
+                    Self::DMA_FAULT => "DMA_FAULT",
+                    Self::GROUP_BUSY => "GROUP_BUSY",
+                }
             }
 
             /// The value's description in the spec, on one line.
             pub const fn description(self) -> &'static str {
-                crate::common::value_text(_TEXT, self as u64).1
+                match self {
+                    Self::NONE => "No error.",
+                    Self::MASK_MISMATCH => "Member ports disagree on MEMBER_MASK.",
+                    Self::COUNT_MISMATCH => {
+                        "MEMBER_COUNT differs from the number of bits set in MEMBER_MASK."
+                    }
+                    Self::BAD_MEMBER => {
+                        "LOCAL_MEMBER_ID is not this port, not in MEMBER_MASK, or a reserved mask bit is set."
+                    }
+                    Self::SEQ_ERROR => "An arrival was out of sequence.",
+                    Self::DMA_FAULT => "RELEASE_ADDR is unmapped or misaligned.",
+                    Self::GROUP_BUSY => {
+                        "The group is already enabled by ports whose member set does not include this port (map 1.1): another job holds it. Agree on another group id and retry."
+                    }
+                }
             }
         }
 

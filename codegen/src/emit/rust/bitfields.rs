@@ -151,19 +151,13 @@ fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
         .iter()
         .map(|v| format_ident!("{}", names::upper(&v.name)))
         .collect();
-    // One table row per value, `(value, name, description)`, which `name()` and
-    // `description()` search: a constant is cheaper to compile than two matches of one arm
-    // per value each. Descriptions on one line, as a message needs them: the spec's line
-    // breaks are layout, not meaning.
-    let rows = field.values.iter().zip(&variant_names).map(|(v, name)| {
-        let value = number(*v.value);
-        let name = name.to_string();
-        let description = v
-            .description
+    let name_strings = variant_names.iter().map(|v| v.to_string());
+    // One line, as a message needs it: the spec's line breaks are layout, not meaning.
+    let descriptions = field.values.iter().map(|v| {
+        v.description
             .split_whitespace()
             .collect::<Vec<_>>()
-            .join(" ");
-        quote! { (#value, #name, #description) }
+            .join(" ")
     });
     let doc = doc_lines(&format!(
         "The named values of field `{}`, for `read_as_enum`.",
@@ -177,18 +171,19 @@ fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
             #(#variants)*
         }
 
-        // `_`: outside the spec's names, so no value of the field can take it.
-        const _TEXT: &[(u64, &str, &str)] = &[#(#rows),*];
-
         impl Value {
             /// The value's name in the spec.
             pub const fn name(self) -> &'static str {
-                crate::common::value_text(_TEXT, self as u64).0
+                match self {
+                    #(Self::#variant_names => #name_strings,)*
+                }
             }
 
             /// The value's description in the spec, on one line.
             pub const fn description(self) -> &'static str {
-                crate::common::value_text(_TEXT, self as u64).1
+                match self {
+                    #(Self::#variant_names => #descriptions,)*
+                }
             }
         }
 
