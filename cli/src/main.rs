@@ -336,7 +336,10 @@ fn import_svd(file: &Path, out: Option<&Path>, strict: bool) -> ExitCode {
         }
     };
     for warning in &imported.warnings {
-        eprintln!("warning: {warning}");
+        match warning.line {
+            Some(line) => eprintln!("warning: {}:{line}: {warning}", file.display()),
+            None => eprintln!("warning: {warning}"),
+        }
     }
     if !imported.warnings.is_empty() {
         eprintln!(

@@ -625,8 +625,7 @@ fn module_items(items: &[syn::Item], context: &dyn Fn() -> String) {
         if *ns == Namespace::Type && PRELUDE.contains(&name.as_str()) {
             // Derive macros resolve in the macro namespace, so a block type named `Copy` or
             // `Clone` does not hide `#[derive(Clone, Copy, Debug)]` (checked with rustc).
-            // Nor does a name inside a string: the doc comments say "or `None` when …".
-            let mut rest = without_strings(&without_derives(&text));
+            let mut rest = without_derives(&without_strings(&text));
             for own in [
                 format!("struct {name}"),
                 format!("impl {name}"),
@@ -908,32 +907,41 @@ blocks:
       - { name: R, offset: 0, width: 32, access: rw, count: 2 }
 "#;
 
-/// `text` without the contents of its `derive(…)` attributes.
-/// `text` with every string literal's contents removed (quote prints doc comments as
-/// `#[doc = "…"]`, escapes included).
+/// The text without its string literals (doc comments among them: "or `None` when" is no
+/// use of `None`). Character literals never hold a `"` in generated code but `'"'`,
+/// which is skipped whole.
 fn without_strings(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
-        out.push(c);
-        if c == '"' {
-            while let Some(c) = chars.next() {
-                match c {
-                    '\\' => {
-                        chars.next();
-                    }
-                    '"' => {
-                        out.push('"');
-                        break;
-                    }
-                    _ => {}
-                }
+        match c {
+            '\'' if chars.as_str().starts_with("\"'") => {
+                chars.nth(1);
             }
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+                out.push_str("\"\"");
+            }
+            c => out.push(c),
         }
     }
     out
 }
 
+#[test]
+fn string_literals_are_no_uses_of_a_name() {
+    assert_eq!(without_strings(r#"a "x \" None" b '"' c"#), r#"a "" b  c"#);
+}
+
+/// `text` without the contents of its `derive(…)` attributes.
 fn without_derives(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

@@ -17,7 +17,11 @@
 # Runs alternate A B C A B C … (ROUNDS rounds, default 3) because this VM's speed jumps
 # every few seconds; medians and ratios are printed at the end.
 #
-# Usage: tests/bench/pac_build.sh [ROUNDS]      (from anywhere inside the repository)
+# BASELINES="REV …" adds our crate as committed at each git revision (the fixture's sources
+# at REV, built standalone) to the alternation: a generator change measured before and
+# after in one run, e.g. BASELINES=main (or a commit hash).
+#
+# Usage: [BASELINES="REV …"] tests/bench/pac_build.sh [ROUNDS]   (from inside the repository)
 # Needs: the crates locked in Cargo.lock (run `cargo fetch` once when online), python3.
 set -euo pipefail
 
@@ -58,6 +62,19 @@ mkcrate() { # name dependency-line
 mkcrate bench-rp2040-pac 'rp2040-pac = "=0.6.0"'
 mkcrate bench-rp-pac 'rp-pac = { version = "=7.0.0", features = ["rp2040"] }'
 
+# Our crate at each baseline revision, standalone: its sources at REV under the current
+# manifest, the workspace's inherited keys written out.
+KINDS="ours"
+for rev in ${BASELINES:-}; do
+    dir="$WORK/ours-$rev"
+    mkdir -p "$dir"
+    # tests/fixtures/rp2040/pac/src/lib.rs → src/lib.rs
+    git -C "$ROOT" archive "$rev" tests/fixtures/rp2040/pac/src | tar -x -C "$dir" --strip-components=4
+    printf '[package]\nname = "rp2040-pac-gba"\nversion = "0.1.0"\nedition = "2024"\n\n[dependencies]\ntock-registers = { version = "0.10", default-features = false }\n\n[features]\ndebug = []\ndevice-side = []\n\n[workspace]\n' > "$dir/Cargo.toml"
+    cp "$ROOT/Cargo.lock" "$dir/Cargo.lock"
+    KINDS="$KINDS ours-$rev"
+done
+
 now() { date +%s.%N; }
 elapsed() { python3 -c "print(f'{$2 - $1:.3f}')"; }
 
@@ -67,12 +84,13 @@ build() {
     [ "$profile" = release ] && flag=--release
     case $kind in
         ours) dir=$ROOT; pkg=rp2040-pac-gba ;;
+        ours-*) dir=$WORK/$kind; pkg=rp2040-pac-gba ;;
         rp2040-pac) dir=$WORK/bench-rp2040-pac; pkg=rp2040-pac ;;
         rp-pac) dir=$WORK/bench-rp-pac; pkg=rp-pac ;;
     esac
     local target="$WORK/target-$kind"
     local incremental=0
-    [ "${INCREMENTAL:-0}" = 1 ] && [ "$kind" = ours ] && incremental=1
+    [ "${INCREMENTAL:-0}" = 1 ] && [[ "$kind" = ours* ]] && incremental=1
     export CARGO_INCREMENTAL=$incremental
     (cd "$dir" && $NICE cargo build -q --offline $flag -p "$pkg" --target-dir "$target" >/dev/null 2>&1)
     (cd "$dir" && $NICE cargo clean -q --offline $flag -p "$pkg" --target-dir "$target" >/dev/null 2>&1)
@@ -111,7 +129,7 @@ for round in $(seq 1 "$ROUNDS"); do
     record gen-ours "$(generate_ours)"
     if [ -n "$SVD2RUST" ]; then record gen-svd2rust "$(generate_svd2rust)"; fi
     for profile in debug release; do
-        for kind in ours rp2040-pac rp-pac; do
+        for kind in $KINDS rp2040-pac rp-pac; do
             record "build-$profile-$kind" "$(build $kind $profile)"
         done
     done
@@ -121,6 +139,7 @@ lines() { find "$@" -name '*.rs' -print0 | xargs -0 cat | wc -l; }
 echo
 echo "lines of Rust:"
 echo "  ours (tests/fixtures/rp2040/pac/src): $(lines "$ROOT/tests/fixtures/rp2040/pac/src")"
+for rev in ${BASELINES:-}; do echo "  ours at $rev: $(lines "$WORK/ours-$rev/src")"; done
 echo "  rp2040-pac 0.6.0 (src): $(lines "$RP2040_PAC/src")"
 echo "  rp-pac 7.0.0 (lib.rs + src/rp2040): $(lines "$RP_PAC/src/lib.rs" "$RP_PAC/src/rp2040")"
 [ -z "$SVD2RUST" ] && echo "svd2rust not found (set SVD2RUST=/path/to/svd2rust): generation not compared"
@@ -137,5 +156,8 @@ echo
 echo "ratios (ours / theirs, below 1 means ours is faster):"
 for profile in debug release; do
     echo "  build $profile: vs rp2040-pac $(ratio build-$profile-ours build-$profile-rp2040-pac), vs rp-pac $(ratio build-$profile-ours build-$profile-rp-pac)"
+    for rev in ${BASELINES:-}; do
+        echo "  build $profile: vs ours at $rev $(ratio build-$profile-ours build-$profile-ours-$rev)"
+    done
 done
 if [ -n "$SVD2RUST" ]; then echo "  generation vs svd2rust: $(ratio gen-ours gen-svd2rust)"; fi

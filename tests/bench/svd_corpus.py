@@ -13,6 +13,7 @@ Stages, each run only when the one before passed:
 
 Usage:
   tests/bench/svd_corpus.py [--sample N] [--max-size KIB] [--gba PATH] [--strict]
+                            [--spread] [--stop-after STAGE] [--target-dir DIR]
                             [--work DIR] [--json FILE] [FILE.svd ...]
 With no files, the corpus is fetched with `pip download --no-deps cmsis-svd==0.4` into
 $GBA_SVD_CACHE (default ~/.cache/gba/cmsis-svd-0.4, outside the repository) and every file
@@ -69,6 +70,17 @@ def sample(files: list[Path], n: int) -> list[Path]:
     return [files[int(i * step + step / 2)] for i in range(n)]
 
 
+def spread(files: list[Path]) -> list[Path]:
+    """Every file, ordered so that any prefix of the order is itself spread over the sizes:
+    a run stopped part-way has covered small, medium and large files alike rather than only
+    the smallest (bit-reversed positions in the size order)."""
+    files = sorted(files, key=lambda f: (f.stat().st_size, str(f)))
+    bits = max(1, (len(files) - 1).bit_length())
+    order = sorted(range(len(files)),
+                   key=lambda i: int(format(i, f"0{bits}b")[::-1], 2))
+    return [files[i] for i in order]
+
+
 def first_error(text: str) -> str:
     """The class of a failure: an error code, or the first error line with its numbers and
     quoted names blanked, so that the same fault in two files falls into one class."""
@@ -97,7 +109,21 @@ def run(cmd, cwd=None, timeout=1800, env=None):
         return 124, "error: timed out"
 
 
-def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str) -> dict:
+def prune_crate(crate: Path, target: Path) -> None:
+    """Deletes the checked crate's own artifacts from the shared target directory (its
+    dependencies stay): 490 crates' metadata would fill the disk."""
+    m = re.search(r'^name = "([^"]+)"', (crate / "Cargo.toml").read_text(), re.M)
+    if not m:
+        return
+    name = m.group(1)
+    for sub, prefix in [("deps", "lib" + name.replace("-", "_") + "-"),
+                        ("deps", name.replace("-", "_") + "-"), (".fingerprint", name + "-")]:
+        for p in (target / "debug" / sub).glob(prefix + "*"):
+            shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink(missing_ok=True)
+
+
+def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str,
+        prune: bool = False) -> dict:
     out = {"file": str(svd), "size": svd.stat().st_size, "stages": {}, "warnings": 0}
     work.mkdir(parents=True, exist_ok=True)
     spec = work / "spec.yaml"
@@ -126,6 +152,8 @@ def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str) 
     rc, text = run(["cargo", "check", "-q", "--offline", "--target-dir", str(target)],
                    cwd=crate, env=dict(os.environ, CARGO_TERM_COLOR="never"))
     stage("cargo", rc == 0, text, time.time() - t)
+    if prune:
+        prune_crate(crate, target)
     # The C header and the SVD do not depend on the Rust crate: both always run.
     t = time.time()
     headers = list((crate / "include").glob("*.h"))
@@ -185,7 +213,15 @@ def main() -> int:
     ap.add_argument("--stop-after", choices=STAGES[:3],
                     help="run the stages up to this one only (import, check or gen): the fast "
                          "part, for a look at the whole corpus")
-    ap.add_argument("--json", type=Path, help="write every file's result here")
+    ap.add_argument("--json", type=Path,
+                    help="write every file's result here (rewritten after each file, so a run "
+                         "stopped part-way leaves what it did)")
+    ap.add_argument("--prune", action="store_true",
+                    help="delete each checked crate's own artifacts from the target directory "
+                         "once checked (the whole corpus's would fill the disk)")
+    ap.add_argument("--spread", action="store_true",
+                    help="take the files in an order whose every prefix is spread over the "
+                         "sizes (for a run that may be stopped before the end)")
     ap.add_argument("--require-builds", action="store_true",
                     help="exit 1 unless every file the import accepts passes every stage "
                          "(the goal; tests/run.sh runs the sample so)")
@@ -198,6 +234,8 @@ def main() -> int:
         files = [f for f in files if f.stat().st_size <= args.max_size * 1024]
     if args.sample:
         files = sample(files, args.sample)
+    if args.spread:
+        files = spread(files)
     gba = args.gba
     if not gba:
         subprocess.run(["cargo", "build", "-q", "--release", "-p", "gba"], cwd=ROOT,
@@ -212,12 +250,17 @@ def main() -> int:
     start = time.time()
     for i, svd in enumerate(files):
         name = f"{i:03}-{svd.parent.name}-{svd.stem}"
-        r = one(gba, svd, work / name, target, args.strict, args.stop_after or "xml")
+        r = one(gba, svd, work / name, target, args.strict, args.stop_after or "xml",
+                args.prune)
         failed = [s for s in STAGES if s in r["stages"] and not r["stages"][s]["ok"]]
         status = "ok" if not failed else (
             "FAIL " + ", ".join(f"{s}: {r['stages'][s]['class']}" for s in failed))
-        print(f"[{i + 1}/{len(files)}] {svd.parent.name}/{svd.name}: {status}", flush=True)
+        took = sum(st["seconds"] for st in r["stages"].values())
+        print(f"[{i + 1}/{len(files)}] {svd.parent.name}/{svd.name} "
+              f"({r['size'] // 1024} KiB, {took:.0f} s): {status}", flush=True)
         results.append(r)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=1))
         if not args.work:
             shutil.rmtree(work / name, ignore_errors=True)
     text = report(results, time.time() - start)

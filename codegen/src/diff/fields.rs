@@ -7,6 +7,7 @@ use super::compare::{
 use super::pair::{Pair, pair};
 use super::{Class, ItemKind, Severity, Side};
 use crate::model::{EnumValue, Field, Register};
+use crate::names;
 
 use Severity::{Breaking, Compatible};
 
@@ -76,6 +77,7 @@ impl Walk {
                     .into(),
             );
         }
+        self.alternate(&path, old, new);
         self.array(
             ItemKind::Register,
             &path,
@@ -111,6 +113,47 @@ impl Walk {
                 ),
             }
         }
+    }
+
+    /// `alternate_of`, compared as names are matched (ignoring case). Compatible: the
+    /// generated API is the same either way (it documents whose bytes the register shares);
+    /// a move that makes or ends an overlap is reported as its own change.
+    fn alternate(&mut self, path: &[String], old: &Register, new: &Register) {
+        let key = |r: &Register| r.alternate_of.as_ref().map(|of| names::clash_key(of));
+        if key(old) == key(new) {
+            return;
+        }
+        let side = |r: &Register| match &r.alternate_of {
+            Some(of) => (of.value.clone(), of.loc),
+            None => ("none".to_string(), r.name.loc),
+        };
+        let what = format!("register `{}`", dotted(path));
+        let reason = match (&old.alternate_of, &new.alternate_of) {
+            (None, Some(of)) => format!(
+                "{what} is declared another view of the bytes of `{}`: its accessors are the \
+                 same (an offset or width change that makes the overlap is reported on its own)",
+                **of
+            ),
+            (Some(of), None) => format!(
+                "{what} is no longer declared a view of the bytes of `{}`: its accessors are the \
+                 same (a change that ends the overlap is reported on its own)",
+                **of
+            ),
+            _ => format!(
+                "{what} is declared a view of another register's bytes: its accessors are the \
+                 same (a register renamed carries its alternates with it)"
+            ),
+        };
+        self.changed(
+            Compatible,
+            Class::AlternateChanged,
+            ItemKind::Register,
+            path,
+            "alternate_of",
+            side(old),
+            side(new),
+            reason,
+        );
     }
 
     fn field(

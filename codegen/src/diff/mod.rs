@@ -30,6 +30,7 @@
 //! | access loses read or write (`rw → ro`, `ro → wo`, …) | breaking | reads or writes no longer compile |
 //! | access gains read or write (`ro → rw`) | compatible | every old access is still allowed |
 //! | side effect added, removed or changed | breaking | read-modify-write, acknowledge and read patterns silently change meaning |
+//! | register's `alternate_of` added, removed or changed | compatible | the generated accessors are the same (the docs say whose bytes the register shares); a move that makes or ends the overlap is reported on its own |
 //! | register reset value | compatible | code compiles and accesses the same bits, but software that assumes the reset state may misbehave |
 //! | enumerated value's number | breaking | old binaries write and match the old number |
 //! | constant decreased | breaking | constants are limits and counts: old software may use more than the new limit |
@@ -67,12 +68,14 @@
 //!   "changes": [ {
 //!     "severity": "breaking" | "compatible",
 //!     "change": "added" | "removed" | "renamed" | "moved" | "resized" | "access_changed"
-//!             | "side_effect_changed" | "reset_changed" | "value_changed"
+//!             | "side_effect_changed" | "reset_changed" | "alternate_changed"
+//!             | "value_changed"
 //!             | "version_changed" | "description_changed",
 //!     "item": "device" | "constant" | "block" | "register" | "field" | "enumerated_value",
 //!     "path": ["<block>", "<register>", "<field>", "<value>"],   // names down to the item
 //!     "attribute": null | "name" | "offset" | "size" | "count" | "stride" | "width"
-//!                | "bits" | "access" | "side_effect" | "reset" | "value" | "version"
+//!                | "bits" | "access" | "side_effect" | "reset" | "alternate_of" | "value"
+//!                | "version"
 //!                | "description",
 //!     "old": null | { "value": "<as text>", "location": null | { "file", "line", "column" } },
 //!     "new": <as "old">,
@@ -185,6 +188,8 @@ pub enum Class {
     AccessChanged,
     SideEffectChanged,
     ResetChanged,
+    /// A register's `alternate_of`: whose bytes it is another view of.
+    AlternateChanged,
     /// A constant's or an enumerated value's number.
     ValueChanged,
     VersionChanged,
@@ -202,6 +207,7 @@ impl Class {
             Class::AccessChanged => "access_changed",
             Class::SideEffectChanged => "side_effect_changed",
             Class::ResetChanged => "reset_changed",
+            Class::AlternateChanged => "alternate_changed",
             Class::ValueChanged => "value_changed",
             Class::VersionChanged => "version_changed",
             Class::DescriptionChanged => "description_changed",

@@ -100,3 +100,36 @@ fn an_access_change_inherited_from_the_register_is_reported_once() {
     assert_eq!(diff.changes[0].item, ItemKind::Register);
     assert_eq!(diff.changes[0].class, Class::AccessChanged);
 }
+
+#[test]
+fn alternate_of_changes_are_compatible_and_reported_as_such() {
+    // B, 64 bits, overlaps both A and D: it may be declared a view of either.
+    let regs = |a: &str, of: &str| {
+        format!(
+            "      - {{ name: {a}, offset: 0, width: 32, access: rw }}\n      - {{ name: D, offset: 4, \
+             width: 32, access: rw }}\n      - {{ name: B, offset: 0, width: 64, access: ro, \
+             alternate_of: {of} }}\n"
+        )
+    };
+    let old = spec("  []", "b", &regs("A", "A"));
+    // A renamed in case only takes its alternate along: one change, the rename.
+    let diff = compare(&old, &spec("  []", "b", &regs("a", "a")));
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    assert_eq!(diff.changes[0].class, Class::Renamed);
+    let diff = compare(&old, &spec("  []", "b", &regs("A", "D")));
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    let change = &diff.changes[0];
+    assert_eq!(
+        (change.class, change.item, change.attribute, change.severity),
+        (
+            Class::AlternateChanged,
+            ItemKind::Register,
+            Some("alternate_of"),
+            Severity::Compatible
+        )
+    );
+    assert_eq!(change.old.as_ref().map(|s| s.value.as_str()), Some("A"));
+    assert_eq!(change.new.as_ref().map(|s| s.value.as_str()), Some("D"));
+    assert_eq!(change.path, ["b", "B"]);
+    assert!(super::json(&diff, "old", "new").contains("\"change\": \"alternate_changed\""));
+}

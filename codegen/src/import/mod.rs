@@ -12,6 +12,9 @@ pub mod svd;
 pub struct Warning {
     /// Where in the source: `UART0.UARTDR.DATA`.
     pub at: String,
+    /// The line of the source that names the item (or the nearest enclosing item the source
+    /// names), when known: `gba import-svd` prints it as `FILE:LINE`.
+    pub line: Option<u32>,
     pub message: String,
 }
 

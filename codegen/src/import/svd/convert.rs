@@ -115,10 +115,16 @@ pub(super) fn block(
     if let Some(children) = &info.registers {
         flatten::flatten(warnings, children, "", &at, 0, None, &mut flat);
     }
-    let mut registers: Vec<Register> = flat
-        .into_iter()
-        .filter_map(|f| register(warnings, f))
-        .collect();
+    let mut registers: Vec<Register> = Vec::new();
+    let mut claims = Vec::new();
+    for f in flat {
+        let claim = claim(&f);
+        if let Some(register) = register(warnings, f) {
+            registers.push(register);
+            claims.push(claim);
+        }
+    }
+    let raw: Vec<String> = registers.iter().map(|r| r.name.value.clone()).collect();
     rename::rename_all(
         warnings,
         &mut registers,
@@ -127,7 +133,8 @@ pub(super) fn block(
         &at,
         true,
     );
-    overlaps::drop_register_overlaps(warnings, &mut registers, &at);
+    overlaps::follow_renames(&raw, &registers, &mut claims);
+    overlaps::drop_register_overlaps(warnings, &mut registers, &claims, &at);
     arrays::merge_numbered_registers(warnings, &mut registers, &at);
 
     let register_end = registers
@@ -147,6 +154,23 @@ pub(super) fn block(
         .max()
         .unwrap_or(0);
     let mut size = register_end.max(declared_end).max(1);
+    // CMSIS-SVD addresses are 32-bit: an address block reaching past 4 GiB (STM32L1xx's NVIC
+    // declares 0xFFFFF3FF bytes at 0x1001) is a slip, and one the SVD output cannot write.
+    let space = 1u64 << 32;
+    if declared_end > register_end
+        && (size > u64::from(u32::MAX) || info.base_address.saturating_add(size) > space)
+    {
+        let needed = register_end.max(1);
+        warnings.warn(
+            &at,
+            format!(
+                "addressBlock ends at {declared_end:#x} from base {:#x}, past the 32-bit \
+                 address space: cut to {needed:#x} bytes, what its registers need",
+                info.base_address
+            ),
+        );
+        size = needed;
+    }
     let mut array = array.map(|(count, stride)| Array {
         count: Located::synthetic(count),
         stride: Located::synthetic(stride),
@@ -184,6 +208,20 @@ pub(super) fn block(
     })
 }
 
+/// What the register declares about being an alternate: `alternateRegister` names a
+/// register of the same cluster, so it is flattened as the register's own name is.
+fn claim(flat: &flatten::Flat) -> overlaps::Claim {
+    if let Some(of) = &flat.info.alternate_register {
+        let own = strip_dim(&flat.info.name);
+        let prefix = flat.name.strip_suffix(own.as_str()).unwrap_or_default();
+        overlaps::Claim::Of(format!("{prefix}{}", strip_dim(of)))
+    } else if let Some(group) = &flat.info.alternate_group {
+        overlaps::Claim::Group(group.clone())
+    } else {
+        overlaps::Claim::None
+    }
+}
+
 pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<Register> {
     let flatten::Flat {
         name,
@@ -193,14 +231,33 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         info,
     } = flat;
     let props = info.properties;
-    let width = props.size.unwrap_or(32);
-    if !matches!(width, 8 | 16 | 32 | 64) {
-        warnings.warn(
-            &at,
-            format!("size {width} is not 8, 16, 32 or 64 bits: register left out"),
-        );
-        return None;
-    }
+    let declared = props.size.unwrap_or(32);
+    // A register of another size (24 bits, or 1 where a vendor meant one byte) is reached by
+    // the bus access of the next size up, as svd2rust and chiptool access it too: imported
+    // at that width, the bits above the declared size reserved.
+    let width = match super::access_width(declared) {
+        Some(width) if width == declared => width,
+        Some(width) => {
+            warnings.warn(
+                &at,
+                format!(
+                    "size {declared} bits: imported as a {width}-bit register (the access \
+                     that reaches it), bits {declared} and up reserved"
+                ),
+            );
+            width
+        }
+        None => {
+            warnings.warn(
+                &at,
+                format!(
+                    "size {declared} bits: no bus access reaches a register wider than 64 \
+                     bits (or of 0): register left out"
+                ),
+            );
+            return None;
+        }
+    };
     let bytes = u64::from(width / 8);
     if !offset.is_multiple_of(bytes) {
         warnings.warn(
@@ -230,9 +287,6 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         }),
         None => None,
     };
-    if let Some(group) = &info.alternate_group {
-        warnings.warn(&at, format!("alternateGroup `{group}` not represented"));
-    }
     if info.write_constraint.is_some() {
         warnings.warn(&at, "register writeConstraint not represented");
     }

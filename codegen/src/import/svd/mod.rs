@@ -34,6 +34,7 @@ mod convert;
 mod derive;
 mod flatten;
 mod legalise;
+mod lines;
 mod overlaps;
 mod rename;
 mod repair;
@@ -80,6 +81,7 @@ pub fn from_str(xml: &str) -> Result<Imported, ImportError> {
 /// Parses SVD text and converts it.
 pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
     let mut warnings = Warnings::default();
+    let original = xml;
     let repaired;
     let xml = match mode {
         Mode::Lenient => {
@@ -92,7 +94,10 @@ pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
     let parsed = svd_parser::parse_with_config(xml, &config)
         .map_err(|e| ImportError::Parse(format!("{e:#}")))?;
     let constants = constants::constants(xml, &mut warnings);
-    convert(&parsed, constants, warnings)
+    let mut imported = convert(&parsed, constants, warnings)?;
+    // The lines of the file as written: the repairs may remove lines.
+    lines::Lines::of(original).cite(&mut imported.warnings);
+    Ok(imported)
 }
 
 /// Converts an already parsed SVD device (constants come only from [`from_str`]).
@@ -118,6 +123,15 @@ fn convert(
         device,
         warnings: warnings.into_vec(),
     })
+}
+
+/// The width of the bus access that reaches a register of `declared` bits: the next of 8,
+/// 16, 32 and 64 bits (as svd2rust and chiptool access a 24-bit register, and a 1-bit one
+/// where the vendor meant one byte); `None` for 0 or more than 64 bits.
+fn access_width(declared: u32) -> Option<u32> {
+    (1..=64)
+        .contains(&declared)
+        .then(|| declared.next_power_of_two().max(8))
 }
 
 /// `UART[%s]` → `UART`, `UART%s` → `UART`.

@@ -3,15 +3,59 @@
 //! another is left out; a block whose declared size reaches into the next is cut to what its
 //! registers need, and one whose registers overlap another block is left out. Each is
 //! reported.
+//!
+//! Which of two overlapping registers is the primary and which the alternate: what the SVD
+//! declares decides. A register with `<alternateRegister>X` is an alternate of `X`, and one
+//! with an `<alternateGroup>` is an alternate of whatever it overlaps; such registers are
+//! placed after every register that declares nothing, so that they never become the primary
+//! of an undeclared one. Among registers that declare nothing, the first in the file is the
+//! primary.
 
 use super::MAX_ELEMENTS;
 use super::warnings::Warnings;
 use crate::location::Located;
 use crate::model::{Block, Field, Register};
 
+/// What an SVD register says about being another view of a register.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Claim {
+    /// Nothing: a register of its own, or the alternate of an earlier one it overlaps.
+    None,
+    /// `<alternateGroup>`: an alternate of whatever register it overlaps.
+    Group(String),
+    /// `<alternateRegister>`: an alternate of this register of the block (its name as
+    /// flattened, `CLUSTER_REGISTER`, and renamed as the register was).
+    Of(String),
+}
+
+impl Claim {
+    fn declares(&self) -> bool {
+        !matches!(self, Claim::None)
+    }
+}
+
+/// The claims follow the renames of the registers they name: `raw` are the registers' names
+/// before the renaming pass, `registers` after it.
+pub(super) fn follow_renames(raw: &[String], registers: &[Register], claims: &mut [Claim]) {
+    let mut renamed: std::collections::HashMap<&str, &str> = Default::default();
+    for (old, register) in raw.iter().zip(registers) {
+        renamed
+            .entry(old.as_str())
+            .or_insert(register.name.value.as_str());
+    }
+    for claim in claims.iter_mut() {
+        if let Claim::Of(name) = claim
+            && let Some(new) = renamed.get(name.as_str())
+        {
+            *name = (*new).to_string();
+        }
+    }
+}
+
 pub(super) fn drop_register_overlaps(
     warnings: &mut Warnings,
     registers: &mut Vec<Register>,
+    claims: &[Claim],
     at: &str,
 ) {
     // Accepted extents never overlap each other, so for a new extent only the accepted
@@ -21,7 +65,13 @@ pub(super) fn drop_register_overlaps(
     let mut kept: Vec<Register> = Vec::new();
     let mut kept_at: Vec<usize> = Vec::new();
     let mut alternates: Vec<(usize, Register)> = Vec::new();
-    for (index, register) in registers.drain(..).enumerate() {
+    let none = Claim::None;
+    let claim_of = |index: usize| claims.get(index).unwrap_or(&none);
+    // Registers that declare nothing first, then the declared alternates: each in file order.
+    let mut order: Vec<(usize, Register)> = registers.drain(..).enumerate().collect();
+    order.sort_by_key(|(index, _)| (claim_of(*index).declares(), *index));
+    for (index, register) in order {
+        let claim = claim_of(index);
         let count = register.array.as_ref().map_or(1, |a| *a.count);
         elements = elements.saturating_add(count);
         if elements > MAX_ELEMENTS {
@@ -35,24 +85,76 @@ pub(super) fn drop_register_overlaps(
             .element_offsets()
             .map(|o| (o, o.saturating_add(register.bytes())))
             .collect();
+        let clashes = |owner: usize| {
+            extents.iter().any(|&(s, e)| {
+                kept[owner]
+                    .element_offsets()
+                    .any(|o| o < e && s < o.saturating_add(kept[owner].bytes()))
+            })
+        };
         let clash = extents.iter().find_map(|&(s, e)| {
             let (_, &(end, owner)) = taken.range(..e).next_back()?;
             (end > s).then_some(owner)
         });
-        if let Some(owner) = clash {
+        // The register it declares, when that one is kept and shares bytes with it.
+        let declared = match claim {
+            Claim::Of(name) => kept.iter().position(|k| *k.name == *name),
+            _ => None,
+        };
+        let owner = match (declared, clash) {
+            (Some(d), Some(_)) if clashes(d) => Some(d),
+            (_, owner) => owner,
+        };
+        if let Some(owner) = owner {
             // Another view of the same bytes (CMSIS-SVD's alternateRegister, or a plain
             // overlap): kept as an alternate of the register it meets first.
             let of = kept[owner].name.value.clone();
+            let how = match claim {
+                Claim::Of(name) if *name == of => "its declared alternateRegister".to_string(),
+                Claim::Of(name) => format!(
+                    "declared an alternate of `{name}`, which {}",
+                    if kept.iter().any(|k| *k.name == *name) {
+                        "it does not overlap"
+                    } else {
+                        "is no register of the block, or an alternate itself"
+                    }
+                ),
+                Claim::Group(group) => format!("alternateGroup `{group}`"),
+                Claim::None => "no alternateRegister declared".to_string(),
+            };
             warnings.warn(
                 format!("{at}.{}", *register.name),
                 format!(
-                    "overlaps register `{of}`: imported as its alternate (`alternate_of: {of}`)"
+                    "overlaps register `{of}` ({how}): imported as its alternate \
+                     (`alternate_of: {of}`)"
                 ),
             );
             let mut register = register;
             register.alternate_of = Some(Located::synthetic(of));
             alternates.push((index, register));
             continue;
+        }
+        match claim {
+            Claim::Of(name) => warnings.warn(
+                format!("{at}.{}", *register.name),
+                format!(
+                    "alternateRegister `{name}` declared, but {}: imported as a register of \
+                     its own (an alternate in the spec shares bytes with its register)",
+                    if kept.iter().any(|k| *k.name == *name) {
+                        "the two share no byte"
+                    } else {
+                        "the block has no such register"
+                    }
+                ),
+            ),
+            Claim::Group(group) => warnings.warn(
+                format!("{at}.{}", *register.name),
+                format!(
+                    "alternateGroup `{group}` declared, but the register overlaps no other: \
+                     imported as a register of its own"
+                ),
+            ),
+            Claim::None => {}
         }
         for (s, e) in extents {
             taken.insert(s, (e, kept.len()));
@@ -99,6 +201,14 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut Vec<Block>) {
                 let needed = registers_end(&blocks[p]).max(1);
                 if blocks[p].array.is_none() && blocks[p].offset.saturating_add(needed) <= start {
                     let size = start - *blocks[p].offset;
+                    warnings.warn(
+                        blocks[p].name.value.clone(),
+                        format!(
+                            "addressBlock of {:#x} bytes reaches into block `{}` at {start:#x}: \
+                             cut to {size:#x} bytes (its registers need {needed:#x})",
+                            *blocks[p].size, *blocks[i].name
+                        ),
+                    );
                     blocks[p].size = Located::synthetic(size);
                 } else {
                     warnings.warn(

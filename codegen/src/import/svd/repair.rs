@@ -9,7 +9,10 @@
 //!   `readwrite` → `read-write`); one that means nothing is removed, so that the item
 //!   inherits its access;
 //! - a `<resetValue>` or `<resetMask>` wider than the register (`0xfffffffffffffff1` in a
-//!   32-bit register): cut to the register's size;
+//!   32-bit register): cut to the register's size (as imported: 24 bits are reached by a
+//!   32-bit access, `convert.rs`);
+//! - a register `<size>` no bus access has (24 bits; 1 where a byte was meant): read as the
+//!   size of the access that reaches it (32, 8), as the import gives such registers anyway;
 //! - an `<enumeratedValue>` whose value does not fit its field: that value is left out (and
 //!   its `<enumeratedValues>` when none is left).
 //!
@@ -36,6 +39,7 @@ pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
             "access" => access(&doc, node, warnings, &mut edits),
             "resetValue" | "resetMask" => reset(&doc, node, warnings, &mut edits),
             "enumeratedValues" => enumerated(&doc, node, warnings, &mut edits),
+            "size" => size(&doc, node, warnings, &mut edits),
             _ => {}
         }
     }
@@ -168,6 +172,44 @@ fn size_at(node: Node) -> Option<u32> {
     None
 }
 
+/// A register size that no bus access has (24 bits, or 1 where the vendor meant a byte):
+/// read as the access that reaches it, so that a reset value of that access's width is
+/// not refused (svd-parser checks it against the declared size).
+fn size(
+    doc: &Document,
+    node: Node,
+    warnings: &mut Warnings,
+    edits: &mut Vec<(std::ops::Range<usize>, String)>,
+) {
+    // An `<addressBlock>`'s size counts bytes, not bits.
+    let holds_properties = node.parent_element().is_some_and(|p| {
+        matches!(
+            p.tag_name().name(),
+            "device" | "peripheral" | "cluster" | "register"
+        )
+    });
+    let (Some(text), Some(range)) = (node.text().map(str::trim), text_range(node)) else {
+        return;
+    };
+    let Some(declared) = number(text).and_then(|s| u32::try_from(s).ok()) else {
+        return;
+    };
+    let Some(width) = super::access_width(declared).filter(|w| *w != declared) else {
+        return;
+    };
+    if !holds_properties {
+        return;
+    }
+    warnings.warn(
+        place(doc, node),
+        format!(
+            "<size>{text}</size>: no bus access of {declared} bits; read as {width}, the access \
+             that reaches the register (bits {declared} and up reserved)"
+        ),
+    );
+    edits.push((range, width.to_string()));
+}
+
 fn reset(
     doc: &Document,
     node: Node,
@@ -180,10 +222,12 @@ fn reset(
     let (Some(text), Some(range)) = (node.text().map(str::trim), text_range(node)) else {
         return;
     };
-    let (Some(value), Some(size)) = (number(text), size_at(holder)) else {
+    // Against the width the import gives the register (24 bits are reached by 32).
+    let (Some(value), Some(size)) = (number(text), size_at(holder).and_then(super::access_width))
+    else {
         return;
     };
-    if size == 0 || size >= 64 || value >> size == 0 {
+    if size >= 64 || value >> size == 0 {
         return;
     }
     let cut = value & ((1u64 << size) - 1);

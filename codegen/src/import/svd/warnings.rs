@@ -11,6 +11,7 @@ impl Warnings {
     pub(super) fn warn(&mut self, at: impl Into<String>, message: impl Into<String>) {
         self.0.push(Warning {
             at: at.into(),
+            line: None,
             message: message.into(),
         });
     }

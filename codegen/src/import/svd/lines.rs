@@ -1,0 +1,161 @@
+//! Where each item is in the SVD file, so that a warning can cite its line: svd-parser keeps
+//! no positions, so the file is read once more (roxmltree) for the line of every device,
+//! peripheral, cluster, register, field and enumerated value, by the path the importer's
+//! warnings name items with (`TIMER0.CH.CFG.EN`, and `TIMER0.CH_CFG` for a register as
+//! flattened). An item the file does not name as such (an element of an expanded array, a
+//! register of a derived peripheral, a merged or renamed item) cites the nearest enclosing
+//! item that it does name.
+
+use std::collections::HashMap;
+
+use roxmltree::{Document, Node};
+
+use super::strip_dim;
+use crate::import::Warning;
+
+/// Line of each item, by path.
+#[derive(Debug, Default)]
+pub(super) struct Lines(HashMap<String, u32>);
+
+impl Lines {
+    /// The items of `xml`; none when it is not well-formed (svd-parser reports that).
+    pub(super) fn of(xml: &str) -> Self {
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        };
+        let mut lines = Lines::default();
+        if let Ok(doc) = Document::parse_with_options(xml, options) {
+            let root = doc.root_element();
+            if let Some(name) = name(root) {
+                lines.add(&doc, root, name.to_string());
+            }
+            for peripherals in root.children().filter(|n| n.has_tag_name("peripherals")) {
+                for p in peripherals
+                    .children()
+                    .filter(|n| n.has_tag_name("peripheral"))
+                {
+                    let Some(p_name) = name(p) else { continue };
+                    let path = strip_dim(p_name);
+                    lines.add(&doc, p, path.clone());
+                    if let Some(registers) = child(p, "registers") {
+                        lines.children(&doc, registers, &path, &path, "");
+                    }
+                }
+            }
+        }
+        lines
+    }
+
+    /// Clusters and registers under `node`: `dotted` is the parent's path, `flat` its
+    /// peripheral's and `prefix` the cluster names a flattened register name starts with.
+    fn children(&mut self, doc: &Document, node: Node, dotted: &str, flat: &str, prefix: &str) {
+        for item in node.children().filter(Node::is_element) {
+            let Some(item_name) = name(item) else {
+                continue;
+            };
+            let own = strip_dim(item_name);
+            let path = format!("{dotted}.{own}");
+            match item.tag_name().name() {
+                "cluster" => {
+                    self.add(doc, item, path.clone());
+                    self.children(doc, item, &path, flat, &format!("{prefix}{own}_"));
+                }
+                "register" => {
+                    self.add(doc, item, path.clone());
+                    self.add(doc, item, format!("{flat}.{prefix}{own}"));
+                    for fields in item.children().filter(|n| n.has_tag_name("fields")) {
+                        for field in fields.children().filter(|n| n.has_tag_name("field")) {
+                            let Some(field_name) = self::name(field) else {
+                                continue;
+                            };
+                            let field_path = format!("{path}.{}", strip_dim(field_name));
+                            self.add(doc, field, field_path.clone());
+                            for values in field
+                                .children()
+                                .filter(|n| n.has_tag_name("enumeratedValues"))
+                            {
+                                for value in values
+                                    .children()
+                                    .filter(|n| n.has_tag_name("enumeratedValue"))
+                                {
+                                    if let Some(name) = self::name(value) {
+                                        self.add(doc, value, format!("{field_path}.{name}"));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The first item of a path keeps it: the one a reader finds first.
+    fn add(&mut self, doc: &Document, node: Node, path: String) {
+        let at = child(node, "name").unwrap_or(node);
+        let line = doc.text_pos_at(at.range().start).row;
+        self.0.entry(path).or_insert(line);
+    }
+
+    /// The line of the item at `path`, or of the nearest enclosing item the file names.
+    pub(super) fn find(&self, path: &str) -> Option<u32> {
+        let mut path = path;
+        loop {
+            if let Some(&line) = self.0.get(path) {
+                return Some(line);
+            }
+            path = &path[..path.rfind('.')?];
+        }
+    }
+
+    /// Gives every warning that has no line yet the line of the item it names.
+    pub(super) fn cite(&self, warnings: &mut [Warning]) {
+        for warning in warnings {
+            if warning.line.is_none() {
+                warning.line = self.find(&warning.at);
+            }
+        }
+    }
+}
+
+fn child<'a, 'i>(node: Node<'a, 'i>, tag: &str) -> Option<Node<'a, 'i>> {
+    node.children().find(|n| n.has_tag_name(tag))
+}
+
+fn name<'a>(node: Node<'a, '_>) -> Option<&'a str> {
+    child(node, "name").and_then(|n| n.text()).map(str::trim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lines;
+
+    const SVD: &str = "<device>\n<name>chip</name>\n<peripherals>\n<peripheral>\n\
+        <name>UART[%s]</name>\n<registers>\n<cluster>\n<name>CH</name>\n<register>\n\
+        <name>CFG</name>\n<fields><field>\n<name>EN</name>\n<enumeratedValues>\n\
+        <enumeratedValue>\n<name>ON</name>\n</enumeratedValue>\n</enumeratedValues>\n\
+        </field></fields>\n</register>\n</cluster>\n</registers>\n</peripheral>\n\
+        </peripherals>\n</device>\n";
+
+    #[test]
+    fn paths_dotted_and_flattened_and_the_nearest_enclosing_item() {
+        let lines = Lines::of(SVD);
+        assert_eq!(lines.find("chip"), Some(2));
+        assert_eq!(lines.find("UART"), Some(5));
+        assert_eq!(lines.find("UART.CH"), Some(8));
+        assert_eq!(lines.find("UART.CH.CFG"), Some(10));
+        assert_eq!(lines.find("UART.CH_CFG"), Some(10));
+        assert_eq!(lines.find("UART.CH.CFG.EN"), Some(12));
+        assert_eq!(lines.find("UART.CH.CFG.EN.ON"), Some(15));
+        assert_eq!(
+            lines.find("UART.CH.CFG.EN.OFF"),
+            Some(12),
+            "the field's line"
+        );
+        assert_eq!(lines.find("UART.GONE"), Some(5), "the peripheral's line");
+        assert_eq!(lines.find("OTHER"), None);
+        assert_eq!(Lines::of("<not xml").find("chip"), None);
+    }
+}
