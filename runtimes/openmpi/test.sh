@@ -180,11 +180,16 @@ for np in 2 4; do
 
     two_before=$(completed 0)
     # two jobs at once on this host's one port: each gets its own group (the library's claims
-    # keep them apart; the loser of a race for one group retries without it). Counters are
+    # keep them apart; the loser of a race for one group retries without it). Both hold their
+    # WORLD groups at the same time for certain: each job's rank 0 waits after its first
+    # barrier until both have reached it (semantics.c's GBA_TEST_RENDEZVOUS; without it a
+    # loaded machine could run the jobs one after the other, both on group 0). Counters are
     # not checked: both jobs move port 0's.
-    ( timeout 300 "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 3000 -1 >"$LOGS/jobA.log" 2>&1; echo $? >"$LOGS/jobA.rc" ) &
-    ( timeout 300 "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 3000 -1 >"$LOGS/jobB.log" 2>&1; echo $? >"$LOGS/jobB.rc" ) &
+    meet=$(mktemp -d)
+    ( GBA_TEST_RENDEZVOUS=$meet:2 timeout 300 "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 3000 -1 >"$LOGS/jobA.log" 2>&1; echo $? >"$LOGS/jobA.rc" ) &
+    ( GBA_TEST_RENDEZVOUS=$meet:2 timeout 300 "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 3000 -1 >"$LOGS/jobB.log" 2>&1; echo $? >"$LOGS/jobB.rc" ) &
     wait
+    rm -rf "$meet"
     expect_eq "np=$np two jobs on one port at once: job A completes" "$(cat "$LOGS/jobA.rc")" 0
     expect_eq "np=$np two jobs on one port at once: job B completes" "$(cat "$LOGS/jobB.rc")" 0
     ga=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size [0-9]*): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobA.log" | head -1)

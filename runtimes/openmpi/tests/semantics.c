@@ -2,8 +2,40 @@
  * delays before each barrier, no rank leaves barrier k before every rank has entered it.
  * Usage: semantics ITERATIONS EXPECT   (EXPECT 1: the GBA path must be used, i.e. the
  * fabric's BARRIERS_COMPLETED on this rank's port grows by exactly ITERATIONS + 2; 0: it must
- * not grow; -1: do not check the counter). */
+ * not grow; -1: do not check the counter).
+ * GBA_TEST_RENDEZVOUS=DIR:N: after its first barrier (WORLD's group is held from MPI_Init on),
+ * rank 0 leaves a file in DIR and waits, at most 60 s, until DIR holds N: N jobs started at
+ * once then certainly hold their groups at the same time. */
 #include "gbatest.h"
+#include <dirent.h>
+
+/* Waits until `dir` holds `n` entries besides . and .. (bounded: the test then fails on its
+ * groups, not by hanging). */
+static void rendezvous(const char *spec)
+{
+    char dir[512], path[600];
+    int n = 0;
+    const char *colon = strrchr(spec, ':');
+    CHECK(colon && colon - spec < (long)sizeof dir, "GBA_TEST_RENDEZVOUS=%s: want DIR:N", spec);
+    memcpy(dir, spec, colon - spec);
+    dir[colon - spec] = 0;
+    n = atoi(colon + 1);
+    snprintf(path, sizeof path, "%s/%ld", dir, (long)getpid());
+    FILE *mark = fopen(path, "w");
+    CHECK(mark, "GBA_TEST_RENDEZVOUS: cannot create %s", path);
+    fclose(mark);
+    for (int waited_ms = 0; waited_ms < 60000; waited_ms += 10) {
+        int have = 0;
+        DIR *d = opendir(dir);
+        CHECK(d, "GBA_TEST_RENDEZVOUS: cannot list %s", dir);
+        for (struct dirent *e; (e = readdir(d));)
+            have += e->d_name[0] != '.';
+        closedir(d);
+        if (have >= n)
+            return;
+        usleep(10000);
+    }
+}
 
 int main(int argc, char **argv)
 {
@@ -18,6 +50,8 @@ int main(int argc, char **argv)
     entered = shared_counters(MPI_COMM_WORLD, size);
 
     MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank && getenv("GBA_TEST_RENDEZVOUS"))
+        rendezvous(getenv("GBA_TEST_RENDEZVOUS"));
     if (0 == rank && expect >= 0) {
         c0 = fabric_completed(world_port());
         CHECK(c0 >= 0, "cannot read the fabric's counters (GBA_FABRIC, GBA_BIN)");
