@@ -24,13 +24,25 @@ if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 
     rustup component add rustfmt clippy
 fi
 
-echo "== formatting"
+# The Debian 13 chroot of the OpenMPI 5.0 / MPICH stage is made (first run: debootstrap and
+# apt, minutes of mostly waiting on the package registry) in the background while the stages
+# before it build and lint; that stage waits for it.
+trixie_log=$(mktemp)
+bash runtimes/openmpi/trixie.sh prepare >"$trixie_log" 2>&1 &
+trixie_prepare=$!
+log=$(mktemp)
+# An early exit stops the preparation (its own trap undoes its mounts).
+trap 'kill "$trixie_prepare" 2>/dev/null; wait "$trixie_prepare" 2>/dev/null; rm -f "$log" "$trixie_log"' EXIT
+# Each stage's header says when it started (seconds since the run began), for CI's budget.
+stage() { echo "== $* [${SECONDS}s]"; }
+
+stage formatting
 cargo fmt --all -- --check
-echo "== lints"
+stage "lints"
 cargo clippy --workspace --all-targets -- -D warnings
-echo "== generated files"
+stage "generated files"
 cargo run -q -p gba -- gen --check
-echo "== miri: the register handles' memory accesses and threaded use"
+stage "miri: the register handles' memory accesses and threaded use"
 # Miri checks that the handles never reference the window and that the atomic mechanism is
 # free of data races. It needs a nightly toolchain; where there is none, say so and go on.
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
@@ -47,24 +59,24 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
 else
     echo "miri: not run: no nightly toolchain with the miri component on this machine"
 fi
-echo "== gba-hal's protocol core builds without std"
+stage "gba-hal's protocol core builds without std"
 cargo build -q -p gba-hal --no-default-features
-echo "== loom model checks (gba-barrier, and gba-sim's fast path)"
+stage "loom model checks (gba-barrier, and gba-sim's fast path)"
 bash gba-barrier/loom.sh -q
 bash gba-sim/loom.sh -q
-echo "== vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
+stage "vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
 bash tests/bench/svd_sample.sh
-echo "== tests"
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+stage "tests"
 cargo test --workspace 2>&1 | tee "$log"
-echo "== OpenMPI and OpenSHMEM: the coll component on the simulator (installs OpenMPI when missing)"
+stage "OpenMPI and OpenSHMEM: the coll component on the simulator (installs OpenMPI when missing)"
 bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"
-echo "== OpenMPI 5.0 and MPICH: the same suite in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
+stage "OpenMPI 5.0 and MPICH: the same suite in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
+wait "$trixie_prepare" || true  # a failed preparation is retried, and reported, by the run below
+cat "$trixie_log"
 bash runtimes/openmpi/trixie.sh 2>&1 | tee -a "$log"
-echo "== several hosts on one machine: network + UTS namespaces, one fabric port per host"
+stage "several hosts on one machine: network + UTS namespaces, one fabric port per host"
 bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"
-echo "== a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO (ivshmem BARs)"
+stage "a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO (ivshmem BARs)"
 # tests/vm/cluster.sh: 3 guests against `gba sim run`, an observer, one guest killed. The soak
 # (GBA_VM_SOAK=1) adds 20,000 episodes between 2 guests and between 3.
 cargo build -q -p gba -p gba-hal -p gba-barrier -p gba-sim --lib --bins \
@@ -81,6 +93,7 @@ for vm_run in "${vm_runs[@]}"; do
         exit 1
     fi
 done
+echo "== done [${SECONDS}s]"
 # One closing line for the whole run (cargo prints one per test binary, the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }

@@ -8,6 +8,8 @@
 # and exits non-zero when any test failed. As root (debootstrap, chroot, mount).
 #
 #   runtimes/openmpi/trixie.sh                  both suites (the chroot is made when missing)
+#   runtimes/openmpi/trixie.sh prepare          only make the chroot (tests/run.sh does this in
+#                                               the background while it builds and lints)
 #   runtimes/openmpi/trixie.sh bench [ARGS]     bench.sh inside the chroot (OpenMPI 5.0)
 #   runtimes/openmpi/trixie.sh mpich-bench [ARGS]   mpich.sh bench inside the chroot
 #   runtimes/openmpi/trixie.sh shell            an interactive shell inside it
@@ -136,6 +138,7 @@ if [ -n "$missing" ]; then
     rm -rf "$DIR.src" "$DIR"/var/cache/gba-src
 fi
 say "trixie: chroot ready in $(($(date +%s) - t0)) s: $(in_chroot ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full:/OpenMPI /p'), $(in_chroot mpichversion 2>/dev/null | sed -n 's/^MPICH Version: */MPICH /p')"
+[ "$MODE" = prepare ] && exit 0
 
 # --- each build refuses the other line ---------------------------------------------------------
 # The host's 4.1 build (runtimes/openmpi/build, from test.sh) under the chroot's 5.0, and the
@@ -200,5 +203,5 @@ case $MODE in
     shell) chroot "$DIR" /bin/bash ;;
     run) "${RUN[@]}" "$@" ;;
     cross) cross_lines ;;
-    *) say "usage: $0 [test|cross|run CMD...|bench [ITERS [ROUNDS]]|mpich-bench [ITERS [ROUNDS]]|shell]"; exit 2 ;;
+    *) say "usage: $0 [test|prepare|cross|run CMD...|bench [ITERS [ROUNDS]]|mpich-bench [ITERS [ROUNDS]]|shell]"; exit 2 ;;
 esac
