@@ -32,7 +32,8 @@ bash runtimes/openmpi/trixie.sh prepare >"$trixie_log" 2>&1 &
 trixie_prepare=$!
 log=$(mktemp)
 # An early exit stops the preparation (its own trap undoes its mounts).
-trap 'kill "$trixie_prepare" 2>/dev/null; wait "$trixie_prepare" 2>/dev/null; rm -f "$log" "$trixie_log"' EXIT
+# (`|| true`: errexit holds inside the trap, and by the end the job has long been reaped.)
+trap 'kill "$trixie_prepare" 2>/dev/null || true; wait "$trixie_prepare" 2>/dev/null || true; rm -f "$log" "$trixie_log"' EXIT
 # Each stage's header says when it started (seconds since the run began), for CI's budget.
 stage() { echo "== $* [${SECONDS}s]"; }
 
