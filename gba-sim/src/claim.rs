@@ -215,22 +215,6 @@ mod tests {
     use super::*;
     use std::sync::atomic::AtomicU64;
 
-    struct C(AtomicU64);
-    impl Cell64 for C {
-        fn load(&self, o: Ordering) -> u64 {
-            self.0.load(o)
-        }
-        fn store(&self, v: u64, o: Ordering) {
-            self.0.store(v, o)
-        }
-        fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
-            self.0.compare_exchange(c, n, s, f)
-        }
-        fn fetch_add(&self, v: u64, o: Ordering) -> u64 {
-            self.0.fetch_add(v, o)
-        }
-    }
-
     #[test]
     fn pack_round_trips() {
         let s = State {
@@ -244,7 +228,7 @@ mod tests {
 
     #[test]
     fn claim_join_leave_free() {
-        let cells: Vec<C> = (0..4).map(|_| C(AtomicU64::new(0))).collect();
+        let cells: Vec<AtomicU64> = (0..4).map(|_| AtomicU64::new(0)).collect();
         let r = Record {
             word: &cells[0],
             start: &cells[1],

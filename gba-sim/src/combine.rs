@@ -206,25 +206,26 @@ pub fn raise<C: Cell64>(flag: &C, seq: u32) {
     }
 }
 
+/// Ordinary atomics are cells (the unit and property tests run the code over them).
+impl Cell64 for core::sync::atomic::AtomicU64 {
+    fn load(&self, order: Ordering) -> u64 {
+        core::sync::atomic::AtomicU64::load(self, order)
+    }
+    fn store(&self, value: u64, order: Ordering) {
+        core::sync::atomic::AtomicU64::store(self, value, order)
+    }
+    fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
+        core::sync::atomic::AtomicU64::compare_exchange(self, c, n, s, f)
+    }
+    fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
+        core::sync::atomic::AtomicU64::fetch_add(self, value, order)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicU64;
-
-    impl Cell64 for AtomicU64 {
-        fn load(&self, order: Ordering) -> u64 {
-            AtomicU64::load(self, order)
-        }
-        fn store(&self, value: u64, order: Ordering) {
-            AtomicU64::store(self, value, order)
-        }
-        fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
-            AtomicU64::compare_exchange(self, c, n, s, f)
-        }
-        fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
-            AtomicU64::fetch_add(self, value, order)
-        }
-    }
 
     #[test]
     fn the_last_of_three_owns_the_release_and_the_word_moves_on() {

@@ -7,25 +7,7 @@ use std::collections::HashSet;
 use std::sync::atomic::AtomicU64;
 
 use gba_sim::claim::{self, Record, State, Taken};
-use gba_sim::combine::{Cell64, Ordering};
 use proptest::prelude::*;
-
-struct C(AtomicU64);
-
-impl Cell64 for C {
-    fn load(&self, o: Ordering) -> u64 {
-        self.0.load(o)
-    }
-    fn store(&self, v: u64, o: Ordering) {
-        self.0.store(v, o)
-    }
-    fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
-        self.0.compare_exchange(c, n, s, f)
-    }
-    fn fetch_add(&self, v: u64, o: Ordering) -> u64 {
-        self.0.fetch_add(v, o)
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Model {
@@ -56,7 +38,7 @@ fn op() -> impl Strategy<Value = Op> {
 proptest! {
     #[test]
     fn the_record_follows_the_model(ops in proptest::collection::vec(op(), 1..60)) {
-        let cells: Vec<C> = (0..4).map(|_| C(AtomicU64::new(0))).collect();
+        let cells: Vec<AtomicU64> = (0..4).map(|_| AtomicU64::new(0)).collect();
         let r = Record { word: &cells[0], start: &cells[1], team: &cells[2], arrivals: &cells[3] };
         let (mut model, mut team, mut generation) = (Model::Free, 0u64, 0u64);
         let mut dead: HashSet<u64> = HashSet::new();
