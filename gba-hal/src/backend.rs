@@ -229,8 +229,9 @@ impl Combining {
     /// `entered = seq`, relaxed: diagnosis only.
     #[inline(always)]
     pub fn enter(&self, seq: u64) {
-        // SAFETY: the backend's contract: 8-aligned, valid while the backend lives (which
-        // the group borrowing it outlives), and reached only atomically by every process.
+        // SAFETY: the backend's contract: 8-aligned, valid while the backend lives (and the
+        // backend outlives every group, which borrows its device), and reached only
+        // atomically by every process.
         unsafe { core::sync::atomic::AtomicU64::from_ptr(self.entered.as_ptr()) }
             .store(seq, core::sync::atomic::Ordering::Relaxed)
     }
