@@ -59,6 +59,10 @@
 // The runtime's out-of-band allgather failed during `gba_team_create` (no verdict).
 #define GBA_ERR_OOB -14
 
+// Another thread is inside this barrier or team handle right now (one thread at a time per
+// handle); nothing was done.
+#define GBA_ERR_IN_USE -15
+
 // Words of a member mask (`uint64_t mask[GBA_MEMBER_WORDS]`): bit m of word m / 64 is member
 // m. The spec's MEMBER_MASK count (checked when this library builds).
 #define GBA_MEMBER_WORDS 12
@@ -199,7 +203,8 @@ int gba_barrier_create(gba_device *device, uint32_t group, const uint64_t *membe
 // and `gba_last_error` names the missing members.
 //
 // # Safety
-// `barrier` is NULL or from `gba_barrier_create`; no other thread uses it during the call.
+// `barrier` is NULL or from `gba_barrier_create` (a destroyed one is detected; another
+// thread inside it at the same time gets `GBA_ERR_IN_USE`).
 int gba_barrier_wait(gba_barrier *barrier, uint64_t timeout_ns);
 
 // Split phase, first half: arrive for the next episode without waiting.
@@ -233,8 +238,8 @@ int gba_barrier_diagnose(gba_barrier *barrier, char *buf, size_t len);
 // Destroys a barrier: resets and disables its group on this port and frees its release flag.
 //
 // # Safety
-// `barrier` is NULL or from `gba_barrier_create` (a destroyed one is detected); no other
-// thread uses it during the call.
+// `barrier` is NULL or from `gba_barrier_create` (a destroyed one is detected; one that
+// another thread is inside gets `GBA_ERR_IN_USE` and stays).
 int gba_barrier_destroy(gba_barrier *barrier);
 
 // The name and meaning of a status code, as a static string.
@@ -259,7 +264,8 @@ int gba_team_create(gba_device *device, gba_oob_allgather_fn allgather, void *ct
 // The team's barrier (`timeout_ns` 0: no limit); as `gba_barrier_wait`.
 //
 // # Safety
-// `team` is NULL or from `gba_team_create`; no other thread uses it during the call.
+// `team` is NULL or from `gba_team_create` (a destroyed one is detected; another thread
+// inside it at the same time gets `GBA_ERR_IN_USE`).
 int gba_team_wait(gba_team *team, uint64_t timeout_ns);
 
 // Split phase, first half; as `gba_barrier_arrive`.
@@ -283,7 +289,8 @@ int gba_team_wait_pending(gba_team *team, uint64_t timeout_ns);
 // Destroys a team: releases its group on this port.
 //
 // # Safety
-// `team` is NULL or from `gba_team_create`; no other thread uses it during the call.
+// `team` is NULL or from `gba_team_create` (a destroyed one is detected; another thread
+// inside it at the same time gets `GBA_ERR_IN_USE`).
 int gba_team_destroy(gba_team *team);
 
 #ifdef __cplusplus

@@ -7,15 +7,18 @@
 //! (`GBA_ERR_NULL`, `GBA_ERR_BAD_HANDLE`), never dereferenced. A panic inside is caught at the
 //! boundary and returned as `GBA_ERR_PANIC`.
 //!
-//! Threads: a device may be used from several threads at once; one barrier handle by one
-//! thread at a time (it is one member's barrier).
+//! Threads: a device may be used from several threads at once; one barrier or team handle by
+//! one thread at a time (it is one member's state). A second thread entering a barrier or
+//! team handle while another is inside it (or destroying it meanwhile) gets
+//! `GBA_ERR_IN_USE` and nothing is done: a per-handle in-use flag ([`Entered`]), so misuse is
+//! an error, never two `&mut` to one barrier.
 
 #![allow(non_camel_case_types)] // C names
 
 use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
@@ -53,6 +56,9 @@ pub const GBA_ERR_PANIC: c_int = -12;
 pub const GBA_ERR_BUSY: c_int = -13;
 /// The runtime's out-of-band allgather failed during `gba_team_create` (no verdict).
 pub const GBA_ERR_OOB: c_int = -14;
+/// Another thread is inside this barrier or team handle right now (one thread at a time per
+/// handle); nothing was done.
+pub const GBA_ERR_IN_USE: c_int = -15;
 
 mod team;
 pub use team::*;
@@ -133,12 +139,17 @@ const KIND_TEAM: usize = 0x3;
 struct Slot {
     object: AtomicPtr<()>,
     generation: AtomicU32,
+    /// Barrier and team handles: held by the one thread inside the object (see [`enter`]).
+    /// In the slot, not the object: static memory, so a thread holding a stale handle may
+    /// try it after the object was freed.
+    in_use: AtomicBool,
 }
 
 #[allow(clippy::declare_interior_mutable_const)] // each array element is its own slot
 const EMPTY: Slot = Slot {
     object: AtomicPtr::new(std::ptr::null_mut()),
     generation: AtomicU32::new(0),
+    in_use: AtomicBool::new(false),
 };
 static DEVICES: [Slot; SLOTS] = [EMPTY; SLOTS];
 static BARRIERS: [Slot; SLOTS] = [EMPTY; SLOTS];
@@ -187,6 +198,118 @@ fn lookup(handle: usize, kind: usize) -> Option<*mut ()> {
     let (slot, generation) = decode(handle, kind)?;
     let object = slot.object.load(Ordering::Acquire);
     (slot.generation.load(Ordering::Acquire) == generation && !object.is_null()).then_some(object)
+}
+
+/// One thread's exclusive use of a barrier's or team's object: the handle's `in_use` flag,
+/// held from [`enter`] to drop. A handle is one member's (one rank's) state, used by one
+/// thread at a time; a second thread entering it at once gets `GBA_ERR_IN_USE` instead of a
+/// second `&mut` to the same object, and destroy cannot free it under another thread's use.
+///
+/// Why the object stays valid: it is freed only by [`Entered::retire`], which runs while
+/// holding `in_use` and bumps the generation before letting go, so every later [`enter`] with
+/// this handle sees another generation and touches only the (static) slot. Acquire on taking
+/// the flag and release on clearing it order one user's accesses before the next user's, as
+/// a mutex would (a handle may move between threads; it just must not be shared at once).
+pub(crate) struct Entered<T> {
+    slot: &'static Slot,
+    object: *mut T,
+}
+
+/// Enters the object behind `handle` (of `kind`): `GBA_ERR_BAD_HANDLE` when the handle is not
+/// live, `GBA_ERR_IN_USE` when another thread is inside it. `what` names the handle in
+/// messages ("barrier", "team").
+///
+/// # Safety
+/// Every object registered under `kind` is a `Box::into_raw(Box<T>)`.
+#[inline]
+pub(crate) unsafe fn enter<T>(
+    handle: usize,
+    kind: usize,
+    what: &'static str,
+) -> Result<Entered<T>, c_int> {
+    let Some((slot, generation)) = decode(handle, kind) else {
+        return Err(not_live(what));
+    };
+    // A stale handle whose slot now holds another object is BAD_HANDLE, not IN_USE.
+    if slot.generation.load(Ordering::Acquire) != generation {
+        return Err(not_live(what));
+    }
+    if slot
+        .in_use
+        .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        return Err(in_use(what));
+    }
+    let object = slot.object.load(Ordering::Acquire).cast::<T>();
+    // Checked again while holding the flag: destroyed between the first check and the CAS?
+    if slot.generation.load(Ordering::Acquire) != generation || object.is_null() {
+        slot.in_use.store(false, Ordering::Release);
+        return Err(not_live(what));
+    }
+    Ok(Entered { slot, object })
+}
+
+#[cold]
+fn not_live(what: &str) -> c_int {
+    fail(
+        GBA_ERR_BAD_HANDLE,
+        format!("not a live {what} handle (destroyed, or not from gba_{what}_create)"),
+    )
+}
+
+#[cold]
+fn in_use(what: &str) -> c_int {
+    fail(
+        GBA_ERR_IN_USE,
+        format!(
+            "the {what} handle is in use by another thread right now: one {what} handle is one \
+             member's state, used by one thread at a time (serialise the calls, or give each \
+             thread a {what} of its own)"
+        ),
+    )
+}
+
+impl<T> Entered<T> {
+    /// Ends the handle: later uses of it fail with `GBA_ERR_BAD_HANDLE`; the object is the
+    /// caller's to drop (nobody else can reach it any more).
+    pub(crate) fn retire(self) -> Box<T> {
+        let (slot, object) = (self.slot, self.object);
+        slot.generation.store(
+            slot.generation.load(Ordering::Relaxed).wrapping_add(1) & 0x0fff_ffff,
+            Ordering::Release,
+        );
+        // Let go of the flag before the slot can be registered again (a new handle of this
+        // slot must not find it taken).
+        drop(self);
+        slot.object.store(std::ptr::null_mut(), Ordering::Release);
+        // SAFETY: a `Box::into_raw(Box<T>)` (`enter`'s contract); the generation moved on
+        // while we held `in_use`, so no other thread can enter it: this is the only owner.
+        unsafe { Box::from_raw(object) }
+    }
+}
+
+impl<T> std::ops::Deref for Entered<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: `object` is a `Box::into_raw(Box<T>)` (`enter`'s contract), live while the
+        // slot's generation is ours, which only a holder of `in_use` (this value) can change;
+        // no other thread holds `in_use`, so no other reference to the object exists.
+        unsafe { &*self.object }
+    }
+}
+
+impl<T> std::ops::DerefMut for Entered<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as for `deref`; `&mut self` makes this the only reference through us.
+        unsafe { &mut *self.object }
+    }
+}
+
+impl<T> Drop for Entered<T> {
+    fn drop(&mut self) {
+        self.slot.in_use.store(false, Ordering::Release);
+    }
 }
 
 /// Frees the slot of a live handle and returns its object; later uses of the handle fail.
@@ -290,20 +413,14 @@ fn device_state(device: *const gba_device) -> Result<&'static DeviceState, c_int
     Ok(unsafe { &*object.cast::<DeviceState>() })
 }
 
-fn barrier_state<'a>(barrier: *mut gba_barrier) -> Result<&'a mut BarrierState, c_int> {
+/// Enters a barrier handle for this thread (see [`Entered`]).
+fn barrier_state(barrier: *mut gba_barrier) -> Result<Entered<BarrierState>, c_int> {
     if barrier.is_null() {
         return Err(fail(GBA_ERR_NULL, "the barrier handle is NULL"));
     }
-    let object = lookup(barrier as usize, KIND_BARRIER).ok_or_else(|| {
-        fail(
-            GBA_ERR_BAD_HANDLE,
-            "not a live barrier handle (destroyed, or not from gba_barrier_create)",
-        )
-    })?;
-    // SAFETY: the registry holds only pointers from `Box::into_raw(Box<BarrierState>)`, live
-    // until destroy clears the slot; the caller promises one thread at a time per barrier,
-    // so this is the only reference.
-    Ok(unsafe { &mut *object.cast::<BarrierState>() })
+    // SAFETY: KIND_BARRIER slots hold only `Box::into_raw(Box<BarrierState>)` pointers
+    // (`gba_barrier_create` is their only `register`).
+    unsafe { enter(barrier as usize, KIND_BARRIER, "barrier") }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -587,11 +704,12 @@ pub unsafe extern "C" fn gba_barrier_create(
 /// and `gba_last_error` names the missing members.
 ///
 /// # Safety
-/// `barrier` is NULL or from `gba_barrier_create`; no other thread uses it during the call.
+/// `barrier` is NULL or from `gba_barrier_create` (a destroyed one is detected; another
+/// thread inside it at the same time gets `GBA_ERR_IN_USE`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gba_barrier_wait(barrier: *mut gba_barrier, timeout_ns: u64) -> c_int {
     guard(|| {
-        let state = match barrier_state(barrier) {
+        let mut state = match barrier_state(barrier) {
             Ok(state) => state,
             Err(code) => return code,
         };
@@ -610,7 +728,7 @@ pub unsafe extern "C" fn gba_barrier_wait(barrier: *mut gba_barrier, timeout_ns:
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gba_barrier_arrive(barrier: *mut gba_barrier) -> c_int {
     guard(|| {
-        let state = match barrier_state(barrier) {
+        let mut state = match barrier_state(barrier) {
             Ok(state) => state,
             Err(code) => return code,
         };
@@ -635,7 +753,7 @@ pub unsafe extern "C" fn gba_barrier_test(
     out_done: *mut c_int,
 ) -> c_int {
     guard(|| {
-        let state = match barrier_state(barrier) {
+        let mut state = match barrier_state(barrier) {
             Ok(state) => state,
             Err(code) => return code,
         };
@@ -667,7 +785,7 @@ pub unsafe extern "C" fn gba_barrier_wait_pending(
     timeout_ns: u64,
 ) -> c_int {
     guard(|| {
-        let state = match barrier_state(barrier) {
+        let mut state = match barrier_state(barrier) {
             Ok(state) => state,
             Err(code) => return code,
         };
@@ -727,25 +845,21 @@ pub unsafe extern "C" fn gba_barrier_diagnose(
 /// Destroys a barrier: resets and disables its group on this port and frees its release flag.
 ///
 /// # Safety
-/// `barrier` is NULL or from `gba_barrier_create` (a destroyed one is detected); no other
-/// thread uses it during the call.
+/// `barrier` is NULL or from `gba_barrier_create` (a destroyed one is detected; one that
+/// another thread is inside gets `GBA_ERR_IN_USE` and stays).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gba_barrier_destroy(barrier: *mut gba_barrier) -> c_int {
     guard(|| {
         if barrier.is_null() {
             return fail(GBA_ERR_NULL, "the barrier handle is NULL");
         }
-        match unregister(barrier as usize, KIND_BARRIER) {
-            Some(object) => {
-                // SAFETY: registered from `Box::into_raw`; the slot is clear, so this is the
-                // only owner. Dropping releases the group and the device's count.
-                drop(unsafe { Box::from_raw(object.cast::<BarrierState>()) });
+        match barrier_state(barrier) {
+            // Dropping releases the group and the device's count.
+            Ok(state) => {
+                drop(state.retire());
                 GBA_OK
             }
-            None => fail(
-                GBA_ERR_BAD_HANDLE,
-                "not a live barrier handle (destroyed, or not from gba_barrier_create)",
-            ),
+            Err(code) => code,
         }
     })
 }
@@ -773,6 +887,7 @@ pub extern "C" fn gba_strerror(status: c_int) -> *const c_char {
         GBA_ERR_PANIC => c"GBA_ERR_PANIC: an internal bug was caught",
         GBA_ERR_BUSY => c"GBA_ERR_BUSY: the device still has barriers or teams",
         GBA_ERR_OOB => c"GBA_ERR_OOB: the runtime's out-of-band allgather failed",
+        GBA_ERR_IN_USE => c"GBA_ERR_IN_USE: another thread is using this handle right now",
         _ => c"unknown status code",
     };
     text.as_ptr()

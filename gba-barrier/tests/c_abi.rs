@@ -1,5 +1,6 @@
-//! The C ABI from a C11 program built with `-std=c11 -Wall -Wextra -Werror -pedantic`: every
-//! bad input, and barriers across processes on the simulator (tests/c/abi_test.c).
+//! The C ABI from C11 programs built with `-std=c11 -Wall -Wextra -Werror -pedantic`: every
+//! bad input, barriers across processes on the simulator (tests/c/abi_test.c), teams
+//! (team_test.c), and a handle entered by two threads at once (in_use_test.c).
 
 mod common;
 use common::fabric;
@@ -108,5 +109,28 @@ fn c_program_creates_teams_over_its_own_allgather() {
     // port 2: one doorbell per episode and port.
     for (p, n) in [(0, 800), (1, 400), (2, 800)] {
         assert_eq!(fabric.global(p).barriers_completed().get(), n, "port {p}");
+    }
+}
+
+#[test]
+fn c_team_handle_entered_by_two_threads_at_once_is_refused_not_corrupted() {
+    let work = tempfile::tempdir().unwrap();
+    let program = compile("in_use_test", work.path());
+    let (_fabric_dir, fabric) = fabric(2);
+    let run = Command::new(&program)
+        .arg(&fabric)
+        .env_remove("GBA_DEVICE")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("c in use: ok"), "{stdout}\n{stderr}");
+    let fabric = gba_sim::Fabric::open(&fabric).unwrap();
+    fabric.step();
+    use gba_pac::tock_registers::interfaces::Readable;
+    // The refused calls added no episode: exactly the two the threads ran.
+    for p in 0..2 {
+        assert_eq!(fabric.global(p).barriers_completed().get(), 2, "port {p}");
     }
 }

@@ -4,10 +4,9 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use super::{
-    DeviceState, GBA_ERR_BAD_HANDLE, GBA_ERR_CONFIG, GBA_ERR_GROUP_BUSY, GBA_ERR_INVALID,
-    GBA_ERR_IO, GBA_ERR_NO_DEVICE, GBA_ERR_NULL, GBA_ERR_OOB, GBA_ERR_PENDING, GBA_ERR_TIMEOUT,
-    GBA_OK, KIND_TEAM, device_state, fail, guard, lookup, register, timeout, unregister,
-    wait_error,
+    DeviceState, Entered, GBA_ERR_CONFIG, GBA_ERR_GROUP_BUSY, GBA_ERR_INVALID, GBA_ERR_IO,
+    GBA_ERR_NO_DEVICE, GBA_ERR_NULL, GBA_ERR_OOB, GBA_ERR_PENDING, GBA_ERR_TIMEOUT, GBA_OK,
+    KIND_TEAM, device_state, enter, fail, guard, register, timeout, wait_error,
 };
 use crate::team::{OobError, Reason, Team, TeamError, TeamParams, Verdict};
 
@@ -226,20 +225,14 @@ pub unsafe extern "C" fn gba_team_create(
     })
 }
 
-fn team_state<'a>(team: *mut gba_team) -> Result<&'a mut TeamState, c_int> {
+/// Enters a team handle for this thread: a second thread at once gets `GBA_ERR_IN_USE`.
+fn team_state(team: *mut gba_team) -> Result<Entered<TeamState>, c_int> {
     if team.is_null() {
         return Err(fail(GBA_ERR_NULL, "the team handle is NULL"));
     }
-    let object = lookup(team as usize, KIND_TEAM).ok_or_else(|| {
-        fail(
-            GBA_ERR_BAD_HANDLE,
-            "not a live team handle (destroyed, or not from gba_team_create)",
-        )
-    })?;
-    // SAFETY: the registry holds only pointers from `Box::into_raw(Box<TeamState>)` under
-    // KIND_TEAM, live until destroy clears the slot; the caller promises one thread at a time
-    // per team, so this is the only reference.
-    Ok(unsafe { &mut *object.cast::<TeamState>() })
+    // SAFETY: KIND_TEAM slots hold only `Box::into_raw(Box<TeamState>)` pointers
+    // (`gba_team_create` is their only `register`).
+    unsafe { enter(team as usize, KIND_TEAM, "team") }
 }
 
 fn team_error(error: &TeamError) -> c_int {
@@ -251,7 +244,7 @@ fn team_error(error: &TeamError) -> c_int {
 
 fn with_team(team: *mut gba_team, body: impl FnOnce(&mut Team) -> c_int) -> c_int {
     guard(|| match team_state(team) {
-        Ok(state) => body(&mut state.team),
+        Ok(mut state) => body(&mut state.team),
         Err(code) => code,
     })
 }
@@ -259,7 +252,8 @@ fn with_team(team: *mut gba_team, body: impl FnOnce(&mut Team) -> c_int) -> c_in
 /// The team's barrier (`timeout_ns` 0: no limit); as `gba_barrier_wait`.
 ///
 /// # Safety
-/// `team` is NULL or from `gba_team_create`; no other thread uses it during the call.
+/// `team` is NULL or from `gba_team_create` (a destroyed one is detected; another thread
+/// inside it at the same time gets `GBA_ERR_IN_USE`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gba_team_wait(team: *mut gba_team, timeout_ns: u64) -> c_int {
     with_team(team, |t| match t.wait(timeout(timeout_ns)) {
@@ -324,24 +318,15 @@ pub unsafe extern "C" fn gba_team_wait_pending(team: *mut gba_team, timeout_ns: 
 /// Destroys a team: releases its group on this port.
 ///
 /// # Safety
-/// `team` is NULL or from `gba_team_create`; no other thread uses it during the call.
+/// `team` is NULL or from `gba_team_create` (a destroyed one is detected; another thread
+/// inside it at the same time gets `GBA_ERR_IN_USE`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gba_team_destroy(team: *mut gba_team) -> c_int {
-    guard(|| {
-        if team.is_null() {
-            return fail(GBA_ERR_NULL, "the team handle is NULL");
+    guard(|| match team_state(team) {
+        Ok(state) => {
+            drop(state.retire());
+            GBA_OK
         }
-        match unregister(team as usize, KIND_TEAM) {
-            Some(object) => {
-                // SAFETY: registered from `Box::into_raw` under KIND_TEAM; the slot is clear,
-                // so this is the only owner.
-                drop(unsafe { Box::from_raw(object.cast::<TeamState>()) });
-                GBA_OK
-            }
-            None => fail(
-                GBA_ERR_BAD_HANDLE,
-                "not a live team handle (destroyed, or not from gba_team_create)",
-            ),
-        }
+        Err(code) => code,
     })
 }
