@@ -322,9 +322,14 @@ impl Team {
                 .or_else(|| (0..n).find(|&r| of(r) == Outcome::Timeout))
                 .unwrap_or(0);
             let (reason, what) = if of(r) == Outcome::Refused {
-                (Reason::Configure, "was refused")
+                (Reason::Configure, "was refused".to_string())
             } else {
-                (Reason::Timeout, "did not become READY in time")
+                // The runtime adds which of its parameters sets the limit.
+                let limit = params.configure_timeout.unwrap_or(Duration::MAX);
+                (
+                    Reason::Timeout,
+                    format!("did not become READY within the configure timeout ({limit:?})"),
+                )
             };
             return fallback(
                 reason,

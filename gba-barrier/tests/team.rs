@@ -138,6 +138,78 @@ fn the_fallback_verdict_is_the_same_on_every_rank_and_names_the_rank() {
     assert!(error.contains("not offloaded"), "{error}");
 }
 
+/// An allgather in which rank 1 leaves round 1 only once rank 0 is back from configuring
+/// (its second call): rank 0 configures the group alone, so it cannot become READY.
+struct LateRankOne {
+    oob: ThreadOob,
+    calls: usize,
+    rank0_back: Arc<(Mutex<bool>, std::sync::Condvar)>,
+}
+
+impl OutOfBand for LateRankOne {
+    fn allgather(&mut self, send: &[u8], recv: &mut [u8]) -> Result<(), OobError> {
+        self.calls += 1;
+        let (back, signal) = &*self.rank0_back;
+        if self.oob.rank == 0 && self.calls == 2 {
+            *back.lock().unwrap() = true;
+            signal.notify_all();
+        }
+        let result = self.oob.allgather(send, recv);
+        if self.oob.rank == 1 && self.calls == 1 {
+            let mut back = back.lock().unwrap();
+            while !*back {
+                back = signal.wait(back).unwrap();
+            }
+        }
+        result
+    }
+}
+
+/// A configuration that does not become READY within the team's configure timeout falls
+/// back on every rank with `Reason::Timeout`, naming the rank and the limit it waited (so a
+/// runtime can say which of its parameters to raise).
+#[test]
+fn a_configuration_not_ready_in_time_falls_back_naming_the_limit() {
+    let (_dir, path) = fabric(2);
+    let rank0_back = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+    let params = TeamParams {
+        configure_timeout: Some(Duration::from_millis(1)),
+    };
+    let verdicts: Vec<Verdict> = std::thread::scope(|s| {
+        let handles: Vec<_> = oobs(2)
+            .into_iter()
+            .map(|oob| {
+                let (path, rank0_back) = (&path, rank0_back.clone());
+                s.spawn(move || {
+                    let rank = oob.rank;
+                    let device = AnyDevice::open(&DeviceAddress::sim(path, rank)).unwrap();
+                    let mut oob = LateRankOne {
+                        oob,
+                        calls: 0,
+                        rank0_back,
+                    };
+                    let team =
+                        Team::create(Some(&device), &mut oob, rank as u32, 2, &params).unwrap();
+                    team.verdict().clone()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(verdicts[0], verdicts[1]);
+    match &verdicts[0] {
+        Verdict::Fallback {
+            reason: Reason::Timeout,
+            rank: 0,
+            text,
+        } => assert!(
+            text.contains("did not become READY within the configure timeout (1ms)"),
+            "{text}"
+        ),
+        other => panic!("expected a timeout fallback naming rank 0, got {other}"),
+    }
+}
+
 /// Host combining: ranks that share a port are one member; every episode costs each port
 /// exactly one doorbell (BARRIERS_COMPLETED grows by exactly N), nobody is released early
 /// (every rank sees every other rank's pre-arrival write), whatever L is per port.

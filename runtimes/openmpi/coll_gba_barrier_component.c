@@ -101,12 +101,18 @@ static int gba_register(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &c->verbose);
 
-    c->ready_timeout_ms = 2000;
+    /* the library's default (10 s): long enough for a loaded machine, where a 2 s limit
+     * expired (a communicator's team creation at load 40 on 2 cores) */
+    c->ready_timeout_ms = (int)(GBA_DEFAULT_CONFIGURE_TIMEOUT_NS / 1000000u);
     (void)mca_base_component_var_register(
         v, "ready_timeout_ms",
-        "How long communicator creation waits for the GBA group to become READY on every "
-        "member before the communicator falls back to the software barrier",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        "How long a communicator's GBA team creation waits for its group to become READY "
+        "(a team-mate on this host configuring it, every member port configured alike) before "
+        "the communicator falls back to the software barrier, saying so on its rank 0; 0: no "
+        "limit. Raise it on a heavily loaded machine (--mca coll_gba_barrier_ready_timeout_ms "
+        "30000, or OMPI_MCA_coll_gba_barrier_ready_timeout_ms=30000 in the environment); must "
+        "be the same on every rank",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
         &c->ready_timeout_ms);
 
     c->warn_timeout_ms = 10000;

@@ -203,9 +203,18 @@ static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communica
                          size, gba_strerror(rc), rc, gba_last_error());
             return OMPI_ERR_NOT_AVAILABLE;
         }
-        /* the text starts with "software barrier: " and names the rank and the reason */
-        GBA_LOG_ROOT(1, "%s (cid %u, size %d): %s", comm->c_name, GBA_COMM_CID(comm),
-                     size, verdict.text);
+        if (GBA_ERR_TIMEOUT == verdict.reason) {
+            /* not a property of the job but of the machine's load: said even at verbose 0,
+             * naming the parameter that sets the limit */
+            GBA_LOG_ROOT(0, "%s (cid %u, size %d): %s; raise coll_gba_barrier_ready_timeout_ms "
+                            "(now %d ms; e.g. --mca coll_gba_barrier_ready_timeout_ms 30000) "
+                            "if the machine is loaded", comm->c_name, GBA_COMM_CID(comm), size,
+                         verdict.text, c->ready_timeout_ms);
+        } else {
+            /* the text starts with "software barrier: " and names the rank and the reason */
+            GBA_LOG_ROOT(1, "%s (cid %u, size %d): %s", comm->c_name, GBA_COMM_CID(comm),
+                         size, verdict.text);
+        }
         if (comm == &ompi_mpi_comm_world.comm &&
             (GBA_ERR_NO_DEVICE == verdict.reason || GBA_ERR_NOT_GBA == verdict.reason)) {
             /* a rank of the job has no device: every later communicator would say so again */

@@ -15,7 +15,9 @@
  *
  * Environment: GBA_PMPI_DEVICE (this host's device, opened as given: "sim:<fabric>#<port>" or
  * "/dev/uioN"; unset: GBA_DEVICE), GBA_PMPI_VERBOSE (1: one line per communicator, on its
- * rank 0), GBA_PMPI_MIN_SIZE (2).
+ * rank 0), GBA_PMPI_MIN_SIZE (2), GBA_PMPI_READY_TIMEOUT_MS (how long team creation waits
+ * for READY before the communicator falls back; default: the library's, 10000; 0: no limit;
+ * the same on every rank).
  */
 #include <limits.h>
 #include <mpi.h>
@@ -38,6 +40,7 @@ static pthread_once_t opened = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* keyval, states */
 static int verbose;
 static int world_rank;
+static gba_team_params params = {GBA_DEFAULT_CONFIGURE_TIMEOUT_NS};
 static state_t *states;
 
 #define LOG(...)                                                   \
@@ -67,7 +70,11 @@ static void open_device(void)
 {
     const char *path = getenv("GBA_PMPI_DEVICE");
     int rc;
+    const char *ready = getenv("GBA_PMPI_READY_TIMEOUT_MS");
     verbose = getenv("GBA_PMPI_VERBOSE") ? atoi(getenv("GBA_PMPI_VERBOSE")) : 0;
+    if (NULL != ready && '\0' != ready[0]) {
+        params.configure_timeout_ns = strtoull(ready, NULL, 10) * 1000000u;
+    }
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     rc = gba_device_open(path, &device);
     if (GBA_OK != rc) {
@@ -134,7 +141,7 @@ static state_t *setup(MPI_Comm comm)
     if (!inter && size >= (min ? atoi(min) : 2)) {
         memset(&verdict, 0, sizeof(verdict));
         rc = gba_team_create(device, oob_allgather, &comm, (uint32_t)rank, (uint32_t)size,
-                             NULL, &s->team, &verdict);
+                             &params, &s->team, &verdict);
         if (GBA_OK != rc || !verdict.offloaded) {
             s->team = NULL;
         }
@@ -142,6 +149,12 @@ static state_t *setup(MPI_Comm comm)
             if (GBA_OK != rc) {
                 LOG("communicator of size %d: software barrier: forming the GBA team failed: %s: %s",
                     size, gba_strerror(rc), gba_last_error());
+            } else if (GBA_ERR_TIMEOUT == verdict.reason) {
+                /* the machine's load, not the job: said even when not verbose */
+                fprintf(stderr, "gba_pmpi: [rank %d] communicator of size %d: %s; raise "
+                        "GBA_PMPI_READY_TIMEOUT_MS (now %llu ms) if the machine is loaded\n",
+                        world_rank, size, verdict.text,
+                        (unsigned long long)(params.configure_timeout_ns / 1000000u));
             } else if (!verdict.offloaded) {
                 LOG("communicator of size %d: %s", size, verdict.text);
             } else {
