@@ -15,9 +15,10 @@ BUILD="$OMPI/build"
 CLUSTER="$HERE/cluster.sh"
 LOGS=$(mktemp -d /tmp/gba-cluster-test.XXXXXX)
 NAME=t$$
-passed=0
-failed=0
-say() { printf '%s\n' "$*"; }
+CHECK_TIMEOUT=180
+# say, check, expect_log, expect_eq, expect_distinct, world_group, completed, expect_released,
+# summary
+. "$ROOT/runtimes/checks.sh"
 
 # One port per host serves all of the host's processes (issue 13): with 1 the multi-rank-per-
 # host jobs run on the GBA with every port counting each barrier exactly once. 0: the checks of
@@ -55,32 +56,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# check NAME COMMAND...: the command must exit 0
-check() {
-    local name=$1; shift
-    LAST_LOG="$LOGS/$(echo "$name" | tr -c 'A-Za-z0-9\n' '_').log"
-    if timeout 180 "$@" >"$LAST_LOG" 2>&1; then
-        passed=$((passed + 1)); say "ok   $name"
-    else
-        failed=$((failed + 1)); say "FAIL $name (exit $?); last lines of its output:"; tail -15 "$LAST_LOG" | sed 's/^/     /'
-    fi
-}
-# expect_log NAME PATTERN: the last test's output contains PATTERN (grep -E)
-expect_log() {
-    if grep -Eq -- "$2" "$LAST_LOG"; then
-        passed=$((passed + 1)); say "ok   $1"
-    else
-        failed=$((failed + 1)); say "FAIL $1: output lacks /$2/"; tail -10 "$LAST_LOG" | sed 's/^/     /'
-    fi
-}
-# expect_eq NAME GOT WANT
-expect_eq() {
-    if [ "$2" = "$3" ]; then
-        passed=$((passed + 1)); say "ok   $1"
-    else
-        failed=$((failed + 1)); say "FAIL $1: got $2, want $3"
-    fi
-}
 cluster_netns() { ip netns list | awk '{print $1}' | grep -c "^gbac-$NAME-" ; }
 
 # --- the cluster ------------------------------------------------------------------------------
@@ -123,13 +98,6 @@ expect_log "3x1 MPI_COMM_WORLD on a GBA group" \
     "\[h0:[0-9]+\] coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD \(cid 0, size 3\): barrier on GBA group [0-9]+"
 expect_log "3x1 the ranks ran in h0, h1, h2" "rank 2 on h2 \(cluster host 2\)"
 
-# completed PORT: BARRIERS_COMPLETED of PORT (0 when the port is not listed)
-completed() {
-    "$GBA_BIN" sim status --path "$FABRIC" | awk -v p="$1" '
-        /^port +completed/ { on = 1; next }
-        on && $1 == p { print $2; found = 1 }
-        END { if (!found) print 0 }'
-}
 counters() { echo "$(completed 0) $(completed 1) $(completed 2)"; }
 grew() { # grew "BEFORE" "AFTER": the three differences
     local -a b=($1) a=($2)
@@ -182,21 +150,12 @@ if [ $MANY_RANKS_PER_HOST_OFFLOAD = 1 ]; then
     ( timeout 180 "${MPIRUN[@]}" --map-by ppr:1:node -np 3 "$BUILD/hosts_barrier" 300 -1 3 >"$LOGS/jobB.log" 2>&1; echo $? >"$LOGS/jobB.rc" ) &
     wait
     expect_eq "two jobs (3x2 and 3x1) on the same hosts: both complete" "$(cat "$LOGS/jobA.rc") $(cat "$LOGS/jobB.rc")" "0 0"
-    ga=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size 6): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobA.log" | head -1)
-    gb=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size 3): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobB.log" | head -1)
-    if [ -n "$ga" ] && [ -n "$gb" ] && [ "$ga" != "$gb" ]; then
-        passed=$((passed + 1)); say "ok   two jobs on their own GBA groups ($ga and $gb)"
-    else
-        failed=$((failed + 1)); say "FAIL two jobs: groups '$ga' and '$gb'"; tail -n 5 "$LOGS/jobA.log" "$LOGS/jobB.log" | sed 's/^/     /'
-    fi
+    expect_distinct "two jobs on their own GBA groups" "$(world_group "$LOGS/jobA.log" 6)" \
+        "$(world_group "$LOGS/jobB.log" 3)" "$LOGS/jobA.log" "$LOGS/jobB.log"
 fi
 
 say "--- after every job"
-if "$GBA_BIN" sim status --path "$FABRIC" | grep -q "no group is enabled on any port"; then
-    passed=$((passed + 1)); say "ok   every group released at the end of every job"
-else
-    failed=$((failed + 1)); say "FAIL groups left enabled:"; "$GBA_BIN" sim status --path "$FABRIC" | sed 's/^/     /'
-fi
+expect_released "every group released at the end of every job" "$FABRIC"
 say "--- a stopped rank"
 # rank 3 (the second rank of host h1) stops (SIGSTOP) before barrier 10: the others' barriers
 # warn, naming port 1 (h1) from the other hosts and the local process from h1, and keep
@@ -238,5 +197,4 @@ expect_eq "destroy: no namespace, hostname file or state of the cluster is left"
     "$(cluster_netns):$(ls -d /etc/netns/gbac-"$NAME"-* /run/gba-cluster/"$NAME" 2>/dev/null | wc -l)" "0:0"
 check "destroy again does nothing and succeeds" "$CLUSTER" destroy "$NAME"
 
-say "cluster: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary cluster

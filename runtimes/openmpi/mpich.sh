@@ -21,9 +21,7 @@ MODE=${1:-test}
 MPICC=mpicc.mpich
 MPIEXEC=mpiexec.mpich
 LOGS=$(mktemp -d /tmp/gba-mpich-test.XXXXXX)
-passed=0
-failed=0
-say() { printf '%s\n' "$*"; }
+. "$ROOT/runtimes/checks.sh" # say, check, expect_log, completed, expect_released, summary
 
 command -v $MPICC >/dev/null && command -v $MPIEXEC >/dev/null && command -v mpifort.mpich >/dev/null \
     || { say "MPICH is needed ($MPICC, $MPIEXEC): apt-get install -y mpich libmpich-dev"; say "mpich: 0 passed, 1 failed (no MPICH)"; exit 1; }
@@ -74,29 +72,6 @@ if [ "$MODE" = bench ]; then
     exit 0
 fi
 
-completed() { # completed PORT: BARRIERS_COMPLETED of PORT on $GBA_FABRIC
-    "$GBA_BIN" sim status --path "$GBA_FABRIC" | awk -v p="$1" '
-        /^port +completed/ { on = 1; next }
-        on && $1 == p { print $2; found = 1 }
-        END { if (!found) print 0 }'
-}
-check() { # check NAME COMMAND...: the command must exit 0
-    local name=$1; shift
-    LAST_LOG="$LOGS/$(echo "$name" | tr ' /=' '___').log"
-    if timeout 300 "$@" >"$LAST_LOG" 2>&1; then
-        passed=$((passed + 1)); say "ok   $name"
-    else
-        failed=$((failed + 1)); say "FAIL $name (exit $?); last lines of its output:"; tail -15 "$LAST_LOG" | sed 's/^/     /'
-    fi
-}
-expect_log() { # expect_log NAME PATTERN: the last test's output must contain PATTERN
-    if grep -Eq -- "$2" "$LAST_LOG"; then
-        passed=$((passed + 1)); say "ok   $1"
-    else
-        failed=$((failed + 1)); say "FAIL $1: output lacks /$2/"; tail -10 "$LAST_LOG" | sed 's/^/     /'
-    fi
-}
-
 for np in 2 4; do
     say "--- MPICH np=$np"
     check "np=$np MPICH without the preload: MPI_Barrier stays MPICH's (BARRIERS_COMPLETED +0)" \
@@ -110,11 +85,8 @@ for np in 2 4; do
     # preload sees Fortran callers too, under MPICH
     before=$(completed 0)
     check "np=$np MPICH + preload: Fortran MPI_BARRIER runs" "${PRELOAD[@]}" $MPIEXEC -np $np "${W[@]}" "$BUILD/fbarrier" 300
-    if [ $(( $(completed 0) - before )) = 300 ]; then
-        passed=$((passed + 1)); say "ok   np=$np MPICH + preload: Fortran MPI_BARRIER on the GBA too (BARRIERS_COMPLETED +300)"
-    else
-        failed=$((failed + 1)); say "FAIL np=$np MPICH + preload: Fortran MPI_BARRIER: BARRIERS_COMPLETED +$(( $(completed 0) - before )), want +300"
-    fi
+    expect_eq "np=$np MPICH + preload: Fortran MPI_BARRIER on the GBA too (BARRIERS_COMPLETED +300)" \
+        "+$(( $(completed 0) - before ))" +300
     # every rank's device missing: the verdict falls back on every rank, said once by rank 0;
     # counted on port 0 of the real fabric, which nobody opens
     check "np=$np MPICH + preload, device missing: software barrier, BARRIERS_COMPLETED +0" \
@@ -123,11 +95,5 @@ for np in 2 4; do
         "gba_pmpi: \[rank 0\] communicator of size $np: software barrier: rank 0 has no usable GBA device"
 done
 
-status=$("$GBA_BIN" sim status --path "$FABRIC")
-if grep -q "no group is enabled on any port" <<<"$status"; then
-    passed=$((passed + 1)); say "ok   MPICH: every group released at MPI_Finalize / MPI_Comm_free"
-else
-    failed=$((failed + 1)); say "FAIL MPICH: groups left enabled:"; say "$status" | sed 's/^/     /'
-fi
-say "mpich: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+expect_released "MPICH: every group released at MPI_Finalize / MPI_Comm_free" "$FABRIC"
+summary mpich

@@ -22,10 +22,9 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${GBA_OMPI_BUILD:-$HERE/build}
 LIBDIR=${GBA_LIBDIR:-$ROOT/target/release}
 LOGS=$(mktemp -d /tmp/gba-openmpi-test.XXXXXX)
-passed=0
-failed=0
-
-say() { printf '%s\n' "$*"; }
+# say, check, expect_log, expect_eq, expect_distinct, world_group, completed, expect_released,
+# summary
+. "$ROOT/runtimes/checks.sh"
 
 # --- prerequisites ----------------------------------------------------------------------------
 if ! command -v mpicc >/dev/null || ! command -v mpifort >/dev/null || ! command -v oshcc >/dev/null \
@@ -91,44 +90,6 @@ W=()
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC)
 OSHRUN=(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma -x GBA_BIN -x GBA_FABRIC)
 
-# completed PORT: BARRIERS_COMPLETED of PORT on $GBA_FABRIC (0 when the port is not listed)
-completed() {
-    "$GBA_BIN" sim status --path "$GBA_FABRIC" | awk -v p="$1" '
-        /^port +completed/ { on = 1; next }
-        on && $1 == p { print $2; found = 1 }
-        END { if (!found) print 0 }'
-}
-
-# check NAME COMMAND...: the command must exit 0
-check() {
-    local name=$1; shift
-    local log="$LOGS/$(echo "$name" | tr ' /=' '___').log"
-    if timeout 300 "$@" >"$log" 2>&1; then
-        passed=$((passed + 1)); say "ok   $name"
-    else
-        failed=$((failed + 1)); say "FAIL $name (exit $?); last lines of its output:"; tail -15 "$log" | sed 's/^/     /'
-    fi
-    LAST_LOG=$log
-}
-
-# expect_log NAME PATTERN: the last test's output must contain PATTERN (grep -E)
-expect_log() {
-    if grep -Eq -- "$2" "$LAST_LOG"; then
-        passed=$((passed + 1)); say "ok   $1"
-    else
-        failed=$((failed + 1)); say "FAIL $1: output lacks /$2/"; tail -10 "$LAST_LOG" | sed 's/^/     /'
-    fi
-}
-
-# expect_eq NAME GOT WANT
-expect_eq() {
-    if [ "$2" = "$3" ]; then
-        passed=$((passed + 1)); say "ok   $1"
-    else
-        failed=$((failed + 1)); say "FAIL $1: got $2, want $3"
-    fi
-}
-
 OMPI_VERSION=$(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')
 OMPI_MAJOR=${OMPI_VERSION%%.*}
 say "--- OpenMPI $OMPI_VERSION"
@@ -192,13 +153,8 @@ for np in 2 4; do
     rm -rf "$meet"
     expect_eq "np=$np two jobs on one port at once: job A completes" "$(cat "$LOGS/jobA.rc")" 0
     expect_eq "np=$np two jobs on one port at once: job B completes" "$(cat "$LOGS/jobB.rc")" 0
-    ga=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size [0-9]*): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobA.log" | head -1)
-    gb=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size [0-9]*): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/jobB.log" | head -1)
-    if [ -n "$ga" ] && [ -n "$gb" ] && [ "$ga" != "$gb" ]; then
-        passed=$((passed + 1)); say "ok   np=$np two jobs on their own groups ($ga and $gb)"
-    else
-        failed=$((failed + 1)); say "FAIL np=$np two jobs: groups '$ga' and '$gb'"; tail -n 5 "$LOGS/jobA.log" "$LOGS/jobB.log" | sed 's/^/     /'
-    fi
+    expect_distinct "np=$np two jobs on their own groups" "$(world_group "$LOGS/jobA.log")" \
+        "$(world_group "$LOGS/jobB.log")" "$LOGS/jobA.log" "$LOGS/jobB.log"
 
     # a job started while another job holds a group on the same port: it takes another group,
     # and the holder is untouched (completes, every barrier on the GBA)
@@ -209,15 +165,11 @@ for np in 2 4; do
     done
     check "np=$np a job on a port where another job holds a group completes on another group" \
         "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 500 -1
-    gh=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size [0-9]*): barrier on GBA group \([0-9]*\).*/\1/p' "$LOGS/holder.log" | head -1)
-    gn=$(sed -n 's/.*MPI_COMM_WORLD (cid 0, size [0-9]*): barrier on GBA group \([0-9]*\).*/\1/p' "$LAST_LOG" | head -1)
+    newcomer=$LAST_LOG
     wait
     expect_eq "np=$np the holding job completes" "$(cat "$LOGS/holder.rc")" 0
-    if [ -n "$gh" ] && [ -n "$gn" ] && [ "$gh" != "$gn" ]; then
-        passed=$((passed + 1)); say "ok   np=$np holder and newcomer on their own groups ($gh and $gn)"
-    else
-        failed=$((failed + 1)); say "FAIL np=$np holder and newcomer: groups '$gh' and '$gn'"; tail -n 5 "$LOGS/holder.log" "$LAST_LOG" | sed 's/^/     /'
-    fi
+    expect_distinct "np=$np holder and newcomer on their own groups" "$(world_group "$LOGS/holder.log")" \
+        "$(world_group "$newcomer")" "$LOGS/holder.log" "$newcomer"
 
     # point-to-point pending across the GBA barrier: with vader's single copy off, the sender
     # must push the fragments itself, so its wait loop has to drive opal_progress
@@ -280,12 +232,6 @@ fi
 expect_eq "gba-mpirun: the private fabric is removed" "$(ls -d /dev/shm/gba-mpirun-* 2>/dev/null | wc -l)" "$left_before"
 
 say "--- the fabric after every job"
-status=$("$GBA_BIN" sim status --path "$FABRIC")
-if grep -q "no group is enabled on any port" <<<"$status"; then
-    passed=$((passed + 1)); say "ok   every group released at MPI_Finalize / MPI_Comm_free"
-else
-    failed=$((failed + 1)); say "FAIL groups left enabled:"; say "$status" | sed 's/^/     /'
-fi
+expect_released "every group released at MPI_Finalize / MPI_Comm_free" "$FABRIC"
 
-say "openmpi: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary openmpi

@@ -1,0 +1,89 @@
+# Shell helpers of the runtime test suites (runtimes/openmpi/test.sh, runtimes/openmpi/mpich.sh,
+# runtimes/cluster/test.sh): one line per check (`ok   NAME` or `FAIL NAME …` with the last
+# lines of what failed), the counts, and the closing line `SUITE: N passed, M failed`.
+#
+#   . "$ROOT/runtimes/checks.sh"     after setting LOGS (a directory for each check's output)
+#
+# Variables: LOGS (required), CHECK_TIMEOUT (seconds a checked command may take, default 300),
+# GBA_BIN and GBA_FABRIC (for `completed`). Sets passed, failed and LAST_LOG.
+passed=0
+failed=0
+LAST_LOG=
+
+say() { printf '%s\n' "$*"; }
+
+# indent: what follows a FAIL line (stdin), set off from the check lines
+indent() { sed 's/^/     /'; }
+
+# ok NAME / not_ok TEXT: count one check (not_ok's details, if any, follow on stdout)
+ok() { passed=$((passed + 1)); say "ok   $1"; }
+not_ok() { failed=$((failed + 1)); say "FAIL $1"; }
+
+# check NAME COMMAND...: the command must exit 0 within CHECK_TIMEOUT; its output goes to
+# LAST_LOG (a file of its own in LOGS)
+check() {
+    local name=$1 rc=0; shift
+    LAST_LOG="$LOGS/$(printf '%s' "$name" | tr -c 'A-Za-z0-9' '_').log"
+    timeout "${CHECK_TIMEOUT:-300}" "$@" >"$LAST_LOG" 2>&1 || rc=$?
+    if [ $rc = 0 ]; then
+        ok "$name"
+    else
+        not_ok "$name (exit $rc); last lines of its output:"; tail -15 "$LAST_LOG" | indent
+    fi
+}
+
+# expect_log NAME PATTERN: the last check's output contains PATTERN (grep -E)
+expect_log() {
+    if grep -Eq -- "$2" "$LAST_LOG"; then
+        ok "$1"
+    else
+        not_ok "$1: output lacks /$2/"; tail -10 "$LAST_LOG" | indent
+    fi
+}
+
+# expect_eq NAME GOT WANT
+expect_eq() {
+    if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got $2, want $3"; fi
+}
+
+# expect_distinct NAME A B LOG...: A and B are set and differ (two jobs' GBA groups); else the
+# LOGS' last lines are shown
+expect_distinct() {
+    local name=$1 a=$2 b=$3; shift 3
+    if [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]; then
+        ok "$name ($a and $b)"
+    else
+        not_ok "$name: '$a' and '$b'"; tail -n 5 "$@" | indent
+    fi
+}
+
+# world_group LOG [SIZE]: the GBA group the job's MPI_COMM_WORLD got, from coll/gba_barrier's
+# verbose line in LOG (empty when it fell back)
+world_group() {
+    sed -n "s/.*MPI_COMM_WORLD (cid 0, size ${2:-[0-9]*}): barrier on GBA group \([0-9]*\).*/\1/p" "$1" | head -1
+}
+
+# completed PORT: BARRIERS_COMPLETED of PORT on $GBA_FABRIC (0 when the port is not listed)
+completed() {
+    "$GBA_BIN" sim status --path "$GBA_FABRIC" | awk -v p="$1" '
+        /^port +completed/ { on = 1; next }
+        on && $1 == p { print $2; found = 1 }
+        END { if (!found) print 0 }'
+}
+
+# expect_released NAME FABRIC: no group is left enabled on any port of FABRIC
+expect_released() {
+    local status
+    status=$("$GBA_BIN" sim status --path "$2")
+    if grep -q "no group is enabled on any port" <<<"$status"; then
+        ok "$1"
+    else
+        not_ok "$1: groups left enabled:"; say "$status" | indent
+    fi
+}
+
+# summary SUITE: the closing line; fails when any check failed
+summary() {
+    say "$1: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}
