@@ -22,6 +22,9 @@ use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 use crate::device::{AnyBarrier, AnyDevice};
 use crate::error::{Missing, WaitError};
 
+mod dir;
+pub use dir::DirOob;
+
 /// The runtime's out-of-band allgather: `recv` (of `send.len() * size` bytes) receives rank
 /// i's `send` at offset `i * send.len()`. Blocking; every rank calls it the same number of
 /// times with the same length.

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use gba_barrier::AnyDevice;
-use gba_barrier::team::{OobError, OutOfBand, Team, TeamParams, Verdict};
+use gba_barrier::team::{DirOob, Team, TeamParams, Verdict};
 use gba_hal::DeviceAddress;
 use gba_sim::vm::{guest_ram_file, window_file};
 use gba_sim::{CreateOptions, Fabric};
@@ -30,39 +30,6 @@ const PORTS: [usize; 3] = [0, 0, 1];
 /// Bus address of map 1: the guest-physical address of the RAM file's second page.
 const MAP1_ADDR: u64 = 0x1000;
 const MAP1_SIZE: usize = 0x2000;
-
-/// An allgather among processes through files: rank r writes `round-r` (renamed into place,
-/// so a reader never sees half of it), then reads every rank's file of the round.
-struct FileOob {
-    dir: PathBuf,
-    rank: usize,
-    size: usize,
-    round: usize,
-}
-
-impl OutOfBand for FileOob {
-    fn allgather(&mut self, send: &[u8], recv: &mut [u8]) -> Result<(), OobError> {
-        let name = |r: usize| self.dir.join(format!("{}-{r}", self.round));
-        let tmp = self.dir.join(format!("{}-{}.tmp", self.round, self.rank));
-        std::fs::write(&tmp, send).map_err(|e| OobError(e.to_string()))?;
-        std::fs::rename(&tmp, name(self.rank)).map_err(|e| OobError(e.to_string()))?;
-        let deadline = Instant::now() + Duration::from_secs(60);
-        for r in 0..self.size {
-            let part = loop {
-                if let Ok(part) = std::fs::read(name(r)) {
-                    break part;
-                }
-                if Instant::now() > deadline {
-                    return Err(OobError(format!("rank {r} never sent round {}", self.round)));
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            };
-            recv[r * send.len()..(r + 1) * send.len()].copy_from_slice(&part);
-        }
-        self.round += 1;
-        Ok(())
-    }
-}
 
 /// Port `p`'s UIO device in the fake sysfs under `root`: `root/dev/uioP`.
 fn fake_uio(root: &Path, fabric: &Path, p: usize) -> PathBuf {
@@ -93,7 +60,10 @@ fn entered(path: &Path) -> MmapRaw {
         .write(true)
         .open(path)
         .unwrap();
-    MmapOptions::new().len(8 * PORTS.len()).map_raw(&file).unwrap()
+    MmapOptions::new()
+        .len(8 * PORTS.len())
+        .map_raw(&file)
+        .unwrap()
 }
 
 fn word(map: &MmapRaw, r: usize) -> &AtomicU64 {
@@ -116,12 +86,7 @@ fn child_rank() {
     let (root, rank) = (PathBuf::from(root), rank.parse::<usize>().unwrap());
     let address = DeviceAddress::Uio(root.join(format!("dev/uio{}", PORTS[rank])));
     let device = AnyDevice::open(&address).unwrap();
-    let mut oob = FileOob {
-        dir: root.join("oob"),
-        rank,
-        size: PORTS.len(),
-        round: 0,
-    };
+    let mut oob = DirOob::new(root.join("oob"), rank, PORTS.len(), Duration::from_secs(60));
     let mut team = Team::create(
         Some(&device),
         &mut oob,
@@ -143,7 +108,10 @@ fn child_rank() {
         team.wait(LIMIT).unwrap();
         for r in 0..PORTS.len() {
             let other = word(&seen, r).load(Ordering::SeqCst);
-            assert!(other >= k, "rank {rank} released from {k} before rank {r} entered it");
+            assert!(
+                other >= k,
+                "rank {rank} released from {k} before rank {r} entered it"
+            );
         }
     }
     println!("completed {}", device.barriers_completed() - before);
@@ -187,7 +155,10 @@ fn two_processes_of_a_host_share_a_uio_port_and_the_switch_counts_one_member() {
         fabric.step();
         std::thread::sleep(Duration::from_micros(20));
         for (child, output) in children.iter_mut().zip(&mut outputs) {
-            if child.as_mut().is_some_and(|c| c.try_wait().unwrap().is_some()) {
+            if child
+                .as_mut()
+                .is_some_and(|c| c.try_wait().unwrap().is_some())
+            {
                 *output = Some(child.take().unwrap().wait_with_output().unwrap());
             }
         }
@@ -213,6 +184,8 @@ fn two_processes_of_a_host_share_a_uio_port_and_the_switch_counts_one_member() {
         );
     }
     // One host segment for port 0's two processes, one for port 1.
-    let segments = std::fs::read_dir(root.path().join("segments")).unwrap().count();
+    let segments = std::fs::read_dir(root.path().join("segments"))
+        .unwrap()
+        .count();
     assert_eq!(segments, 2);
 }

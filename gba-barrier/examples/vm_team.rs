@@ -1,0 +1,127 @@
+//! Host combining on one port: RANKS processes of this host open the device at ADDRESS, form
+//! one team (out-of-band through files in DIR, `gba_barrier::team::DirOob`) and run EPISODES
+//! barriers; the switch must count each barrier once on the port (the processes are one
+//! member). What `tests/vm/cluster.sh` runs in its UIO guests (`/dev/uio0`, uio_pci_generic:
+//! the release flag is the host segment's flag page in /dev/shm, found at its physical
+//! address), and what runs anywhere else for a quick check.
+//!
+//! `vm_team ADDRESS RANKS EPISODES DIR`
+//!
+//! Rank 0 starts ranks 1.. as copies of itself, runs its part and waits for them. Each rank
+//! prints `vm_team: rank R: VERDICT, N barriers, port counted +C`; rank 0 then prints
+//! `vm_team: ok: …` when every rank was offloaded and every C equals EPISODES. Exit 1 else.
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+use gba_barrier::AnyDevice;
+use gba_barrier::team::{DirOob, Team, TeamParams, Verdict};
+
+const RANK_ENV: &str = "GBA_VM_TEAM_RANK";
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn run_rank(address: &str, rank: usize, ranks: usize, episodes: u64, dir: &PathBuf) -> bool {
+    let device = match AnyDevice::open_str(Some(address)) {
+        Ok(device) => device,
+        Err(e) => {
+            let mut text = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                text += &format!(": {s}");
+                source = s.source();
+            }
+            println!("vm_team: rank {rank}: cannot open {address}: {text}");
+            return false;
+        }
+    };
+    let mut oob = DirOob::new(dir, rank, ranks, LIMIT);
+    let params = TeamParams::default();
+    let mut team = match Team::create(Some(&device), &mut oob, rank as u32, ranks as u32, &params) {
+        Ok(team) => team,
+        Err(e) => {
+            println!("vm_team: rank {rank}: {e}");
+            return false;
+        }
+    };
+    let verdict = team.verdict().clone();
+    if !matches!(verdict, Verdict::Offloaded { .. }) {
+        println!("vm_team: rank {rank}: {verdict}");
+        return false;
+    }
+    let before = device.barriers_completed();
+    for k in 0..episodes {
+        if let Err(e) = team.wait(Some(LIMIT)) {
+            println!("vm_team: rank {rank}: episode {k}: {e}");
+            return false;
+        }
+    }
+    // The switch's bookkeeping may trail the release (the simulator's fast path counts at its
+    // next step): let it settle, bounded, before comparing.
+    let mut counted = device.barriers_completed() - before;
+    for _ in 0..1000 {
+        if counted >= episodes {
+            break;
+        }
+        device.progress();
+        std::thread::sleep(Duration::from_millis(1));
+        counted = device.barriers_completed() - before;
+    }
+    println!("vm_team: rank {rank}: {verdict}, {episodes} barriers, port counted +{counted}");
+    counted == episodes
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [address, ranks, episodes, dir] = &args[..] else {
+        eprintln!("usage: vm_team ADDRESS RANKS EPISODES DIR");
+        return ExitCode::FAILURE;
+    };
+    let (Ok(ranks), Ok(episodes)) = (ranks.parse::<usize>(), episodes.parse::<u64>()) else {
+        eprintln!("vm_team: RANKS and EPISODES are numbers");
+        return ExitCode::FAILURE;
+    };
+    let dir = PathBuf::from(dir);
+    if let Ok(rank) = std::env::var(RANK_ENV) {
+        let rank = rank.parse().unwrap_or(usize::MAX);
+        return if run_rank(address, rank, ranks, episodes, &dir) {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("vm_team: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            eprintln!("vm_team: cannot find my own binary: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let children: Vec<_> = (1..ranks)
+        .map(|r| {
+            Command::new(&exe)
+                .args(&args)
+                .env(RANK_ENV, r.to_string())
+                .spawn()
+        })
+        .collect();
+    let mut ok = run_rank(address, 0, ranks, episodes, &dir);
+    for child in children {
+        ok &= child
+            .and_then(|mut c| c.wait())
+            .is_ok_and(|status| status.success());
+    }
+    if ok {
+        println!(
+            "vm_team: ok: {ranks} processes on one port, {episodes} barriers, each counted once"
+        );
+        ExitCode::SUCCESS
+    } else {
+        println!("vm_team: FAILED");
+        ExitCode::FAILURE
+    }
+}
