@@ -102,6 +102,21 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.backend().host_key())
     }
 
+    /// The claim records of this port's host segment that are not free (simulator and UIO;
+    /// `None`: the device has no host segment, as VFIO's).
+    pub fn host_claims(&self) -> Option<Vec<gba_hal::host::ClaimReport>> {
+        match &self.inner.device {
+            Backends::Sim(d) => Some(
+                d.backend()
+                    .fabric()
+                    .host_segment(d.identity().port)
+                    .claims(),
+            ),
+            Backends::Uio(d) => Some(d.backend().segment_file().segment().claims()),
+            Backends::Vfio(_) => None,
+        }
+    }
+
     /// See [`gba_hal::Device::free_groups`].
     pub fn free_groups(&self) -> GroupSet {
         on_device!(&self.inner.device, d => d.free_groups())
