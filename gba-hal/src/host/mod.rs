@@ -401,3 +401,111 @@ pub fn host_key(segment_file: &std::path::Path, port: usize) -> Option<u64> {
     (boot, m.dev(), m.ino(), port).hash(&mut h);
     Some(h.finish() | 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LocalTeam;
+    use crate::backend::{Claim, DmaRegion};
+
+    /// PORT_BYTES of zeroed, 64-aligned memory standing for a segment file (Miri opens no
+    /// files), freed on drop.
+    struct Memory(NonNull<u8>, std::alloc::Layout);
+
+    impl Memory {
+        fn new() -> Self {
+            let layout = std::alloc::Layout::from_size_align(PORT_BYTES, 64).unwrap();
+            // SAFETY: the layout has a non-zero size.
+            let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+            Memory(NonNull::new(ptr).expect("allocation"), layout)
+        }
+
+        fn segment(&self) -> HostSegment<'_> {
+            // SAFETY: PORT_BYTES, 64-aligned, alive while borrowed, reached only atomically
+            // (through the segment) by the test's threads.
+            unsafe { HostSegment::new(self.0) }
+        }
+    }
+
+    impl Drop for Memory {
+        fn drop(&mut self) {
+            // SAFETY: allocated in `new` with this layout; the threads using it have joined.
+            unsafe { std::alloc::dealloc(self.0.as_ptr(), self.1) }
+        }
+    }
+
+    // SAFETY: the memory is reached only atomically, through `HostSegment`.
+    unsafe impl Sync for Memory {}
+
+    /// Two processes of a team on one port, as two threads over one segment (what Miri can
+    /// run): one wins and publishes, the other joins with its flag; over 50 episodes exactly
+    /// one arrival per episode completes the host's count; the last leaver frees the claim.
+    #[test]
+    fn two_local_processes_claim_join_and_combine() {
+        let memory = Memory::new();
+        let flag_line = AtomicU64::new(0);
+        let flag = DmaRegion {
+            host: NonNull::from(&flag_line).cast(),
+            iova: 0x1000,
+            len: 64,
+        };
+        let completions = AtomicU64::new(0);
+        let step = std::sync::Barrier::new(2);
+        std::thread::scope(|s| {
+            for index in 0..2u32 {
+                let (memory, completions, step) = (&memory, &completions, &step);
+                s.spawn(move || {
+                    let claims = HostClaims::new();
+                    let team = LocalTeam {
+                        key: 0x7ea,
+                        local: 2,
+                        index,
+                        rank: index,
+                    };
+                    let segment = memory.segment();
+                    let resolve =
+                        |iova, len| (iova == flag.iova).then_some(DmaRegion { len, ..flag });
+                    let joined = loop {
+                        match claims.claim(segment, 0, Some(&team), resolve) {
+                            Claim::Won => {
+                                assert!(claims.hold(segment, 0, &flag));
+                                break None;
+                            }
+                            Claim::Joined { flag } => break Some(flag),
+                            Claim::Wait => std::thread::yield_now(),
+                            Claim::Busy => panic!("a team-mate is never busy"),
+                        }
+                    };
+                    if let Some(joined) = joined {
+                        assert_eq!(joined.iova, flag.iova);
+                    }
+                    step.wait();
+                    let record = &segment.claims()[0];
+                    assert_eq!((record.joined, record.local, record.slots.len()), (2, 2, 2));
+                    let combining = claims.combining(segment, 0).expect("L = 2");
+                    for episode in 1..=50 {
+                        combining.enter(episode);
+                        if (combining.add() + 1) % combining.local == 0 {
+                            completions.fetch_add(1, Ordering::Relaxed);
+                        }
+                        // What the switch's release stands for: nobody arrives for the next
+                        // episode before this one completed.
+                        step.wait();
+                    }
+                    // Both leave; exactly one is the last, which then frees the claim.
+                    if claims.leave(segment, 0) {
+                        completions.fetch_add(1000, Ordering::Relaxed);
+                        claims.release(segment, 0);
+                    }
+                });
+            }
+        });
+        // 50 completing arrivals (one doorbell per episode) and one last leaver.
+        assert_eq!(completions.load(Ordering::Relaxed), 1050);
+        assert_eq!(
+            memory.segment().live_claims(),
+            0,
+            "the last leaver freed the claim"
+        );
+    }
+}
