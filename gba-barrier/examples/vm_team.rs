@@ -5,11 +5,16 @@
 //! the release flag is the host segment's flag page in /dev/shm, found at its physical
 //! address), and what runs anywhere else for a quick check.
 //!
-//! `vm_team ADDRESS RANKS EPISODES DIR`
+//! `vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback]`
 //!
 //! Rank 0 starts ranks 1.. as copies of itself, runs its part and waits for them. Each rank
 //! prints `vm_team: rank R: VERDICT, N barriers, port counted +C`; rank 0 then prints
 //! `vm_team: ok: …` when every rank was offloaded and every C equals EPISODES. Exit 1 else.
+//!
+//! A rank that cannot open the device says why and still votes (without a device), so the
+//! team falls back together instead of waiting for it. `--expect-fallback` is for a device a
+//! second process cannot open (VFIO): every rank must then get the same fallback verdict, and
+//! rank 0 prints `vm_team: ok: fallback: …`.
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -21,9 +26,16 @@ use gba_barrier::team::{DirOob, Team, TeamParams, Verdict};
 const RANK_ENV: &str = "GBA_VM_TEAM_RANK";
 const LIMIT: Duration = Duration::from_secs(120);
 
-fn run_rank(address: &str, rank: usize, ranks: usize, episodes: u64, dir: &PathBuf) -> bool {
+fn run_rank(
+    address: &str,
+    rank: usize,
+    ranks: usize,
+    episodes: u64,
+    dir: &PathBuf,
+    expect_fallback: bool,
+) -> bool {
     let device = match AnyDevice::open_str(Some(address)) {
-        Ok(device) => device,
+        Ok(device) => Some(device),
         Err(e) => {
             let mut text = e.to_string();
             let mut source = std::error::Error::source(&e);
@@ -32,12 +44,13 @@ fn run_rank(address: &str, rank: usize, ranks: usize, episodes: u64, dir: &PathB
                 source = s.source();
             }
             println!("vm_team: rank {rank}: cannot open {address}: {text}");
-            return false;
+            None
         }
     };
     let mut oob = DirOob::new(dir, rank, ranks, LIMIT);
     let params = TeamParams::default();
-    let mut team = match Team::create(Some(&device), &mut oob, rank as u32, ranks as u32, &params) {
+    let size = ranks as u32;
+    let mut team = match Team::create(device.as_ref(), &mut oob, rank as u32, size, &params) {
         Ok(team) => team,
         Err(e) => {
             println!("vm_team: rank {rank}: {e}");
@@ -45,10 +58,13 @@ fn run_rank(address: &str, rank: usize, ranks: usize, episodes: u64, dir: &PathB
         }
     };
     let verdict = team.verdict().clone();
-    if !matches!(verdict, Verdict::Offloaded { .. }) {
+    if expect_fallback || !matches!(verdict, Verdict::Offloaded { .. }) {
         println!("vm_team: rank {rank}: {verdict}");
-        return false;
+        return expect_fallback && matches!(verdict, Verdict::Fallback { .. });
     }
+    let Some(device) = device else {
+        return false;
+    };
     let before = device.barriers_completed();
     for k in 0..episodes {
         if let Err(e) = team.wait(Some(LIMIT)) {
@@ -73,8 +89,9 @@ fn run_rank(address: &str, rank: usize, ranks: usize, episodes: u64, dir: &PathB
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [address, ranks, episodes, dir] = &args[..] else {
-        eprintln!("usage: vm_team ADDRESS RANKS EPISODES DIR");
+    let expect_fallback = args.last().is_some_and(|a| a == "--expect-fallback");
+    let [address, ranks, episodes, dir] = &args[..args.len() - usize::from(expect_fallback)] else {
+        eprintln!("usage: vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback]");
         return ExitCode::FAILURE;
     };
     let (Ok(ranks), Ok(episodes)) = (ranks.parse::<usize>(), episodes.parse::<u64>()) else {
@@ -84,7 +101,7 @@ fn main() -> ExitCode {
     let dir = PathBuf::from(dir);
     if let Ok(rank) = std::env::var(RANK_ENV) {
         let rank = rank.parse().unwrap_or(usize::MAX);
-        return if run_rank(address, rank, ranks, episodes, &dir) {
+        return if run_rank(address, rank, ranks, episodes, &dir, expect_fallback) {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -109,13 +126,16 @@ fn main() -> ExitCode {
                 .spawn()
         })
         .collect();
-    let mut ok = run_rank(address, 0, ranks, episodes, &dir);
+    let mut ok = run_rank(address, 0, ranks, episodes, &dir, expect_fallback);
     for child in children {
         ok &= child
             .and_then(|mut c| c.wait())
             .is_ok_and(|status| status.success());
     }
-    if ok {
+    if ok && expect_fallback {
+        println!("vm_team: ok: fallback: {ranks} processes, one verdict");
+        ExitCode::SUCCESS
+    } else if ok {
         println!(
             "vm_team: ok: {ranks} processes on one port, {episodes} barriers, each counted once"
         );

@@ -12,7 +12,8 @@
 #   `c_member` (tests/vm/c_member.c, the C ABI), after `gba dump` on its port: one start
 #   episode, EPISODES timed ones, then on until a wait times out; before that, each UIO guest
 #   runs `vm_team` (two processes of the guest on its one port, host combining: the switch
-#   must count each of GBA_VM_TEAM_EPISODES barriers once);
+#   must count each of GBA_VM_TEAM_EPISODES barriers once), and each VFIO guest the same with
+#   --expect-fallback (the second process is refused by name, the team falls back together);
 # - the host's `vm_observer` checks every sample: no flag ahead of any member's doorbell, no
 #   flag going back;
 # - once every guest has reported, the last guest's QEMU is killed: the others' timeouts must
@@ -87,7 +88,9 @@ gba dump --device \$address > /tmp/dump 2>&1; echo "GUEST: dump rc=\$?"
 grep -a 'DEVICE_ID\|PORT_ID' /tmp/dump | sed 's/^/GUEST: /'
 # Host combining (issue 13): two processes of this guest share its UIO port as one member
 # (host segment and release-flag page in /dev/shm; gba-barrier/examples/vm_team.rs).
+# VFIO gives the device to one process: the second is refused by name and the team falls back.
 [ \$mode = uio ] && vm_team \$address 2 \$(arg gba_team_episodes) /tmp/team 2>&1 | sed 's/^/GUEST: /'
+[ \$mode = vfio ] && vm_team \$address 2 1 /tmp/team --expect-fallback 2>&1 | sed 's/^/GUEST: /'
 # Straight to the console: a pipe would hold the timed line until the member exits.
 until=\$(arg gba_until)
 [ "\$until" = 0 ] && until= || until="--then-until-timeout \$until"
@@ -189,6 +192,10 @@ for ((p = 0; p < guests; p++)); do
     check "guest $p dumped its port" grep -aq "GUEST: dump rc=0" "$work/guest-$p.log"
     if [ $((p % 2)) = 0 ]; then
         check "guest $p mapped and unmapped DMA in its IOMMU" grep -aq "GUEST: vfio_dma: ok" "$work/guest-$p.log"
+        check "guest $p: a second process on its VFIO port is refused by name, the team falls back" \
+            grep -aq "GUEST: vm_team: ok: fallback" "$work/guest-$p.log"
+        check "guest $p: the refusal says the device is open in another process" \
+            grep -aq "GUEST: vm_team: rank .: cannot open .* is open in another process" "$work/guest-$p.log"
     fi
     if [ $((p % 2)) = 1 ]; then
         check "guest $p: two processes shared its UIO port, each barrier counted once" \
