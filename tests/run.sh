@@ -81,7 +81,7 @@ stage "a driver's real path: QEMU guests (TCG) running barriers over VFIO and UI
 # tests/vm/cluster.sh: 3 guests against `gba sim run`, an observer, one guest killed. The soak
 # (GBA_VM_SOAK=1) adds 20,000 episodes between 2 guests and between 3.
 cargo build -q -p gba -p gba-hal -p gba-barrier -p gba-sim --lib --bins \
-    --example vfio_dma --example vm_member --example vm_observer
+    --example vfio_dma --example vm_member --example vm_observer --example vm_team
 vm_runs=("GBA_VM_GUESTS=3")
 if [ -n "${GBA_VM_SOAK:-}" ]; then
     vm_runs+=("GBA_VM_GUESTS=2 GBA_VM_EPISODES=20000" "GBA_VM_GUESTS=3 GBA_VM_EPISODES=20000")

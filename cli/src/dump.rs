@@ -76,22 +76,18 @@ pub fn run(args: DumpArgs) -> ExitCode {
             }
         }
     }
-    host_claims(&mut out, &address, args.group);
+    host_claims(&mut out, &device, args.group);
     print!("{out}");
     ExitCode::SUCCESS
 }
 
-/// The host segment's claim records of this port (simulator ports: hardware has no host
-/// segment yet): group, state, owner pid, team key, joined of L, and each local process.
-fn host_claims(out: &mut String, address: &DeviceAddress, group: Option<usize>) {
-    let DeviceAddress::Sim { fabric, port } = address else {
+/// The host segment's claim records of this port (simulator and UIO ports; VFIO has no host
+/// segment): group, state, owner pid, team key, joined of L, and each local process.
+fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
+    let Some(claims) = device.host_claims() else {
         return;
     };
-    let Ok(fabric) = gba_sim::Fabric::open(fabric) else {
-        return;
-    };
-    let claims: Vec<_> = fabric
-        .claims(*port)
+    let claims: Vec<_> = claims
         .into_iter()
         .filter(|c| group.is_none_or(|g| g == c.group))
         .collect();

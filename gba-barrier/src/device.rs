@@ -102,6 +102,21 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.backend().host_key())
     }
 
+    /// The claim records of this port's host segment that are not free (simulator and UIO;
+    /// `None`: the device has no host segment, as VFIO's).
+    pub fn host_claims(&self) -> Option<Vec<gba_hal::host::ClaimReport>> {
+        match &self.inner.device {
+            Backends::Sim(d) => Some(
+                d.backend()
+                    .fabric()
+                    .host_segment(d.identity().port)
+                    .claims(),
+            ),
+            Backends::Uio(d) => Some(d.backend().segment_file().segment().claims()),
+            Backends::Vfio(_) => None,
+        }
+    }
+
     /// See [`gba_hal::Device::free_groups`].
     pub fn free_groups(&self) -> GroupSet {
         on_device!(&self.inner.device, d => d.free_groups())
@@ -270,22 +285,27 @@ impl AnyBarrier {
     }
 
     /// With host combining, the local processes of this group that have not arrived for the
-    /// pending episode (simulator only; hardware has no host segment yet).
-    pub fn local_missing(&self) -> Vec<gba_sim::host::LocalSlot> {
-        match &self.kind {
-            Kind::Sim(b) => {
-                let group = b.port().group_handle();
-                if group.combining().is_none() {
-                    return Vec::new();
-                }
-                let seq = crate::protocol::wire_sequence(b.episode());
-                group
-                    .device()
-                    .backend()
-                    .fabric()
-                    .local_missing(group.member_id(), group.id(), seq)
+    /// pending episode, from the port's host segment (simulator and UIO; VFIO has none).
+    pub fn local_missing(&self) -> Vec<gba_hal::host::LocalSlot> {
+        fn missing<B: gba_hal::Backend>(
+            b: &Barrier<HalPort<'_, B>>,
+            segment: impl FnOnce(&B) -> Option<gba_hal::host::HostSegment<'_>>,
+        ) -> Vec<gba_hal::host::LocalSlot> {
+            let group = b.port().group_handle();
+            if group.combining().is_none() {
+                return Vec::new();
             }
-            _ => Vec::new(),
+            let seq = crate::protocol::wire_sequence(b.episode());
+            segment(group.device().backend())
+                .map(|s| s.local_missing(group.id(), seq))
+                .unwrap_or_default()
+        }
+        match &self.kind {
+            Kind::Sim(b) => missing(b, |d| {
+                Some(d.fabric().host_segment(b.port().group_handle().member_id()))
+            }),
+            Kind::Uio(b) => missing(b, |d| Some(d.segment_file().segment())),
+            Kind::Vfio(_) => Vec::new(),
         }
     }
 }

@@ -22,6 +22,9 @@ use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 use crate::device::{AnyBarrier, AnyDevice};
 use crate::error::{Missing, WaitError};
 
+mod dir;
+pub use dir::DirOob;
+
 /// The runtime's out-of-band allgather: `recv` (of `send.len() * size` bytes) receives rank
 /// i's `send` at offset `i * send.len()`. Blocking; every rank calls it the same number of
 /// times with the same length.
@@ -242,7 +245,8 @@ impl Team {
                         r,
                         format!(
                             "ranks {first} ({}) and {r} ({}) share port {p} but not one host \
-                             segment (is each rank's device its host's? UIO devices have none)",
+                             segment (is each rank's device its host's? a VFIO device has \
+                             none: it serves one process)",
                             host_name(first),
                             host_name(r)
                         ),
@@ -254,14 +258,14 @@ impl Team {
         let my_port = field(rank as usize, 1);
         let local = (0..n).filter(|&q| field(q, 1) == my_port).count();
         if let Some(r) = (0..n).find(|&r| {
-            (0..n).filter(|&q| field(q, 1) == field(r, 1)).count() > gba_sim::host::MAX_LOCAL
+            (0..n).filter(|&q| field(q, 1) == field(r, 1)).count() > gba_hal::host::MAX_LOCAL
         }) {
             return fallback(
                 Reason::PortShared,
                 r,
                 format!(
                     "more than {} ranks share port {} (rank {r}'s host)",
-                    gba_sim::host::MAX_LOCAL,
+                    gba_hal::host::MAX_LOCAL,
                     field(r, 1)
                 ),
             );
@@ -471,7 +475,7 @@ fn team_key() -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     (
         std::process::id(),
-        gba_sim::os::my_start_time(),
+        gba_hal::host::process::my_start_time(),
         COUNTER.fetch_add(1, Ordering::Relaxed),
         hostname(),
     )

@@ -87,6 +87,24 @@ pub unsafe trait Backend: Send + Sync {
 
     fn free_dma(&self, region: DmaRegion);
 
+    /// The release flag of `group`, allocated by the winner of its claim: memory every
+    /// process of the host that joins the claim reaches too (the contract of
+    /// [`alloc_dma`](Backend::alloc_dma) otherwise). Default: [`alloc_dma`](Backend::alloc_dma),
+    /// right for a backend whose DMA memory every local process maps (the simulator's arena)
+    /// or that has no host segment. A UIO device with a host segment hands out group g's line
+    /// of the host's shared flag memory instead.
+    fn alloc_flag(&self, group: usize, len: usize) -> Result<DmaRegion, DmaError> {
+        let _ = group;
+        self.alloc_dma(len)
+    }
+
+    /// Frees a flag from [`alloc_flag`](Backend::alloc_flag) (the host's last process of the
+    /// claim, after the group's reset).
+    fn free_flag(&self, group: usize, region: DmaRegion) {
+        let _ = group;
+        self.free_dma(region)
+    }
+
     /// Lets the device make progress: the simulator steps its switch; hardware does nothing.
     /// Called from every wait loop.
     fn progress(&self) {}
@@ -129,7 +147,8 @@ pub unsafe trait Backend: Send + Sync {
     ///   ([`Error::GroupBusy`](crate::Error::GroupBusy)); the owner's group is untouched.
     ///
     /// A claim whose every process died is taken over (`Won`). A backend without host
-    /// arbitration (today: UIO hardware) always wins.
+    /// arbitration always wins (the default: right only for a device one process alone can
+    /// open, as VFIO's).
     fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
         let _ = (group, team);
         Claim::Won

@@ -109,7 +109,7 @@ impl<'d, B: Backend> Group<'d, B> {
             }
             Claim::Joined { flag } => return Self::joined(device, config, flag),
         }
-        let region = match device.backend().alloc_dma(FLAG_BYTES) {
+        let region = match device.backend().alloc_flag(id, FLAG_BYTES) {
             Ok(region) => region,
             Err(e) => {
                 device.backend().release_group(id);
@@ -319,7 +319,7 @@ impl<B: Backend> Drop for Group<'_, B> {
             // If the device did not finish its RESET it may still write the flag: leaking the
             // flag is then the safe choice.
             if reset {
-                backend.free_dma(self.flag.region);
+                backend.free_flag(self.id, self.flag.region);
             }
             backend.release_group(self.id);
         }

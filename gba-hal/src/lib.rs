@@ -28,11 +28,15 @@ mod address;
 mod backend;
 #[cfg(feature = "std")]
 pub mod backends;
+pub mod cell;
+pub mod claim;
 mod config;
 mod device;
 mod diag;
 mod error;
 mod group;
+#[cfg(feature = "std")]
+pub mod host;
 mod identity;
 mod members;
 

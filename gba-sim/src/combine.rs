@@ -41,21 +41,9 @@
 
 use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 
-pub use core::sync::atomic::Ordering;
-
-/// A 64-bit atomic cell: a word of shared memory, or loom's `AtomicU64` in the model checks.
-pub trait Cell64 {
-    fn load(&self, order: Ordering) -> u64;
-    fn store(&self, value: u64, order: Ordering);
-    fn compare_exchange(
-        &self,
-        current: u64,
-        new: u64,
-        success: Ordering,
-        failure: Ordering,
-    ) -> Result<u64, u64>;
-    fn fetch_add(&self, value: u64, order: Ordering) -> u64;
-}
+/// The cell type the functions below run over: one definition for the simulator, the host
+/// segment's claims (gba-hal) and the loom models.
+pub use gba_hal::cell::{Cell64, Ordering};
 
 pub const OPEN: u64 = 1 << 31;
 /// Members a group may have for the fast path (one bit each below OPEN).
@@ -207,21 +195,6 @@ pub fn raise<C: Cell64>(flag: &C, seq: u32) {
 }
 
 /// Ordinary atomics are cells (the unit and property tests run the code over them).
-impl Cell64 for core::sync::atomic::AtomicU64 {
-    fn load(&self, order: Ordering) -> u64 {
-        core::sync::atomic::AtomicU64::load(self, order)
-    }
-    fn store(&self, value: u64, order: Ordering) {
-        core::sync::atomic::AtomicU64::store(self, value, order)
-    }
-    fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
-        core::sync::atomic::AtomicU64::compare_exchange(self, c, n, s, f)
-    }
-    fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
-        core::sync::atomic::AtomicU64::fetch_add(self, value, order)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

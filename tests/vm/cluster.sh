@@ -10,7 +10,10 @@
 # - guest P binds vfio-pci (even P, behind intel-iommu, GBA_VFIO_IOVA=physical) and runs
 #   `vm_member` (gba-barrier's AnyDevice in Rust), or uio_pci_generic (odd P) and runs
 #   `c_member` (tests/vm/c_member.c, the C ABI), after `gba dump` on its port: one start
-#   episode, EPISODES timed ones, then on until a wait times out;
+#   episode, EPISODES timed ones, then on until a wait times out; before that, each UIO guest
+#   runs `vm_team` (two processes of the guest on its one port, host combining: the switch
+#   must count each of GBA_VM_TEAM_EPISODES barriers once), and each VFIO guest the same with
+#   --expect-fallback (the second process is refused by name, the team falls back together);
 # - the host's `vm_observer` checks every sample: no flag ahead of any member's doorbell, no
 #   flag going back;
 # - once every guest has reported, the last guest's QEMU is killed: the others' timeouts must
@@ -19,7 +22,7 @@
 #   stepped the same way, before and after the guests, for the comparison.
 #
 # Usage: tests/vm/cluster.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_member,
-#   examples/vm_observer, examples/vfio_dma)
+#   examples/vm_observer, examples/vfio_dma, examples/vm_team)
 # Environment: GBA_VM_GUESTS (default 3, at least 2), GBA_VM_EPISODES (default 1000),
 #   GBA_VM_ROUNDS (default 1: rounds of EPISODES timed episodes; between two, every guest
 #   sleeps 8 s while the host peers run a round, for alternating comparison rounds),
@@ -41,6 +44,8 @@ gba=$target/gba
 member=$target/examples/vm_member
 observer=$target/examples/vm_observer
 vfio_dma=$target/examples/vfio_dma
+team=$target/examples/vm_team
+team_episodes=${GBA_VM_TEAM_EPISODES:-100}
 guests=${GBA_VM_GUESTS:-3}
 episodes=${GBA_VM_EPISODES:-1000}
 rounds=${GBA_VM_ROUNDS:-1}
@@ -55,8 +60,8 @@ cache=${GBA_VM_CACHE:-$HOME/.cache/gba-vm}
 mkdir -p "$cache"
 
 vm_need_qemu
-for bin in "$gba" "$member" "$observer" "$vfio_dma" "$target/libgba_barrier.a"; do
-    [ -e "$bin" ] || { echo "vm: $bin is missing (cargo build -p gba -p gba-hal -p gba-barrier -p gba-sim --lib --bins --example vfio_dma --example vm_member --example vm_observer)"; exit 1; }
+for bin in "$gba" "$member" "$observer" "$vfio_dma" "$team" "$target/libgba_barrier.a"; do
+    [ -e "$bin" ] || { echo "vm: $bin is missing (cargo build -p gba -p gba-hal -p gba-barrier -p gba-sim --lib --bins --example vfio_dma --example vm_member --example vm_observer --example vm_team)"; exit 1; }
 done
 [ "$guests" -ge 2 ] || { echo "vm: GBA_VM_GUESTS=$guests: a cluster has at least 2 guests"; exit 1; }
 vm_kernel "$cache"
@@ -81,6 +86,11 @@ gba dump --device \$address > /tmp/dump 2>&1; echo "GUEST: dump rc=\$?"
 # VFIO_IOMMU_MAP_DMA/UNMAP_DMA at both IOVA choices (gba-hal/examples/vfio_dma.rs).
 [ \$mode = vfio ] && vfio_dma \$bdf 2>&1 | sed 's/^/GUEST: /'
 grep -a 'DEVICE_ID\|PORT_ID' /tmp/dump | sed 's/^/GUEST: /'
+# Host combining (issue 13): two processes of this guest share its UIO port as one member
+# (host segment and release-flag page in /dev/shm; gba-barrier/examples/vm_team.rs).
+# VFIO gives the device to one process: the second is refused by name and the team falls back.
+[ \$mode = uio ] && vm_team \$address 2 \$(arg gba_team_episodes) /tmp/team 2>&1 | sed 's/^/GUEST: /'
+[ \$mode = vfio ] && vm_team \$address 2 1 /tmp/team --expect-fallback 2>&1 | sed 's/^/GUEST: /'
 # Straight to the console: a pipe would hold the timed line until the member exits.
 until=\$(arg gba_until)
 [ "\$until" = 0 ] && until= || until="--then-until-timeout \$until"
@@ -91,7 +101,7 @@ INIT
 # The C ABI's member (same command line and output), for the UIO guests.
 gcc -std=c11 -Wall -Wextra -Werror -pedantic -O1 -I "$repo/gba-barrier/include" \
     "$here/c_member.c" "$target/libgba_barrier.a" -lpthread -ldl -lm -lrt -o "$work/c_member"
-vm_initramfs "$work/initramfs.gz" "$work/init" "$gba" "$member" "$vfio_dma" "$work/c_member"
+vm_initramfs "$work/initramfs.gz" "$work/init" "$gba" "$member" "$vfio_dma" "$work/c_member" "$team"
 
 passed=0 failed=0
 check() { # check NAME CONDITION...: one line per check, counted.
@@ -135,7 +145,7 @@ qemu=()
 for ((p = 0; p < guests; p++)); do
     mode=$([ $((p % 2)) = 0 ] && echo vfio || echo uio)
     member_bin=$([ "$mode" = vfio ] && echo vm_member || echo c_member)
-    iommu=() cmdline="console=ttyS0 quiet panic=-1 no_timer_check gba_mode=$mode gba_member=$member_bin gba_members=$guests gba_group=$group gba_episodes=$episodes gba_rounds=$rounds gba_pause_ms=$pause_ms gba_until=$until_timeout"
+    iommu=() cmdline="console=ttyS0 quiet panic=-1 no_timer_check gba_mode=$mode gba_member=$member_bin gba_members=$guests gba_group=$group gba_episodes=$episodes gba_rounds=$rounds gba_pause_ms=$pause_ms gba_until=$until_timeout gba_team_episodes=$team_episodes"
     if [ "$mode" = vfio ]; then iommu=(-device intel-iommu); cmdline="$cmdline intel_iommu=on"; fi
     timeout 300 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m "$mem" -smp 1 \
         -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs.gz" \
@@ -182,6 +192,14 @@ for ((p = 0; p < guests; p++)); do
     check "guest $p dumped its port" grep -aq "GUEST: dump rc=0" "$work/guest-$p.log"
     if [ $((p % 2)) = 0 ]; then
         check "guest $p mapped and unmapped DMA in its IOMMU" grep -aq "GUEST: vfio_dma: ok" "$work/guest-$p.log"
+        check "guest $p: a second process on its VFIO port is refused by name, the team falls back" \
+            grep -aq "GUEST: vm_team: ok: fallback" "$work/guest-$p.log"
+        check "guest $p: the refusal says the device is open in another process" \
+            grep -aq "GUEST: vm_team: rank .: cannot open .* is open in another process" "$work/guest-$p.log"
+    fi
+    if [ $((p % 2)) = 1 ]; then
+        check "guest $p: two processes shared its UIO port, each barrier counted once" \
+            grep -aq "GUEST: vm_team: ok: 2 processes on one port, $team_episodes barriers" "$work/guest-$p.log"
     fi
     check "guest $p ran $rounds x $episodes episodes" reported "$p"
 done

@@ -61,6 +61,8 @@ vm_initramfs() {
 VM_INIT_PRELUDE='#!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+# /dev/shm as on any distribution: the UIO backend keeps its host segment there.
+mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
 for m in /lib/modules/*; do
     case $m in *.zst) zstd -dqf "$m" -o "${m%.zst}" 2>/dev/null && m=${m%.zst};; *.xz) xz -dkf "$m" && m=${m%.xz};; esac
 done

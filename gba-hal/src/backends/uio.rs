@@ -7,6 +7,15 @@
 //! memory is one locked page of this process whose physical address `/proc/self/pagemap`
 //! gives (root only): the way DPDK runs over UIO without an IOMMU.
 //!
+//! Several processes of a host may open one port (one member per host, many processes): the
+//! backend opens the port's host segment ([`crate::host::SegmentFile`], in `/dev/shm`, named
+//! from the device's PCI address or UIO name, its PORT_ID and the boot id), arbitrates the
+//! port's groups in it and combines the processes' arrivals there, and gives group g's
+//! release flag a fixed line every local process maps: line g of the DMA region's first page
+//! (map 1 is one region of memory, the same for every process that maps it), or, without a
+//! DMA map, line g of the segment file's flag page, locked by every process that opens the
+//! port and found at its physical address (one tmpfs page, the same frame in every mapping).
+//!
 //! UIO maps region N at offset N × page size of the device file; sizes and the DMA region's
 //! bus address come from `<sysfs>/uioN/maps/mapN/{size,addr}` (hexadecimal). The sysfs root is
 //! a parameter, so tests run this backend over a fake sysfs tree and an ordinary file.
@@ -15,12 +24,14 @@ use std::fmt;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use gba_pac::common::Volatile;
 use memmap2::{MmapOptions, MmapRaw};
 
 use super::arena::LineArena;
-use crate::backend::{Backend, DmaError, DmaRegion};
+use crate::backend::{Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
+use crate::host::{HostClaims, SegmentFile};
 
 /// Where sysfs lists UIO devices.
 pub const DEFAULT_SYSFS: &str = "/sys/class/uio";
@@ -56,6 +67,31 @@ pub enum UioError {
         #[source]
         source: super::phys::PhysError,
     },
+    #[error(
+        "map 1 of {} is {size:#x} bytes: the host's release flags need its first {needed:#x}",
+        path.display()
+    )]
+    DmaTooSmall {
+        path: PathBuf,
+        size: usize,
+        needed: usize,
+    },
+    #[error(
+        "cannot set up the host segment of {} (where the host's processes arbitrate the port; its directory is {}, set {} to another tmpfs directory)",
+        path.display(), dir.display(), crate::host::SEGMENT_DIR_ENV
+    )]
+    HostSegment {
+        path: PathBuf,
+        dir: PathBuf,
+        #[source]
+        source: crate::host::SegmentError,
+    },
+    #[error("cannot lock the host's release-flag page of {} into memory (ulimit -l)", path.display())]
+    LockFlags {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("cannot map map {index} of {}", path.display())]
     Map {
         index: usize,
@@ -72,7 +108,17 @@ pub struct UioBackend {
     /// Kept mapped for the arena's regions.
     _dma: DmaMemory,
     arena: LineArena,
+    /// The port's host segment: claims, combining blocks (and the flag page without map 1).
+    segment: SegmentFile,
+    /// This value's side of the claims.
+    claims: HostClaims,
+    /// The host's flag memory: group g's release flag is its line g (host and bus address).
+    flags: DmaRegion,
+    host_key: Option<u64>,
 }
+
+/// Bytes of the host's release flags: one line per group.
+const FLAG_LINES: usize = crate::host::GROUPS * 64;
 
 /// Where the DMA arena lives (held for its `Drop`: the arena points into it).
 #[derive(Debug)]
@@ -103,10 +149,41 @@ fn read_hex(path: &Path) -> Result<u64, UioError> {
     })
 }
 
+/// What names the device in its host segment's name: its PCI address when sysfs links the
+/// UIO device to one, else the UIO name; then its PORT_ID.
+fn identity(sysfs_dir: &Path, name: &str, port: u32) -> String {
+    let pci = std::fs::read_link(sysfs_dir.join("device"))
+        .ok()
+        .and_then(|target| Some(target.file_name()?.to_string_lossy().into_owned()))
+        .filter(|n| super::vfio::is_pci_address(n));
+    format!("{}-port{port}", pci.as_deref().unwrap_or(name))
+}
+
+/// PORT_ID of the window at `window`.
+///
+/// # Safety
+///
+/// `window` is a mapped GBA register window of at least `Device::SIZE` bytes, reached
+/// volatilely.
+unsafe fn port_id(window: *mut u8) -> u32 {
+    use gba_pac::tock_registers::interfaces::Readable;
+    // SAFETY: forwarded from the caller.
+    let regs = unsafe { gba_pac::Device::<Volatile>::from_ptr(window) };
+    regs.global().port_id().read(gba_pac::global::PORT_ID::PORT)
+}
+
 impl UioBackend {
     /// Opens `device` (e.g. `/dev/uio0`), reading its maps from `sysfs` (e.g.
-    /// [`DEFAULT_SYSFS`]).
+    /// [`DEFAULT_SYSFS`]), its host segment in `GBA_HOST_SEGMENT_DIR` or `/dev/shm`.
     pub fn open(device: &Path, sysfs: &Path) -> Result<Self, UioError> {
+        let dir = std::env::var_os(crate::host::SEGMENT_DIR_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(crate::host::file::DEFAULT_SEGMENT_DIR));
+        Self::open_in(device, sysfs, &dir)
+    }
+
+    /// As [`open`](Self::open), the host segment in `segment_dir` (tests).
+    pub fn open_in(device: &Path, sysfs: &Path, segment_dir: &Path) -> Result<Self, UioError> {
         let name = device
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -181,21 +258,53 @@ impl UioBackend {
                     })?
             }
         };
-        let (dma, base, dma_size, dma_bus, full) = if has_dma_map {
+        // SAFETY: the window just mapped, at least Device::SIZE bytes, reached volatilely.
+        let port = unsafe { port_id(regs.as_mut_ptr()) };
+        let identity = identity(&sysfs.join(&name), &name, port);
+        let segment = SegmentFile::name(&identity)
+            .and_then(|file| SegmentFile::open_or_create(segment_dir, &file, &identity))
+            .map_err(|source| UioError::HostSegment {
+                path: device.to_path_buf(),
+                dir: segment_dir.to_path_buf(),
+                source,
+            })?;
+        let dma_error = |source| UioError::Dma {
+            path: device.to_path_buf(),
+            source,
+        };
+        // The DMA memory: (what keeps it mapped, base, size, bus address, the flags' base and
+        // bus address, what a full arena says). The flags take the first page of map 1; the
+        // arena (memory of this process alone) the rest of it or, without map 1, a page of
+        // its own.
+        let (dma, base, dma_size, dma_bus, flags, flags_bus, full) = if has_dma_map {
+            if dma_size < FLAG_LINES {
+                return Err(UioError::DmaTooSmall {
+                    path: device.to_path_buf(),
+                    size: dma_size,
+                    needed: FLAG_LINES,
+                });
+            }
             let dma = mapping(1, dma_size)?;
             let base = dma.as_mut_ptr();
+            let skip = (page as usize).min(dma_size);
             (
                 DmaMemory::Map(dma),
+                base.wrapping_add(skip),
+                dma_size - skip,
+                dma_bus + skip as u64,
                 base,
-                dma_size,
                 dma_bus,
                 "the UIO device's DMA region (map 1) is full",
             )
         } else {
-            let dma_error = |source| UioError::Dma {
-                path: device.to_path_buf(),
-                source,
-            };
+            segment
+                .lock_flag_page()
+                .map_err(|source| UioError::LockFlags {
+                    path: device.to_path_buf(),
+                    source,
+                })?;
+            let flags = segment.flag_page().as_ptr();
+            let flags_bus = super::phys::physical_address(flags as usize).map_err(dma_error)?;
             let pages = super::phys::PinnedPages::new(super::phys::page_size())
                 .map_err(|e| dma_error(super::phys::PhysError::Pagemap(e)))?;
             let bus = pages.physical_address().map_err(dma_error)?;
@@ -205,23 +314,52 @@ impl UioBackend {
                 base,
                 len,
                 bus,
+                flags,
+                flags_bus,
                 "the UIO backend's DMA page is full",
             )
         };
-        let base = NonNull::new(base).ok_or(UioError::Map {
+        let null = || UioError::Map {
             index: 1,
             path: device.to_path_buf(),
             source: std::io::Error::other("null mapping"),
-        })?;
-        // SAFETY: the DMA memory (map 1, or one locked page: physically contiguous) is
-        // page-aligned, `dma_size` bytes, kept mapped by `_dma` for as long as the backend (and
-        // so the arena) lives, and the host reaches it only atomically.
+        };
+        let base = NonNull::new(base).ok_or_else(null)?;
+        let flags = NonNull::new(flags).ok_or_else(null)?;
+        // SAFETY: the arena's memory (map 1 after its first page, or one locked page:
+        // physically contiguous) is page-aligned, `dma_size` bytes, kept mapped by `_dma` for
+        // as long as the backend (and so the arena) lives, and the host reaches it only
+        // atomically.
         let arena = unsafe { LineArena::new(base, dma_size, dma_bus, full) };
+        let host_key = crate::host::host_key(segment.path(), port as usize);
         Ok(UioBackend {
             path: device.to_path_buf(),
             regs,
             _dma: dma,
             arena,
+            segment,
+            claims: HostClaims::new(),
+            flags: DmaRegion {
+                host: flags,
+                iova: flags_bus,
+                len: FLAG_LINES,
+            },
+            host_key,
+        })
+    }
+
+    /// The port's host segment file.
+    pub fn segment_file(&self) -> &SegmentFile {
+        &self.segment
+    }
+
+    /// Group `group`'s line of the host's flag memory.
+    fn flag_line(&self, group: usize, len: usize) -> Option<DmaRegion> {
+        (group < crate::host::GROUPS && len <= 64).then(|| DmaRegion {
+            host: NonNull::new(self.flags.host.as_ptr().wrapping_add(group * 64))
+                .expect("inside a mapping"),
+            iova: self.flags.iova + group as u64 * 64,
+            len,
         })
     }
 }
@@ -247,8 +385,59 @@ unsafe impl Backend for UioBackend {
         self.arena.free(region);
     }
 
+    fn alloc_flag(&self, group: usize, len: usize) -> Result<DmaRegion, DmaError> {
+        let region = self.flag_line(group, len).ok_or(DmaError {
+            reason: "a release flag is one line of a group below MAX_GROUPS",
+        })?;
+        for i in 0..8 {
+            // SAFETY: word i of group `group`'s flag line (8-aligned, inside the flag memory,
+            // which lives as long as `self`); the claim makes this process its only writer
+            // now, and every access to it is atomic.
+            unsafe { AtomicU64::from_ptr(region.host.as_ptr().cast::<u64>().add(i)) }
+                .store(0, Ordering::Relaxed);
+        }
+        Ok(region)
+    }
+
+    fn free_flag(&self, group: usize, region: DmaRegion) {
+        // The line is the group's for good: nothing to give back.
+        let _ = (group, region);
+    }
+
     fn now_ns(&self) -> u64 {
         super::clock::monotonic_ns()
+    }
+
+    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
+        self.claims
+            .claim(self.segment.segment(), group, team, |iova, len| {
+                // A team-mate's flag is the group's line of the host's flag memory.
+                self.flag_line(group, len).filter(|line| line.iova == iova)
+            })
+    }
+
+    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
+        self.claims.hold(self.segment.segment(), group, flag)
+    }
+
+    fn leave_group(&self, group: usize) -> bool {
+        self.claims.leave(self.segment.segment(), group)
+    }
+
+    fn claimed_groups(&self) -> u32 {
+        self.segment.segment().live_claims()
+    }
+
+    fn release_group(&self, group: usize) {
+        self.claims.release(self.segment.segment(), group)
+    }
+
+    fn combining(&self, group: usize) -> Option<Combining> {
+        self.claims.combining(self.segment.segment(), group)
+    }
+
+    fn host_key(&self) -> Option<u64> {
+        self.host_key
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -277,7 +466,8 @@ mod tests {
         window[..4].copy_from_slice(&0x6ba0_0001u32.to_le_bytes());
         std::fs::write(sysfs.join("uio3/device/resource2"), &window).unwrap();
 
-        match UioBackend::open(&device, &sysfs) {
+        let segments = tempfile::tempdir().unwrap();
+        match UioBackend::open_in(&device, &sysfs, segments.path()) {
             Ok(backend) => {
                 // SAFETY: the first word of the window just mapped, 4-aligned, read volatilely.
                 let first = unsafe { backend.window().cast::<u32>().read_volatile() };
@@ -294,7 +484,161 @@ mod tests {
         }
 
         std::fs::remove_file(sysfs.join("uio3/device/resource2")).unwrap();
-        let error = UioBackend::open(&device, &sysfs).unwrap_err();
+        let error = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap_err();
         assert!(error.to_string().contains("resourceN"), "{error}");
+    }
+
+    /// A UIO device with a DMA map, as a platform UIO driver gives: map 0 small, the window in
+    /// `device/resource2` (PORT_ID `port`), map 1 `dma` bytes at bus address 0x8000_0000 (in
+    /// the fake device file at offset one page, where UIO's mmap convention puts it).
+    fn fake_uio_with_dma(root: &Path, name: &str, port: u32, dma: usize) -> (PathBuf, PathBuf) {
+        let device = root.join(name);
+        std::fs::write(&device, vec![0u8; 4096 + dma]).unwrap();
+        let sysfs = root.join("sysfs");
+        for (map, size, addr) in [(0, 0x100, 0xfe00_0000u64), (1, dma, 0x8000_0000)] {
+            let dir = sysfs.join(format!("{name}/maps/map{map}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("size"), format!("{size:#x}\n")).unwrap();
+            std::fs::write(dir.join("addr"), format!("{addr:#x}\n")).unwrap();
+        }
+        std::fs::create_dir_all(sysfs.join(format!("{name}/device"))).unwrap();
+        let mut window = vec![0u8; gba_pac::Device::SIZE];
+        window[..4].copy_from_slice(&0x6ba0_0001u32.to_le_bytes());
+        // PORT_ID is the global block's fourth register (offset 0xc).
+        window[0xc..0x10].copy_from_slice(&port.to_le_bytes());
+        std::fs::write(sysfs.join(format!("{name}/device/resource2")), &window).unwrap();
+        (device, sysfs)
+    }
+
+    fn team(index: u32) -> LocalTeam {
+        LocalTeam {
+            key: 0x7ea,
+            local: 2,
+            index,
+            rank: index,
+        }
+    }
+
+    /// Issue 13 on hardware: two opens of one UIO port (as two processes of a host would)
+    /// arbitrate its groups in one host segment, share the winner's release flag (one line
+    /// both map) and combine their arrivals in one counter.
+    #[test]
+    fn two_opens_of_one_uio_port_share_claims_flag_and_combining() {
+        let root = tempfile::tempdir().unwrap();
+        let (device, sysfs) = fake_uio_with_dma(root.path(), "uio5", 3, 0x2000);
+        let segments = tempfile::tempdir().unwrap();
+        let a = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap();
+        let b = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap();
+        let outsider = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap();
+        assert_eq!(a.segment_file().path(), b.segment_file().path());
+        let name = a
+            .segment_file()
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy();
+        assert!(name.starts_with("gba-host-uio5-port3-boot-"), "{name}");
+        assert!(a.host_key().is_some());
+        assert_eq!(a.host_key(), b.host_key(), "one host segment, one host key");
+
+        // The winner configures; its team-mate waits, then joins; another team is refused.
+        assert_eq!(a.claim_group(4, Some(&team(0))), Claim::Won);
+        assert_eq!(b.claim_group(4, Some(&team(1))), Claim::Wait);
+        assert_eq!(
+            outsider.claim_group(4, None),
+            Claim::Wait,
+            "CLAIMING: ask again"
+        );
+        let flag = a.alloc_flag(4, 64).unwrap();
+        assert_eq!(
+            flag.iova,
+            0x8000_0000 + 4 * 64,
+            "group 4's line of map 1's first page"
+        );
+        assert!(a.hold_group(4, &flag));
+        assert_eq!(
+            outsider.claim_group(4, None),
+            Claim::Busy,
+            "HELD by another team"
+        );
+        let Claim::Joined { flag: joined } = b.claim_group(4, Some(&team(1))) else {
+            panic!("the team-mate joins the held claim")
+        };
+        assert_eq!(joined.iova, flag.iova);
+        assert_ne!(joined.host, flag.host, "two mappings of one line");
+        // SAFETY: both are the flag line (8-aligned, mapped while the backends live), reached
+        // atomically only.
+        let (wa, wb) = unsafe {
+            (
+                AtomicU64::from_ptr(flag.host.as_ptr().cast()),
+                AtomicU64::from_ptr(joined.host.as_ptr().cast()),
+            )
+        };
+        wa.store(41, Ordering::Release);
+        assert_eq!(
+            wb.load(Ordering::Acquire),
+            41,
+            "the device's write reaches both"
+        );
+        assert_eq!(outsider.claimed_groups(), 1 << 4);
+        assert_eq!(
+            outsider.alloc_dma(64).unwrap().iova,
+            0x8000_1000,
+            "the arena follows the flags"
+        );
+
+        // Combining: two arrivals per episode, exactly the second completes the host's count.
+        let (ca, cb) = (a.combining(4).unwrap(), b.combining(4).unwrap());
+        assert_eq!((ca.local, cb.local), (2, 2));
+        let mut doorbells = 0;
+        for episode in 0..3u64 {
+            for c in [&ca, &cb] {
+                c.enter(episode + 1);
+                if (c.add() + 1) % c.local == 0 {
+                    doorbells += 1;
+                }
+            }
+            assert_eq!(doorbells, episode + 1, "one doorbell per episode");
+        }
+        let claims = a.segment_file().segment().claims();
+        assert_eq!(claims.len(), 1);
+        assert_eq!(
+            (claims[0].group, claims[0].joined, claims[0].local),
+            (4, 2, 2)
+        );
+        assert_eq!(claims[0].slots.len(), 2);
+
+        // The first to leave is not the last; the last resets and frees.
+        assert!(!b.leave_group(4));
+        assert!(a.leave_group(4));
+        a.free_flag(4, flag);
+        a.release_group(4);
+        assert_eq!(outsider.claimed_groups(), 0);
+        assert_eq!(outsider.claim_group(4, None), Claim::Won);
+    }
+
+    #[test]
+    fn a_dma_map_smaller_than_the_flag_lines_is_refused_by_name() {
+        let root = tempfile::tempdir().unwrap();
+        let (device, sysfs) = fake_uio_with_dma(root.path(), "uio6", 0, 0x400);
+        let segments = tempfile::tempdir().unwrap();
+        let error = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap_err();
+        assert!(matches!(error, UioError::DmaTooSmall { .. }), "{error}");
+    }
+
+    #[test]
+    fn a_segment_of_another_device_is_refused_by_name() {
+        let root = tempfile::tempdir().unwrap();
+        let (device, sysfs) = fake_uio_with_dma(root.path(), "uio7", 1, 0x2000);
+        let segments = tempfile::tempdir().unwrap();
+        let opened = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap();
+        let path = opened.segment_file().path().to_path_buf();
+        drop(opened);
+        // Another file under the segment's name (what a stale or foreign file would be).
+        std::fs::write(&path, b"not a segment").unwrap();
+        let error = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap_err();
+        let chain = format!("{error}: {}", std::error::Error::source(&error).unwrap());
+        assert!(chain.contains("GBA_HOST_SEGMENT_DIR"), "{chain}");
+        assert!(chain.contains("bytes"), "{chain}");
     }
 }

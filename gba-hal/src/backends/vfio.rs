@@ -156,6 +156,12 @@ pub enum VfioError {
     },
 
     #[error(
+        "{} is open in another process (or another open of this one): VFIO gives a device to one process, so {bdf} serves one process per host. For several processes of a host on one port (host combining), bind the device to uio_pci_generic and use /dev/uioN; or run one rank per host",
+        path.display()
+    )]
+    GroupInUse { bdf: String, path: PathBuf },
+
+    #[error(
         "IOMMU group {group} is not viable: every device in it must be bound to vfio-pci or to no driver ({devices})"
     )]
     NotViable { group: String, devices: String },
@@ -340,7 +346,15 @@ impl VfioBackend {
         if version != abi::VFIO_API_VERSION || type1v2 != 1 {
             return Err(VfioError::Unsupported { found: version });
         }
-        let group_file = open_rw(&dev_vfio.join(&group))?;
+        let group_file = open_rw(&dev_vfio.join(&group)).map_err(|e| match e {
+            VfioError::Open { path, source } if source.raw_os_error() == Some(libc::EBUSY) => {
+                VfioError::GroupInUse {
+                    bdf: bdf.into(),
+                    path,
+                }
+            }
+            e => e,
+        })?;
         let mut status = abi::GroupStatus {
             argsz: size_of::<abi::GroupStatus>() as u32,
             flags: 0,

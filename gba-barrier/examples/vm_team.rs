@@ -1,0 +1,147 @@
+//! Host combining on one port: RANKS processes of this host open the device at ADDRESS, form
+//! one team (out-of-band through files in DIR, `gba_barrier::team::DirOob`) and run EPISODES
+//! barriers; the switch must count each barrier once on the port (the processes are one
+//! member). What `tests/vm/cluster.sh` runs in its UIO guests (`/dev/uio0`, uio_pci_generic:
+//! the release flag is the host segment's flag page in /dev/shm, found at its physical
+//! address), and what runs anywhere else for a quick check.
+//!
+//! `vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback]`
+//!
+//! Rank 0 starts ranks 1.. as copies of itself, runs its part and waits for them. Each rank
+//! prints `vm_team: rank R: VERDICT, N barriers, port counted +C`; rank 0 then prints
+//! `vm_team: ok: …` when every rank was offloaded and every C equals EPISODES. Exit 1 else.
+//!
+//! A rank that cannot open the device says why and still votes (without a device), so the
+//! team falls back together instead of waiting for it. `--expect-fallback` is for a device a
+//! second process cannot open (VFIO): every rank must then get the same fallback verdict, and
+//! rank 0 prints `vm_team: ok: fallback: …`.
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+use gba_barrier::AnyDevice;
+use gba_barrier::team::{DirOob, Team, TeamParams, Verdict};
+
+const RANK_ENV: &str = "GBA_VM_TEAM_RANK";
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn run_rank(
+    address: &str,
+    rank: usize,
+    ranks: usize,
+    episodes: u64,
+    dir: &PathBuf,
+    expect_fallback: bool,
+) -> bool {
+    let device = match AnyDevice::open_str(Some(address)) {
+        Ok(device) => Some(device),
+        Err(e) => {
+            let mut text = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                text += &format!(": {s}");
+                source = s.source();
+            }
+            println!("vm_team: rank {rank}: cannot open {address}: {text}");
+            None
+        }
+    };
+    let mut oob = DirOob::new(dir, rank, ranks, LIMIT);
+    let params = TeamParams::default();
+    let size = ranks as u32;
+    let mut team = match Team::create(device.as_ref(), &mut oob, rank as u32, size, &params) {
+        Ok(team) => team,
+        Err(e) => {
+            println!("vm_team: rank {rank}: {e}");
+            return false;
+        }
+    };
+    let verdict = team.verdict().clone();
+    if expect_fallback || !matches!(verdict, Verdict::Offloaded { .. }) {
+        println!("vm_team: rank {rank}: {verdict}");
+        return expect_fallback && matches!(verdict, Verdict::Fallback { .. });
+    }
+    let Some(device) = device else {
+        return false;
+    };
+    let before = device.barriers_completed();
+    for k in 0..episodes {
+        if let Err(e) = team.wait(Some(LIMIT)) {
+            println!("vm_team: rank {rank}: episode {k}: {e}");
+            return false;
+        }
+    }
+    // The switch's bookkeeping may trail the release (the simulator's fast path counts at its
+    // next step): let it settle, bounded, before comparing.
+    let mut counted = device.barriers_completed() - before;
+    for _ in 0..1000 {
+        if counted >= episodes {
+            break;
+        }
+        device.progress();
+        std::thread::sleep(Duration::from_millis(1));
+        counted = device.barriers_completed() - before;
+    }
+    println!("vm_team: rank {rank}: {verdict}, {episodes} barriers, port counted +{counted}");
+    counted == episodes
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let expect_fallback = args.last().is_some_and(|a| a == "--expect-fallback");
+    let [address, ranks, episodes, dir] = &args[..args.len() - usize::from(expect_fallback)] else {
+        eprintln!("usage: vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback]");
+        return ExitCode::FAILURE;
+    };
+    let (Ok(ranks), Ok(episodes)) = (ranks.parse::<usize>(), episodes.parse::<u64>()) else {
+        eprintln!("vm_team: RANKS and EPISODES are numbers");
+        return ExitCode::FAILURE;
+    };
+    let dir = PathBuf::from(dir);
+    if let Ok(rank) = std::env::var(RANK_ENV) {
+        let rank = rank.parse().unwrap_or(usize::MAX);
+        return if run_rank(address, rank, ranks, episodes, &dir, expect_fallback) {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("vm_team: cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            eprintln!("vm_team: cannot find my own binary: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let children: Vec<_> = (1..ranks)
+        .map(|r| {
+            Command::new(&exe)
+                .args(&args)
+                .env(RANK_ENV, r.to_string())
+                .spawn()
+        })
+        .collect();
+    let mut ok = run_rank(address, 0, ranks, episodes, &dir, expect_fallback);
+    for child in children {
+        ok &= child
+            .and_then(|mut c| c.wait())
+            .is_ok_and(|status| status.success());
+    }
+    if ok && expect_fallback {
+        println!("vm_team: ok: fallback: {ranks} processes, one verdict");
+        ExitCode::SUCCESS
+    } else if ok {
+        println!(
+            "vm_team: ok: {ranks} processes on one port, {episodes} barriers, each counted once"
+        );
+        ExitCode::SUCCESS
+    } else {
+        println!("vm_team: FAILED");
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,260 @@
+//! The claim record's state machine (ARCHITECTURE.md "Claims"), over [`Cell64`] so that the
+//! same code runs on the host segment's shared-memory words and on loom's atomics
+//! (gba-sim's `tests/loom.rs`).
+//!
+//! The record's first word packs everything a transition must decide on at once:
+//!
+//! ```text
+//! generation:16 | state:4 | joined:12 | pid:32
+//! ```
+//!
+//! `joined` lives in the word (not in a word of its own, as the first design had it) so that
+//! a team-mate joining and the last process leaving are one CAS each: a joiner can never add
+//! itself to a claim the last leaver has already begun to reset. The generation is bumped by
+//! every free and every take-over, so a CAS prepared from an older reading fails even when
+//! state, joined and pid look the same again (ABA); and two processes taking over one dead
+//! claim cannot both win: exactly one CAS replaces a given word.
+
+use crate::cell::{Cell64, Ordering};
+
+pub const FREE: u64 = 0;
+pub const CLAIMING: u64 = 1;
+pub const HELD: u64 = 2;
+
+/// The most processes of one team on one port (`joined` has 12 bits).
+pub const MAX_JOINED: u64 = 0xfff;
+
+/// The unpacked first word of a claim record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub generation: u64,
+    pub state: u64,
+    pub joined: u64,
+    pub pid: u64,
+}
+
+impl State {
+    pub fn unpack(word: u64) -> State {
+        State {
+            generation: word >> 48,
+            state: (word >> 44) & 0xf,
+            joined: (word >> 32) & MAX_JOINED,
+            pid: word & 0xffff_ffff,
+        }
+    }
+
+    pub fn pack(self) -> u64 {
+        ((self.generation & 0xffff) << 48)
+            | ((self.state & 0xf) << 44)
+            | ((self.joined & MAX_JOINED) << 32)
+            | (self.pid & 0xffff_ffff)
+    }
+
+    fn with(self, state: u64, joined: u64, pid: u64) -> u64 {
+        State {
+            state,
+            joined,
+            pid,
+            ..self
+        }
+        .pack()
+    }
+
+    fn next(self, state: u64, joined: u64, pid: u64) -> u64 {
+        State {
+            generation: (self.generation + 1) & 0xffff,
+            ..self
+        }
+        .with(state, joined, pid)
+    }
+}
+
+/// The cells of one claim record that the state machine touches.
+#[derive(Debug)]
+pub struct Record<'a, C> {
+    /// generation | state | joined | pid.
+    pub word: &'a C,
+    /// The claimant's start time (`/proc/PID/stat` field 22; 0: unknown).
+    pub start: &'a C,
+    /// The team key of the claim.
+    pub team: &'a C,
+    /// The combining block's arrivals counter (zeroed by each new claim).
+    pub arrivals: &'a C,
+}
+
+/// What [`Record::take`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// This process claimed the record (CLAIMING): it configures the group, then [`Record::hold`].
+    /// `over_dead`: it took over a dead owner's claim.
+    Won { over_dead: bool },
+    /// It joined a held claim of its own team.
+    Joined,
+    /// A team-mate is configuring the group (CLAIMING, owner alive): ask again.
+    Wait,
+    /// Another team with a live process holds the group.
+    Busy,
+}
+
+/// Whether the claim of `state`, whose claimant started at `start`, is still used by a live
+/// process (the caller checks the word's pid with the start time and every registered local
+/// slot).
+pub trait Liveness {
+    fn live(&self, state: State, start: u64) -> bool;
+}
+
+impl<F: Fn(State, u64) -> bool> Liveness for F {
+    fn live(&self, state: State, start: u64) -> bool {
+        self(state, start)
+    }
+}
+
+impl<C: Cell64> Record<'_, C> {
+    pub fn state(&self) -> State {
+        State::unpack(self.word.load(Ordering::Acquire))
+    }
+
+    /// Takes (from FREE or from a dead claim) or joins (same team key, HELD) the record for
+    /// the process `pid` (started at `start`) of team `key`. Lock-free: loops only when a
+    /// CAS lost to another transition, which then made progress.
+    pub fn take(&self, pid: u64, start: u64, key: u64, liveness: &impl Liveness) -> Taken {
+        loop {
+            let word = self.word.load(Ordering::Acquire);
+            let now = State::unpack(word);
+            let (new, outcome) = match now.state {
+                FREE => (now.with(CLAIMING, 1, pid), Taken::Won { over_dead: false }),
+                CLAIMING | HELD if !liveness.live(now, self.start.load(Ordering::Relaxed)) => {
+                    (now.next(CLAIMING, 1, pid), Taken::Won { over_dead: true })
+                }
+                CLAIMING => return Taken::Wait,
+                // Acquire on the word made the claimant's team key visible (stored before its
+                // HELD with release); the CAS below fails if the claim changed meanwhile.
+                _ if self.team.load(Ordering::Relaxed) != key => return Taken::Busy,
+                _ if now.joined >= MAX_JOINED => return Taken::Busy,
+                _ => (now.with(HELD, now.joined + 1, now.pid), Taken::Joined),
+            };
+            if self
+                .word
+                .compare_exchange(word, new, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                if let Taken::Won { .. } = outcome {
+                    // Only the CLAIMING owner writes these; its team-mates read them after
+                    // its HELD (release), so relaxed stores suffice.
+                    self.start.store(start, Ordering::Relaxed);
+                    self.team.store(key, Ordering::Relaxed);
+                    self.arrivals.store(0, Ordering::Relaxed);
+                }
+                return outcome;
+            }
+        }
+    }
+
+    /// The winner publishes its configured group: CLAIMING(me) → HELD(me), release, so that a
+    /// joiner's acquire of HELD sees the team key, the zeroed counter, the flag and the
+    /// configuration written before. False when the claim was taken over meanwhile.
+    pub fn hold(&self, pid: u64) -> bool {
+        let word = self.word.load(Ordering::Acquire);
+        let now = State::unpack(word);
+        if now.state != CLAIMING || now.pid != pid {
+            return false;
+        }
+        self.word
+            .compare_exchange(
+                word,
+                now.with(HELD, now.joined, pid),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_ok()
+    }
+
+    /// Leaves a held claim. True for the host's last process, which now holds the record as
+    /// CLAIMING (so no team-mate joins and no other team claims while it resets the group)
+    /// and must [`free`](Self::free) it. False when others stay, or when the claim is not
+    /// held any more (taken over: nothing of it is ours to reset).
+    pub fn leave(&self, pid: u64) -> bool {
+        loop {
+            let word = self.word.load(Ordering::Acquire);
+            let now = State::unpack(word);
+            if now.state != HELD {
+                return false;
+            }
+            let (new, last) = if now.joined > 1 {
+                (now.with(HELD, now.joined - 1, now.pid), false)
+            } else {
+                (now.with(CLAIMING, 1, pid), true)
+            };
+            if self
+                .word
+                .compare_exchange(word, new, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                return last;
+            }
+        }
+    }
+
+    /// CLAIMING(me) → FREE(next generation), release: the group was reset on this port.
+    pub fn free(&self, pid: u64) {
+        let word = self.word.load(Ordering::Acquire);
+        let now = State::unpack(word);
+        if now.state == CLAIMING && now.pid == pid {
+            let _ = self.word.compare_exchange(
+                word,
+                now.next(FREE, 0, 0),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::sync::atomic::AtomicU64;
+
+    #[test]
+    fn pack_round_trips() {
+        let s = State {
+            generation: 0xffff,
+            state: HELD,
+            joined: 7,
+            pid: 0xdead_beef,
+        };
+        assert_eq!(State::unpack(s.pack()), s);
+    }
+
+    #[test]
+    fn claim_join_leave_free() {
+        let cells: [AtomicU64; 4] = core::array::from_fn(|_| AtomicU64::new(0));
+        let r = Record {
+            word: &cells[0],
+            start: &cells[1],
+            team: &cells[2],
+            arrivals: &cells[3],
+        };
+        let alive = |_: State, _: u64| true;
+        assert_eq!(r.take(10, 1, 77, &alive), Taken::Won { over_dead: false });
+        assert_eq!(r.take(11, 1, 77, &alive), Taken::Wait);
+        assert!(r.hold(10));
+        assert_eq!(r.take(11, 1, 77, &alive), Taken::Joined);
+        assert_eq!(r.take(12, 1, 78, &alive), Taken::Busy);
+        assert_eq!(r.state().joined, 2);
+        assert!(!r.leave(10));
+        assert!(r.leave(11));
+        assert_eq!(
+            r.take(12, 1, 77, &alive),
+            Taken::Wait,
+            "the last leaver resets"
+        );
+        r.free(11);
+        assert_eq!(r.state().state, FREE);
+        assert_eq!(r.state().generation, 1);
+        let dead = |_: State, _: u64| false;
+        assert_eq!(r.take(12, 1, 78, &alive), Taken::Won { over_dead: false });
+        assert_eq!(r.take(13, 1, 79, &dead), Taken::Won { over_dead: true });
+        assert_eq!(r.state().generation, 2);
+    }
+}

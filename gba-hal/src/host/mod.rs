@@ -1,0 +1,511 @@
+//! The host segment (ARCHITECTURE.md "The host segment"): per switch port, the memory every
+//! process of the host that opens the port maps, in which the host arbitrates the port's
+//! groups (claim records: groups owned, not overwritten) and combines its processes'
+//! arrivals (one member per host, many processes).
+//!
+//! One layout for every backend; only where the memory comes from differs:
+//! - the simulator: port p's block of its fabric's `hosts` file (gba-sim);
+//! - UIO hardware: a file of its own in `/dev/shm`, named from the device's identity and the
+//!   boot id ([`SegmentFile`]), which also holds the release-flag page when the device has no
+//!   DMA map of its own.
+//!
+//! ```text
+//! segment = GROUPS × GROUP_BYTES, per group:
+//!   line 0   claim record: word (generation|state|joined|pid), start time, team key,
+//!            flag IOVA, flag length, L
+//!   line 1   arrivals: every local arrival since the claim (never reset)
+//!   line 2+i slot i: pid, start time, team rank, entered (the last sequence it arrived for)
+//! ```
+//!
+//! Every word alone where it is written on the hot path: `arrivals` on its own line (the one
+//! line the host's processes bounce), each slot's `entered` on its slot's line. As for every
+//! memory other processes share: no reference to it is ever made, every access is atomic.
+
+mod claims;
+pub(crate) mod file;
+pub mod process;
+
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+pub use claims::HostClaims;
+pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile};
+
+use crate::cell::Cell64;
+use crate::claim::{self, Liveness, Record, State, Taken};
+
+/// The most processes of one team on one port (slots per group).
+pub const MAX_LOCAL: usize = 64;
+/// Groups a segment has records for.
+pub const GROUPS: usize = gba_pac::MAX_GROUPS;
+const LINE: usize = 64;
+/// Bytes of one group's block.
+pub const GROUP_BYTES: usize = (2 + MAX_LOCAL) * LINE;
+/// Bytes of one port's host segment.
+pub const PORT_BYTES: usize = GROUPS * GROUP_BYTES;
+
+const R_WORD: usize = 0;
+const R_START: usize = 1;
+const R_TEAM: usize = 2;
+const R_FLAG: usize = 3;
+const R_FLAG_LEN: usize = 4;
+const R_LOCAL: usize = 5;
+const S_PID: usize = 0;
+const S_START: usize = 1;
+const S_RANK: usize = 2;
+const S_ENTERED: usize = 3;
+
+/// One claim record as `gba sim status` and `gba dump` show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimReport {
+    pub group: usize,
+    /// "claiming" or "held".
+    pub state: &'static str,
+    pub pid: u64,
+    pub alive: bool,
+    pub team_key: u64,
+    pub joined: u64,
+    /// L: the team's processes on this port.
+    pub local: u64,
+    /// Registered local processes.
+    pub slots: Vec<LocalSlot>,
+}
+
+/// A local process of a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocalSlot {
+    pub slot: usize,
+    pub pid: u64,
+    pub rank: u64,
+    pub entered: u64,
+    pub alive: bool,
+}
+
+/// One 64-bit word of a segment, reached only atomically.
+#[derive(Clone, Copy, Debug)]
+pub struct HostWord<'a> {
+    ptr: *mut u64,
+    _segment: PhantomData<&'a ()>,
+}
+
+impl HostWord<'_> {
+    fn atomic(&self) -> &AtomicU64 {
+        // SAFETY: `ptr` is an 8-aligned word inside the segment (`HostSegment::word` computes
+        // it from the layout), valid while the borrow lasts (`HostSegment::new`'s contract),
+        // and every party reaches the segment only atomically.
+        unsafe { AtomicU64::from_ptr(self.ptr) }
+    }
+
+    pub fn load(&self) -> u64 {
+        self.atomic().load(Ordering::Acquire)
+    }
+
+    pub fn store(&self, value: u64) {
+        self.atomic().store(value, Ordering::Release)
+    }
+
+    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
+        self.atomic()
+            .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
+    }
+}
+
+impl Cell64 for HostWord<'_> {
+    fn load(&self, order: Ordering) -> u64 {
+        self.atomic().load(order)
+    }
+    fn store(&self, value: u64, order: Ordering) {
+        self.atomic().store(value, order)
+    }
+    fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
+        self.atomic().compare_exchange(c, n, s, f)
+    }
+    fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
+        self.atomic().fetch_add(value, order)
+    }
+}
+
+/// One port's host segment: [`PORT_BYTES`] of memory shared by the host's processes.
+#[derive(Clone, Copy, Debug)]
+pub struct HostSegment<'a> {
+    base: NonNull<u8>,
+    _memory: PhantomData<&'a ()>,
+}
+
+// SAFETY: a view of memory reached only atomically (the constructor's contract).
+unsafe impl Send for HostSegment<'_> {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for HostSegment<'_> {}
+
+impl<'a> HostSegment<'a> {
+    /// The segment at `base`.
+    ///
+    /// # Safety
+    ///
+    /// `base` is 64-byte aligned and valid for reads and writes of [`PORT_BYTES`] for `'a`,
+    /// and every process and thread reaches those bytes only atomically.
+    pub unsafe fn new(base: NonNull<u8>) -> Self {
+        HostSegment {
+            base,
+            _memory: PhantomData,
+        }
+    }
+
+    fn word(&self, offset: usize) -> HostWord<'a> {
+        assert!(
+            offset.is_multiple_of(8) && offset + 8 <= PORT_BYTES,
+            "host segment word {offset:#x} outside the layout"
+        );
+        HostWord {
+            // In bounds: checked just above.
+            ptr: self.base.as_ptr().wrapping_add(offset).cast(),
+            _segment: PhantomData,
+        }
+    }
+
+    fn record_word(&self, g: usize, word: usize) -> HostWord<'a> {
+        self.word(g * GROUP_BYTES + word * 8)
+    }
+
+    fn slot_word(&self, g: usize, slot: usize, word: usize) -> HostWord<'a> {
+        self.word(g * GROUP_BYTES + (2 + slot) * LINE + word * 8)
+    }
+
+    fn with_record<R>(&self, g: usize, f: impl FnOnce(&Record<'_, HostWord<'a>>) -> R) -> R {
+        let (word, start, team) = (
+            self.record_word(g, R_WORD),
+            self.record_word(g, R_START),
+            self.record_word(g, R_TEAM),
+        );
+        let arrivals = self.word(g * GROUP_BYTES + LINE);
+        f(&Record {
+            word: &word,
+            start: &start,
+            team: &team,
+            arrivals: &arrivals,
+        })
+    }
+
+    /// Whether the claim of group `g` is still used: its claimant (pid and start time) or
+    /// any registered local process is alive.
+    fn claim_live(&self, g: usize) -> impl Liveness + '_ {
+        move |state: State, start: u64| {
+            process::alive_as(state.pid, start)
+                || (0..MAX_LOCAL).any(|s| {
+                    let pid = self.slot_word(g, s, S_PID).load();
+                    pid != 0 && process::alive_as(pid, self.slot_word(g, s, S_START).load())
+                })
+        }
+    }
+
+    /// Takes or joins group `g`'s claim for this process as slot `slot` of the `local`
+    /// processes of team `key` (team rank `rank`). On a win the record's slots are cleared, L
+    /// recorded and the slot registered; on a join the slot is registered.
+    pub fn take_claim(&self, g: usize, key: u64, slot: usize, local: usize, rank: u64) -> Taken {
+        let (pid, start) = (process::my_pid(), process::my_start_time());
+        let live = self.claim_live(g);
+        let taken = self.with_record(g, |r| r.take(pid, start, key, &live));
+        if let Taken::Won { .. } = taken {
+            for s in 0..MAX_LOCAL {
+                self.slot_word(g, s, S_PID).store(0);
+            }
+            self.record_word(g, R_FLAG).store(0);
+            self.record_word(g, R_LOCAL).store(local as u64);
+        }
+        if matches!(taken, Taken::Won { .. } | Taken::Joined) && slot < MAX_LOCAL {
+            self.slot_word(g, slot, S_START).store(start);
+            self.slot_word(g, slot, S_RANK).store(rank);
+            self.slot_word(g, slot, S_ENTERED).store(0);
+            self.slot_word(g, slot, S_PID).store(pid);
+        }
+        taken
+    }
+
+    /// The winner publishes the group's release flag (IOVA and length) and holds the claim.
+    pub fn hold_claim(&self, g: usize, iova: u64, len: usize) -> bool {
+        self.record_word(g, R_FLAG).store(iova);
+        self.record_word(g, R_FLAG_LEN).store(len as u64);
+        self.with_record(g, |r| r.hold(process::my_pid()))
+    }
+
+    /// The published flag of a held claim: (IOVA, length).
+    pub fn claim_flag(&self, g: usize) -> (u64, usize) {
+        (
+            self.record_word(g, R_FLAG).load(),
+            self.record_word(g, R_FLAG_LEN).load() as usize,
+        )
+    }
+
+    /// L of the claim.
+    pub fn claim_local(&self, g: usize) -> u64 {
+        self.record_word(g, R_LOCAL).load()
+    }
+
+    /// Leaves the claim as slot `slot`; true for the last process (see [`Record::leave`]).
+    pub fn leave_claim(&self, g: usize, slot: usize) -> bool {
+        let last = self.with_record(g, |r| r.leave(process::my_pid()));
+        if !last && slot < MAX_LOCAL {
+            let _ = self
+                .slot_word(g, slot, S_PID)
+                .compare_exchange(process::my_pid(), 0);
+        }
+        last
+    }
+
+    /// Frees the claim this process holds as CLAIMING (after the group's reset).
+    pub fn free_claim(&self, g: usize) {
+        for s in 0..MAX_LOCAL {
+            self.slot_word(g, s, S_PID).store(0);
+        }
+        self.with_record(g, |r| r.free(process::my_pid()));
+    }
+
+    /// Takes over group `g`'s claim if every process of it is dead (for a reclaim): the dead
+    /// claimant's pid, with the record now CLAIMING by this process, to be freed with
+    /// [`free_claim`](Self::free_claim) after the reset.
+    pub fn take_dead_claim(&self, g: usize) -> Option<u64> {
+        let state = self.with_record(g, |r| r.state());
+        if state.state == claim::FREE {
+            return None;
+        }
+        let live = self.claim_live(g);
+        match self.with_record(g, |r| r.take(process::my_pid(), 0, 0, &live)) {
+            Taken::Won { over_dead: true } => Some(state.pid),
+            Taken::Won { over_dead: false } => {
+                // It was freed meanwhile: give it back at once.
+                self.free_claim(g);
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Pointers for [`Combining`](crate::Combining): the arrivals counter and slot `slot`'s
+    /// `entered`.
+    pub fn combining_words(&self, g: usize, slot: usize) -> (*mut u64, *mut u64) {
+        (
+            self.word(g * GROUP_BYTES + LINE).ptr,
+            self.slot_word(g, slot.min(MAX_LOCAL - 1), S_ENTERED).ptr,
+        )
+    }
+
+    /// Groups whose claim a live process holds (bit g: group g).
+    pub fn live_claims(&self) -> u32 {
+        (0..GROUPS.min(32))
+            .filter(|&g| {
+                let state = self.with_record(g, |r| r.state());
+                state.state != claim::FREE && {
+                    let live = self.claim_live(g);
+                    live.live(state, self.record_word(g, R_START).load())
+                }
+            })
+            .fold(0, |set, g| set | (1 << g))
+    }
+
+    /// The process that holds group `g` (its claim record's pid), if any.
+    pub fn group_owner(&self, g: usize) -> Option<u64> {
+        let state = self.with_record(g, |r| r.state());
+        (state.state != claim::FREE).then_some(state.pid)
+    }
+
+    /// Records `owner` (a pid; `None`: nobody) as the holder of group `g`, as a held claim of
+    /// one process with start time unknown, outside any backend (tests and tools).
+    pub fn set_group_owner(&self, g: usize, owner: Option<u64>) {
+        for s in 0..MAX_LOCAL {
+            self.slot_word(g, s, S_PID).store(0);
+        }
+        let word = self.record_word(g, R_WORD);
+        let now = State::unpack(word.load());
+        let new = match owner {
+            None => State {
+                generation: (now.generation + 1) & 0xffff,
+                state: claim::FREE,
+                joined: 0,
+                pid: 0,
+            },
+            Some(pid) => {
+                self.record_word(g, R_START).store(0);
+                self.record_word(g, R_TEAM).store(u64::MAX);
+                self.record_word(g, R_LOCAL).store(1);
+                State {
+                    generation: (now.generation + 1) & 0xffff,
+                    state: claim::HELD,
+                    joined: 1,
+                    pid: pid & 0xffff_ffff,
+                }
+            }
+        };
+        word.store(new.pack());
+    }
+
+    /// Every claim record that is not free.
+    pub fn claims(&self) -> Vec<ClaimReport> {
+        (0..GROUPS)
+            .filter_map(|g| {
+                let state = self.with_record(g, |r| r.state());
+                if state.state == claim::FREE {
+                    return None;
+                }
+                let slots = (0..MAX_LOCAL)
+                    .filter_map(|s| {
+                        let pid = self.slot_word(g, s, S_PID).load();
+                        (pid != 0).then(|| LocalSlot {
+                            slot: s,
+                            pid,
+                            rank: self.slot_word(g, s, S_RANK).load(),
+                            entered: self.slot_word(g, s, S_ENTERED).load(),
+                            alive: process::alive_as(pid, self.slot_word(g, s, S_START).load()),
+                        })
+                    })
+                    .collect();
+                Some(ClaimReport {
+                    group: g,
+                    state: if state.state == claim::HELD {
+                        "held"
+                    } else {
+                        "claiming"
+                    },
+                    pid: state.pid,
+                    alive: process::alive_as(state.pid, self.record_word(g, R_START).load()),
+                    team_key: self.record_word(g, R_TEAM).load(),
+                    joined: state.joined,
+                    local: self.record_word(g, R_LOCAL).load(),
+                    slots,
+                })
+            })
+            .collect()
+    }
+
+    /// The local processes of group `g`'s claim that have not entered sequence `seq` (mod
+    /// 2^32) yet: what a timeout names on this host.
+    pub fn local_missing(&self, g: usize, seq: u32) -> Vec<LocalSlot> {
+        self.claims()
+            .into_iter()
+            .filter(|c| c.group == g)
+            .flat_map(|c| c.slots)
+            .filter(|s| s.entered as u32 != seq)
+            .collect()
+    }
+}
+
+/// What identifies a host segment (see [`Backend::host_key`](crate::Backend::host_key)):
+/// this boot's id, the segment file's device and inode and the port, hashed; `None` when the
+/// file or the boot id cannot be read.
+pub fn host_key(segment_file: &std::path::Path, port: usize) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    use std::os::unix::fs::MetadataExt;
+    let boot = process::boot_id()?;
+    let m = std::fs::metadata(segment_file).ok()?;
+    let mut h = std::hash::DefaultHasher::new();
+    (boot, m.dev(), m.ino(), port).hash(&mut h);
+    Some(h.finish() | 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LocalTeam;
+    use crate::backend::{Claim, DmaRegion};
+
+    /// PORT_BYTES of zeroed, 64-aligned memory standing for a segment file (Miri opens no
+    /// files), freed on drop.
+    struct Memory(NonNull<u8>, std::alloc::Layout);
+
+    impl Memory {
+        fn new() -> Self {
+            let layout = std::alloc::Layout::from_size_align(PORT_BYTES, 64).unwrap();
+            // SAFETY: the layout has a non-zero size.
+            let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+            Memory(NonNull::new(ptr).expect("allocation"), layout)
+        }
+
+        fn segment(&self) -> HostSegment<'_> {
+            // SAFETY: PORT_BYTES, 64-aligned, alive while borrowed, reached only atomically
+            // (through the segment) by the test's threads.
+            unsafe { HostSegment::new(self.0) }
+        }
+    }
+
+    impl Drop for Memory {
+        fn drop(&mut self) {
+            // SAFETY: allocated in `new` with this layout; the threads using it have joined.
+            unsafe { std::alloc::dealloc(self.0.as_ptr(), self.1) }
+        }
+    }
+
+    // SAFETY: the memory is reached only atomically, through `HostSegment`.
+    unsafe impl Sync for Memory {}
+
+    /// Two processes of a team on one port, as two threads over one segment (what Miri can
+    /// run): one wins and publishes, the other joins with its flag; over 50 episodes exactly
+    /// one arrival per episode completes the host's count; the last leaver frees the claim.
+    #[test]
+    fn two_local_processes_claim_join_and_combine() {
+        let memory = Memory::new();
+        let flag_line = AtomicU64::new(0);
+        let flag = DmaRegion {
+            host: NonNull::from(&flag_line).cast(),
+            iova: 0x1000,
+            len: 64,
+        };
+        let completions = AtomicU64::new(0);
+        let step = std::sync::Barrier::new(2);
+        std::thread::scope(|s| {
+            for index in 0..2u32 {
+                let (memory, completions, step) = (&memory, &completions, &step);
+                s.spawn(move || {
+                    let claims = HostClaims::new();
+                    let team = LocalTeam {
+                        key: 0x7ea,
+                        local: 2,
+                        index,
+                        rank: index,
+                    };
+                    let segment = memory.segment();
+                    let resolve =
+                        |iova, len| (iova == flag.iova).then_some(DmaRegion { len, ..flag });
+                    let joined = loop {
+                        match claims.claim(segment, 0, Some(&team), resolve) {
+                            Claim::Won => {
+                                assert!(claims.hold(segment, 0, &flag));
+                                break None;
+                            }
+                            Claim::Joined { flag } => break Some(flag),
+                            Claim::Wait => std::thread::yield_now(),
+                            Claim::Busy => panic!("a team-mate is never busy"),
+                        }
+                    };
+                    if let Some(joined) = joined {
+                        assert_eq!(joined.iova, flag.iova);
+                    }
+                    step.wait();
+                    let record = &segment.claims()[0];
+                    assert_eq!((record.joined, record.local, record.slots.len()), (2, 2, 2));
+                    let combining = claims.combining(segment, 0).expect("L = 2");
+                    for episode in 1..=50 {
+                        combining.enter(episode);
+                        if (combining.add() + 1) % combining.local == 0 {
+                            completions.fetch_add(1, Ordering::Relaxed);
+                        }
+                        // What the switch's release stands for: nobody arrives for the next
+                        // episode before this one completed.
+                        step.wait();
+                    }
+                    // Both leave; exactly one is the last, which then frees the claim.
+                    if claims.leave(segment, 0) {
+                        completions.fetch_add(1000, Ordering::Relaxed);
+                        claims.release(segment, 0);
+                    }
+                });
+            }
+        });
+        // 50 completing arrivals (one doorbell per episode) and one last leaver.
+        assert_eq!(completions.load(Ordering::Relaxed), 1050);
+        assert_eq!(
+            memory.segment().live_claims(),
+            0,
+            "the last leaver freed the claim"
+        );
+    }
+}
