@@ -460,10 +460,16 @@ impl From<WaitError> for TeamError {
 }
 
 /// This process's hostname (for messages; empty if unknown).
+/// Read once per process: team creation needs it twice, and every communicator creates a
+/// team (a process does not move to another UTS namespace while it holds teams).
 fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|s| s.trim().to_string())
-        .unwrap_or_default()
+    static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    NAME.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default()
+    })
+    .clone()
 }
 
 /// A team key candidate: this process (pid, start time), a per-process counter and the

@@ -109,29 +109,76 @@ impl<F: Fn(State, u64) -> bool> Liveness for F {
     }
 }
 
+/// A joiner's entry in the claim's table of local processes, which the liveness check reads.
+/// [`Record::take`] registers it *before* the join CAS, tagged with the claim's generation,
+/// so that from the moment a process has joined it is seen alive (a joiner that registered
+/// after its CAS and died in between was invisible: a dead claimant's claim could then be
+/// taken over under it). A registration the join then did not use is withdrawn; a stale one
+/// (its generation is not the record's) counts for nothing.
+pub trait JoinSlot {
+    /// This process is about to join the claim of `generation`.
+    fn register(&self, generation: u64);
+    /// The join did not happen.
+    fn withdraw(&self);
+}
+
+/// No table of local processes (a claim of one process, and tests of the word alone).
+impl JoinSlot for () {
+    fn register(&self, _generation: u64) {}
+    fn withdraw(&self) {}
+}
+
 impl<C: Cell64> Record<'_, C> {
     pub fn state(&self) -> State {
         State::unpack(self.word.load(Ordering::Acquire))
     }
 
-    /// Takes (from FREE or from a dead claim) or joins (same team key, HELD) the record for
-    /// the process `pid` (started at `start`) of team `key`. Lock-free: loops only when a
-    /// CAS lost to another transition, which then made progress.
+    /// [`take_as`](Self::take_as) with no table of local processes.
     pub fn take(&self, pid: u64, start: u64, key: u64, liveness: &impl Liveness) -> Taken {
-        loop {
+        self.take_as(pid, start, key, liveness, &())
+    }
+
+    /// Takes (from FREE or from a dead claim) or joins (same team key, HELD) the record for
+    /// the process `pid` (started at `start`) of team `key`, registering in `slot` before a
+    /// join. Lock-free: loops only when a CAS lost to another transition, which then made
+    /// progress.
+    ///
+    /// A held claim of this team is joined without asking whether its claimant lives: the
+    /// team key is this team creation's own (rank 0's pid, start time and a counter), so the
+    /// claim is nobody else's, and a dead team-mate fails the team anyway (its barrier times
+    /// out naming it). That keeps the join, which every local process but one makes at each
+    /// team creation, free of the liveness check's system calls.
+    pub fn take_as(
+        &self,
+        pid: u64,
+        start: u64,
+        key: u64,
+        liveness: &impl Liveness,
+        slot: &impl JoinSlot,
+    ) -> Taken {
+        let mut registered = None;
+        let outcome = loop {
             let word = self.word.load(Ordering::Acquire);
             let now = State::unpack(word);
+            // Acquire on the word made a HELD claimant's team key visible (stored before its
+            // HELD with release); the CAS below fails if the claim changed meanwhile.
+            let ours = now.state == HELD && self.team.load(Ordering::Relaxed) == key;
             let (new, outcome) = match now.state {
                 FREE => (now.with(CLAIMING, 1, pid), Taken::Won { over_dead: false }),
+                HELD if ours && now.joined < MAX_JOINED => {
+                    // Release (the slot's stores) before the CAS: whoever reads the word
+                    // with our join in it sees our registration.
+                    if registered != Some(now.generation) {
+                        slot.register(now.generation);
+                        registered = Some(now.generation);
+                    }
+                    (now.with(HELD, now.joined + 1, now.pid), Taken::Joined)
+                }
                 CLAIMING | HELD if !liveness.live(now, self.start.load(Ordering::Relaxed)) => {
                     (now.next(CLAIMING, 1, pid), Taken::Won { over_dead: true })
                 }
-                CLAIMING => return Taken::Wait,
-                // Acquire on the word made the claimant's team key visible (stored before its
-                // HELD with release); the CAS below fails if the claim changed meanwhile.
-                _ if self.team.load(Ordering::Relaxed) != key => return Taken::Busy,
-                _ if now.joined >= MAX_JOINED => return Taken::Busy,
-                _ => (now.with(HELD, now.joined + 1, now.pid), Taken::Joined),
+                CLAIMING => break Taken::Wait,
+                _ => break Taken::Busy,
             };
             if self
                 .word
@@ -145,9 +192,13 @@ impl<C: Cell64> Record<'_, C> {
                     self.team.store(key, Ordering::Relaxed);
                     self.arrivals.store(0, Ordering::Relaxed);
                 }
-                return outcome;
+                break outcome;
             }
+        };
+        if registered.is_some() && outcome != Taken::Joined {
+            slot.withdraw();
         }
+        outcome
     }
 
     /// The winner publishes its configured group: CLAIMING(me) → HELD(me), release, so that a

@@ -52,6 +52,11 @@ proptest! {
                             team = key;
                             Taken::Won { over_dead: false }
                         }
+                        // A held claim of one's own team is joined whoever lives.
+                        Model::Held { pid: p, joined } if team == key => {
+                            model = Model::Held { pid: p, joined: joined + 1 };
+                            Taken::Joined
+                        }
                         Model::Claiming { pid: p } | Model::Held { pid: p, .. } if dead.contains(&p) => {
                             model = Model::Claiming { pid };
                             team = key;
@@ -59,11 +64,7 @@ proptest! {
                             Taken::Won { over_dead: true }
                         }
                         Model::Claiming { .. } => Taken::Wait,
-                        Model::Held { .. } if team != key => Taken::Busy,
-                        Model::Held { pid: p, joined } => {
-                            model = Model::Held { pid: p, joined: joined + 1 };
-                            Taken::Joined
-                        }
+                        Model::Held { .. } => Taken::Busy,
                     };
                     prop_assert_eq!(r.take(pid, 0, key, &live), expected, "{:?}", op);
                 }

@@ -249,6 +249,7 @@ fn the_fast_path_wraps_at_two_to_the_32() {
 mod claims {
     use super::{Cell, cell};
     use gba_sim::claim::{self, Record, State, Taken};
+    use gba_sim::combine::{Cell64, Ordering};
     use loom::sync::Arc;
 
     struct Cells([Cell; 4]);
@@ -328,6 +329,69 @@ mod claims {
                 .count();
             assert_eq!(won, 1, "{mine:?} {theirs:?}");
             assert_eq!(cells.record().state().generation, 6);
+        });
+    }
+
+    /// A team-mate joins a claim whose claimant (DEAD) died, while another job's process
+    /// finds that claim: the joiner registers in the claim's table of local processes before
+    /// its join CAS (`claim::JoinSlot`), and the liveness check counts that registration, so
+    /// the other job either took the claim over before the join (which then fails and is
+    /// withdrawn) or sees the joiner alive and is busy; never both joined and taken over. With
+    /// the registration after the CAS, loom finds the interleaving in which a joined process
+    /// is invisible and its claim is taken over under it.
+    #[test]
+    fn a_joiner_is_seen_alive_from_its_join_on() {
+        struct Slot {
+            pid: Cell,
+            generation: Cell,
+        }
+        impl claim::JoinSlot for Slot {
+            fn register(&self, generation: u64) {
+                self.generation.store(generation, Ordering::Relaxed);
+                self.pid.store(2, Ordering::Release);
+            }
+            fn withdraw(&self) {
+                self.pid.store(0, Ordering::Release);
+            }
+        }
+        loom::model(|| {
+            let held = State {
+                generation: 5,
+                state: claim::HELD,
+                joined: 1,
+                pid: DEAD,
+            };
+            let cells = Cells::new(held.pack());
+            cells.0[2].store(10, Ordering::Relaxed); // the team key of the dead claimant's team
+            let slot = Arc::new(Slot {
+                pid: cell(0),
+                generation: cell(0),
+            });
+            // What the host segment's liveness check does: the claimant, or a process
+            // registered for this generation of the claim.
+            let live = {
+                let slot = Arc::clone(&slot);
+                move |state: State, _start: u64| {
+                    state.pid != DEAD
+                        || (slot.pid.load(Ordering::Acquire) != 0
+                            && slot.generation.load(Ordering::Relaxed) == state.generation)
+                }
+            };
+            let (other, other_slot, other_live) =
+                (Arc::clone(&cells), Arc::clone(&slot), live.clone());
+            let joiner = loom::thread::spawn(move || {
+                other.record().take_as(2, 0, 10, &other_live, &*other_slot)
+            });
+            let taker = cells.record().take(3, 0, 20, &live);
+            let joined = joiner.join().unwrap();
+            assert!(
+                !(joined == Taken::Joined && taker == Taken::Won { over_dead: true }),
+                "a joined process's claim was taken over"
+            );
+            match joined {
+                Taken::Joined => assert_eq!(taker, Taken::Busy),
+                _ => assert_eq!(slot.pid.load(Ordering::Relaxed), 0, "a registration left"),
+            }
         });
     }
 

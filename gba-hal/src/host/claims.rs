@@ -5,7 +5,7 @@
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use super::{GROUPS, HostSegment, MAX_LOCAL, process};
+use super::{GROUPS, HostSegment, MAX_LOCAL, Patience, process};
 use crate::backend::{Claim, Combining, DmaRegion, LocalTeam};
 use crate::claim::Taken;
 
@@ -18,6 +18,8 @@ pub struct HostClaims {
     token: u64,
     /// Per group, this value's slot in the claim's local table, plus one (0: none).
     slots: [AtomicU32; GROUPS],
+    /// What this value's waits for a team-mate's configuration remember (see [`Patience`]).
+    patience: Patience,
 }
 
 impl Default for HostClaims {
@@ -38,6 +40,7 @@ impl HostClaims {
         HostClaims {
             token: next_token(),
             slots: core::array::from_fn(|_| AtomicU32::new(0)),
+            patience: Patience::default(),
         }
     }
 
@@ -69,7 +72,8 @@ impl HostClaims {
         if slot >= MAX_LOCAL || local > MAX_LOCAL {
             return Claim::Busy;
         }
-        let taken = segment.take_claim(group, key, slot, local, rank);
+        // Called again and again while a team-mate configures (`Claim::Wait`): patient.
+        let taken = segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience));
         if let Taken::Won { .. } | Taken::Joined = taken {
             self.slots[group].store(slot as u32 + 1, Ordering::Relaxed);
         }

@@ -33,7 +33,7 @@ pub use claims::HostClaims;
 pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile};
 
 use crate::cell::Cell64;
-use crate::claim::{self, Liveness, Record, State, Taken};
+use crate::claim::{self, JoinSlot, Liveness, Record, State, Taken};
 
 /// The most processes of one team on one port (slots per group).
 pub const MAX_LOCAL: usize = 64;
@@ -55,6 +55,8 @@ const S_PID: usize = 0;
 const S_START: usize = 1;
 const S_RANK: usize = 2;
 const S_ENTERED: usize = 3;
+/// The claim generation the slot was registered for (see [`claim::JoinSlot`]).
+const S_GENERATION: usize = 4;
 
 /// One claim record as `gba sim status` and `gba dump` show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,36 +190,85 @@ impl<'a> HostSegment<'a> {
     }
 
     /// Whether the claim of group `g` is still used: its claimant (pid and start time) or
-    /// any registered local process is alive.
+    /// any local process registered for this generation of the claim is alive.
     fn claim_live(&self, g: usize) -> impl Liveness + '_ {
         move |state: State, start: u64| {
             process::alive_as(state.pid, start)
                 || (0..MAX_LOCAL).any(|s| {
                     let pid = self.slot_word(g, s, S_PID).load();
-                    pid != 0 && process::alive_as(pid, self.slot_word(g, s, S_START).load())
+                    pid != 0
+                        && self.slot_word(g, s, S_GENERATION).load() == state.generation
+                        && process::alive_as(pid, self.slot_word(g, s, S_START).load())
                 })
         }
+    }
+
+    /// Registers this process (started at `start`, team rank `rank`) in slot `slot` of group
+    /// `g` for the claim of `generation`; the pid last (release), so a reader that finds the
+    /// pid finds the rest.
+    fn register_slot(&self, g: usize, slot: usize, start: u64, rank: u64, generation: u64) {
+        self.slot_word(g, slot, S_START).store(start);
+        self.slot_word(g, slot, S_RANK).store(rank);
+        self.slot_word(g, slot, S_ENTERED).store(0);
+        self.slot_word(g, slot, S_GENERATION).store(generation);
+        self.slot_word(g, slot, S_PID).store(process::my_pid());
     }
 
     /// Takes or joins group `g`'s claim for this process as slot `slot` of the `local`
     /// processes of team `key` (team rank `rank`). On a win the record's slots are cleared, L
     /// recorded and the slot registered; on a join the slot is registered.
     pub fn take_claim(&self, g: usize, key: u64, slot: usize, local: usize, rank: u64) -> Taken {
+        self.take_claim_waiting(g, key, slot, local, rank, None)
+    }
+
+    /// [`take_claim`](Self::take_claim) from a loop that waits for a team-mate's
+    /// configuration: with `patience`, a CLAIMING claimant is presumed alive for
+    /// [`Patience::GRACE`] after this waiter first saw (or last checked) that very claim,
+    /// instead of asking the system at every poll (see [`Patience`]).
+    pub fn take_claim_waiting(
+        &self,
+        g: usize,
+        key: u64,
+        slot: usize,
+        local: usize,
+        rank: u64,
+        patience: Option<&Patience>,
+    ) -> Taken {
         let (pid, start) = (process::my_pid(), process::my_start_time());
-        let live = self.claim_live(g);
-        let taken = self.with_record(g, |r| r.take(pid, start, key, &live));
+        let checked = self.claim_live(g);
+        let live = |state: State, start: u64| match patience {
+            Some(p) if state.state == claim::CLAIMING => {
+                p.presumed_alive(g, state) || {
+                    let alive = checked.live(state, start);
+                    if alive {
+                        p.checked(g, state);
+                    }
+                    alive
+                }
+            }
+            _ => checked.live(state, start),
+        };
+        // A joiner registers before its join CAS (see `claim::JoinSlot`).
+        let join_slot = Registration {
+            segment: self,
+            g,
+            slot,
+            start,
+            rank,
+        };
+        let taken = self.with_record(g, |r| r.take_as(pid, start, key, &live, &join_slot));
         if let Taken::Won { .. } = taken {
             for s in 0..MAX_LOCAL {
                 self.slot_word(g, s, S_PID).store(0);
             }
             self.record_word(g, R_FLAG).store(0);
             self.record_word(g, R_LOCAL).store(local as u64);
-        }
-        if matches!(taken, Taken::Won { .. } | Taken::Joined) && slot < MAX_LOCAL {
-            self.slot_word(g, slot, S_START).store(start);
-            self.slot_word(g, slot, S_RANK).store(rank);
-            self.slot_word(g, slot, S_ENTERED).store(0);
-            self.slot_word(g, slot, S_PID).store(pid);
+            if slot < MAX_LOCAL {
+                // The claimant is seen through the word's pid; its slot is for combining and
+                // for naming it in timeouts.
+                let generation = self.with_record(g, |r| r.state()).generation;
+                self.register_slot(g, slot, start, rank, generation);
+            }
         }
         taken
     }
@@ -389,6 +440,81 @@ impl<'a> HostSegment<'a> {
     }
 }
 
+/// A waiter's memory of the CLAIMING claims it polls, per group: the claim word and when it
+/// was first seen or last found alive. A process waiting for a team-mate's configuration
+/// polls the claim (every few microseconds); asking the system whether the claimant lives
+/// (`kill` and a read of `/proc/PID/stat`) at each poll cost ~40 µs and made joining a team
+/// several times slower than its configuration. Presuming the claimant alive for `GRACE`
+/// after seeing its claim, then checking once per `GRACE`, takes nothing from anyone: it only
+/// answers Wait where a check might have found the claimant dead, so a dead claimant's claim
+/// is taken over at most `GRACE` later (the wait is bounded by the configure timeout as
+/// before). It never presumes anything of a HELD claim (Busy or a take-over) or of a claim
+/// it has not seen. The two words of a group are stored separately: a reader pairing one
+/// claim's word with another's time presumes at most `GRACE` from a real observation.
+#[derive(Debug)]
+pub struct Patience {
+    word: [AtomicU64; GROUPS],
+    since: [AtomicU64; GROUPS],
+}
+
+impl Default for Patience {
+    fn default() -> Self {
+        Patience {
+            word: core::array::from_fn(|_| AtomicU64::new(0)),
+            since: core::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+}
+
+impl Patience {
+    /// How long a CLAIMING claimant is presumed alive between two checks.
+    pub const GRACE: core::time::Duration = core::time::Duration::from_millis(10);
+
+    fn presumed_alive(&self, g: usize, state: State) -> bool {
+        let (word, now) = (state.pack(), crate::backends::clock::monotonic_ns());
+        if self.word[g].load(Ordering::Relaxed) != word {
+            // A claim not seen before: presumed alive from now on, for GRACE.
+            self.word[g].store(word, Ordering::Relaxed);
+            self.since[g].store(now, Ordering::Relaxed);
+            return true;
+        }
+        now.saturating_sub(self.since[g].load(Ordering::Relaxed)) < Self::GRACE.as_nanos() as u64
+    }
+
+    fn checked(&self, g: usize, state: State) {
+        self.word[g].store(state.pack(), Ordering::Relaxed);
+        self.since[g].store(crate::backends::clock::monotonic_ns(), Ordering::Relaxed);
+    }
+}
+
+/// A joiner's slot in a segment, for [`Record::take_as`].
+struct Registration<'s, 'a> {
+    segment: &'s HostSegment<'a>,
+    g: usize,
+    slot: usize,
+    start: u64,
+    rank: u64,
+}
+
+impl JoinSlot for Registration<'_, '_> {
+    fn register(&self, generation: u64) {
+        if self.slot < MAX_LOCAL {
+            let r = self;
+            r.segment
+                .register_slot(r.g, r.slot, r.start, r.rank, generation);
+        }
+    }
+
+    fn withdraw(&self) {
+        if self.slot < MAX_LOCAL {
+            let _ = self
+                .segment
+                .slot_word(self.g, self.slot, S_PID)
+                .compare_exchange(process::my_pid(), 0);
+        }
+    }
+}
+
 /// What identifies a host segment (see [`Backend::host_key`](crate::Backend::host_key)):
 /// this boot's id, the segment file's device and inode and the port, hashed; `None` when the
 /// file or the boot id cannot be read.
@@ -436,6 +562,44 @@ mod tests {
 
     // SAFETY: the memory is reached only atomically, through `HostSegment`.
     unsafe impl Sync for Memory {}
+
+    /// A joiner of a claim whose claimant died is what keeps the claim alive: registered
+    /// (for the claim's generation) by the time its join is in the word, so nobody takes the
+    /// claim over under it; a registration for an older generation keeps nothing alive.
+    #[cfg(not(miri))]
+    #[test]
+    fn a_joiner_keeps_a_dead_claimants_claim_alive() {
+        let memory = Memory::new();
+        let segment = memory.segment();
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("`true` runs");
+        let dead = u64::from(child.id());
+        child.wait().unwrap();
+        let alive = |_: State, _: u64| true;
+        segment.with_record(0, |r| {
+            assert_eq!(
+                r.take(dead, 0, 0x7ea, &alive),
+                Taken::Won { over_dead: false }
+            );
+            assert!(r.hold(dead));
+        });
+        assert_eq!(
+            segment.live_claims(),
+            0,
+            "the claimant is dead, nobody else is in it"
+        );
+        assert_eq!(segment.take_claim(0, 0x7ea, 1, 2, 1), Taken::Joined);
+        assert_eq!(segment.live_claims(), 1, "the joiner is seen");
+        assert_eq!(segment.take_dead_claim(0), None, "and nobody takes it over");
+        let generation = segment.with_record(0, |r| r.state()).generation;
+        segment.slot_word(0, 1, S_GENERATION).store(generation + 1);
+        assert_eq!(
+            segment.live_claims(),
+            0,
+            "a registration for another generation counts for nothing"
+        );
+    }
 
     /// Two processes of a team on one port, as two threads over one segment (what Miri can
     /// run): one wins and publishes, the other joins with its flag; over 50 episodes exactly
@@ -485,7 +649,7 @@ mod tests {
                     let combining = claims.combining(segment, 0).expect("L = 2");
                     for episode in 1..=50 {
                         combining.enter(episode);
-                        if (combining.add() + 1) % combining.local == 0 {
+                        if (combining.add() + 1).is_multiple_of(combining.local) {
                             completions.fetch_add(1, Ordering::Relaxed);
                         }
                         // What the switch's release stands for: nobody arrives for the next

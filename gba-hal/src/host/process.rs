@@ -9,6 +9,11 @@ pub fn my_pid() -> u64 {
 /// Whether process `pid` exists. A pid can be reused after its process died; the fabric
 /// accepts that rare confusion (it only delays noticing a dead process), as lock files do.
 pub fn alive(pid: u64) -> bool {
+    alive_as(pid, 0)
+}
+
+/// Whether `pid` exists for the system (`kill(pid, 0)`; a zombie still does).
+fn exists(pid: u64) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return false;
     };
@@ -17,31 +22,39 @@ pub fn alive(pid: u64) -> bool {
     }
     // SAFETY: signal 0 only checks that the process exists and may be signalled.
     let rc = unsafe { libc::kill(pid, 0) };
-    let exists = rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH);
-    // A zombie (exited, not yet reaped by its parent) still exists but will never release
-    // anything it held.
-    exists && !zombie(pid)
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-fn zombie(pid: libc::pid_t) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            // The state follows the parenthesised command name, which may contain spaces.
-            let after = &stat[stat.rfind(')')? + 1..];
-            after.split_whitespace().next().map(|state| state == "Z")
-        })
-        .unwrap_or(false)
+/// The state (field 3: `Z` for a zombie) and start time (field 22, clock ticks after boot) of
+/// process `pid`, from one read of `/proc/PID/stat` into a buffer on the stack: a liveness
+/// check is polled while a team-mate configures, so it is one open, one read and one close
+/// (reading the file twice, through `read_to_string`'s size probe and growing reads, cost
+/// about ten system calls). `None` when unreadable.
+fn stat(pid: u64) -> Option<(u8, u64)> {
+    use std::io::Read;
+    // The fields up to 22 take at most 16 (command) + 21 × 20 (numbers) bytes and spaces.
+    let mut buf = [0u8; 1024];
+    let n = std::fs::File::open(format!("/proc/{pid}/stat"))
+        .ok()?
+        .read(&mut buf)
+        .ok()?;
+    let text = &buf[..n];
+    // Field 3 follows the parenthesised command name, which may hold spaces and parentheses.
+    let after = &text[text.iter().rposition(|&b| b == b')')? + 1..];
+    let mut fields = after.split(|&b| b == b' ').filter(|f| !f.is_empty());
+    let state = *fields.next()?.first()?;
+    let start = std::str::from_utf8(fields.nth(18)?)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some((state, start))
 }
 
 /// When process `pid` started (`/proc/PID/stat` field 22, clock ticks after boot), so that a
 /// pid reused by a new process is not taken for the one recorded. `None` when unreadable.
 pub fn start_time(pid: u64) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Field 3 (the state) follows the parenthesised command name, which may hold spaces;
-    // field 22 is the 20th after the name.
-    let after = &stat[stat.rfind(')')? + 1..];
-    after.split_whitespace().nth(19)?.parse().ok()
+    stat(pid).map(|(_, start)| start)
 }
 
 /// This process's start time (0 when /proc is unreadable, e.g. under Miri: then only the pid
@@ -58,15 +71,21 @@ pub fn my_start_time() -> u64 {
 }
 
 /// Whether `pid` is alive and is the process that started at `start` (0: not recorded, the
-/// pid alone decides). This process is alive without asking the system.
+/// pid alone decides). This process is alive without asking the system. A zombie (exited,
+/// not yet reaped by its parent) is dead: it will never release anything it held. One
+/// `kill(pid, 0)` and, for a pid that exists, one read of its `/proc/PID/stat` (unreadable:
+/// alive, as the pid exists).
 pub fn alive_as(pid: u64, start: u64) -> bool {
     if pid == my_pid() {
         return start == 0 || my_start_time() == 0 || start == my_start_time();
     }
-    if !alive(pid) {
+    if !exists(pid) {
         return false;
     }
-    start == 0 || start_time(pid).is_none_or(|now| now == start)
+    match stat(pid) {
+        Some((state, now)) => state != b'Z' && (start == 0 || now == start),
+        None => true,
+    }
 }
 
 /// This boot's id (`/proc/sys/kernel/random/boot_id`): a segment of another boot is another
@@ -77,4 +96,42 @@ pub fn boot_id() -> Option<String> {
     }
     let id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
     Some(id.trim().to_string())
+}
+
+#[cfg(all(test, not(miri)))]
+mod tests {
+    use super::*;
+
+    /// A child that has exited but is not reaped is a zombie: dead for the claims, though
+    /// `kill(pid, 0)` still finds it; reaped, it is gone. Its start time is read while it
+    /// lives, and a wrong start time (a reused pid) is not it.
+    #[test]
+    fn liveness_sees_a_process_its_zombie_and_its_start_time() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .expect("sleep runs");
+        let pid = u64::from(child.id());
+        let start = start_time(pid).expect("/proc/PID/stat readable");
+        assert!(start > 0);
+        assert!(alive(pid) && alive_as(pid, start) && alive_as(pid, 0));
+        assert!(
+            !alive_as(pid, start + 1),
+            "another start time is another process"
+        );
+        child.kill().unwrap();
+        // Not reaped yet: wait until the kernel has made it a zombie.
+        while stat(pid).is_some_and(|(state, _)| state != b'Z') {
+            std::thread::yield_now();
+        }
+        assert!(exists(pid), "a zombie still exists for kill(pid, 0)");
+        assert!(
+            !alive(pid) && !alive_as(pid, start),
+            "but it is dead for the claims"
+        );
+        child.wait().unwrap();
+        assert!(!alive(pid));
+        assert_eq!(start_time(my_pid()), Some(my_start_time()));
+        assert!(alive_as(my_pid(), my_start_time()));
+    }
 }
