@@ -193,12 +193,20 @@ impl<'a> HostSegment<'a> {
     /// any local process registered for this generation of the claim is alive.
     fn claim_live(&self, g: usize) -> impl Liveness + '_ {
         move |state: State, start: u64| {
-            process::alive_as(state.pid, start)
+            let registered = |s: usize| {
+                let pid = self.slot_word(g, s, S_PID).load();
+                (pid != 0 && self.slot_word(g, s, S_GENERATION).load() == state.generation)
+                    .then_some(pid)
+            };
+            // This process in the claim answers without asking the system (a team's own
+            // groups, e.g. its MPI_COMM_WORLD's, are in every free mask it computes).
+            let me = process::my_pid();
+            (0..MAX_LOCAL).any(|s| registered(s) == Some(me))
+                || process::alive_as(state.pid, start)
                 || (0..MAX_LOCAL).any(|s| {
-                    let pid = self.slot_word(g, s, S_PID).load();
-                    pid != 0
-                        && self.slot_word(g, s, S_GENERATION).load() == state.generation
-                        && process::alive_as(pid, self.slot_word(g, s, S_START).load())
+                    registered(s).is_some_and(|pid| {
+                        process::alive_as(pid, self.slot_word(g, s, S_START).load())
+                    })
                 })
         }
     }
