@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# mpi4py's own test suite (test/main.py of the mpi4py 4.1.2 sdist) at mpi4py's default thread
+# level (MPI_THREAD_MULTIPLE), with coll/gba_barrier loaded: NP ranks on one host, all on port
+# 0 of a private simulator fabric (host combining). A measurement, not a CI stage (about an
+# hour at np=2 on 2 loaded cores): it prints the suite's own summary, every fallback the
+# component announced, and the switch's counters before and after.
+#
+#   runtimes/openmpi/mpi4py_suite.sh NP [MPIRUN-ARGS...]   e.g. 2 --oversubscribe
+#
+# mpi4py is built from its sdist against the system's OpenMPI into a virtualenv under
+# ~/.cache/gba/mpi4py-4.1.2 (pip download mpi4py==4.1.2 --no-binary :all:), once. Needs
+# `make -C runtimes/openmpi` and `cargo build --release -p gba -p gba-barrier`. The suite's
+# spawn tests need free slots (--oversubscribe); its name-service tests need an ompi-server
+# and fail without one whether or not the component is loaded.
+set -u
+NP=${1:?usage: mpi4py_suite.sh NP [MPIRUN-ARGS...]}
+shift
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${GBA_OMPI_BUILD:-$HERE/build}
+GBA=${GBA_BIN:-$ROOT/target/release/gba}
+CACHE=${GBA_MPI4PY_CACHE:-$HOME/.cache/gba/mpi4py-4.1.2}
+[ -x "$GBA" ] && [ -f "$BUILD/mca_coll_gba_barrier.so" ] \
+    || { echo "build first: cargo build --release -p gba -p gba-barrier; make -C runtimes/openmpi"; exit 1; }
+if [ ! -x "$CACHE/venv/bin/python" ] || ! "$CACHE/venv/bin/python" -c 'import mpi4py.MPI' 2>/dev/null; then
+    echo "building mpi4py 4.1.2 from its sdist against $(mpicc --showme:version 2>&1 | head -1) into $CACHE"
+    mkdir -p "$CACHE"
+    (cd "$CACHE" && python3 -m pip download -q mpi4py==4.1.2 --no-binary :all: --no-deps -d . \
+        && tar xzf mpi4py-4.1.2.tar.gz && python3 -m venv venv \
+        && MPICC=mpicc ./venv/bin/pip install -q --no-binary :all: ./mpi4py-4.1.2) \
+        || { echo "building mpi4py failed"; exit 1; }
+fi
+
+FABRIC=/dev/shm/gba-mpi4py-suite-$$
+"$GBA" sim create --ports 1 --path "$FABRIC" >/dev/null || exit 1
+trap '"$GBA" sim destroy --path "$FABRIC"' EXIT
+echo "== before"; "$GBA" sim status --path "$FABRIC"
+default=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
+path=
+IFS=: read -ra dirs <<<"$default"
+for d in "${dirs[@]}"; do [ -d "$d" ] && path="$path$d:"; done
+export OMPI_MCA_mca_base_component_path="$path$BUILD"
+export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
+export OMPI_MCA_coll_gba_barrier_verbose=${GBA_VERBOSE:-1}
+echo "== $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg): mpirun -np $NP $* python test/main.py"
+(cd "$CACHE/mpi4py-4.1.2" && nice -n 19 mpirun --allow-run-as-root -np "$NP" "$@" \
+    "$CACHE/venv/bin/python" test/main.py --no-builddir)
+rc=$?
+echo "== $(date -u +%FT%TZ), exit $rc"
+echo "== after"; "$GBA" sim status --path "$FABRIC"
+"$GBA" dump --device "sim:$FABRIC#0" 2>&1 | grep -E "BARRIERS_COMPLETED|GROUP_ENABLED"
+exit $rc
