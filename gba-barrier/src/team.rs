@@ -20,7 +20,7 @@ use std::time::Duration;
 use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 
 use crate::device::{AnyBarrier, AnyDevice};
-use crate::error::{Missing, WaitError};
+use crate::error::{Missing, WaitError, Who};
 
 mod dir;
 pub use dir::DirOob;
@@ -401,12 +401,19 @@ impl Team {
             .as_ref()
             .map(AnyBarrier::local_missing)
             .unwrap_or_default();
+        // This process's own port is marked: with host combining it is missing exactly when a
+        // local team-mate has not arrived (named below), not because the host is unreachable.
+        let own = match self.barrier.as_ref().map(AnyBarrier::who) {
+            Some(Who::Group { member, .. }) => Some(member),
+            _ => None,
+        };
         if let WaitError::Timeout { missing, .. } | WaitError::Device { missing, .. } = &mut *error
             && let Missing::Members(ports) = missing
         {
             let name = |p: &u32| {
                 let host = self.hosts.iter().find(|(q, _)| q == p);
-                format!("port {p} ({})", host.map_or("?", |(_, h)| h.as_str()))
+                let this = if own == Some(*p) { ", this host" } else { "" };
+                format!("port {p} ({}{this})", host.map_or("?", |(_, h)| h.as_str()))
             };
             let mut text = if ports.is_empty() {
                 "every host's port arrived".to_string()

@@ -275,7 +275,8 @@ fn ranks_sharing_a_port_combine_into_one_member() {
 }
 
 /// A timeout with host combining names the missing local process (pid, team rank) and the
-/// host; the episode stays pending, and resuming it completes once the late rank arrives.
+/// host (marking the waiter's own); the episode stays pending, and resuming it completes once
+/// the late rank arrives.
 #[test]
 fn a_timeout_names_the_local_process_that_did_not_arrive() {
     let (_dir, path) = fabric(2);
@@ -294,6 +295,9 @@ fn a_timeout_names_the_local_process_that_did_not_arrive() {
                     .unwrap_err()
                     .to_string();
                 assert!(error.contains("port 0 ("), "rank {r}: {error}");
+                // Rank 0 waits on port 0 itself: its own port is marked as this host's, so
+                // the reader looks for the local process named next, not for a lost host.
+                assert_eq!(error.contains(", this host)"), r == 0, "rank {r}: {error}");
                 if r == 0 {
                     assert!(
                         error.contains(&format!(
