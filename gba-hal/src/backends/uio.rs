@@ -475,6 +475,20 @@ mod tests {
                 let region = backend.alloc_dma(64).expect("a flag");
                 assert_ne!(region.iova, 0, "the DMA page's physical address");
                 assert_eq!(region.iova % 64, 0);
+                // Without map 1 the flags are the host segment's flag page: one tmpfs (or page
+                // cache) frame, at one physical address in every process's mapping of it.
+                let other = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap();
+                let (mine, theirs) = (
+                    backend.alloc_flag(3, 64).unwrap(),
+                    other.alloc_flag(3, 64).unwrap(),
+                );
+                assert_eq!(mine.iova, theirs.iova, "one physical page");
+                assert_ne!(mine.host, theirs.host, "two mappings of it");
+                assert_ne!(
+                    mine.iova & !0xfff,
+                    region.iova & !0xfff,
+                    "not the private page"
+                );
             }
             // Physical addresses are shown to root only.
             Err(error) => {
@@ -594,7 +608,7 @@ mod tests {
         for episode in 0..3u64 {
             for c in [&ca, &cb] {
                 c.enter(episode + 1);
-                if (c.add() + 1) % c.local == 0 {
+                if (c.add() + 1).is_multiple_of(c.local) {
                     doorbells += 1;
                 }
             }

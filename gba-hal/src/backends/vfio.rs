@@ -246,6 +246,20 @@ pub fn is_pci_address(text: &str) -> bool {
         && (b'0'..=b'7').contains(&b[11])
 }
 
+/// What opening the group's node failed with: EBUSY is the kernel's "this group is open
+/// already" (a VFIO group has one opener), said so by name.
+fn group_open_error(bdf: &str, error: VfioError) -> VfioError {
+    match error {
+        VfioError::Open { path, source } if source.raw_os_error() == Some(libc::EBUSY) => {
+            VfioError::GroupInUse {
+                bdf: bdf.into(),
+                path,
+            }
+        }
+        e => e,
+    }
+}
+
 fn link_name(path: &Path) -> Option<String> {
     let target = std::fs::read_link(path).ok()?;
     Some(target.file_name()?.to_string_lossy().into_owned())
@@ -346,15 +360,7 @@ impl VfioBackend {
         if version != abi::VFIO_API_VERSION || type1v2 != 1 {
             return Err(VfioError::Unsupported { found: version });
         }
-        let group_file = open_rw(&dev_vfio.join(&group)).map_err(|e| match e {
-            VfioError::Open { path, source } if source.raw_os_error() == Some(libc::EBUSY) => {
-                VfioError::GroupInUse {
-                    bdf: bdf.into(),
-                    path,
-                }
-            }
-            e => e,
-        })?;
+        let group_file = open_rw(&dev_vfio.join(&group)).map_err(|e| group_open_error(bdf, e))?;
         let mut status = abi::GroupStatus {
             argsz: size_of::<abi::GroupStatus>() as u32,
             flags: 0,
@@ -711,6 +717,30 @@ mod tests {
             assert!(matches!(e, VfioError::NotPermitted { .. }), "{e}");
             assert!(e.to_string().contains("run as root"));
         }
+    }
+
+    #[test]
+    fn a_group_open_in_another_process_is_named() {
+        let busy = VfioError::Open {
+            path: PathBuf::from("/dev/vfio/7"),
+            source: io::Error::from_raw_os_error(libc::EBUSY),
+        };
+        let e = group_open_error("0000:00:04.0", busy);
+        assert!(matches!(e, VfioError::GroupInUse { .. }), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("/dev/vfio/7 is open in another process"),
+            "{text}"
+        );
+        assert!(text.contains("uio_pci_generic"), "{text}");
+        let other = VfioError::Open {
+            path: PathBuf::from("/dev/vfio/7"),
+            source: io::Error::from_raw_os_error(libc::EIO),
+        };
+        assert!(matches!(
+            group_open_error("0000:00:04.0", other),
+            VfioError::Open { .. }
+        ));
     }
 
     #[test]

@@ -485,7 +485,7 @@ mod tests {
                     let combining = claims.combining(segment, 0).expect("L = 2");
                     for episode in 1..=50 {
                         combining.enter(episode);
-                        if (combining.add() + 1) % combining.local == 0 {
+                        if (combining.add() + 1).is_multiple_of(combining.local) {
                             completions.fetch_add(1, Ordering::Relaxed);
                         }
                         // What the switch's release stands for: nobody arrives for the next
