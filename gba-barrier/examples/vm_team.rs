@@ -27,7 +27,9 @@ use gba_barrier::AnyDevice;
 use gba_barrier::team::{DirOob, Team, TeamParams, Verdict};
 
 const RANK_ENV: &str = "GBA_VM_TEAM_RANK";
-const LIMIT: Duration = Duration::from_secs(120);
+/// How long a rank waits for the others (guests of the VM cluster boot minutes apart on a
+/// loaded machine under TCG) and for a barrier.
+const LIMIT: Duration = Duration::from_secs(280);
 
 fn run_rank(
     address: &str,

@@ -641,6 +641,18 @@ mod tests {
     }
 
     #[test]
+    fn a_segment_directory_that_does_not_exist_is_named() {
+        let root = tempfile::tempdir().unwrap();
+        let (device, sysfs) = fake_uio_with_dma(root.path(), "uio8", 2, 0x2000);
+        let missing = root.path().join("no-such-dir");
+        let error = UioBackend::open_in(&device, &sysfs, &missing).unwrap_err();
+        assert!(matches!(error, UioError::HostSegment { .. }), "{error}");
+        let text = error.to_string();
+        assert!(text.contains("no-such-dir"), "{text}");
+        assert!(text.contains("GBA_HOST_SEGMENT_DIR"), "{text}");
+    }
+
+    #[test]
     fn a_segment_of_another_device_is_refused_by_name() {
         let root = tempfile::tempdir().unwrap();
         let (device, sysfs) = fake_uio_with_dma(root.path(), "uio7", 1, 0x2000);
