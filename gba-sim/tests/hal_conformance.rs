@@ -130,7 +130,8 @@ fn fake_uio(root: &Path, port: u32) -> std::path::PathBuf {
 fn uio_over_a_fake_sysfs() {
     let root = tempfile::tempdir().unwrap();
     let device = fake_uio(root.path(), 4);
-    let backend = UioBackend::open(&device, &root.path().join("sysfs")).expect("open");
+    let backend =
+        UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).expect("open");
     conformance(backend, 4);
 }
 
@@ -139,11 +140,11 @@ fn uio_reports_what_is_missing() {
     let root = tempfile::tempdir().unwrap();
     let device = fake_uio(root.path(), 4);
     std::fs::remove_file(root.path().join("sysfs/uio7/maps/map1/addr")).unwrap();
-    let error = UioBackend::open(&device, &root.path().join("sysfs")).unwrap_err();
+    let error = UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).unwrap_err();
     let text = error.to_string();
     assert!(text.contains("map1/addr"), "{text}");
     std::fs::write(root.path().join("sysfs/uio7/maps/map0/size"), "0x100\n").unwrap();
-    let error = UioBackend::open(&device, &root.path().join("sysfs")).unwrap_err();
+    let error = UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).unwrap_err();
     assert!(error.to_string().contains("0x100"), "{error}");
 }
 
@@ -162,7 +163,7 @@ fn a_window_that_is_not_a_gba_is_refused_by_name() {
             .unwrap();
         f.write_all(&0x1234_5678u32.to_le_bytes()).unwrap();
     }
-    let backend = UioBackend::open(&device, &root.path().join("sysfs")).unwrap();
+    let backend = UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).unwrap();
     let error = Device::new(backend).unwrap_err();
     assert!(error.to_string().contains("not a GBA"), "{error}");
     assert!(error.to_string().contains("0x12345678"), "{error}");
