@@ -1,5 +1,6 @@
 //! One suite every backend must pass: the window reads as a GBA with the backend's identity,
-//! DMA memory is aligned, zeroed, disjoint and reusable, progress can be called.
+//! DMA memory is aligned, zeroed, disjoint and reusable, so is a group's release flag, progress
+//! can be called.
 
 mod hal_common;
 use hal_common as common;
@@ -66,6 +67,23 @@ fn conformance<B: Backend>(backend: B, port: usize) {
     for r in [a, again, c] {
         backend.free_dma(r);
     }
+    // A group's release flag (what a claim's winner takes): a zeroed line of its own, even
+    // where it was written before.
+    let flag = backend.alloc_flag(5, 64).expect("a flag");
+    assert!(
+        flag.host.as_ptr().addr().is_multiple_of(64),
+        "{name}: flag aligned"
+    );
+    assert!(flag.iova.is_multiple_of(64), "{name}: flag IOVA aligned");
+    word(&flag).store(0xbeef, std::sync::atomic::Ordering::Release);
+    backend.free_flag(5, flag);
+    let flag = backend.alloc_flag(5, 64).expect("the flag again");
+    assert_eq!(
+        word(&flag).load(std::sync::atomic::Ordering::Acquire),
+        0,
+        "{name}: flag zeroed"
+    );
+    backend.free_flag(5, flag);
     device.progress();
     let snapshot = device.snapshot(0).expect("group 0 exists");
     assert!(!snapshot.ready && snapshot.error.is_none());
