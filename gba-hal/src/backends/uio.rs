@@ -163,7 +163,7 @@ fn identity(sysfs_dir: &Path, name: &str, port: u32) -> String {
 ///
 /// `window` is a mapped GBA register window of at least `Device::SIZE` bytes, reached
 /// volatilely.
-unsafe fn port_id(window: *mut u8) -> u32 {
+pub(super) unsafe fn port_id(window: *mut u8) -> u32 {
     use gba_pac::tock_registers::interfaces::Readable;
     // SAFETY: forwarded from the caller.
     let regs = unsafe { gba_pac::Device::<Volatile>::from_ptr(window) };
