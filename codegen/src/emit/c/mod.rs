@@ -226,6 +226,15 @@ fn block(h: &mut Header, device: &Device, block: &Block) {
     let loc = block.name.loc;
     h.section(&format!("Block {}", *block.name));
     h.comment("", &block.description);
+    if let Some(of) = &block.alternate_of {
+        h.comment(
+            "",
+            &format!(
+                "An alternate view of the bytes of block {} (it overlaps them).",
+                of.value
+            ),
+        );
+    }
     h.define(format!("{prefix}_OFFSET"), unsigned(*block.offset, 32), loc);
     h.define(format!("{prefix}_SIZE"), unsigned(*block.size, 32), loc);
     match &block.array {
