@@ -773,7 +773,10 @@ fn block_alternates(device: &Device, diags: &mut Vec<Diagnostic>) {
         let what = format!("block `{}`", *block.name);
         let Some(target) = device.blocks.iter().find(|b| *b.name == **of) else {
             diags.push(Diagnostic::error(
-                format!("{what} is an alternate of `{}`, which is no block of the device", **of),
+                format!(
+                    "{what} is an alternate of `{}`, which is no block of the device",
+                    **of
+                ),
                 of.loc,
                 "not a block of this device",
             ));
@@ -801,7 +804,10 @@ fn block_alternates(device: &Device, diags: &mut Vec<Diagnostic>) {
         if !share_a_byte(&block_spans(block), &block_spans(target)) {
             diags.push(
                 Diagnostic::error(
-                    format!("{what} is an alternate of `{}` but shares no byte with it", **of),
+                    format!(
+                        "{what} is an alternate of `{}` but shares no byte with it",
+                        **of
+                    ),
                     of.loc,
                     "an alternate is another view of the same bytes",
                 )

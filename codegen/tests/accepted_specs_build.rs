@@ -292,10 +292,12 @@ fn block(i: u64) -> impl Strategy<Value = Block> {
         0u64..=4,
         prop::bool::weighted(0.3),
     )
-        .prop_flat_map(move |(name, description, size, count, registers, alternate)| {
-            let registers: Vec<_> = (0..registers).map(register).collect();
-            (registers, Just((name, description, size, count, alternate)))
-        })
+        .prop_flat_map(
+            move |(name, description, size, count, registers, alternate)| {
+                let registers: Vec<_> = (0..registers).map(register).collect();
+                (registers, Just((name, description, size, count, alternate)))
+            },
+        )
         .prop_map(
             move |(mut registers, (name, description, size, count, alternate))| {
                 // The last register another view of the first: moved onto its bytes.
@@ -340,10 +342,15 @@ fn device() -> impl Strategy<Value = Device> {
         1u64..=3,
         prop::option::weighted(0.3, name()),
     )
-        .prop_flat_map(|(name, description, version, constants, blocks, alternate)| {
-            let blocks: Vec<_> = (0..blocks).map(block).collect();
-            (blocks, Just((name, description, version, constants, alternate)))
-        })
+        .prop_flat_map(
+            |(name, description, version, constants, blocks, alternate)| {
+                let blocks: Vec<_> = (0..blocks).map(block).collect();
+                (
+                    blocks,
+                    Just((name, description, version, constants, alternate)),
+                )
+            },
+        )
         .prop_map(
             |(mut blocks, (name, description, version, constants, alternate))| {
                 // Another view of the first block's bytes (CMSIS-SVD's alternatePeripheral):

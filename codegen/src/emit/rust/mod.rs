@@ -368,7 +368,10 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
     let offset = number(*block.offset);
     let end = block.offset.saturating_add(*block.size);
     let alternate = match &block.alternate_of {
-        Some(of) => format!("\n\nAn alternate view of the bytes of block `{}`: the two overlap.", **of),
+        Some(of) => format!(
+            "\n\nAn alternate view of the bytes of block `{}`: the two overlap.",
+            **of
+        ),
         None => String::new(),
     };
     let construct = |at: TokenStream| {

@@ -162,7 +162,11 @@ fn rename(warnings: &mut Warnings, device: &mut Device, item: Item, why: &str) {
             .iter_mut()
             .map(|r| &mut r.alternate_of)
             .collect(),
-        Item::Block(_) => device.blocks.iter_mut().map(|b| &mut b.alternate_of).collect(),
+        Item::Block(_) => device
+            .blocks
+            .iter_mut()
+            .map(|b| &mut b.alternate_of)
+            .collect(),
         _ => Vec::new(),
     };
     for of in alternates.into_iter().flatten() {

@@ -2,16 +2,25 @@
 //! one kept earlier becomes its alternate (`alternate_of`); a field that overlaps another is
 //! left out; a block whose declared size reaches into the next is cut to what its registers
 //! need, and one that still overlaps a block kept earlier becomes its alternate, as a
-//! register does. Each is reported.
+//! register does. Each is reported, except an alternate carried just as the SVD declares it.
 //!
 //! Which of two overlapping registers is the primary and which the alternate: what the SVD
-//! declares decides. A register with `<alternateRegister>X` is an alternate of `X`, one
-//! with an `<alternateGroup>` is an alternate of whatever it overlaps, and one in a cluster
-//! with `<alternateCluster>` is an alternate of its counterpart there (else of whatever it
-//! overlaps); such registers are
-//! placed after every register that declares nothing, so that they never become the primary
-//! of an undeclared one. Among registers that declare nothing, the first in the file is the
-//! primary.
+//! declares decides. A register with `<alternateRegister>X` is an alternate of `X`, one with
+//! an `<alternateGroup>` is an alternate of whatever it overlaps, and one in a cluster with
+//! `<alternateCluster>` is an alternate of its counterpart there (else of whatever it
+//! overlaps); such registers are placed after every register that declares nothing, so that
+//! they never become the primary of an undeclared one. Blocks follow the same rules with
+//! `<alternatePeripheral>`.
+//!
+//! Among overlapping items that declare nothing, the first in the file is the primary. No
+//! other generator has a rule to follow here: svd2rust gathers overlapping registers into one
+//! region and gives each its own accessor, with no primary, and chiptool keeps every item at
+//! its offset without looking for overlaps. In our spec the choice decides only which view
+//! the docs and the SVD output call the alternate; the generated accessors of both are the
+//! same either way. So the rule needs to be predictable and stable rather than clever: file
+//! order is what the vendor wrote (vendors list the main view first: STM32's `CCMR1_Output`
+//! before `CCMR1_Input`), it does not change when an offset or a width does, and the output
+//! keeps it.
 
 use super::MAX_ELEMENTS;
 use super::warnings::Warnings;
@@ -114,30 +123,30 @@ pub(super) fn drop_register_overlaps(
             // Another view of the same bytes (CMSIS-SVD's alternateRegister, or a plain
             // overlap): kept as an alternate of the register it meets first.
             let of = kept[owner].name.value.clone();
+            // What the SVD declares, carried as it is, needs no word; anything else does.
             let how = match claim {
-                Claim::Of(name) if *name == of => "its declared alternateRegister".to_string(),
-                Claim::Of(name) => format!(
+                Claim::Of(name) | Claim::Cluster(name) if *name == of => None,
+                Claim::Of(name) => Some(format!(
                     "declared an alternate of `{name}`, which {}",
                     if kept.iter().any(|k| *k.name == *name) {
                         "it does not overlap"
                     } else {
                         "is no register of the block, or an alternate itself"
                     }
-                ),
-                Claim::Group(group) => format!("alternateGroup `{group}`"),
-                Claim::Cluster(name) if *name == of => {
-                    "its counterpart in the cluster its alternateCluster names".to_string()
-                }
-                Claim::Cluster(_) => "in a cluster that declares an alternateCluster".to_string(),
-                Claim::None => "no alternateRegister declared".to_string(),
+                )),
+                Claim::Group(group) => Some(format!("alternateGroup `{group}`")),
+                Claim::Cluster(_) => Some("in a cluster that declares an alternateCluster".into()),
+                Claim::None => Some("no alternateRegister declared".into()),
             };
-            warnings.warn(
-                format!("{at}.{}", *register.name),
-                format!(
-                    "overlaps register `{of}` ({how}): imported as its alternate \
-                     (`alternate_of: {of}`)"
-                ),
-            );
+            if let Some(how) = how {
+                warnings.warn(
+                    format!("{at}.{}", *register.name),
+                    format!(
+                        "overlaps register `{of}` ({how}): imported as its alternate \
+                         (`alternate_of: {of}`)"
+                    ),
+                );
+            }
             let mut register = register;
             register.alternate_of = Some(Located::synthetic(of));
             alternates.push((index, register));
@@ -239,33 +248,35 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
             let (_, &(end, owner)) = taken.range(..e).next_back()?;
             (end > s).then_some(owner)
         });
-        let named = claims[i].as_deref().and_then(|name| {
-            (0..blocks.len()).find(|&k| primary[k] && *blocks[k].name == *name)
-        });
+        let named = claims[i]
+            .as_deref()
+            .and_then(|name| (0..blocks.len()).find(|&k| primary[k] && *blocks[k].name == *name));
         let declared = named.filter(|&k| shares_a_byte(&spans, &self::spans(&blocks[k])));
         let name = blocks[i].name.value.clone();
         match (declared.or(clash), &claims[i]) {
             (Some(owner), claim) => {
                 let of = blocks[owner].name.value.clone();
                 let how = match claim {
-                    Some(claim) if *claim == of => "its declared alternatePeripheral".to_string(),
-                    Some(claim) => format!(
+                    Some(claim) if *claim == of => None,
+                    Some(claim) => Some(format!(
                         "declared an alternate of `{claim}`, which {}",
                         if named.is_some() {
                             "it does not overlap"
                         } else {
                             "is no block of the device, or an alternate itself"
                         }
-                    ),
-                    None => "no alternatePeripheral declared".to_string(),
+                    )),
+                    None => Some("no alternatePeripheral declared".to_string()),
                 };
-                warnings.warn(
-                    name,
-                    format!(
-                        "overlaps block `{of}` ({how}): imported as its alternate \
-                         (`alternate_of: {of}`)"
-                    ),
-                );
+                if let Some(how) = how {
+                    warnings.warn(
+                        name,
+                        format!(
+                            "overlaps block `{of}` ({how}): imported as its alternate \
+                             (`alternate_of: {of}`)"
+                        ),
+                    );
+                }
                 blocks[i].alternate_of = Some(Located::synthetic(of));
             }
             (None, claim) => {
