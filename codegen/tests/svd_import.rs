@@ -188,11 +188,11 @@ fn registers_of_24_and_1_bits_are_imported_at_the_access_that_reaches_them() {
     assert!(blocks[0].registers.iter().all(|r| *r.name != "HUGE"));
     has(
         &warnings,
-        "(P.WIDE): <size>24</size>: no bus access of 24 bits; read as 32",
+        "21: P.WIDE: <size>24</size>: no bus access of 24 bits; read as 32",
     );
     has(
         &warnings,
-        "(P.BYTE): <size>1</size>: no bus access of 1 bits; read as 8",
+        "28: P.BYTE: <size>1</size>: no bus access of 1 bits; read as 8",
     );
     has(&warnings, "P.HUGE: size 128 bits: no bus access reaches");
 
