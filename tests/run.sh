@@ -57,6 +57,8 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
     MIRIFLAGS=-Zmiri-many-seeds=0..8 cargo +nightly miri test -p gba-hal --test ordering
     # The switch engine with members on threads, over a fabric in ordinary memory.
     MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-sim --test miri
+    # The host segment (claims, joins, combining) with two threads as two local processes.
+    MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-hal --lib -- host:: claim::
 else
     echo "miri: not run: no nightly toolchain with the miri component on this machine"
 fi

@@ -187,3 +187,36 @@ fn gen_keeps_a_hand_written_manifest() {
         mine
     );
 }
+
+#[test]
+fn import_svd_cites_every_warning_as_file_and_line_repairs_included() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("chip.svd"),
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<device schemaVersion=\"1.3\">\n\
+         <name>chip</name><version>1</version><description>d</description>\n\
+         <addressUnitBits>8</addressUnitBits><width>32</width><size>32</size>\n\
+         <peripherals><peripheral><name>P</name><baseAddress>0x40000000</baseAddress>\n\
+         <registers><register><name>R</name><addressOffset>0</addressOffset>\n\
+         <access>read</access>\n\
+         </register><register><name>r</name><addressOffset>4</addressOffset>\n\
+         </register></registers></peripheral></peripherals></device>\n",
+    )
+    .expect("write the SVD");
+    let out = gba(
+        dir.path(),
+        &["import-svd", "chip.svd", "--out", "chip.yaml"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    // A repair of the XML (line 7) and a rename of the import (line 8) look alike.
+    assert!(
+        stderr.contains("warning: chip.svd:7: P.R: <access>read</access> read as `read-only`\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warning: chip.svd:8: P.r: register `r` renamed `r_2`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("line "), "{stderr}");
+}

@@ -34,6 +34,9 @@ pub struct Block {
     pub size: Located<u64>,
     pub array: Option<Array>,
     pub registers: Vec<Register>,
+    /// The block whose bytes this one is another view of (CMSIS-SVD's `alternatePeripheral`):
+    /// only such a declared alternate may overlap another block.
+    pub alternate_of: Option<Located<String>>,
 }
 
 /// `count` instances, `stride` bytes apart.

@@ -135,6 +135,7 @@ fn block(
     let offset = map.required_uint("offset", diags);
     let size = map.required_uint("size", diags);
     let array = map.array(size.as_ref().map(|s| s.value), diags);
+    let alternate_of = map.optional_str("alternate_of", diags);
     let registers = map.take("registers");
     let loc = map.loc;
     map.finish(
@@ -146,6 +147,7 @@ fn block(
             "count",
             "stride",
             "registers",
+            "alternate_of",
         ],
         diags,
     );
@@ -166,6 +168,7 @@ fn block(
             size,
             array,
             registers,
+            alternate_of,
         }))),
         // A problem in the block's own keys hides nothing in its registers: they are still
         // checked among themselves (and against the size, when it was readable).
@@ -176,6 +179,7 @@ fn block(
             size: size.unwrap_or_else(|| Located::new(u64::MAX, loc)),
             array: None,
             registers,
+            alternate_of: None,
         }))),
     }
 }

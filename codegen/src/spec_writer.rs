@@ -51,6 +51,9 @@ fn write_block(out: &mut String, block: &Block) {
     key_text(out, 4, "description", &block.description);
     let _ = writeln!(out, "    offset: {:#x}", *block.offset);
     let _ = writeln!(out, "    size: {:#x}", *block.size);
+    if let Some(of) = &block.alternate_of {
+        key_str(out, 4, "alternate_of", of);
+    }
     if let Some(array) = &block.array {
         let _ = writeln!(out, "    count: {}", *array.count);
         let _ = writeln!(out, "    stride: {:#x}", *array.stride);

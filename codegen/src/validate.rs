@@ -571,7 +571,8 @@ struct Extent<'a> {
     is_array: bool,
     loc: Loc,
     name: &'a str,
-    /// A register declared as an alternate view (`alternate_of`): it may overlap others.
+    /// A register or block declared as an alternate view (`alternate_of`): it may overlap
+    /// others.
     alternate: bool,
 }
 
@@ -664,11 +665,7 @@ fn alternates(block: &Block, diags: &mut Vec<Diagnostic>) {
                 .map(|s| (s, s.saturating_add(r.bytes())))
                 .collect()
         };
-        let theirs = spans(target);
-        let overlaps = spans(register)
-            .iter()
-            .any(|&(s, e)| theirs.iter().any(|&(ts, te)| s < te && ts < e));
-        if !overlaps {
+        if !share_a_byte(&spans(register), &spans(target)) {
             diags.push(
                 Diagnostic::error(
                     format!(
@@ -728,11 +725,96 @@ fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
                 is_array: block.array.is_some(),
                 loc: block.offset.loc,
                 name: &block.name,
-                alternate: false,
+                alternate: block.alternate_of.is_some(),
             });
         }
     }
     overlaps(extents, "the device", "block", diags);
+    block_alternates(device, diags);
+}
+
+/// Whether two lists of byte ranges, each in ascending order of start and end (an array's
+/// elements), share a byte: one merge-like walk, linear in their lengths.
+fn share_a_byte(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(&(s, e)), Some(&(ts, te))) = (a.get(i), b.get(j)) {
+        if e <= ts {
+            i += 1;
+        } else if te <= s {
+            j += 1;
+        } else {
+            return true;
+        }
+    }
+    false
+}
+
+/// The byte ranges of a block's instances (at most [`MAX_EXPANDED`] of them).
+fn block_spans(block: &Block) -> Vec<(u64, u64)> {
+    let (count, stride) = block
+        .array
+        .as_ref()
+        .map_or((1, 0), |a| (*a.count, *a.stride));
+    (0..count.min(MAX_EXPANDED))
+        .map_while(|i| {
+            let start = i.checked_mul(stride)?.checked_add(*block.offset)?;
+            Some((start, start.saturating_add(*block.size)))
+        })
+        .collect()
+}
+
+/// A block's `alternate_of` names another block of the device, one that is not an
+/// alternate itself, and whose bytes it overlaps: the same rules as for registers.
+fn block_alternates(device: &Device, diags: &mut Vec<Diagnostic>) {
+    for block in &device.blocks {
+        let Some(of) = &block.alternate_of else {
+            continue;
+        };
+        let what = format!("block `{}`", *block.name);
+        let Some(target) = device.blocks.iter().find(|b| *b.name == **of) else {
+            diags.push(Diagnostic::error(
+                format!(
+                    "{what} is an alternate of `{}`, which is no block of the device",
+                    **of
+                ),
+                of.loc,
+                "not a block of this device",
+            ));
+            continue;
+        };
+        if std::ptr::eq(target, block) {
+            diags.push(Diagnostic::error(
+                format!("{what} is declared an alternate of itself"),
+                of.loc,
+                "name the block whose bytes this one is another view of",
+            ));
+            continue;
+        }
+        if target.alternate_of.is_some() {
+            diags.push(
+                Diagnostic::error(
+                    format!("{what} is an alternate of `{}`, itself an alternate", **of),
+                    of.loc,
+                    "name the block that the other alternates are views of",
+                )
+                .also(target.name.loc, "declared an alternate here"),
+            );
+            continue;
+        }
+        if !share_a_byte(&block_spans(block), &block_spans(target)) {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{what} is an alternate of `{}` but shares no byte with it",
+                        **of
+                    ),
+                    of.loc,
+                    "an alternate is another view of the same bytes",
+                )
+                .also(target.offset.loc, format!("`{}` is here", *target.name)),
+            );
+        }
+    }
 }
 
 /// Sorts the extents and reports each pair of distinct owners whose extents intersect, once,

@@ -290,22 +290,37 @@ fn block(i: u64) -> impl Strategy<Value = Block> {
         prop::sample::select(vec![0x100u64, 0x1000]),
         prop::option::weighted(0.3, (1u64..=3, 1u64..=2)),
         0u64..=4,
+        prop::bool::weighted(0.3),
     )
-        .prop_flat_map(move |(name, description, size, count, registers)| {
-            let registers: Vec<_> = (0..registers).map(register).collect();
-            (registers, Just((name, description, size, count)))
-        })
-        .prop_map(move |(registers, (name, description, size, count))| Block {
-            name: located(name),
-            description,
-            offset: located(i * 0x8000),
-            size: located(size),
-            array: count.map(|(count, spacing)| Array {
-                count: located(count),
-                stride: located(size * spacing),
-            }),
-            registers,
-        })
+        .prop_flat_map(
+            move |(name, description, size, count, registers, alternate)| {
+                let registers: Vec<_> = (0..registers).map(register).collect();
+                (registers, Just((name, description, size, count, alternate)))
+            },
+        )
+        .prop_map(
+            move |(mut registers, (name, description, size, count, alternate))| {
+                // The last register another view of the first: moved onto its bytes.
+                if alternate && registers.len() >= 2 {
+                    let first = registers[0].clone();
+                    let last = registers.last_mut().expect("two registers");
+                    last.offset = first.offset;
+                    last.alternate_of = Some(first.name);
+                }
+                Block {
+                    name: located(name),
+                    description,
+                    offset: located(i * 0x8000),
+                    size: located(size),
+                    array: count.map(|(count, spacing)| Array {
+                        count: located(count),
+                        stride: located(size * spacing),
+                    }),
+                    registers,
+                    alternate_of: None,
+                }
+            },
+        )
 }
 
 fn constant() -> impl Strategy<Value = Constant> {
@@ -325,18 +340,38 @@ fn device() -> impl Strategy<Value = Device> {
         prop::sample::select(vec!["", "1.0", "2 beta"]),
         prop::collection::vec(constant(), 0..=2),
         1u64..=3,
+        prop::option::weighted(0.3, name()),
     )
-        .prop_flat_map(|(name, description, version, constants, blocks)| {
-            let blocks: Vec<_> = (0..blocks).map(block).collect();
-            (blocks, Just((name, description, version, constants)))
-        })
-        .prop_map(|(blocks, (name, description, version, constants))| Device {
-            name: located(name),
-            description,
-            version: version.to_string(),
-            constants,
-            blocks,
-        })
+        .prop_flat_map(
+            |(name, description, version, constants, blocks, alternate)| {
+                let blocks: Vec<_> = (0..blocks).map(block).collect();
+                (
+                    blocks,
+                    Just((name, description, version, constants, alternate)),
+                )
+            },
+        )
+        .prop_map(
+            |(mut blocks, (name, description, version, constants, alternate))| {
+                // Another view of the first block's bytes (CMSIS-SVD's alternatePeripheral):
+                // a copy of it under another name, after the others.
+                if let Some(alternate) = alternate {
+                    let first = blocks[0].clone();
+                    blocks.push(Block {
+                        name: located(alternate),
+                        alternate_of: Some(first.name.clone()),
+                        ..first
+                    });
+                }
+                Device {
+                    name: located(name),
+                    description,
+                    version: version.to_string(),
+                    constants,
+                    blocks,
+                }
+            },
+        )
 }
 
 fn cases() -> u32 {

@@ -5,9 +5,12 @@
 //! the release flag is the host segment's flag page in /dev/shm, found at its physical
 //! address), and what runs anywhere else for a quick check.
 //!
-//! `vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback]`
+//! `vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback] [--team SIZE FIRST]`
 //!
-//! Rank 0 starts ranks 1.. as copies of itself, runs its part and waits for them. Each rank
+//! RANKS processes run here: the first starts the others as copies of itself, runs its part
+//! and waits for them. Alone they are the whole team; with `--team SIZE FIRST` they are ranks
+//! FIRST.. of a team of SIZE whose other ranks run elsewhere (other hosts, other guests) with
+//! DIR shared among all (the VM cluster shares it over 9p). Each rank
 //! prints `vm_team: rank R: VERDICT, N barriers, port counted +C`; rank 0 then prints
 //! `vm_team: ok: …` when every rank was offloaded and every C equals EPISODES. Exit 1 else.
 //!
@@ -24,9 +27,26 @@ use gba_barrier::AnyDevice;
 use gba_barrier::team::{DirOob, Team, TeamParams, Verdict};
 
 const RANK_ENV: &str = "GBA_VM_TEAM_RANK";
-const LIMIT: Duration = Duration::from_secs(120);
+/// How long a rank waits for the others (guests of the VM cluster boot minutes apart on a
+/// loaded machine under TCG) and for a barrier.
+const LIMIT: Duration = Duration::from_secs(280);
 
 fn run_rank(
+    address: &str,
+    rank: usize,
+    ranks: usize,
+    episodes: u64,
+    dir: &PathBuf,
+    expect_fallback: bool,
+) -> bool {
+    let ok = rank_body(address, rank, ranks, episodes, dir, expect_fallback);
+    if !ok {
+        println!("vm_team: rank {rank}: FAILED");
+    }
+    ok
+}
+
+fn rank_body(
     address: &str,
     rank: usize,
     ranks: usize,
@@ -87,21 +107,60 @@ fn run_rank(
     counted == episodes
 }
 
+/// Flags after the four positional arguments: `--expect-fallback`, `--team SIZE FIRST`.
+struct Options {
+    expect_fallback: bool,
+    size: Option<usize>,
+    first: usize,
+}
+
+fn options(rest: &[String]) -> Option<Options> {
+    let mut options = Options {
+        expect_fallback: false,
+        size: None,
+        first: 0,
+    };
+    let mut rest = rest.iter();
+    while let Some(flag) = rest.next() {
+        match flag.as_str() {
+            "--expect-fallback" => options.expect_fallback = true,
+            "--team" => {
+                options.size = Some(rest.next()?.parse().ok()?);
+                options.first = rest.next()?.parse().ok()?;
+            }
+            _ => return None,
+        }
+    }
+    Some(options)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let expect_fallback = args.last().is_some_and(|a| a == "--expect-fallback");
-    let [address, ranks, episodes, dir] = &args[..args.len() - usize::from(expect_fallback)] else {
-        eprintln!("usage: vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback]");
+    let usage = "usage: vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback] [--team SIZE FIRST]";
+    let (Some([address, here, episodes, dir]), Some(options)) = (
+        args.get(..4).and_then(|a| <&[String; 4]>::try_from(a).ok()),
+        args.get(4..).and_then(options),
+    ) else {
+        eprintln!("{usage}");
         return ExitCode::FAILURE;
     };
-    let (Ok(ranks), Ok(episodes)) = (ranks.parse::<usize>(), episodes.parse::<u64>()) else {
-        eprintln!("vm_team: RANKS and EPISODES are numbers");
+    let (Ok(here), Ok(episodes)) = (here.parse::<usize>(), episodes.parse::<u64>()) else {
+        eprintln!("vm_team: RANKS and EPISODES are numbers\n{usage}");
         return ExitCode::FAILURE;
     };
+    let size = options.size.unwrap_or(here);
+    if options.first + here > size {
+        eprintln!(
+            "vm_team: ranks {}.. of {here} do not fit a team of {size}",
+            options.first
+        );
+        return ExitCode::FAILURE;
+    }
+    let expect_fallback = options.expect_fallback;
     let dir = PathBuf::from(dir);
     if let Ok(rank) = std::env::var(RANK_ENV) {
         let rank = rank.parse().unwrap_or(usize::MAX);
-        return if run_rank(address, rank, ranks, episodes, &dir, expect_fallback) {
+        return if run_rank(address, rank, size, episodes, &dir, expect_fallback) {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -118,7 +177,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let children: Vec<_> = (1..ranks)
+    let first = options.first;
+    let children: Vec<_> = (first + 1..first + here)
         .map(|r| {
             Command::new(&exe)
                 .args(&args)
@@ -126,18 +186,19 @@ fn main() -> ExitCode {
                 .spawn()
         })
         .collect();
-    let mut ok = run_rank(address, 0, ranks, episodes, &dir, expect_fallback);
+    let mut ok = run_rank(address, first, size, episodes, &dir, expect_fallback);
     for child in children {
         ok &= child
             .and_then(|mut c| c.wait())
             .is_ok_and(|status| status.success());
     }
     if ok && expect_fallback {
-        println!("vm_team: ok: fallback: {ranks} processes, one verdict");
+        println!("vm_team: ok: fallback: {here} processes, one verdict");
         ExitCode::SUCCESS
     } else if ok {
         println!(
-            "vm_team: ok: {ranks} processes on one port, {episodes} barriers, each counted once"
+            "vm_team: ok: {here} processes on one port (ranks {first}..{} of {size}), {episodes} barriers, each counted once",
+            first + here - 1
         );
         ExitCode::SUCCESS
     } else {

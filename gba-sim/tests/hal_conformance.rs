@@ -1,5 +1,6 @@
 //! One suite every backend must pass: the window reads as a GBA with the backend's identity,
-//! DMA memory is aligned, zeroed, disjoint and reusable, progress can be called.
+//! DMA memory is aligned, zeroed, disjoint and reusable, so is a group's release flag, progress
+//! can be called.
 
 mod hal_common;
 use hal_common as common;
@@ -66,6 +67,23 @@ fn conformance<B: Backend>(backend: B, port: usize) {
     for r in [a, again, c] {
         backend.free_dma(r);
     }
+    // A group's release flag (what a claim's winner takes): a zeroed line of its own, even
+    // where it was written before.
+    let flag = backend.alloc_flag(5, 64).expect("a flag");
+    assert!(
+        flag.host.as_ptr().addr().is_multiple_of(64),
+        "{name}: flag aligned"
+    );
+    assert!(flag.iova.is_multiple_of(64), "{name}: flag IOVA aligned");
+    word(&flag).store(0xbeef, std::sync::atomic::Ordering::Release);
+    backend.free_flag(5, flag);
+    let flag = backend.alloc_flag(5, 64).expect("the flag again");
+    assert_eq!(
+        word(&flag).load(std::sync::atomic::Ordering::Acquire),
+        0,
+        "{name}: flag zeroed"
+    );
+    backend.free_flag(5, flag);
     device.progress();
     let snapshot = device.snapshot(0).expect("group 0 exists");
     assert!(!snapshot.ready && snapshot.error.is_none());
@@ -130,7 +148,8 @@ fn fake_uio(root: &Path, port: u32) -> std::path::PathBuf {
 fn uio_over_a_fake_sysfs() {
     let root = tempfile::tempdir().unwrap();
     let device = fake_uio(root.path(), 4);
-    let backend = UioBackend::open(&device, &root.path().join("sysfs")).expect("open");
+    let backend =
+        UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).expect("open");
     conformance(backend, 4);
 }
 
@@ -139,11 +158,11 @@ fn uio_reports_what_is_missing() {
     let root = tempfile::tempdir().unwrap();
     let device = fake_uio(root.path(), 4);
     std::fs::remove_file(root.path().join("sysfs/uio7/maps/map1/addr")).unwrap();
-    let error = UioBackend::open(&device, &root.path().join("sysfs")).unwrap_err();
+    let error = UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).unwrap_err();
     let text = error.to_string();
     assert!(text.contains("map1/addr"), "{text}");
     std::fs::write(root.path().join("sysfs/uio7/maps/map0/size"), "0x100\n").unwrap();
-    let error = UioBackend::open(&device, &root.path().join("sysfs")).unwrap_err();
+    let error = UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).unwrap_err();
     assert!(error.to_string().contains("0x100"), "{error}");
 }
 
@@ -162,7 +181,7 @@ fn a_window_that_is_not_a_gba_is_refused_by_name() {
             .unwrap();
         f.write_all(&0x1234_5678u32.to_le_bytes()).unwrap();
     }
-    let backend = UioBackend::open(&device, &root.path().join("sysfs")).unwrap();
+    let backend = UioBackend::open_in(&device, &root.path().join("sysfs"), root.path()).unwrap();
     let error = Device::new(backend).unwrap_err();
     assert!(error.to_string().contains("not a GBA"), "{error}");
     assert!(error.to_string().contains("0x12345678"), "{error}");

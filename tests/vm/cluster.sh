@@ -10,10 +10,11 @@
 # - guest P binds vfio-pci (even P, behind intel-iommu, GBA_VFIO_IOVA=physical) and runs
 #   `vm_member` (gba-barrier's AnyDevice in Rust), or uio_pci_generic (odd P) and runs
 #   `c_member` (tests/vm/c_member.c, the C ABI), after `gba dump` on its port: one start
-#   episode, EPISODES timed ones, then on until a wait times out; before that, each UIO guest
+#   episode, EPISODES timed ones, then on until a wait times out; before that, each guest
 #   runs `vm_team` (two processes of the guest on its one port, host combining: the switch
-#   must count each of GBA_VM_TEAM_EPISODES barriers once), and each VFIO guest the same with
-#   --expect-fallback (the second process is refused by name, the team falls back together);
+#   must count each of GBA_VM_TEAM_EPISODES barriers once; over VFIO the second process gets
+#   the first one's descriptors), then one team across the guests (two ranks per guest,
+#   meeting in a host directory shared over 9p): every port must count each barrier once;
 # - the host's `vm_observer` checks every sample: no flag ahead of any member's doorbell, no
 #   flag going back;
 # - once every guest has reported, the last guest's QEMU is killed: the others' timeouts must
@@ -86,11 +87,16 @@ gba dump --device \$address > /tmp/dump 2>&1; echo "GUEST: dump rc=\$?"
 # VFIO_IOMMU_MAP_DMA/UNMAP_DMA at both IOVA choices (gba-hal/examples/vfio_dma.rs).
 [ \$mode = vfio ] && vfio_dma \$bdf 2>&1 | sed 's/^/GUEST: /'
 grep -a 'DEVICE_ID\|PORT_ID' /tmp/dump | sed 's/^/GUEST: /'
-# Host combining (issue 13): two processes of this guest share its UIO port as one member
-# (host segment and release-flag page in /dev/shm; gba-barrier/examples/vm_team.rs).
-# VFIO gives the device to one process: the second is refused by name and the team falls back.
-[ \$mode = uio ] && vm_team \$address 2 \$(arg gba_team_episodes) /tmp/team 2>&1 | sed 's/^/GUEST: /'
-[ \$mode = vfio ] && vm_team \$address 2 1 /tmp/team --expect-fallback 2>&1 | sed 's/^/GUEST: /'
+# Host combining (issue 13): two processes of this guest share its port as one member (host
+# segment and release-flag page in /dev/shm; over VFIO the second process receives the first
+# one's descriptors; gba-barrier/examples/vm_team.rs).
+vm_team \$address 2 \$(arg gba_team_episodes) /tmp/team 2>&1 | sed 's/^/GUEST: /'
+# One team across the guests, two ranks in each (one member of the group per guest: the switch
+# counts each barrier once on every port); the ranks meet in the host directory every guest
+# mounts over 9p.
+mkdir -p /oob && mount -t 9p -o trans=virtio,version=9p2000.L,cache=none gbaoob /oob \
+    && vm_team \$address \$(arg gba_team_here) \$(arg gba_team_episodes) /oob/team \
+        --team \$(arg gba_team_size) \$(arg gba_team_first) 2>&1 | sed 's/^/GUEST: cluster /'
 # Straight to the console: a pipe would hold the timed line until the member exits.
 until=\$(arg gba_until)
 [ "\$until" = 0 ] && until= || until="--then-until-timeout \$until"
@@ -140,19 +146,29 @@ rm -f "$work/stop"
 "$observer" "$fabric" "$group" "$guests" "$work/stop" > "$work/observer.log" 2>&1 &
 observer_pid=$!
 
+# The cluster team: two ranks per guest.
+team_here() { echo 2; }
+team_size=0
+for ((p = 0; p < guests; p++)); do team_size=$((team_size + $(team_here "$p"))); done
+mkdir -p "$work/oob"
+
 start=$(date +%s%N)
+team_first=0
 qemu=()
 for ((p = 0; p < guests; p++)); do
     mode=$([ $((p % 2)) = 0 ] && echo vfio || echo uio)
     member_bin=$([ "$mode" = vfio ] && echo vm_member || echo c_member)
-    iommu=() cmdline="console=ttyS0 quiet panic=-1 no_timer_check gba_mode=$mode gba_member=$member_bin gba_members=$guests gba_group=$group gba_episodes=$episodes gba_rounds=$rounds gba_pause_ms=$pause_ms gba_until=$until_timeout gba_team_episodes=$team_episodes"
+    iommu=() cmdline="console=ttyS0 quiet panic=-1 no_timer_check gba_mode=$mode gba_member=$member_bin gba_members=$guests gba_group=$group gba_episodes=$episodes gba_rounds=$rounds gba_pause_ms=$pause_ms gba_until=$until_timeout gba_team_episodes=$team_episodes gba_team_here=$(team_here "$p") gba_team_size=$team_size gba_team_first=$team_first"
+    team_first=$((team_first + $(team_here "$p")))
     if [ "$mode" = vfio ]; then iommu=(-device intel-iommu); cmdline="$cmdline intel_iommu=on"; fi
     timeout 300 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m "$mem" -smp 1 \
         -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs.gz" \
         -append "$cmdline" "${iommu[@]}" \
         -object memory-backend-file,id=ram0,mem-path="$fabric/guest-$p.ram",size="$mem",share=on \
         -object memory-backend-file,id=gba0,mem-path="$fabric/window-$p",size=512K,share=on \
-        -device ivshmem-plain,memdev=gba0 > "$work/guest-$p.log" 2>&1 &
+        -device ivshmem-plain,memdev=gba0 \
+        -fsdev local,id=oob,path="$work/oob",security_model=none \
+        -device virtio-9p-pci,fsdev=oob,mount_tag=gbaoob > "$work/guest-$p.log" 2>&1 &
     qemu+=($!)
     pids+=($!)
     echo "vm: guest $p: $mode, $member_bin, pid $!"
@@ -192,15 +208,11 @@ for ((p = 0; p < guests; p++)); do
     check "guest $p dumped its port" grep -aq "GUEST: dump rc=0" "$work/guest-$p.log"
     if [ $((p % 2)) = 0 ]; then
         check "guest $p mapped and unmapped DMA in its IOMMU" grep -aq "GUEST: vfio_dma: ok" "$work/guest-$p.log"
-        check "guest $p: a second process on its VFIO port is refused by name, the team falls back" \
-            grep -aq "GUEST: vm_team: ok: fallback" "$work/guest-$p.log"
-        check "guest $p: the refusal says the device is open in another process" \
-            grep -aq "GUEST: vm_team: rank .: cannot open .* is open in another process" "$work/guest-$p.log"
     fi
-    if [ $((p % 2)) = 1 ]; then
-        check "guest $p: two processes shared its UIO port, each barrier counted once" \
-            grep -aq "GUEST: vm_team: ok: 2 processes on one port, $team_episodes barriers" "$work/guest-$p.log"
-    fi
+    check "guest $p: two processes shared its $([ $((p % 2)) = 0 ] && echo VFIO || echo UIO) port, each barrier counted once" \
+        grep -aq "GUEST: vm_team: ok: 2 processes on one port (ranks 0..1 of 2), $team_episodes barriers" "$work/guest-$p.log"
+    check "guest $p: its ranks of the cluster team ran $team_episodes barriers over $guests ports, its port counting each once" \
+        grep -aq "GUEST: cluster vm_team: ok: $(team_here "$p") processes on one port (ranks .* of $team_size), $team_episodes barriers" "$work/guest-$p.log"
     check "guest $p ran $rounds x $episodes episodes" reported "$p"
 done
 # ${qemu[P]} is `timeout`'s pid; QEMU is its child.

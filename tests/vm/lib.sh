@@ -29,7 +29,9 @@ vm_kernel() {
     mv "$vm_kdir.tmp" "$vm_kdir"
 }
 
-VM_MODULES="uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci"
+# virtio and 9p (in load order): the cluster's guests share a host directory (`-virtfs`) for
+# their teams' out-of-band exchange.
+VM_MODULES="uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
 
 # vm_initramfs OUT.gz INIT_SCRIPT BINARY...: busybox, the modules, the binaries (into /bin)
 # with their libraries, and INIT_SCRIPT as /init.
@@ -66,7 +68,7 @@ mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
 for m in /lib/modules/*; do
     case $m in *.zst) zstd -dqf "$m" -o "${m%.zst}" 2>/dev/null && m=${m%.zst};; *.xz) xz -dkf "$m" && m=${m%.xz};; esac
 done
-for m in uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci; do
+for m in uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p; do
     f=$(ls /lib/modules/$(echo $m | tr - _).ko /lib/modules/$m.ko 2>/dev/null | head -1)
     [ -n "$f" ] && insmod "$f" 2>/dev/null
 done

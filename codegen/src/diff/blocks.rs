@@ -58,6 +58,12 @@ impl Walk {
                 reason,
             );
         }
+        self.alternate(
+            ItemKind::Block,
+            &path,
+            (&old.alternate_of, old.name.loc),
+            (&new.alternate_of, new.name.loc),
+        );
         self.array(
             ItemKind::Block,
             &path,

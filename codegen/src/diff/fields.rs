@@ -6,6 +6,7 @@ use super::compare::{
 };
 use super::pair::{Pair, pair};
 use super::{Class, ItemKind, Severity, Side};
+use crate::location::{Loc, Located};
 use crate::model::{EnumValue, Field, Register};
 use crate::names;
 
@@ -77,7 +78,12 @@ impl Walk {
                     .into(),
             );
         }
-        self.alternate(&path, old, new);
+        self.alternate(
+            ItemKind::Register,
+            &path,
+            (&old.alternate_of, old.name.loc),
+            (&new.alternate_of, new.name.loc),
+        );
         self.array(
             ItemKind::Register,
             &path,
@@ -115,23 +121,30 @@ impl Walk {
         }
     }
 
-    /// `alternate_of`, compared as names are matched (ignoring case). Compatible: the
-    /// generated API is the same either way (it documents whose bytes the register shares);
-    /// a move that makes or ends an overlap is reported as its own change.
-    fn alternate(&mut self, path: &[String], old: &Register, new: &Register) {
-        let key = |r: &Register| r.alternate_of.as_ref().map(|of| names::clash_key(of));
+    /// `alternate_of` of a register or block, compared as names are matched (ignoring
+    /// case). Compatible: the generated API is the same either way (it documents whose bytes
+    /// the item shares); a move that makes or ends an overlap is reported as its own change.
+    pub(super) fn alternate(
+        &mut self,
+        kind: ItemKind,
+        path: &[String],
+        (old, old_loc): (&Option<Located<String>>, Loc),
+        (new, new_loc): (&Option<Located<String>>, Loc),
+    ) {
+        let key = |of: &Option<Located<String>>| of.as_ref().map(|of| names::clash_key(of));
         if key(old) == key(new) {
             return;
         }
-        let side = |r: &Register| match &r.alternate_of {
+        let side = |of: &Option<Located<String>>, loc: Loc| match of {
             Some(of) => (of.value.clone(), of.loc),
-            None => ("none".to_string(), r.name.loc),
+            None => ("none".to_string(), loc),
         };
-        let what = format!("register `{}`", dotted(path));
-        let reason = match (&old.alternate_of, &new.alternate_of) {
+        let noun = kind.keyword();
+        let what = format!("{noun} `{}`", dotted(path));
+        let reason = match (old, new) {
             (None, Some(of)) => format!(
                 "{what} is declared another view of the bytes of `{}`: its accessors are the \
-                 same (an offset or width change that makes the overlap is reported on its own)",
+                 same (an offset or size change that makes the overlap is reported on its own)",
                 **of
             ),
             (Some(of), None) => format!(
@@ -140,18 +153,18 @@ impl Walk {
                 **of
             ),
             _ => format!(
-                "{what} is declared a view of another register's bytes: its accessors are the \
-                 same (a register renamed carries its alternates with it)"
+                "{what} is declared a view of another {noun}'s bytes: its accessors are the \
+                 same (a {noun} renamed carries its alternates with it)"
             ),
         };
         self.changed(
             Compatible,
             Class::AlternateChanged,
-            ItemKind::Register,
+            kind,
             path,
             "alternate_of",
-            side(old),
-            side(new),
+            side(old, old_loc),
+            side(new, new_loc),
             reason,
         );
     }

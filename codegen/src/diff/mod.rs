@@ -30,7 +30,7 @@
 //! | access loses read or write (`rw → ro`, `ro → wo`, …) | breaking | reads or writes no longer compile |
 //! | access gains read or write (`ro → rw`) | compatible | every old access is still allowed |
 //! | side effect added, removed or changed | breaking | read-modify-write, acknowledge and read patterns silently change meaning |
-//! | register's `alternate_of` added, removed or changed | compatible | the generated accessors are the same (the docs say whose bytes the register shares); a move that makes or ends the overlap is reported on its own |
+//! | register's or block's `alternate_of` added, removed or changed | compatible | the generated accessors are the same (the docs say whose bytes the register shares); a move that makes or ends the overlap is reported on its own |
 //! | register reset value | compatible | code compiles and accesses the same bits, but software that assumes the reset state may misbehave |
 //! | enumerated value's number | breaking | old binaries write and match the old number |
 //! | constant decreased | breaking | constants are limits and counts: old software may use more than the new limit |
@@ -188,7 +188,7 @@ pub enum Class {
     AccessChanged,
     SideEffectChanged,
     ResetChanged,
-    /// A register's `alternate_of`: whose bytes it is another view of.
+    /// A register's or block's `alternate_of`: whose bytes it is another view of.
     AlternateChanged,
     /// A constant's or an enumerated value's number.
     ValueChanged,

@@ -133,3 +133,52 @@ fn alternate_of_changes_are_compatible_and_reported_as_such() {
     assert_eq!(change.path, ["b", "B"]);
     assert!(super::json(&diff, "old", "new").contains("\"change\": \"alternate_changed\""));
 }
+
+#[test]
+fn a_blocks_alternate_of_is_compared_as_a_registers_is() {
+    // C lies on A's bytes; it may be declared a view of A, or of nothing when it moves off.
+    let blocks = |c_offset: &str, of: &str| {
+        let text = format!(
+            "device: {{ name: d }}\nblocks:\n  - {{ name: A, offset: 0, size: 0x100 }}\n  \
+             - {{ name: B, offset: 0x100, size: 0x100 }}\n  - {{ name: C, offset: {c_offset}, \
+             size: 0x100{of} }}\n"
+        );
+        parse_str(&text)
+            .unwrap_or_else(|d| panic!("test spec is invalid: {d:?}\n{text}"))
+            .into_device()
+    };
+    let old = blocks("0", ", alternate_of: A");
+    let diff = compare(&old, &blocks("0x100", ", alternate_of: B"));
+    let alternate: Vec<_> = diff
+        .changes
+        .iter()
+        .filter(|c| c.class == Class::AlternateChanged)
+        .collect();
+    assert_eq!(alternate.len(), 1, "{diff:?}");
+    let change = alternate[0];
+    assert_eq!(
+        (change.item, change.attribute, change.severity),
+        (ItemKind::Block, Some("alternate_of"), Severity::Compatible)
+    );
+    assert_eq!(change.old.as_ref().map(|s| s.value.as_str()), Some("A"));
+    assert_eq!(change.new.as_ref().map(|s| s.value.as_str()), Some("B"));
+    assert_eq!(change.path, ["C"]);
+    assert!(
+        change
+            .reason
+            .contains("block `C` is declared a view of another block's bytes")
+    );
+    // The move is its own change.
+    assert!(
+        diff.changes.iter().any(|c| c.class == Class::Moved),
+        "{diff:?}"
+    );
+    // Declared or not, on bytes of its own: one compatible change.
+    let diff = compare(&blocks("0x200", ""), &blocks("0", ", alternate_of: A"));
+    assert!(
+        diff.changes
+            .iter()
+            .any(|c| c.class == Class::AlternateChanged
+                && c.old.as_ref().is_some_and(|s| s.value == "none"))
+    );
+}

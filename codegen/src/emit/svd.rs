@@ -241,6 +241,7 @@ fn peripheral_info(
         .name(name)
         .description(optional(&block.description))
         .base_address(*block.offset)
+        .alternate_peripheral(block.alternate_of.as_ref().map(|of| of.value.clone()))
         .address_block(Some(vec![address_block]))
         // svd-rs refuses an empty <registers> element: a block without registers has none.
         .registers((!registers.is_empty()).then_some(registers))

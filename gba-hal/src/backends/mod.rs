@@ -9,6 +9,7 @@ mod open;
 mod phys;
 pub mod uio;
 pub mod vfio;
+mod vfio_share;
 
 pub use memory::MemoryBackend;
 pub use open::{OpenError, UIO_SYSFS_ENV, VFIO_IOVA_ENV, open_hardware, open_vfio};

@@ -24,14 +24,13 @@ use std::fmt;
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use gba_pac::common::Volatile;
 use memmap2::{MmapOptions, MmapRaw};
 
 use super::arena::LineArena;
 use crate::backend::{Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
-use crate::host::{HostClaims, SegmentFile};
+use crate::host::{FlagLines, HostClaims, SegmentFile};
 
 /// Where sysfs lists UIO devices.
 pub const DEFAULT_SYSFS: &str = "/sys/class/uio";
@@ -112,13 +111,12 @@ pub struct UioBackend {
     segment: SegmentFile,
     /// This value's side of the claims.
     claims: HostClaims,
-    /// The host's flag memory: group g's release flag is its line g (host and bus address).
-    flags: DmaRegion,
+    /// The host's flag memory: group g's release flag is its line g.
+    flags: FlagLines,
     host_key: Option<u64>,
 }
 
-/// Bytes of the host's release flags: one line per group.
-const FLAG_LINES: usize = crate::host::GROUPS * 64;
+const FLAG_LINES: usize = FlagLines::BYTES;
 
 /// Where the DMA arena lives (held for its `Drop`: the arena points into it).
 #[derive(Debug)]
@@ -165,7 +163,7 @@ fn identity(sysfs_dir: &Path, name: &str, port: u32) -> String {
 ///
 /// `window` is a mapped GBA register window of at least `Device::SIZE` bytes, reached
 /// volatilely.
-unsafe fn port_id(window: *mut u8) -> u32 {
+pub(super) unsafe fn port_id(window: *mut u8) -> u32 {
     use gba_pac::tock_registers::interfaces::Readable;
     // SAFETY: forwarded from the caller.
     let regs = unsafe { gba_pac::Device::<Volatile>::from_ptr(window) };
@@ -332,6 +330,11 @@ impl UioBackend {
         // atomically.
         let arena = unsafe { LineArena::new(base, dma_size, dma_bus, full) };
         let host_key = crate::host::host_key(segment.path(), port as usize);
+        // SAFETY: the flag memory (map 1's first page, at least FLAG_LINES bytes, checked; or
+        // the segment's flag page) is page-aligned, kept mapped by `_dma` or `segment` for as
+        // long as this value lives, every process of the host maps the same bytes, the device
+        // reaches them at `flags_bus`, and every access to them is atomic.
+        let flags = unsafe { FlagLines::new(flags, flags_bus) };
         Ok(UioBackend {
             path: device.to_path_buf(),
             regs,
@@ -339,11 +342,7 @@ impl UioBackend {
             arena,
             segment,
             claims: HostClaims::new(),
-            flags: DmaRegion {
-                host: flags,
-                iova: flags_bus,
-                len: FLAG_LINES,
-            },
+            flags,
             host_key,
         })
     }
@@ -351,16 +350,6 @@ impl UioBackend {
     /// The port's host segment file.
     pub fn segment_file(&self) -> &SegmentFile {
         &self.segment
-    }
-
-    /// Group `group`'s line of the host's flag memory.
-    fn flag_line(&self, group: usize, len: usize) -> Option<DmaRegion> {
-        (group < crate::host::GROUPS && len <= 64).then(|| DmaRegion {
-            host: NonNull::new(self.flags.host.as_ptr().wrapping_add(group * 64))
-                .expect("inside a mapping"),
-            iova: self.flags.iova + group as u64 * 64,
-            len,
-        })
     }
 }
 
@@ -386,17 +375,7 @@ unsafe impl Backend for UioBackend {
     }
 
     fn alloc_flag(&self, group: usize, len: usize) -> Result<DmaRegion, DmaError> {
-        let region = self.flag_line(group, len).ok_or(DmaError {
-            reason: "a release flag is one line of a group below MAX_GROUPS",
-        })?;
-        for i in 0..8 {
-            // SAFETY: word i of group `group`'s flag line (8-aligned, inside the flag memory,
-            // which lives as long as `self`); the claim makes this process its only writer
-            // now, and every access to it is atomic.
-            unsafe { AtomicU64::from_ptr(region.host.as_ptr().cast::<u64>().add(i)) }
-                .store(0, Ordering::Relaxed);
-        }
-        Ok(region)
+        self.flags.alloc(group, len)
     }
 
     fn free_flag(&self, group: usize, region: DmaRegion) {
@@ -412,7 +391,7 @@ unsafe impl Backend for UioBackend {
         self.claims
             .claim(self.segment.segment(), group, team, |iova, len| {
                 // A team-mate's flag is the group's line of the host's flag memory.
-                self.flag_line(group, len).filter(|line| line.iova == iova)
+                self.flags.resolve(group, iova, len)
             })
     }
 
@@ -448,6 +427,7 @@ unsafe impl Backend for UioBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     /// uio_pci_generic's shape: map 0 is a small BAR, no map 1, the window in a resource file.
     #[test]
@@ -475,6 +455,20 @@ mod tests {
                 let region = backend.alloc_dma(64).expect("a flag");
                 assert_ne!(region.iova, 0, "the DMA page's physical address");
                 assert_eq!(region.iova % 64, 0);
+                // Without map 1 the flags are the host segment's flag page: one tmpfs (or page
+                // cache) frame, at one physical address in every process's mapping of it.
+                let other = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap();
+                let (mine, theirs) = (
+                    backend.alloc_flag(3, 64).unwrap(),
+                    other.alloc_flag(3, 64).unwrap(),
+                );
+                assert_eq!(mine.iova, theirs.iova, "one physical page");
+                assert_ne!(mine.host, theirs.host, "two mappings of it");
+                assert_ne!(
+                    mine.iova & !0xfff,
+                    region.iova & !0xfff,
+                    "not the private page"
+                );
             }
             // Physical addresses are shown to root only.
             Err(error) => {
@@ -594,7 +588,7 @@ mod tests {
         for episode in 0..3u64 {
             for c in [&ca, &cb] {
                 c.enter(episode + 1);
-                if (c.add() + 1) % c.local == 0 {
+                if (c.add() + 1).is_multiple_of(c.local) {
                     doorbells += 1;
                 }
             }
@@ -624,6 +618,18 @@ mod tests {
         let segments = tempfile::tempdir().unwrap();
         let error = UioBackend::open_in(&device, &sysfs, segments.path()).unwrap_err();
         assert!(matches!(error, UioError::DmaTooSmall { .. }), "{error}");
+    }
+
+    #[test]
+    fn a_segment_directory_that_does_not_exist_is_named() {
+        let root = tempfile::tempdir().unwrap();
+        let (device, sysfs) = fake_uio_with_dma(root.path(), "uio8", 2, 0x2000);
+        let missing = root.path().join("no-such-dir");
+        let error = UioBackend::open_in(&device, &sysfs, &missing).unwrap_err();
+        assert!(matches!(error, UioError::HostSegment { .. }), "{error}");
+        let text = error.to_string();
+        assert!(text.contains("no-such-dir"), "{text}");
+        assert!(text.contains("GBA_HOST_SEGMENT_DIR"), "{text}");
     }
 
     #[test]

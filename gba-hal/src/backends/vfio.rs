@@ -25,7 +25,8 @@ use std::sync::Mutex;
 use gba_pac::common::Volatile;
 
 use super::phys::{PhysError, PinnedPages};
-use crate::backend::{Backend, DmaError, DmaRegion};
+use crate::backend::{Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
+use crate::host::{FlagLines, HostClaims, SegmentFile};
 
 /// Where sysfs lists PCI devices.
 pub const DEFAULT_PCI_SYSFS: &str = "/sys/bus/pci/devices";
@@ -156,10 +157,21 @@ pub enum VfioError {
     },
 
     #[error(
-        "{} is open in another process (or another open of this one): VFIO gives a device to one process, so {bdf} serves one process per host. For several processes of a host on one port (host combining), bind the device to uio_pci_generic and use /dev/uioN; or run one rank per host",
+        "{} is open in another process (or another open of this one) that does not share it: VFIO gives {bdf} to one process, which shares it with the host's others only while it keeps it open. Start the processes while the first opener runs, bind the device to uio_pci_generic and use /dev/uioN, or run one rank per host",
         path.display()
     )]
     GroupInUse { bdf: String, path: PathBuf },
+
+    #[error(
+        "cannot set up the host segment of {bdf} (where the host's processes share the device; its directory is {}, set {} to another tmpfs directory)",
+        dir.display(), crate::host::SEGMENT_DIR_ENV
+    )]
+    HostSegment {
+        bdf: String,
+        dir: PathBuf,
+        #[source]
+        source: crate::host::SegmentError,
+    },
 
     #[error(
         "IOMMU group {group} is not viable: every device in it must be bound to vfio-pci or to no driver ({devices})"
@@ -212,12 +224,81 @@ pub struct VfioBackend {
     window_len: usize,
     window_bar: u32,
     iova: IovaChoice,
+    /// The first opener's server of the descriptors to the host's other processes (stopped
+    /// first in `Drop::drop`: it uses the descriptors below).
+    server: Option<super::vfio_share::Server>,
     // Dropped in declaration order after `Drop::drop` unmapped the window and the DMA memory:
-    // device, then group, then container, as the kernel expects them closed.
+    // device, then group, then container, as the kernel expects them closed. A process that
+    // received the descriptors has no group file (the first opener's keeps the group).
     device: File,
-    _group: File,
+    _group: Option<File>,
     container: File,
     dma: Mutex<DmaState>,
+    /// The port's host segment: claims, combining blocks and the flag page.
+    segment: SegmentFile,
+    claims: HostClaims,
+    /// The host's flag page as the device reaches it: group g's flag is its line g.
+    flags: FlagLines,
+    host_key: Option<u64>,
+}
+
+/// The descriptors an open starts from: its own (first opener) or received.
+struct Opened {
+    container: File,
+    group: Option<File>,
+    device: File,
+    /// The host's flag page IOVA, for a process that received the descriptors.
+    flags_iova: Option<u64>,
+}
+
+/// How long a second opener waits for the first opener's server, which starts a moment after
+/// the first opener took the group.
+const SERVER_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The IOVA of the host's flag page with [`IovaChoice::Bump`]: the page below the bump range.
+pub const FLAGS_IOVA: u64 = IOVA_BASE - 0x1000;
+
+/// Maps the segment's flag page into `container`'s IOMMU (locked first, so that its physical
+/// address is known for [`IovaChoice::Physical`]); its IOVA, or what failed.
+fn map_flag_page(
+    container: &File,
+    segment: &SegmentFile,
+    iova: IovaChoice,
+) -> Result<u64, (&'static str, io::Error)> {
+    segment
+        .lock_flag_page()
+        .map_err(|e| ("mlock of the host's flag page (ulimit -l)", e))?;
+    let page = segment.flag_page();
+    let flags_iova = match iova {
+        IovaChoice::Bump => FLAGS_IOVA,
+        IovaChoice::Physical => {
+            super::phys::physical_address(page.as_ptr() as usize).map_err(|e| {
+                (
+                    "/proc/self/pagemap for the host's flag page",
+                    io::Error::other(e),
+                )
+            })?
+        }
+    };
+    let mut map = abi::DmaMap {
+        argsz: size_of::<abi::DmaMap>() as u32,
+        flags: abi::VFIO_DMA_MAP_FLAG_READ | abi::VFIO_DMA_MAP_FLAG_WRITE,
+        vaddr: page.as_ptr() as u64,
+        iova: flags_iova,
+        size: 0x1000,
+    };
+    // SAFETY: VFIO_IOMMU_MAP_DMA reads a `struct vfio_iommu_type1_dma_map` of `argsz` bytes;
+    // `vaddr` is the segment's flag page, one page-aligned page of a shared file mapping that
+    // the kernel pins for as long as the IOMMU maps it (until the container closes).
+    unsafe {
+        ioctl(
+            container,
+            abi::VFIO_IOMMU_MAP_DMA,
+            &raw mut map as libc::c_ulong,
+        )
+    }
+    .map_err(|e| ("VFIO_IOMMU_MAP_DMA of the host's flag page", e))?;
+    Ok(flags_iova)
 }
 
 #[derive(Debug)]
@@ -244,6 +325,20 @@ pub fn is_pci_address(text: &str) -> bool {
         && hex(8..10)
         && b[10] == b'.'
         && (b'0'..=b'7').contains(&b[11])
+}
+
+/// What opening the group's node failed with: EBUSY is the kernel's "this group is open
+/// already" (a VFIO group has one opener), said so by name.
+fn group_open_error(bdf: &str, error: VfioError) -> VfioError {
+    match error {
+        VfioError::Open { path, source } if source.raw_os_error() == Some(libc::EBUSY) => {
+            VfioError::GroupInUse {
+                bdf: bdf.into(),
+                path,
+            }
+        }
+        e => e,
+    }
 }
 
 fn link_name(path: &Path) -> Option<String> {
@@ -298,12 +393,27 @@ impl VfioBackend {
         )
     }
 
-    /// As [`open`](Self::open) with other roots for sysfs and `/dev/vfio` (tests).
+    /// As [`open`](Self::open) with other roots for sysfs and `/dev/vfio` (tests); the host
+    /// segment in `GBA_HOST_SEGMENT_DIR` or `/dev/shm`.
     pub fn open_at(
         bdf: &str,
         pci_sysfs: &Path,
         dev_vfio: &Path,
         iova: IovaChoice,
+    ) -> Result<Self, VfioError> {
+        let dir = std::env::var_os(crate::host::SEGMENT_DIR_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(crate::host::file::DEFAULT_SEGMENT_DIR));
+        Self::open_in(bdf, pci_sysfs, dev_vfio, iova, &dir)
+    }
+
+    /// As [`open_at`](Self::open_at), the host segment in `segment_dir`.
+    pub fn open_in(
+        bdf: &str,
+        pci_sysfs: &Path,
+        dev_vfio: &Path,
+        iova: IovaChoice,
+        segment_dir: &Path,
     ) -> Result<Self, VfioError> {
         let dir = pci_sysfs.join(bdf);
         if !dir.exists() {
@@ -346,15 +456,31 @@ impl VfioBackend {
         if version != abi::VFIO_API_VERSION || type1v2 != 1 {
             return Err(VfioError::Unsupported { found: version });
         }
-        let group_file = open_rw(&dev_vfio.join(&group)).map_err(|e| match e {
-            VfioError::Open { path, source } if source.raw_os_error() == Some(libc::EBUSY) => {
-                VfioError::GroupInUse {
-                    bdf: bdf.into(),
-                    path,
-                }
+        let opened = open_rw(&dev_vfio.join(&group)).map_err(|e| group_open_error(bdf, e));
+        let group_file = match opened {
+            Ok(file) => file,
+            // Another process of this host holds the group: ask it for its descriptors
+            // (vfio_share.rs). Refused by name when no process serves them.
+            Err(VfioError::GroupInUse { bdf, path }) => {
+                let received = super::vfio_share::socket_name(&bdf)
+                    .and_then(|name| super::vfio_share::receive_within(&name, SERVER_WAIT));
+                return match received {
+                    Ok((container, device, flags_iova)) => Self::finish(
+                        &bdf,
+                        iova,
+                        Opened {
+                            container,
+                            group: None,
+                            device,
+                            flags_iova: Some(flags_iova),
+                        },
+                        segment_dir,
+                    ),
+                    Err(_) => Err(VfioError::GroupInUse { bdf, path }),
+                };
             }
-            e => e,
-        })?;
+            Err(e) => return Err(e),
+        };
         let mut status = abi::GroupStatus {
             argsz: size_of::<abi::GroupStatus>() as u32,
             flags: 0,
@@ -415,7 +541,41 @@ impl VfioBackend {
         .map_err(failed("VFIO_GROUP_GET_DEVICE_FD"))?;
         // SAFETY: the ioctl returned a new file descriptor that nothing else owns.
         let device = unsafe { File::from_raw_fd(device_fd) };
+        Self::finish(
+            bdf,
+            iova,
+            Opened {
+                container,
+                group: Some(group_file),
+                device,
+                flags_iova: None,
+            },
+            segment_dir,
+        )
+    }
 
+    /// The rest of opening, for the group's first opener (`flags_iova: None`: it maps the
+    /// host's flag page into the IOMMU and serves the descriptors to the host's other
+    /// processes) and for a process that received them.
+    fn finish(
+        bdf: &str,
+        iova: IovaChoice,
+        opened: Opened,
+        segment_dir: &Path,
+    ) -> Result<Self, VfioError> {
+        let Opened {
+            container,
+            group: group_file,
+            device,
+            flags_iova,
+        } = opened;
+        let failed = |what| {
+            move |source| VfioError::Ioctl {
+                what,
+                bdf: bdf.into(),
+                source,
+            }
+        };
         let mut bars = Vec::new();
         let mut chosen = None;
         for index in abi::BAR_REGIONS {
@@ -475,12 +635,65 @@ impl VfioBackend {
                 source: io::Error::last_os_error(),
             });
         }
+        let window = NonNull::new(ptr.cast::<u8>()).expect("mmap does not return null on success");
+        let unmap_window = || {
+            // SAFETY: the mapping just made, unmapped once on this failure path.
+            unsafe { libc::munmap(ptr, window_len) };
+        };
+        // SAFETY: the window just mapped, at least Device::SIZE bytes, reached volatilely.
+        let port = unsafe { super::uio::port_id(window.as_ptr()) };
+        let identity = format!("{bdf}-port{port}");
+        let segment = match SegmentFile::name(&identity)
+            .and_then(|name| SegmentFile::open_or_create(segment_dir, &name, &identity))
+        {
+            Ok(segment) => segment,
+            Err(source) => {
+                unmap_window();
+                return Err(VfioError::HostSegment {
+                    bdf: bdf.into(),
+                    dir: segment_dir.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        let (flags_iova, server) = match flags_iova {
+            Some(iova) => (iova, None),
+            None => {
+                // The first opener maps the host's flag page into the container, once: the
+                // mapping lives with the container, which the host's other processes share.
+                let flags_iova = match map_flag_page(&container, &segment, iova) {
+                    Ok(flags_iova) => flags_iova,
+                    Err((what, source)) => {
+                        unmap_window();
+                        return Err(failed(what)(source));
+                    }
+                };
+                // Without a server the device serves this process alone (as before).
+                let server = super::vfio_share::socket_name(bdf).ok().and_then(|name| {
+                    super::vfio_share::Server::start(
+                        &name,
+                        container.as_raw_fd(),
+                        device.as_raw_fd(),
+                        flags_iova,
+                    )
+                    .ok()
+                });
+                (flags_iova, server)
+            }
+        };
+        // SAFETY: the segment's flag page is page-aligned, one page (≥ FlagLines::BYTES),
+        // mapped while `segment` (kept in the backend) lives; the container's IOMMU maps the
+        // same page at `flags_iova` (this process's MAP_DMA above, or the first opener's, of
+        // the same tmpfs page); every process reaches it only atomically.
+        let flags = unsafe { FlagLines::new(segment.flag_page(), flags_iova) };
+        let host_key = crate::host::host_key(segment.path(), port as usize);
         Ok(VfioBackend {
             bdf: bdf.into(),
-            window: NonNull::new(ptr.cast()).expect("mmap does not return null on success"),
+            window,
             window_len,
             window_bar: info.index,
             iova,
+            server,
             device,
             _group: group_file,
             container,
@@ -488,6 +701,10 @@ impl VfioBackend {
                 next_iova: IOVA_BASE,
                 mapped: Vec::new(),
             }),
+            segment,
+            claims: HostClaims::new(),
+            flags,
+            host_key,
         })
     }
 
@@ -535,7 +752,12 @@ fn dma_error(reason: &'static str) -> DmaError {
 // the region size; page-aligned), owned by this value until drop, never referenced, reached
 // only volatilely through the HAL. Each DMA region is its own zeroed, page-aligned anonymous
 // mapping (so it shares no line with another), mapped into the IOMMU at `iova` before it is
-// handed out and unmapped before its pages are freed; the host reads it only atomically.
+// handed out and unmapped before its pages are freed; the host reads it only atomically. A
+// group's flag is its own line of the host segment's flag page, mapped into the container's
+// IOMMU for as long as the container lives (every process of the host that uses the device
+// holds the container) and in every such process's own mapping of the segment, handed out
+// only to the winner of the group's claim and its team; the combining block is in the
+// segment, which this value keeps mapped.
 unsafe impl Backend for VfioBackend {
     type Mechanism = Volatile;
 
@@ -602,8 +824,48 @@ unsafe impl Backend for VfioBackend {
         }
     }
 
+    fn alloc_flag(&self, group: usize, len: usize) -> Result<DmaRegion, DmaError> {
+        self.flags.alloc(group, len)
+    }
+
+    fn free_flag(&self, group: usize, region: DmaRegion) {
+        // The line is the group's for good: nothing to give back.
+        let _ = (group, region);
+    }
+
     fn now_ns(&self) -> u64 {
         super::clock::monotonic_ns()
+    }
+
+    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
+        self.claims
+            .claim(self.segment.segment(), group, team, |iova, len| {
+                self.flags.resolve(group, iova, len)
+            })
+    }
+
+    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
+        self.claims.hold(self.segment.segment(), group, flag)
+    }
+
+    fn leave_group(&self, group: usize) -> bool {
+        self.claims.leave(self.segment.segment(), group)
+    }
+
+    fn claimed_groups(&self) -> u32 {
+        self.segment.segment().live_claims()
+    }
+
+    fn release_group(&self, group: usize) {
+        self.claims.release(self.segment.segment(), group)
+    }
+
+    fn combining(&self, group: usize) -> Option<Combining> {
+        self.claims.combining(self.segment.segment(), group)
+    }
+
+    fn host_key(&self) -> Option<u64> {
+        self.host_key
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -613,6 +875,10 @@ unsafe impl Backend for VfioBackend {
 
 impl Drop for VfioBackend {
     fn drop(&mut self) {
+        // The server uses the descriptors: stopped and joined before anything closes. The flag
+        // page stays mapped in the IOMMU until the container closes (the host's other
+        // processes may still poll it).
+        self.server.take();
         let mapped =
             std::mem::take(&mut self.dma.get_mut().unwrap_or_else(|e| e.into_inner()).mapped);
         for m in &mapped {
@@ -711,6 +977,30 @@ mod tests {
             assert!(matches!(e, VfioError::NotPermitted { .. }), "{e}");
             assert!(e.to_string().contains("run as root"));
         }
+    }
+
+    #[test]
+    fn a_group_open_in_another_process_is_named() {
+        let busy = VfioError::Open {
+            path: PathBuf::from("/dev/vfio/7"),
+            source: io::Error::from_raw_os_error(libc::EBUSY),
+        };
+        let e = group_open_error("0000:00:04.0", busy);
+        assert!(matches!(e, VfioError::GroupInUse { .. }), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("/dev/vfio/7 is open in another process"),
+            "{text}"
+        );
+        assert!(text.contains("uio_pci_generic"), "{text}");
+        let other = VfioError::Open {
+            path: PathBuf::from("/dev/vfio/7"),
+            source: io::Error::from_raw_os_error(libc::EIO),
+        };
+        assert!(matches!(
+            group_open_error("0000:00:04.0", other),
+            VfioError::Open { .. }
+        ));
     }
 
     #[test]

@@ -23,6 +23,7 @@
 
 mod claims;
 pub(crate) mod file;
+mod flags;
 pub mod process;
 
 use core::marker::PhantomData;
@@ -31,6 +32,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 pub use claims::HostClaims;
 pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile};
+pub use flags::FlagLines;
 
 use crate::cell::Cell64;
 use crate::claim::{self, JoinSlot, Liveness, Record, State, Taken};

@@ -225,7 +225,17 @@ fn block(h: &mut Header, device: &Device, block: &Block) {
     );
     let loc = block.name.loc;
     h.section(&format!("Block {}", *block.name));
-    h.comment("", &block.description);
+    let mut about = block.description.trim().to_string();
+    if let Some(of) = &block.alternate_of {
+        if !about.is_empty() {
+            about.push_str("\n\n");
+        }
+        about.push_str(&format!(
+            "An alternate view of the bytes of block {} (it overlaps them).",
+            of.value
+        ));
+    }
+    h.comment("", &about);
     h.define(format!("{prefix}_OFFSET"), unsigned(*block.offset, 32), loc);
     h.define(format!("{prefix}_SIZE"), unsigned(*block.size, 32), loc);
     match &block.array {

@@ -132,6 +132,15 @@ fn block(md: &mut String, block: &Block) {
             hex(*a.stride)
         ),
     };
+    let mut placement = placement;
+    if let Some(of) = &block.alternate_of {
+        let _ = write!(
+            placement,
+            " An alternate view of the bytes of block [`{}`](#block-{}) (it overlaps them).",
+            of.value,
+            names::lower(of)
+        );
+    }
     let _ = writeln!(md, "{placement}\n");
     if block.registers.is_empty() {
         md.push_str("This block has no registers.\n\n");

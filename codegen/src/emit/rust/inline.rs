@@ -71,7 +71,7 @@ mod tests {
             })
             .collect();
         let names: Vec<String> = modules.iter().map(|m| m.ident.to_string()).collect();
-        assert_eq!(names, ["common", "regs", "dma_channel"]);
+        assert_eq!(names, ["common", "regs", "dma_channel", "dma_debug"]);
         for module in modules {
             let file = files
                 .iter()

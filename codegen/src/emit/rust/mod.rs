@@ -367,6 +367,13 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
     let method = format_ident!("{}", names::lower(&block.name));
     let offset = number(*block.offset);
     let end = block.offset.saturating_add(*block.size);
+    let alternate = match &block.alternate_of {
+        Some(of) => format!(
+            "\n\nAn alternate view of the bytes of block `{}`: the two overlap.",
+            **of
+        ),
+        None => String::new(),
+    };
     let construct = |at: TokenStream| {
         quote! {
             #module::#ty {
@@ -378,7 +385,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
     match &block.array {
         None => {
             let doc = doc_lines(&format!(
-                "Block `{}` at {:#x}..{:#x}.",
+                "Block `{}` at {:#x}..{:#x}.{alternate}",
                 *block.name, *block.offset, end
             ));
             let block_value = construct(quote! { #offset });
@@ -404,7 +411,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
                     count: *array.count,
                     returns: quote! { #module::#ty<_M> },
                     doc: format!(
-                        "Instance `index` of block `{}`, or `None` when `index >= {}`.",
+                        "Instance `index` of block `{}`, or `None` when `index >= {}`.{alternate}",
                         *block.name, *array.count
                     ),
                     count_doc: format!("Instances of block `{}`.", *block.name),

@@ -15,11 +15,19 @@ use crate::names;
 /// `derivedFrom`): the generated code then has one module for them instead of a copy
 /// per instance. The renaming is reported.
 pub(super) fn merge_numbered_blocks(warnings: &mut Warnings, blocks: &mut Vec<Block>) {
+    // Alternates and the blocks they are views of keep their names, as registers do.
+    let viewed: HashSet<String> = blocks
+        .iter()
+        .filter_map(|b| b.alternate_of.as_ref().map(|of| of.value.clone()))
+        .collect();
+    let single = |b: &Block| {
+        b.array.is_none() && b.alternate_of.is_none() && !viewed.contains(b.name.as_str())
+    };
     let mut out: Vec<Block> = Vec::with_capacity(blocks.len());
     let mut rest = std::mem::take(blocks).into_iter().peekable();
     while let Some(first) = rest.next() {
         let prefix = match first.name.strip_suffix('0') {
-            Some(p) if first.array.is_none() && p.ends_with(|c: char| !c.is_ascii_digit()) => {
+            Some(p) if single(&first) && p.ends_with(|c: char| !c.is_ascii_digit()) => {
                 p.to_string()
             }
             _ => {
@@ -31,7 +39,7 @@ pub(super) fn merge_numbered_blocks(warnings: &mut Warnings, blocks: &mut Vec<Bl
         while let Some(next) = rest.peek() {
             let n = group.len() as u64;
             let stride = next.offset.checked_sub(*group[0].offset).unwrap_or(0) / n.max(1);
-            let fits = next.array.is_none()
+            let fits = single(next)
                 && *next.name == format!("{prefix}{n}")
                 && next.registers == group[0].registers
                 && next.size == group[0].size

@@ -50,7 +50,9 @@ pub(super) fn device(
         peripheral(warnings, p, &mut blocks);
     }
     arrays::merge_numbered_blocks(warnings, &mut blocks);
+    let raw: Vec<String> = blocks.iter().map(|b| b.name.value.clone()).collect();
     rename::rename_all(warnings, &mut blocks, |b| &mut b.name, "block", &at, true);
+    overlaps::follow_block_renames(&raw, &mut blocks);
     overlaps::fit_blocks(warnings, &mut blocks);
     Device {
         name: Located::synthetic(rename::identifier(warnings, &svd.name, "device", &at, "D")),
@@ -103,12 +105,6 @@ pub(super) fn block(
         warnings.warn(
             &at,
             format!("interrupts not represented: {}", list.join(", ")),
-        );
-    }
-    if let Some(alternate) = &info.alternate_peripheral {
-        warnings.warn(
-            &at,
-            format!("alternatePeripheral `{alternate}` not represented"),
         );
     }
     let mut flat = Vec::new();
@@ -205,11 +201,18 @@ pub(super) fn block(
         size: Located::synthetic(size),
         array,
         registers,
+        // The claim as the SVD spells it: `overlaps::fit_blocks` keeps it when the block
+        // overlaps the one it names, after merges and renames.
+        alternate_of: info
+            .alternate_peripheral
+            .as_deref()
+            .map(|of| Located::synthetic(strip_dim(of))),
     })
 }
 
 /// What the register declares about being an alternate: `alternateRegister` names a
-/// register of the same cluster, so it is flattened as the register's own name is.
+/// register of the same cluster, so it is flattened as the register's own name is; a
+/// register of an `alternateCluster` is an alternate of what it overlaps.
 fn claim(flat: &flatten::Flat) -> overlaps::Claim {
     if let Some(of) = &flat.info.alternate_register {
         let own = strip_dim(&flat.info.name);
@@ -217,6 +220,8 @@ fn claim(flat: &flatten::Flat) -> overlaps::Claim {
         overlaps::Claim::Of(format!("{prefix}{}", strip_dim(of)))
     } else if let Some(group) = &flat.info.alternate_group {
         overlaps::Claim::Group(group.clone())
+    } else if let Some(counterpart) = &flat.cluster_alternate {
+        overlaps::Claim::Cluster(counterpart.clone())
     } else {
         overlaps::Claim::None
     }
@@ -229,6 +234,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         offset,
         array,
         info,
+        cluster_alternate: _,
     } = flat;
     let props = info.properties;
     let declared = props.size.unwrap_or(32);

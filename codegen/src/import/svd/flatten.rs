@@ -1,6 +1,8 @@
 //! Clusters flattened into their peripheral: `CLUSTER_REGISTER` at the cluster's offset plus
 //! the register's, with cluster and register arrays kept as register arrays where they can be
-//! and expanded element by element where not.
+//! and expanded element by element where not. A cluster's `<alternateCluster>` is kept on its
+//! registers, for `overlaps.rs`: each is an alternate of what it overlaps, preferably its
+//! counterpart in the named cluster.
 
 use svd_rs as svd;
 
@@ -15,6 +17,10 @@ pub(super) struct Flat {
     pub offset: u64,
     pub array: Option<(u64, u64)>,
     pub info: svd::RegisterInfo,
+    /// In a cluster that declares `<alternateCluster>`: the register of the named cluster
+    /// that this one is most likely a view of (same place in it, flattened:
+    /// `MODE1_CTRL` → `MODE0_CTRL`); the innermost such cluster decides.
+    pub cluster_alternate: Option<String>,
 }
 
 /// Registers of `children`, clusters flattened: `CLUSTER_REGISTER` at the cluster's
@@ -36,17 +42,28 @@ pub(super) fn flatten(
             }
             svd::RegisterCluster::Cluster(c) => {
                 let cat = format!("{at}.{}", strip_dim(&c.name));
-                if let Some(alternate) = &c.alternate_cluster {
-                    warnings.warn(
-                        &cat,
-                        format!("alternateCluster `{alternate}` not represented"),
-                    );
-                }
+                // The registers of a cluster that is another view of a sibling cluster:
+                // each names its counterpart there, by the place within the cluster.
+                let mark = |out: &mut Vec<Flat>, first: usize, own: &str| {
+                    let Some(alternate) = &c.alternate_cluster else {
+                        return;
+                    };
+                    let named = format!("{prefix}{}_", strip_dim(alternate));
+                    for flat in &mut out[first..] {
+                        if flat.cluster_alternate.is_none()
+                            && let Some(rest) = flat.name.strip_prefix(own)
+                        {
+                            flat.cluster_alternate = Some(format!("{named}{rest}"));
+                        }
+                    }
+                };
+                let first = out.len();
                 match c {
                     svd::Cluster::Single(info) => {
                         let prefix = format!("{prefix}{}_", info.name);
                         let base = base + u64::from(info.address_offset);
                         flatten(warnings, &info.children, &prefix, &cat, base, outer, out);
+                        mark(out, first, &prefix);
                     }
                     svd::Cluster::Array(info, dim)
                         if outer.is_none()
@@ -57,6 +74,7 @@ pub(super) fn flatten(
                         let base = base + u64::from(info.address_offset);
                         let outer = Some((u64::from(dim.dim), u64::from(dim.dim_increment)));
                         flatten(warnings, &info.children, &prefix, &cat, base, outer, out);
+                        mark(out, first, &prefix);
                     }
                     svd::Cluster::Array(info, dim) => {
                         if u64::from(dim.dim) > MAX_ELEMENTS {
@@ -66,7 +84,9 @@ pub(super) fn flatten(
                         for element in svd::cluster::expand(info, dim) {
                             let prefix = format!("{prefix}{}_", element.name);
                             let base = base + u64::from(element.address_offset);
+                            let first = out.len();
                             flatten(warnings, &element.children, &prefix, &cat, base, outer, out);
+                            mark(out, first, &prefix);
                         }
                     }
                 }
@@ -92,6 +112,7 @@ fn flat_register(
             offset: base + u64::from(info.address_offset),
             array,
             info: info.clone(),
+            cluster_alternate: None,
         });
     };
     match r {

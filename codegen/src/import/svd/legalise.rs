@@ -155,12 +155,23 @@ fn rename(warnings: &mut Warnings, device: &mut Device, item: Item, why: &str) {
         format!("{kind} `{old}` renamed `{new}` so that `gba check` accepts it: {why}"),
     );
     slot.value = new.clone();
-    // The block's alternates of this register follow it.
-    if let Item::Register(b, _) = item {
-        for register in &mut device.blocks[b].registers {
-            if let Some(of) = register.alternate_of.as_mut().filter(|of| of.value == old) {
-                of.value = new.clone();
-            }
+    // The alternates of this register (in its block) or block follow it.
+    let alternates: Vec<&mut Option<Located<String>>> = match item {
+        Item::Register(b, _) => device.blocks[b]
+            .registers
+            .iter_mut()
+            .map(|r| &mut r.alternate_of)
+            .collect(),
+        Item::Block(_) => device
+            .blocks
+            .iter_mut()
+            .map(|b| &mut b.alternate_of)
+            .collect(),
+        _ => Vec::new(),
+    };
+    for of in alternates.into_iter().flatten() {
+        if of.value == old {
+            of.value = new.clone();
         }
     }
 }

@@ -1,15 +1,26 @@
 //! SVD allows overlaps (alternate registers, aliased peripherals). A register that overlaps
-//! one kept earlier becomes its declared alternate (`alternate_of`); a field that overlaps
-//! another is left out; a block whose declared size reaches into the next is cut to what its
-//! registers need, and one whose registers overlap another block is left out. Each is
-//! reported.
+//! one kept earlier becomes its alternate (`alternate_of`); a field that overlaps another is
+//! left out; a block whose declared size reaches into the next is cut to what its registers
+//! need, and one that still overlaps a block kept earlier becomes its alternate, as a
+//! register does. Each is reported, except an alternate carried just as the SVD declares it.
 //!
 //! Which of two overlapping registers is the primary and which the alternate: what the SVD
-//! declares decides. A register with `<alternateRegister>X` is an alternate of `X`, and one
-//! with an `<alternateGroup>` is an alternate of whatever it overlaps; such registers are
-//! placed after every register that declares nothing, so that they never become the primary
-//! of an undeclared one. Among registers that declare nothing, the first in the file is the
-//! primary.
+//! declares decides. A register with `<alternateRegister>X` is an alternate of `X`, one with
+//! an `<alternateGroup>` is an alternate of whatever it overlaps, and one in a cluster with
+//! `<alternateCluster>` is an alternate of its counterpart there (else of whatever it
+//! overlaps); such registers are placed after every register that declares nothing, so that
+//! they never become the primary of an undeclared one. Blocks follow the same rules with
+//! `<alternatePeripheral>`.
+//!
+//! Among overlapping items that declare nothing, the first in the file is the primary. No
+//! other generator has a rule to follow here: svd2rust gathers overlapping registers into one
+//! region and gives each its own accessor, with no primary, and chiptool keeps every item at
+//! its offset without looking for overlaps. In our spec the choice decides only which view
+//! the docs and the SVD output call the alternate; the generated accessors of both are the
+//! same either way. So the rule needs to be predictable and stable rather than clever: file
+//! order is what the vendor wrote (vendors list the main view first: STM32's `CCMR1_Output`
+//! before `CCMR1_Input`), it does not change when an offset or a width does, and the output
+//! keeps it.
 
 use super::MAX_ELEMENTS;
 use super::warnings::Warnings;
@@ -26,6 +37,9 @@ pub(super) enum Claim {
     /// `<alternateRegister>`: an alternate of this register of the block (its name as
     /// flattened, `CLUSTER_REGISTER`, and renamed as the register was).
     Of(String),
+    /// In a cluster with `<alternateCluster>`: an alternate of what it overlaps, of this
+    /// register (its counterpart in the named cluster, flattened) when it overlaps that.
+    Cluster(String),
 }
 
 impl Claim {
@@ -44,7 +58,7 @@ pub(super) fn follow_renames(raw: &[String], registers: &[Register], claims: &mu
             .or_insert(register.name.value.as_str());
     }
     for claim in claims.iter_mut() {
-        if let Claim::Of(name) = claim
+        if let Claim::Of(name) | Claim::Cluster(name) = claim
             && let Some(new) = renamed.get(name.as_str())
         {
             *name = (*new).to_string();
@@ -98,7 +112,7 @@ pub(super) fn drop_register_overlaps(
         });
         // The register it declares, when that one is kept and shares bytes with it.
         let declared = match claim {
-            Claim::Of(name) => kept.iter().position(|k| *k.name == *name),
+            Claim::Of(name) | Claim::Cluster(name) => kept.iter().position(|k| *k.name == *name),
             _ => None,
         };
         let owner = match (declared, clash) {
@@ -109,26 +123,30 @@ pub(super) fn drop_register_overlaps(
             // Another view of the same bytes (CMSIS-SVD's alternateRegister, or a plain
             // overlap): kept as an alternate of the register it meets first.
             let of = kept[owner].name.value.clone();
+            // What the SVD declares, carried as it is, needs no word; anything else does.
             let how = match claim {
-                Claim::Of(name) if *name == of => "its declared alternateRegister".to_string(),
-                Claim::Of(name) => format!(
+                Claim::Of(name) | Claim::Cluster(name) if *name == of => None,
+                Claim::Of(name) => Some(format!(
                     "declared an alternate of `{name}`, which {}",
                     if kept.iter().any(|k| *k.name == *name) {
                         "it does not overlap"
                     } else {
                         "is no register of the block, or an alternate itself"
                     }
-                ),
-                Claim::Group(group) => format!("alternateGroup `{group}`"),
-                Claim::None => "no alternateRegister declared".to_string(),
+                )),
+                Claim::Group(group) => Some(format!("alternateGroup `{group}`")),
+                Claim::Cluster(_) => Some("in a cluster that declares an alternateCluster".into()),
+                Claim::None => Some("no alternateRegister declared".into()),
             };
-            warnings.warn(
-                format!("{at}.{}", *register.name),
-                format!(
-                    "overlaps register `{of}` ({how}): imported as its alternate \
-                     (`alternate_of: {of}`)"
-                ),
-            );
+            if let Some(how) = how {
+                warnings.warn(
+                    format!("{at}.{}", *register.name),
+                    format!(
+                        "overlaps register `{of}` ({how}): imported as its alternate \
+                         (`alternate_of: {of}`)"
+                    ),
+                );
+            }
             let mut register = register;
             register.alternate_of = Some(Located::synthetic(of));
             alternates.push((index, register));
@@ -154,7 +172,9 @@ pub(super) fn drop_register_overlaps(
                      imported as a register of its own"
                 ),
             ),
-            Claim::None => {}
+            // A cluster is another view as a whole: some of its registers may lie where the
+            // other has none.
+            Claim::None | Claim::Cluster(_) => {}
         }
         for (s, e) in extents {
             taken.insert(s, (e, kept.len()));
@@ -185,51 +205,162 @@ pub(super) fn drop_field_overlaps(warnings: &mut Warnings, fields: &mut Vec<Fiel
     });
 }
 
-/// Blocks may not overlap in our format. A block whose declared size reaches into the
-/// next is cut to what its registers need; one whose registers overlap another block
-/// is left out.
-pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut Vec<Block>) {
+/// The claims of blocks (`alternate_of` as the SVD spells it, see `convert::block`) follow
+/// the renames of the blocks they name: `raw` are the blocks' names before the renaming
+/// pass.
+pub(super) fn follow_block_renames(raw: &[String], blocks: &mut [Block]) {
+    let mut renamed: std::collections::HashMap<String, String> = Default::default();
+    for (old, block) in raw.iter().zip(blocks.iter()) {
+        renamed
+            .entry(old.clone())
+            .or_insert_with(|| block.name.value.clone());
+    }
+    for block in blocks.iter_mut() {
+        if let Some(of) = block.alternate_of.as_mut()
+            && let Some(new) = renamed.get(&of.value)
+        {
+            of.value = new.clone();
+        }
+    }
+}
+
+/// Blocks that overlap. First, a block (not an array) whose declared size reaches into the
+/// next block while its registers end before it is cut to the next block's start. Then,
+/// as for registers, a block that still overlaps a block kept before it becomes an alternate
+/// view (`alternate_of`): of the block its `<alternatePeripheral>` names when the two share
+/// bytes, else of the first kept block it meets. Blocks that declare nothing are kept
+/// first, in file order, then the declared alternates. Each is reported.
+pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
+    trim_blocks(warnings, blocks);
+    // Each block's claim, taken out: it is kept only when it holds.
+    let claims: Vec<Option<String>> = blocks
+        .iter_mut()
+        .map(|b| b.alternate_of.take().map(|of| of.value))
+        .collect();
     let mut order: Vec<usize> = (0..blocks.len()).collect();
-    order.sort_by_key(|&i| (*blocks[i].offset, i));
-    let mut keep = vec![true; blocks.len()];
-    let mut previous: Option<usize> = None;
-    for &i in &order {
-        let start = *blocks[i].offset;
-        if let Some(p) = previous {
-            let end = extent_end(&blocks[p]);
-            if end > start {
-                let needed = registers_end(&blocks[p]).max(1);
-                if blocks[p].array.is_none() && blocks[p].offset.saturating_add(needed) <= start {
-                    let size = start - *blocks[p].offset;
+    order.sort_by_key(|&i| (claims[i].is_some(), i));
+    // Extents of the primaries kept so far, which never overlap each other.
+    let mut taken: std::collections::BTreeMap<u64, (u64, usize)> = Default::default();
+    let mut primary = vec![false; blocks.len()];
+    for i in order {
+        let spans = spans(&blocks[i]);
+        let clash = spans.iter().find_map(|&(s, e)| {
+            let (_, &(end, owner)) = taken.range(..e).next_back()?;
+            (end > s).then_some(owner)
+        });
+        let named = claims[i]
+            .as_deref()
+            .and_then(|name| (0..blocks.len()).find(|&k| primary[k] && *blocks[k].name == *name));
+        let declared = named.filter(|&k| shares_a_byte(&spans, &self::spans(&blocks[k])));
+        let name = blocks[i].name.value.clone();
+        match (declared.or(clash), &claims[i]) {
+            (Some(owner), claim) => {
+                let of = blocks[owner].name.value.clone();
+                let how = match claim {
+                    Some(claim) if *claim == of => None,
+                    Some(claim) => Some(format!(
+                        "declared an alternate of `{claim}`, which {}",
+                        if named.is_some() {
+                            "it does not overlap"
+                        } else {
+                            "is no block of the device, or an alternate itself"
+                        }
+                    )),
+                    None => Some("no alternatePeripheral declared".to_string()),
+                };
+                if let Some(how) = how {
                     warnings.warn(
-                        blocks[p].name.value.clone(),
+                        name,
                         format!(
-                            "addressBlock of {:#x} bytes reaches into block `{}` at {start:#x}: \
-                             cut to {size:#x} bytes (its registers need {needed:#x})",
-                            *blocks[p].size, *blocks[i].name
+                            "overlaps block `{of}` ({how}): imported as its alternate \
+                             (`alternate_of: {of}`)"
                         ),
                     );
-                    blocks[p].size = Located::synthetic(size);
-                } else {
-                    warnings.warn(
-                        blocks[i].name.value.clone(),
-                        format!(
-                            "overlaps block `{}` (an aliased peripheral?): left out",
-                            *blocks[p].name
-                        ),
-                    );
-                    keep[i] = false;
-                    continue;
                 }
+                blocks[i].alternate_of = Some(Located::synthetic(of));
+            }
+            (None, claim) => {
+                if let Some(claim) = claim {
+                    warnings.warn(
+                        name,
+                        format!(
+                            "alternatePeripheral `{claim}` declared, but {}: imported as a \
+                             block of its own (an alternate in the spec shares bytes with its \
+                             block)",
+                            if named.is_some() {
+                                "the two share no byte"
+                            } else {
+                                "the device has no such block"
+                            }
+                        ),
+                    );
+                }
+                for (s, e) in spans {
+                    taken.insert(s, (e, i));
+                }
+                primary[i] = true;
             }
         }
-        previous = Some(i);
     }
-    let mut index = 0;
-    blocks.retain(|_| {
-        index += 1;
-        keep[index - 1]
-    });
+}
+
+/// A block (not an array) whose declared size reaches into the next block (by offset), while
+/// its registers end before that block starts, is cut to that start.
+fn trim_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
+    let mut order: Vec<usize> = (0..blocks.len()).collect();
+    order.sort_by_key(|&i| (*blocks[i].offset, i));
+    for (n, &p) in order.iter().enumerate() {
+        let from = *blocks[p].offset;
+        let Some(&next) = order[n + 1..].iter().find(|&&i| *blocks[i].offset > from) else {
+            continue;
+        };
+        let start = *blocks[next].offset;
+        let needed = registers_end(&blocks[p]).max(1);
+        if blocks[p].array.is_none()
+            && extent_end(&blocks[p]) > start
+            && from.saturating_add(needed) <= start
+        {
+            let size = start - from;
+            warnings.warn(
+                blocks[p].name.value.clone(),
+                format!(
+                    "addressBlock of {:#x} bytes reaches into block `{}` at {start:#x}: \
+                     cut to {size:#x} bytes (its registers need {needed:#x})",
+                    *blocks[p].size, *blocks[next].name
+                ),
+            );
+            blocks[p].size = Located::synthetic(size);
+        }
+    }
+}
+
+/// The byte ranges of a block's instances, in ascending order (at most [`MAX_ELEMENTS`]).
+fn spans(block: &Block) -> Vec<(u64, u64)> {
+    let (count, stride) = block
+        .array
+        .as_ref()
+        .map_or((1, 0), |a| (*a.count, *a.stride));
+    (0..count.min(MAX_ELEMENTS))
+        .map(|i| {
+            let start = block.offset.saturating_add(i.saturating_mul(stride));
+            (start, start.saturating_add(*block.size))
+        })
+        .collect()
+}
+
+/// Whether two ascending lists of byte ranges share a byte.
+fn shares_a_byte(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(&(s, e)), Some(&(ts, te))) = (a.get(i), b.get(j)) {
+        if e <= ts {
+            i += 1;
+        } else if te <= s {
+            j += 1;
+        } else {
+            return true;
+        }
+    }
+    false
 }
 
 fn extent_end(block: &Block) -> u64 {

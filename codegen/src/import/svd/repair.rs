@@ -62,10 +62,13 @@ pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
     out
 }
 
-/// `line N (REGISTER.FIELD)`: where a warning is.
-fn place(doc: &Document, node: Node) -> String {
+/// Reports a repair of `node`: at its item's path, as the other passes name items
+/// (`UART.CH.CFG.EN`, array markers stripped; the device's name for a device-level
+/// property), and at the line of `node` itself, so that the warning reads like every other
+/// (`warning: FILE:LINE: UART.CH.CFG.EN: …`).
+fn warn(doc: &Document, node: Node, warnings: &mut Warnings, message: String) {
     let line = doc.text_pos_at(node.range().start).row;
-    let path: Vec<&str> = node
+    let path: Vec<String> = node
         .ancestors()
         .filter(|n| {
             matches!(
@@ -74,15 +77,19 @@ fn place(doc: &Document, node: Node) -> String {
             )
         })
         .filter_map(|n| child_text(n, "name"))
+        .map(super::strip_dim)
         .collect::<Vec<_>>()
         .into_iter()
         .rev()
         .collect();
-    if path.is_empty() {
-        format!("line {line}")
+    let at = if path.is_empty() {
+        child_text(doc.root_element(), "name")
+            .unwrap_or("device")
+            .to_string()
     } else {
-        format!("line {line} ({})", path.join("."))
-    }
+        path.join(".")
+    };
+    warnings.warn_at_line(at, line, message);
 }
 
 fn child<'a, 'i>(node: Node<'a, 'i>, tag: &str) -> Option<Node<'a, 'i>> {
@@ -131,16 +138,25 @@ fn access(
         "readwriteonce" => Some("read-writeOnce"),
         _ => None,
     };
-    let at = place(doc, node);
     match (meant, text_range(node)) {
         (Some(meant), Some(range)) => {
-            warnings.warn(at, format!("<access>{text}</access> read as `{meant}`"));
+            warn(
+                doc,
+                node,
+                warnings,
+                format!("<access>{text}</access> read as `{meant}`"),
+            );
             edits.push((range, meant.to_string()));
         }
         _ => {
-            warnings.warn(
-                at,
-                format!("<access>{text}</access> is no access the schema knows: left out (the item inherits its access)"),
+            warn(
+                doc,
+                node,
+                warnings,
+                format!(
+                    "<access>{text}</access> is no access the schema knows: left out (the item \
+                     inherits its access)"
+                ),
             );
             edits.push((node.range(), String::new()));
         }
@@ -200,8 +216,10 @@ fn size(
     if !holds_properties {
         return;
     }
-    warnings.warn(
-        place(doc, node),
+    warn(
+        doc,
+        node,
+        warnings,
         format!(
             "<size>{text}</size>: no bus access of {declared} bits; read as {width}, the access \
              that reaches the register (bits {declared} and up reserved)"
@@ -232,8 +250,10 @@ fn reset(
     }
     let cut = value & ((1u64 << size) - 1);
     let tag = node.tag_name().name();
-    warnings.warn(
-        place(doc, node),
+    warn(
+        doc,
+        node,
+        warnings,
         format!("<{tag}>{text}</{tag}> does not fit in {size} bits: cut to {cut:#x}"),
     );
     edits.push((range, format!("{cut:#x}")));
@@ -283,8 +303,10 @@ fn enumerated(
         };
         if number >> width != 0 {
             let name = child_text(*value, "name").unwrap_or("?");
-            warnings.warn(
-                place(doc, *value),
+            warn(
+                doc,
+                *value,
+                warnings,
                 format!(
                     "enumerated value `{name}` = {text} does not fit the {width}-bit field: left out"
                 ),
@@ -328,7 +350,11 @@ mod tests {
         let out = repair(xml, &mut warnings);
         (
             out,
-            warnings.into_vec().iter().map(|w| w.to_string()).collect(),
+            warnings
+                .into_vec()
+                .iter()
+                .map(|w| format!("{}: {w}", w.line.unwrap_or(0)))
+                .collect(),
         )
     }
 
@@ -343,8 +369,8 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "line 2 (R): <access>read-writeonce</access> read as `read-writeOnce`",
-                "line 3 (S): <access>read</access> read as `read-only`",
+                "2: R: <access>read-writeonce</access> read as `read-writeOnce`",
+                "3: S: <access>read</access> read as `read-only`",
             ]
         );
     }
@@ -366,6 +392,6 @@ mod tests {
         );
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(warnings[0].contains("does not fit in 32 bits: cut to 0xfffffff1"));
-        assert!(warnings[1].contains("(R.F.B): enumerated value `B` = 2 does not fit"));
+        assert!(warnings[1].contains("1: R.F.B: enumerated value `B` = 2 does not fit"));
     }
 }

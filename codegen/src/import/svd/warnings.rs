@@ -16,6 +16,16 @@ impl Warnings {
         });
     }
 
+    /// Reports `message` about the item at `at`, whose line the pass knows already (the
+    /// repairs read the file's XML themselves).
+    pub(super) fn warn_at_line(&mut self, at: String, line: u32, message: String) {
+        self.0.push(Warning {
+            at,
+            line: Some(line),
+            message,
+        });
+    }
+
     pub(super) fn into_vec(self) -> Vec<Warning> {
         self.0
     }
