@@ -111,12 +111,11 @@ fn legend(members: usize) {
         (l::group_word(0, l::G_MASK), "G_MASK".into()),
         (l::group_word(0, l::G_ARRIVED), "G_ARRIVED".into()),
         (l::fast_word(0, l::F_COMBINE), "F_COMBINE".into()),
-        (l::fast_word(0, l::F_FULL), "F_FULL".into()),
         (l::fast_word(0, l::F_FLAG), "F_FLAG[0]".into()),
     ];
     for p in 0..members {
         named.push((l::port_word(p, l::P_DEAD), format!("port{p}.P_DEAD")));
-        named.push((l::port_word(p, l::P_FAST_BIT), format!("port{p}.P_FAST_BIT[0]")));
+        named.push((l::port_word(p, l::P_FAST_MEMBER), format!("port{p}.P_FAST_MEMBER[0]")));
     }
     for (offset, name) in named {
         eprintln!("LABEL switch {offset} {name}");
