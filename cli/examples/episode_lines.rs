@@ -31,7 +31,13 @@ fn mark(i: usize) {
     std::hint::black_box(MARKS[i].load(Ordering::SeqCst));
 }
 
-fn soft(dir: &Path, name: &str, algorithm: Algorithm, member: usize, members: usize) -> SoftBarrier<gba_barrier::soft::shm::ShmCells> {
+fn soft(
+    dir: &Path,
+    name: &str,
+    algorithm: Algorithm,
+    member: usize,
+    members: usize,
+) -> SoftBarrier<gba_barrier::soft::shm::ShmCells> {
     let path = dir.join(name);
     if member == 0 {
         return SoftBarrier::create(&path, algorithm, members, 0).expect("create the soft barrier");
@@ -61,14 +67,29 @@ fn main() {
     let all: MemberSet = (0..members).collect();
     let config = GroupConfig::new(0, all).timeout(Some(Duration::from_secs(120)));
     let mut contenders: Vec<(&str, Box<dyn Wait + '_>)> = vec![
-        ("gba-sim", Box::new(offload(&device, config, None).expect("claim group 0"))),
+        (
+            "gba-sim",
+            Box::new(offload(&device, config, None).expect("claim group 0")),
+        ),
         (
             "central-counter",
-            Box::new(soft(dir, "central", Algorithm::CentralCounter, member, members)),
+            Box::new(soft(
+                dir,
+                "central",
+                Algorithm::CentralCounter,
+                member,
+                members,
+            )),
         ),
         (
             "dissemination",
-            Box::new(soft(dir, "dissemination", Algorithm::Dissemination, member, members)),
+            Box::new(soft(
+                dir,
+                "dissemination",
+                Algorithm::Dissemination,
+                member,
+                members,
+            )),
         ),
     ];
     let maps = std::fs::read_to_string("/proc/self/maps").expect("/proc/self/maps");
@@ -105,7 +126,10 @@ fn legend(members: usize) {
         (l::header_word(l::H_KICKS), "H_KICKS".into()),
         (l::header_word(l::H_ALL_FAST), "H_ALL_FAST".into()),
         (l::header_word(l::H_LAST_STEP_NS), "H_LAST_STEP_NS".into()),
-        (l::header_word(l::H_CONTROL_WRITTEN), "H_CONTROL_WRITTEN".into()),
+        (
+            l::header_word(l::H_CONTROL_WRITTEN),
+            "H_CONTROL_WRITTEN".into(),
+        ),
         (l::group_word(0, l::G_FLAGS), "G_FLAGS".into()),
         (l::group_word(0, l::G_RELEASE_SEQ), "G_RELEASE_SEQ".into()),
         (l::group_word(0, l::G_MASK), "G_MASK".into()),
@@ -115,7 +139,10 @@ fn legend(members: usize) {
     ];
     for p in 0..members {
         named.push((l::port_word(p, l::P_DEAD), format!("port{p}.P_DEAD")));
-        named.push((l::port_word(p, l::P_FAST_MEMBER), format!("port{p}.P_FAST_MEMBER[0]")));
+        named.push((
+            l::port_word(p, l::P_FAST_MEMBER),
+            format!("port{p}.P_FAST_MEMBER[0]"),
+        ));
     }
     for (offset, name) in named {
         eprintln!("LABEL switch {offset} {name}");

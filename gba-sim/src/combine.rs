@@ -9,9 +9,10 @@
 //! ```
 //!
 //! A member that rang its doorbell with sequence `s` (a release store of ARRIVAL) combines with
-//! one compare-exchange: if the word is OPEN with SEQ = s it sets its bit; if that makes BITS
-//! full, the same exchange writes (s + 1, OPEN, 0) instead, and that member *owns* the
-//! release of `s`: it stores `s` into every member's flag ([`release_owned`]). Anything
+//! one compare-exchange when it is the last ([`arrive`] guesses so first, from its entry: its
+//! bit and every member's, [`member_entry`]), else two: if the word is OPEN with SEQ = s it
+//! sets its bit; if that makes BITS full, the exchange writes (s + 1, OPEN, 0) instead, and that
+//! member *owns* the release of `s`: it stores `s` into every member's flag ([`release_owned`]). Anything
 //! else (closed, another sequence) defers the arrival to the stepping engine, which reads the
 //! doorbell as it always did. Only the stepper, under the step lock, closes ([`close`]) and opens
 //! ([`open`]) the word; it closes it at the start of every step of the group, merges what was
@@ -265,7 +266,11 @@ mod tests {
         assert_eq!(arrive(&w, 7, 1, full), Arrival::Deferred, "closed");
         assert_eq!(w.load(Relaxed), pack(7, false, 2));
         let w = AtomicU64::new(pack(8, true, 2));
-        assert_eq!(arrive(&w, 7, 1, full), Arrival::Deferred, "another sequence");
+        assert_eq!(
+            arrive(&w, 7, 1, full),
+            Arrival::Deferred,
+            "another sequence"
+        );
         assert_eq!(w.load(Relaxed), pack(8, true, 2));
         assert_eq!(member_of(member_entry(4, super::full(3))), (4, 7));
     }

@@ -108,8 +108,7 @@ impl Fabric {
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
         // This member's entry (its bit and every member's), on this port's own line: the
         // table the step wrote before it opened the word (see `combine::arrive`).
-        let (mine, full) =
-            combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
+        let (mine, full) = combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
         if mine == 0 {
             return false;
         }
@@ -138,8 +137,7 @@ impl Fabric {
         let doorbell =
             gba_pac::tock_registers::LocalRegisterCopy::<u64, ARRIVAL::Register>::new(doorbell);
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
-        let (mine, full) =
-            combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
+        let (mine, full) = combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
         if mine == 0 {
             return None;
         }

@@ -92,7 +92,10 @@ impl Fabric {
     /// member may arrive in between, reading its entry before the word).
     fn unopened(released: u32) -> Self {
         let f = Fabric::new(released);
-        f.word.0.store(combine::pack(released.wrapping_add(1), false, 0), Ordering::Relaxed);
+        f.word.0.store(
+            combine::pack(released.wrapping_add(1), false, 0),
+            Ordering::Relaxed,
+        );
         for entry in &f.entries {
             entry.0.store(0, Ordering::Relaxed);
         }
