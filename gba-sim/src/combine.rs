@@ -9,9 +9,10 @@
 //! ```
 //!
 //! A member that rang its doorbell with sequence `s` (a release store of ARRIVAL) combines with
-//! one compare-exchange: if the word is OPEN with SEQ = s it sets its bit; if that makes BITS
-//! full, the same exchange writes (s + 1, OPEN, 0) instead, and that member *owns* the
-//! release of `s`: it stores `s` into every member's flag ([`release_owned`]). Anything
+//! one compare-exchange when it is the last ([`arrive`] guesses so first, from its entry: its
+//! bit and every member's, [`member_entry`]), else two: if the word is OPEN with SEQ = s it
+//! sets its bit; if that makes BITS full, the exchange writes (s + 1, OPEN, 0) instead, and that
+//! member *owns* the release of `s`: it stores `s` into every member's flag ([`release_owned`]). Anything
 //! else (closed, another sequence) defers the arrival to the stepping engine, which reads the
 //! doorbell as it always did. Only the stepper, under the step lock, closes ([`close`]) and opens
 //! ([`open`]) the word; it closes it at the start of every step of the group, merges what was
@@ -91,25 +92,43 @@ pub enum Arrival {
     Completed,
 }
 
-/// Combines the arrival of the member with bit `bit` for sequence `seq`, whose doorbell store
-/// (release) came before this call; `full` is the group's every-member bits. `member` is
-/// asked for (bit, full) only once the word was seen open for `seq` (its values were
-/// published before the word was opened).
+/// A member's entry in the table the stepper publishes for the fast path (one word per port
+/// and group, `P_FAST_MEMBER` in the switch file): its own bit (low half) and the group's
+/// every-member bits (high half), in one word so that a member reads both with one load
+/// and never sees one configuration's bit with another's count. 0: not on the fast path.
+pub const fn member_entry(bit: u64, full: u64) -> u64 {
+    (full & BITS) << 32 | (bit & BITS)
+}
+
+/// The (bit, full) of a [`member_entry`].
+pub const fn member_of(entry: u64) -> (u64, u64) {
+    (entry & BITS, (entry >> 32) & BITS)
+}
+
+/// Combines the arrival of the member with `bit` (never 0) for sequence `seq`, whose doorbell
+/// store (release) came before this call; `full` is the group's every-member bits. `bit` and
+/// `full` are the member's [`member_entry`], read before the word: the stepper publishes the
+/// entry before it opens the word for the configuration (release), zeroes it when the member
+/// leaves, and changes the group's membership only after every member left, so a non-zero
+/// entry is the one of the configuration whose word this member combines into (the one
+/// exception, a member stalled inside this call across its own port's leave and rejoin, is
+/// the hazard ARCHITECTURE.md "The fast path" names).
+///
+/// The first exchange guesses that this arrival completes the episode (every other bit set):
+/// the last arrival, the one on the critical path, then takes one read-modify-write, the same
+/// as a central counter's `fetch_add`, and one transfer of the line. A wrong guess costs the
+/// earlier arrivals (who then wait anyway) a second exchange, on a line their first one
+/// already owns.
 #[inline]
-pub fn arrive<C: Cell64>(
-    word: &C,
-    seq: u32,
-    member: impl FnOnce() -> Option<(u64, u64)>,
-) -> Arrival {
-    // A read-modify-write that changes nothing, rather than a load: it fetches the line
-    // exclusive in one transfer, so that the exchange below is usually local (a load would
-    // fetch it shared, and the exchange would need a second transfer to own it).
-    let mut current = word.fetch_add(0, Acquire);
-    if !is_open(current) || self::seq(current) != seq {
-        return Arrival::Deferred;
-    }
-    let Some((bit, full)) = member() else {
-        return Arrival::Deferred;
+pub fn arrive<C: Cell64>(word: &C, seq: u32, bit: u64, full: u64) -> Arrival {
+    let mut current = match word.compare_exchange(
+        pack(seq, true, full & !bit),
+        pack(seq.wrapping_add(1), true, 0),
+        AcqRel,
+        Acquire,
+    ) {
+        Ok(_) => return Arrival::Completed,
+        Err(seen) => seen,
     };
     loop {
         if !is_open(current) || self::seq(current) != seq {
@@ -204,22 +223,38 @@ mod tests {
     fn the_last_of_three_owns_the_release_and_the_word_moves_on() {
         let w = AtomicU64::new(pack(7, true, 0));
         let full = full(3);
-        assert_eq!(arrive(&w, 7, || Some((1, full))), Arrival::Combined);
-        assert_eq!(arrive(&w, 7, || Some((1, full))), Arrival::Combined);
+        assert_eq!(arrive(&w, 7, 1, full), Arrival::Combined);
+        assert_eq!(arrive(&w, 7, 1, full), Arrival::Combined);
         assert_eq!(bits(w.load(Relaxed)), 1, "a duplicate is one arrival");
-        assert_eq!(arrive(&w, 7, || Some((4, full))), Arrival::Combined);
-        assert_eq!(arrive(&w, 7, || Some((2, full))), Arrival::Completed);
+        assert_eq!(arrive(&w, 7, 4, full), Arrival::Combined);
+        assert_eq!(arrive(&w, 7, 2, full), Arrival::Completed);
         assert_eq!(w.load(Relaxed), pack(8, true, 0));
-        assert_eq!(arrive(&w, 7, || Some((2, full))), Arrival::Deferred);
+        assert_eq!(arrive(&w, 7, 2, full), Arrival::Deferred);
+    }
+
+    #[test]
+    fn a_guess_of_completion_never_completes_a_closed_word_or_another_sequence() {
+        let full = full(2);
+        let w = AtomicU64::new(pack(7, false, 2));
+        assert_eq!(arrive(&w, 7, 1, full), Arrival::Deferred, "closed");
+        assert_eq!(w.load(Relaxed), pack(7, false, 2));
+        let w = AtomicU64::new(pack(8, true, 2));
+        assert_eq!(
+            arrive(&w, 7, 1, full),
+            Arrival::Deferred,
+            "another sequence"
+        );
+        assert_eq!(w.load(Relaxed), pack(8, true, 2));
+        assert_eq!(member_of(member_entry(4, super::full(3))), (4, 7));
     }
 
     #[test]
     fn a_closed_word_defers_and_wraps_at_two_to_the_32() {
         let w = AtomicU64::new(pack(u32::MAX, true, 0));
         assert_eq!(close(&w), pack(u32::MAX, true, 0));
-        assert_eq!(arrive(&w, u32::MAX, || Some((1, 1))), Arrival::Deferred);
+        assert_eq!(arrive(&w, u32::MAX, 1, 1), Arrival::Deferred);
         open(&w, u32::MAX, 0);
-        assert_eq!(arrive(&w, u32::MAX, || Some((1, 1))), Arrival::Completed);
+        assert_eq!(arrive(&w, u32::MAX, 1, 1), Arrival::Completed);
         assert_eq!(seq(w.load(Relaxed)), 0);
         let flag = AtomicU64::new(u64::from(u32::MAX - 1));
         raise(&flag, u32::MAX);

@@ -106,19 +106,17 @@ impl Fabric {
             return false;
         }
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
-        // (this member's bit, every member's bits), read once the word was seen open.
-        let mut table = (0, 0);
-        let outcome = combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, || {
-            let mine = self.port_state(p, l::P_FAST_BIT + g).load();
-            table = (mine, self.fast_state(g, l::F_FULL).load());
-            (mine != 0).then_some(table)
-        });
-        match outcome {
+        // This member's entry (its bit and every member's), on this port's own line: the
+        // table the step wrote before it opened the word (see `combine::arrive`).
+        let (mine, full) = combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
+        if mine == 0 {
+            return false;
+        }
+        match combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, mine, full) {
             Arrival::Deferred => false,
             Arrival::Combined => true,
             Arrival::Completed => {
                 // `full` is 2^members - 1 (`combine::full`): no population count needed.
-                let (mine, full) = table;
                 self.release_flags(
                     g,
                     sequence,
@@ -139,11 +137,11 @@ impl Fabric {
         let doorbell =
             gba_pac::tock_registers::LocalRegisterCopy::<u64, ARRIVAL::Register>::new(doorbell);
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
-        let outcome = combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, || {
-            let bit = self.port_state(p, l::P_FAST_BIT + g).load();
-            (bit != 0).then(|| (bit, self.fast_state(g, l::F_FULL).load()))
-        });
-        match outcome {
+        let (mine, full) = combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
+        if mine == 0 {
+            return None;
+        }
+        match combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, mine, full) {
             Arrival::Deferred => None,
             Arrival::Combined => Some(false),
             Arrival::Completed => Some(true),
@@ -235,14 +233,17 @@ impl Fabric {
             }
         };
         let mut bits = 0;
+        let full = combine::full(members);
         for (k, p) in state.mask.iter().enumerate() {
             update(self.fast_state(g, l::F_FLAG + k), flags[k] as u64);
-            update(self.port_state(p, l::P_FAST_BIT + g), 1 << k);
+            update(
+                self.port_state(p, l::P_FAST_MEMBER + g),
+                combine::member_entry(1 << k, full),
+            );
             if state.arrived.contains(p) {
                 bits |= 1 << k;
             }
         }
-        update(self.fast_state(g, l::F_FULL), combine::full(members));
         state.flags |= l::GF_FAST;
         self.group_state(g, l::G_FLAGS).store(state.flags);
         combine::open(
@@ -477,7 +478,7 @@ impl Fabric {
         state.arrived.remove(p);
         // No bit in the combining word any more: a host that rings a group it left is not
         // counted (before the word is opened again, with release).
-        self.port_state(p, l::P_FAST_BIT + g).store(0);
+        self.port_state(p, l::P_FAST_MEMBER + g).store(0);
         // A fault holding back an arrival of this group is over with the member's job: the
         // next job's arrivals (which restart at the same sequences) are new arrivals.
         for held in [l::P_DROPPED, l::P_DELAYED] {

@@ -16,7 +16,7 @@ use gba_pac::Device;
 /// "GBASIM01" in ASCII: the first word of every switch file.
 pub const MAGIC: u64 = u64::from_be_bytes(*b"GBASIM01");
 /// Bumped whenever the layout below changes; a fabric of another layout is refused.
-pub const LAYOUT_VERSION: u64 = 3;
+pub const LAYOUT_VERSION: u64 = 4;
 
 /// Bytes of one port's register window.
 pub const WINDOW_SIZE: usize = Device::SIZE;
@@ -114,17 +114,20 @@ pub const P_OPENERS: usize = 8;
 pub const P_ARENA_BITMAP: usize = P_OPENERS + MAX_OPENERS;
 /// Per group: unused since layout 3 (the claim records moved to the host segment, `host`).
 pub const P_GROUP_OWNER: usize = P_ARENA_BITMAP + BITMAP_WORDS;
-/// Per group: this port's bit in the group's combining word (written by the stepper before it
-/// opens the word; read by this port's member only, so on this port's own lines).
-pub const P_FAST_BIT: usize = P_GROUP_OWNER + GROUPS;
-const PORT_WORDS: usize = P_FAST_BIT + GROUPS + 8;
+/// Per group: this port's entry for the fast path, `combine::member_entry`: its bit in the
+/// group's combining word and the group's every-member bits, in one word (written by the
+/// stepper before it opens the word, zeroed when the port leaves the group; read by this
+/// port's member only, so on this port's own lines, which nobody writes in an episode).
+pub const P_FAST_MEMBER: usize = P_GROUP_OWNER + GROUPS;
+const PORT_WORDS: usize = P_FAST_MEMBER + GROUPS + 8;
 
 // Per-group fast-path words, from `fast_word`: each group's combining word alone on its cache
-// line (the one line arrivals bounce), then the read-mostly table the releaser uses.
+// line (the one line arrivals bounce), then the read-mostly table the releaser uses (written
+// only when a group's configuration changes).
 /// The combining word (`combine`): sequence, OPEN, arrival bits.
 pub const F_COMBINE: usize = 0;
-/// Every member's bit: the combining word's BITS when all have arrived.
-pub const F_FULL: usize = 8;
+// Word 8: unused since layout 4 (every member's bits moved into each member's own entry,
+// `P_FAST_MEMBER`, so that an arrival reads one line besides the combining word).
 /// Member k's release flag: its byte offset in the arenas file (k in MEMBER_MASK order).
 pub const F_FLAG: usize = 9;
 const FAST_WORDS: usize = F_FLAG + crate::combine::MAX_FAST_MEMBERS as usize;

@@ -55,6 +55,8 @@ struct Fabric {
     word: Cell,
     doorbells: [Cell; 2],
     flags: [Cell; 2],
+    /// Each member's `combine::member_entry` (the engine's P_FAST_MEMBER).
+    entries: [Cell; 2],
     payload: [UnsafeCell<u64>; 2],
     switch: Mutex<Switch>,
 }
@@ -72,6 +74,10 @@ impl Fabric {
             word: cell(combine::pack(released.wrapping_add(1), true, 0)),
             doorbells: [cell(u64::from(released)), cell(u64::from(released))],
             flags: [cell(u64::from(released)), cell(u64::from(released))],
+            entries: [
+                cell(combine::member_entry(1, FULL)),
+                cell(combine::member_entry(2, FULL)),
+            ],
             payload: [UnsafeCell::new(0), UnsafeCell::new(0)],
             switch: Mutex::new(Switch {
                 released,
@@ -79,6 +85,22 @@ impl Fabric {
                 fast: true,
             }),
         }
+    }
+
+    /// A group just configured: its word still closed and no member's entry published, as
+    /// after a join (the step that makes the group READY opens the word at its end, and a
+    /// member may arrive in between, reading its entry before the word).
+    fn unopened(released: u32) -> Self {
+        let f = Fabric::new(released);
+        f.word.0.store(
+            combine::pack(released.wrapping_add(1), false, 0),
+            Ordering::Relaxed,
+        );
+        for entry in &f.entries {
+            entry.0.store(0, Ordering::Relaxed);
+        }
+        f.switch.try_lock().expect("not shared yet").fast = false;
+        f
     }
 
     /// The stepper's raise: compare-exchange, never backwards.
@@ -120,6 +142,13 @@ impl Fabric {
             s.released = expected;
             s.arrived = 0;
         }
+        // The members' entries, then the word (`open_fast`): written when they changed.
+        for (m, entry) in self.entries.iter().enumerate() {
+            let mine = combine::member_entry(1 << m, FULL);
+            if entry.load(Ordering::Relaxed) != mine {
+                entry.store(mine, Ordering::Release);
+            }
+        }
         s.fast = true;
         combine::open(&self.word, s.released.wrapping_add(1), s.arrived);
     }
@@ -156,7 +185,13 @@ fn episode(f: &Fabric, m: usize, seq: u32, fate: Fate, payload: bool) {
     if fate == Fate::DiesBeforeCombine {
         return;
     }
-    let outcome = combine::arrive(&f.word, seq, || Some((1 << m, FULL)));
+    // The member's entry, read before the word (the stepper published it before opening).
+    let (bit, full) = combine::member_of(f.entries[m].load(Ordering::Acquire));
+    let outcome = if bit == 0 {
+        Arrival::Deferred
+    } else {
+        combine::arrive(&f.word, seq, bit, full)
+    };
     if fate == Fate::DiesAfterCombine {
         return;
     }
@@ -184,8 +219,16 @@ fn episode(f: &Fabric, m: usize, seq: u32, fate: Fate, payload: bool) {
 }
 
 fn model(released: u32, fates: [Fate; 2]) {
+    model_from(released, fates, false);
+}
+
+fn model_from(released: u32, fates: [Fate; 2], unopened: bool) {
     loom::model(move || {
-        let f = Arc::new(Fabric::new(released));
+        let f = Arc::new(if unopened {
+            Fabric::unopened(released)
+        } else {
+            Fabric::new(released)
+        });
         let seq = released.wrapping_add(1);
         let other = {
             let f = f.clone();
@@ -236,6 +279,14 @@ fn a_member_dead_before_its_combine_is_counted_by_the_stepper() {
 #[test]
 fn a_member_dead_after_completing_the_episode_loses_no_release() {
     model(0, [Fate::Lives, Fate::DiesAfterCombine]);
+}
+
+/// The members read their entries before the word, while the first step publishes the
+/// entries and opens the word: a member that read no entry defers to the stepper, one that
+/// read its entry combines; either way no early and no lost release.
+#[test]
+fn arrivals_racing_the_first_opening_of_the_word() {
+    model_from(0, [Fate::Lives, Fate::Lives], true);
 }
 
 #[test]
