@@ -735,7 +735,7 @@ fn block_overlaps(device: &Device, diags: &mut Vec<Diagnostic>) {
 
 /// Whether two lists of byte ranges, each in ascending order of start and end (an array's
 /// elements), share a byte: one merge-like walk, linear in their lengths.
-fn share_a_byte(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
+pub(crate) fn share_a_byte(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
     let (mut i, mut j) = (0, 0);
     while let (Some(&(s, e)), Some(&(ts, te))) = (a.get(i), b.get(j)) {
         if e <= ts {
@@ -750,7 +750,7 @@ fn share_a_byte(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
 }
 
 /// The byte ranges of a block's instances (at most [`MAX_EXPANDED`] of them).
-fn block_spans(block: &Block) -> Vec<(u64, u64)> {
+pub(crate) fn block_spans(block: &Block) -> Vec<(u64, u64)> {
     let (count, stride) = block
         .array
         .as_ref()

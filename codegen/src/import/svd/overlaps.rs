@@ -26,6 +26,7 @@ use super::MAX_ELEMENTS;
 use super::warnings::Warnings;
 use crate::location::Located;
 use crate::model::{Block, Field, Register};
+use crate::validate::{block_spans, share_a_byte};
 
 /// What an SVD register says about being another view of a register.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,7 +244,7 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
     let mut taken: std::collections::BTreeMap<u64, (u64, usize)> = Default::default();
     let mut primary = vec![false; blocks.len()];
     for i in order {
-        let spans = spans(&blocks[i]);
+        let spans = block_spans(&blocks[i]);
         let clash = spans.iter().find_map(|&(s, e)| {
             let (_, &(end, owner)) = taken.range(..e).next_back()?;
             (end > s).then_some(owner)
@@ -251,7 +252,7 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
         let named = claims[i]
             .as_deref()
             .and_then(|name| (0..blocks.len()).find(|&k| primary[k] && *blocks[k].name == *name));
-        let declared = named.filter(|&k| shares_a_byte(&spans, &self::spans(&blocks[k])));
+        let declared = named.filter(|&k| share_a_byte(&spans, &block_spans(&blocks[k])));
         let name = blocks[i].name.value.clone();
         match (declared.or(clash), &claims[i]) {
             (Some(owner), claim) => {
@@ -332,35 +333,6 @@ fn trim_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
             blocks[p].size = Located::synthetic(size);
         }
     }
-}
-
-/// The byte ranges of a block's instances, in ascending order (at most [`MAX_ELEMENTS`]).
-fn spans(block: &Block) -> Vec<(u64, u64)> {
-    let (count, stride) = block
-        .array
-        .as_ref()
-        .map_or((1, 0), |a| (*a.count, *a.stride));
-    (0..count.min(MAX_ELEMENTS))
-        .map(|i| {
-            let start = block.offset.saturating_add(i.saturating_mul(stride));
-            (start, start.saturating_add(*block.size))
-        })
-        .collect()
-}
-
-/// Whether two ascending lists of byte ranges share a byte.
-fn shares_a_byte(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while let (Some(&(s, e)), Some(&(ts, te))) = (a.get(i), b.get(j)) {
-        if e <= ts {
-            i += 1;
-        } else if te <= s {
-            j += 1;
-        } else {
-            return true;
-        }
-    }
-    false
 }
 
 fn extent_end(block: &Block) -> u64 {
