@@ -150,6 +150,7 @@ fn gen_writes_a_crate_that_builds_with_nothing_added() {
     );
     assert!(manifest.contains("\ndebug = []\n"), "{manifest}");
     assert!(manifest.contains("\ndevice-side = []\n"), "{manifest}");
+    assert!(manifest.contains("\nnames = []\n"), "{manifest}");
     // The crate builds as written, offline, with every feature; the target directory is
     // shared between runs so that tock-registers is built once.
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

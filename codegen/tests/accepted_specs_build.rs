@@ -822,7 +822,7 @@ fn a_sample_of_accepted_specs_compiles() {
             root.join("Cargo.toml"),
             format!(
                 "[package]\nname = \"{member}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-                 [dependencies]\ntock-registers = {{ version = \"0.10\", default-features = false }}\n\n[features]\ndebug = []\ndevice-side = []\n"
+                 [dependencies]\ntock-registers = {{ version = \"0.10\", default-features = false }}\n\n[features]\ndebug = []\ndevice-side = []\nnames = []\n"
             ),
         )
         .expect("write Cargo.toml");
@@ -840,10 +840,13 @@ fn a_sample_of_accepted_specs_compiles() {
     std::fs::copy(workspace.join("Cargo.lock"), dir.path().join("Cargo.lock"))
         .expect("copy Cargo.lock");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // `check` with warnings denied, then the doctests: no description may become one.
+    // `check` with warnings denied, with no feature and with every feature (`debug`, `names`,
+    // `device-side`: each is code of its own), then the doctests: no description may become one.
+    let all = "--all-features";
     for command in [
         &["check", "--offline", "--workspace", "--quiet"][..],
-        &["test", "--doc", "--offline", "--workspace", "--quiet"][..],
+        &["check", "--offline", "--workspace", "--quiet", all][..],
+        &["test", "--doc", "--offline", "--workspace", "--quiet", all][..],
     ] {
         let output = Command::new(&cargo)
             .args(command)

@@ -444,6 +444,7 @@ pub mod STATUS {
             GROUP_BUSY = 0x6,
         }
 
+        #[cfg(feature = "names")]
         impl Value {
             /// The value's name in the spec.
             pub const fn name(self) -> &'static str {

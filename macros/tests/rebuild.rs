@@ -35,7 +35,7 @@ fn the_crate_rebuilds_when_the_spec_changes_and_reports_its_problems() {
             "[package]\nname = \"device\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
              [dependencies]\ngba-macros = {{ path = {:?} }}\n\
              tock-registers = {{ version = \"0.10\", default-features = false }}\n\n\
-             [features]\ndebug = []\ndevice-side = []\n\n[workspace]\n",
+             [features]\ndebug = []\ndevice-side = []\nnames = []\n\n[workspace]\n",
             macros.display().to_string()
         ),
     )

@@ -21,11 +21,20 @@
 # at REV, built standalone) to the alternation: a generator change measured before and
 # after in one run, e.g. BASELINES=main (or a commit hash).
 #
-# Usage: [BASELINES="REV …"] tests/bench/pac_build.sh [ROUNDS]   (from inside the repository)
-# Needs: the crates locked in Cargo.lock (run `cargo fetch` once when online), python3.
+# INSTRUCTIONS=1 counts instead of timing: each PAC's own rustc runs under valgrind's
+# cachegrind (`--cache-sim=no`) and the figure is the instructions it executed, in billions.
+# Unlike seconds, the count does not move with this VM's speed or load (one round suffices).
+#
+# PROFILES="debug" (default "debug release") measures only the builds named.
+#
+# Usage: [BASELINES="REV …"] [INSTRUCTIONS=1] [PROFILES=…] tests/bench/pac_build.sh [ROUNDS]
+#        (from inside the repository)
+# Needs: the crates locked in Cargo.lock (run `cargo fetch` once when online), python3;
+# valgrind for INSTRUCTIONS=1.
 set -euo pipefail
 
 ROUNDS=${1:-3}
+PROFILES=${PROFILES:-debug release}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d /tmp/pac-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -70,10 +79,29 @@ for rev in ${BASELINES:-}; do
     mkdir -p "$dir"
     # tests/fixtures/rp2040/pac/src/lib.rs → src/lib.rs
     git -C "$ROOT" archive "$rev" tests/fixtures/rp2040/pac/src | tar -x -C "$dir" --strip-components=4
-    printf '[package]\nname = "rp2040-pac-gba"\nversion = "0.1.0"\nedition = "2024"\n\n[dependencies]\ntock-registers = { version = "0.10", default-features = false }\n\n[features]\ndebug = []\ndevice-side = []\n\n[workspace]\n' > "$dir/Cargo.toml"
+    printf '[package]\nname = "rp2040-pac-gba"\nversion = "0.1.0"\nedition = "2024"\n\n[dependencies]\ntock-registers = { version = "0.10", default-features = false }\n\n[features]\ndebug = []\ndevice-side = []\nnames = []\n\n[workspace]\n' > "$dir/Cargo.toml"
     cp "$ROOT/Cargo.lock" "$dir/Cargo.lock"
     KINDS="$KINDS ours-$rev"
 done
+
+# The RUSTC_WRAPPER of INSTRUCTIONS=1: the crate named COUNT_CRATE compiles under cachegrind,
+# which writes its instruction count ("I refs") to COUNT_LOG; every other crate as usual.
+UNIT="s"
+if [ "${INSTRUCTIONS:-0}" = 1 ]; then
+    UNIT="G instructions"
+    cat > "$WORK/count-rustc" <<'WRAPPER'
+#!/bin/sh
+rustc=$1; shift
+case " $* " in
+    *" --crate-name $COUNT_CRATE "*)
+        exec valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+            --log-file="$COUNT_LOG" "$rustc" "$@" ;;
+esac
+exec "$rustc" "$@"
+WRAPPER
+    chmod +x "$WORK/count-rustc"
+    export RUSTC_WRAPPER="$WORK/count-rustc" COUNT_LOG="$WORK/count.log"
+fi
 
 now() { date +%s.%N; }
 elapsed() { python3 -c "print(f'{$2 - $1:.3f}')"; }
@@ -95,10 +123,17 @@ build() {
     (cd "$dir" && $NICE cargo build -q --offline $flag -p "$pkg" --target-dir "$target" >/dev/null 2>&1)
     (cd "$dir" && $NICE cargo clean -q --offline $flag -p "$pkg" --target-dir "$target" >/dev/null 2>&1)
     local t0 t1
+    rm -f "$WORK/count.log"
     t0=$(now)
-    (cd "$dir" && $NICE cargo build -q --offline $flag -p "$pkg" --target-dir "$target")
+    (cd "$dir" && COUNT_CRATE=${pkg//-/_} $NICE cargo build -q --offline $flag -p "$pkg" --target-dir "$target")
     t1=$(now)
-    elapsed "$t0" "$t1"
+    if [ "${INSTRUCTIONS:-0}" = 1 ]; then
+        python3 -c 'import re, sys
+refs = re.search(r"I\s+refs:\s+([\d,]+)", open(sys.argv[1]).read())
+print(f"{int(refs.group(1).replace(",", "")) / 1e9:.3f}")' "$WORK/count.log"
+    else
+        elapsed "$t0" "$t1"
+    fi
 }
 
 generate_ours() {
@@ -121,14 +156,14 @@ generate_svd2rust() {
 }
 
 declare -A RESULTS
-record() { RESULTS[$1]="${RESULTS[$1]:-} $2"; echo "  $1: $2 s"; }
+record() { RESULTS[$1]="${RESULTS[$1]:-} $2"; echo "  $1: $2 ${3:-$UNIT}"; }
 
 mkdir -p "$WORK/gen"
 for round in $(seq 1 "$ROUNDS"); do
     echo "round $round"
-    record gen-ours "$(generate_ours)"
-    if [ -n "$SVD2RUST" ]; then record gen-svd2rust "$(generate_svd2rust)"; fi
-    for profile in debug release; do
+    record gen-ours "$(generate_ours)" s
+    if [ -n "$SVD2RUST" ]; then record gen-svd2rust "$(generate_svd2rust)" s; fi
+    for profile in $PROFILES; do
         for kind in $KINDS rp2040-pac rp-pac; do
             record "build-$profile-$kind" "$(build $kind $profile)"
         done
@@ -146,7 +181,7 @@ echo "  rp-pac 7.0.0 (lib.rs + src/rp2040): $(lines "$RP_PAC/src/lib.rs" "$RP_PA
 
 echo
 uptime
-echo "medians over $ROUNDS rounds (seconds):"
+echo "medians over $ROUNDS rounds ($UNIT; generation in s):"
 median() { python3 -c "import statistics,sys; print(f'{statistics.median(map(float, sys.argv[1:])):.3f}')" $1; }
 for key in $(printf '%s\n' "${!RESULTS[@]}" | sort); do
     echo "  $key: $(median "${RESULTS[$key]}")   (runs:${RESULTS[$key]})"
@@ -154,7 +189,7 @@ done
 ratio() { python3 -c "print(f'{$(median "${RESULTS[$1]}") / $(median "${RESULTS[$2]}"):.2f}')"; }
 echo
 echo "ratios (ours / theirs, below 1 means ours is faster):"
-for profile in debug release; do
+for profile in $PROFILES; do
     echo "  build $profile: vs rp2040-pac $(ratio build-$profile-ours build-$profile-rp2040-pac), vs rp-pac $(ratio build-$profile-ours build-$profile-rp-pac)"
     for rev in ${BASELINES:-}; do
         echo "  build $profile: vs ours at $rev $(ratio build-$profile-ours build-$profile-ours-$rev)"

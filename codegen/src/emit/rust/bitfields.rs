@@ -171,6 +171,7 @@ fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
             #(#variants)*
         }
 
+        #[cfg(feature = "names")]
         impl Value {
             /// The value's name in the spec.
             pub const fn name(self) -> &'static str {

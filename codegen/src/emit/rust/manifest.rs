@@ -45,7 +45,10 @@ pub fn file(device: &Device, provenance: &Provenance) -> GeneratedFile {
          # works; opt-in because it costs a fifth of a large crate's build time.\n\
          debug = []\n\
          # The view of the device side (a simulator), which may write read-only registers.\n\
-         device-side = []\n",
+         device-side = []\n\
+         # `name()` and `description()` on every field's `Value` enum, for messages; opt-in\n\
+         # because the string tables add about 8 % to a large crate's build.\n\
+         names = []\n",
         preamble = provenance.preamble("#"),
         name = package_name(device),
         description = toml_string(&description),
