@@ -226,6 +226,39 @@ fn an_address_block_that_swallows_its_neighbours_is_cut_and_they_stay() {
     );
 }
 
+/// Ambiq's Apollo3 (ambiq-apollo3-pac 0.1.0): RSTGEN's `STAT` lies at 0x4FFFF000, so the
+/// block really reaches over thirteen others, none of which may be cut or dropped.
+#[test]
+fn a_block_whose_far_register_reaches_over_its_neighbours_is_their_alternate() {
+    let r = register("R", 0, "");
+    let far = format!("{r}{}", register("STAT", 0x0FFF_F000, ""));
+    let (blocks, warnings) = import(&svd(&[
+        ("N1", 0x4000_1000, 0x100, &r),
+        ("N2", 0x4000_2000, 0x100, &r),
+        ("N3", 0x5000_0000, 0x100, &r),
+        ("RST", 0x4000_0000, 0x0FFF_F004, &far),
+    ]));
+    let sizes: Vec<(&str, u64)> = blocks.iter().map(|b| (b.name.as_str(), *b.size)).collect();
+    assert_eq!(
+        sizes,
+        [
+            ("N1", 0x100),
+            ("N2", 0x100),
+            ("N3", 0x100),
+            ("RST", 0x0FFF_F004)
+        ]
+    );
+    // Of the last block below its end (the choice names a primary; the accessors are the
+    // same either way), and the warning names every block it covers.
+    assert_eq!(block_alternate_of(&blocks, "RST").as_deref(), Some("N2"));
+    has(
+        &warnings,
+        "RST: overlaps block `N2` and 1 more (`N1`) (no alternatePeripheral declared; its \
+         register `STAT` lies at offset 0xffff000): imported as an alternate of `N2` \
+         (`alternate_of: N2`) so that none of them is dropped",
+    );
+}
+
 #[test]
 fn an_address_block_past_the_32_bit_address_space_is_cut_to_its_registers() {
     let r = register("R", 0x10, "");
@@ -317,7 +350,8 @@ fn an_alternate_peripheral_becomes_an_alternate_block() {
     );
     has(
         &warnings,
-        "ALIAS: overlaps block `UNIT` (no alternatePeripheral declared): imported as its alternate",
+        "ALIAS: overlaps block `UNIT` and 1 more (`ALT`) (no alternatePeripheral declared): \
+         imported as an alternate of `UNIT`",
     );
     assert!(
         !warnings.iter().any(|w| w.contains("not represented")),

@@ -237,8 +237,8 @@ fn importer_carries_what_it_can_and_reports_the_rest() {
         "TIMER: blocks TIMER0, TIMER1 imported as one block array `TIMER` (2 instances, 0x1000 apart)",
     );
     has(
-        "ALIAS: overlaps block `TIMER` (no alternatePeripheral declared): imported as its \
-         alternate",
+        "ALIAS: overlaps block `TIMER` (no alternatePeripheral declared): imported as an \
+         alternate of `TIMER`",
     );
 
     let names: Vec<&str> = device.blocks.iter().map(|b| b.name.as_str()).collect();

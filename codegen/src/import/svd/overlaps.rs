@@ -270,11 +270,13 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
                     None => Some("no alternatePeripheral declared".to_string()),
                 };
                 if let Some(how) = how {
+                    let others = overlapped_besides(blocks, i, owner, &spans);
                     warnings.warn(
                         name,
                         format!(
-                            "overlaps block `{of}` ({how}): imported as its alternate \
-                             (`alternate_of: {of}`)"
+                            "overlaps block `{of}`{others} ({how}{}): imported as an alternate \
+                             of `{of}` (`alternate_of: {of}`) so that none of them is dropped",
+                            far_register(&blocks[i])
                         ),
                     );
                 }
@@ -302,6 +304,50 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
                 primary[i] = true;
             }
         }
+    }
+}
+
+/// " and N more (`A`, `B`, …)": the blocks besides `owner` that block `i`'s `spans` overlap
+/// too, for a warning that says what the overlap covers (a block whose registers reach far
+/// past its neighbours overlaps many).
+fn overlapped_besides(blocks: &[Block], i: usize, owner: usize, spans: &[(u64, u64)]) -> String {
+    const NAMED: usize = 4;
+    let others: Vec<&str> = (0..blocks.len())
+        .filter(|&k| k != i && k != owner && share_a_byte(spans, &block_spans(&blocks[k])))
+        .map(|k| blocks[k].name.value.as_str())
+        .collect();
+    if others.is_empty() {
+        return String::new();
+    }
+    let mut named: Vec<String> = others
+        .iter()
+        .take(NAMED)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if others.len() > NAMED {
+        named.push("…".into());
+    }
+    format!(" and {} more ({})", others.len(), named.join(", "))
+}
+
+/// "; its register `R` lies at offset X": said when the block's last register alone makes it
+/// long (the register before it ends within a tenth of its offset), the case of a status
+/// register placed far from the rest of its block, past other blocks.
+fn far_register(block: &Block) -> String {
+    let mut ends: Vec<(u64, &str, u64)> = block
+        .registers
+        .iter()
+        .filter_map(|r| {
+            let last = r.element_offsets().last()?;
+            Some((last.saturating_add(r.bytes()), r.name.value.as_str(), last))
+        })
+        .collect();
+    ends.sort_unstable();
+    match ends.as_slice() {
+        [.., (before, _, _), (_, name, at)] if *before < *at / 10 => {
+            format!("; its register `{name}` lies at offset {at:#x}")
+        }
+        _ => String::new(),
     }
 }
 
