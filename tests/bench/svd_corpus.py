@@ -149,8 +149,11 @@ def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str,
     if not stage("gen", rc == 0, text, time.time() - t) or last == "gen":
         return out
     t = time.time()
+    # Not incremental: each crate is checked once, and cargo would otherwise keep an
+    # incremental cache per crate (gigabytes over the corpus) that --prune cannot name.
     rc, text = run(["cargo", "check", "-q", "--offline", "--target-dir", str(target)],
-                   cwd=crate, env=dict(os.environ, CARGO_TERM_COLOR="never"))
+                   cwd=crate, env=dict(os.environ, CARGO_TERM_COLOR="never",
+                                       CARGO_INCREMENTAL="0"))
     stage("cargo", rc == 0, text, time.time() - t)
     if prune:
         prune_crate(crate, target)
