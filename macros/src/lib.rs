@@ -10,6 +10,9 @@
 //!   and sets `#![no_std]` itself if it wants to: a macro cannot set the crate root's
 //!   attributes, nor carry comments, so the expansion lacks `gba gen`'s crate-level lint
 //!   levels and `// SAFETY:` comments; everything else is the same.
+//! - The expansion has the generated crate's optional parts behind the same cargo features:
+//!   declare `debug`, `device-side` and `names` in the invoking crate's `[features]` (empty
+//!   lists, as `gba gen`'s `Cargo.toml` does), or rustc warns of unknown `cfg` values.
 //! - A spec with problems does not compile: each problem is a `compile_error!` carrying the
 //!   rendered diagnostic, which names the spec's `file:line:col`.
 //! - The expansion includes the spec's bytes (`include_bytes!`), so cargo rebuilds the crate
