@@ -130,7 +130,8 @@ build() {
     if [ "${INSTRUCTIONS:-0}" = 1 ]; then
         python3 -c 'import re, sys
 refs = re.search(r"I\s+refs:\s+([\d,]+)", open(sys.argv[1]).read())
-print(f"{int(refs.group(1).replace(",", "")) / 1e9:.3f}")' "$WORK/count.log"
+count = int(refs.group(1).replace(",", ""))
+print(f"{count / 1e9:.3f}")' "$WORK/count.log"
     else
         elapsed "$t0" "$t1"
     fi
