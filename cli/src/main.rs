@@ -341,11 +341,8 @@ fn import_svd(file: &Path, out: Option<&Path>, strict: bool) -> ExitCode {
             None => eprintln!("warning: {warning}"),
         }
     }
-    if !imported.warnings.is_empty() {
-        eprintln!(
-            "{} warning(s): the items above are not carried over as they are",
-            imported.warnings.len()
-        );
+    if let Some(summary) = gba_codegen::import::summary(&imported.warnings) {
+        eprintln!("{summary}");
     }
     let header = format!(
         "Imported from {} by `gba import-svd`, and validated.\nWhat the SVD holds that this spec lacks was listed by the import as warnings.",

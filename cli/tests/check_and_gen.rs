@@ -220,4 +220,12 @@ fn import_svd_cites_every_warning_as_file_and_line_repairs_included() {
         "{stderr}"
     );
     assert!(!stderr.contains("line "), "{stderr}");
+    // The last line counts them by what was done.
+    assert!(
+        stderr.contains(
+            "\n2 warning(s): the items above are not carried over as they are (1 renamed, \
+             1 repaired)\n"
+        ),
+        "{stderr}"
+    );
 }

@@ -429,3 +429,82 @@ fn the_registers_of_an_alternate_cluster_are_alternates_of_their_counterparts() 
         "{warnings:#?}"
     );
 }
+
+/// Each warning says what was done with its item, and the summary counts each kind, so that
+/// what was left out stands out of a vendor file's thousands of renames.
+#[test]
+fn every_warning_names_its_treatment_and_the_summary_counts_them() {
+    use gba_codegen::import::{Treatment, summary};
+    let values = "<fields><field><name>MODE</name><bitRange>[1:0]</bitRange>\
+                  <enumeratedValues><enumeratedValue><name>0</name><value>0</value>\
+                  </enumeratedValue><enumeratedValue><name>BIG</name><value>7</value>\
+                  </enumeratedValue></enumeratedValues></field></fields>\n";
+    let registers = [
+        register("CTRL", 0, values),
+        register("DATA0", 4, ""),
+        register("DATA1", 8, ""),
+        register("ODD", 0xD, "<size>16</size>\n"),
+        register("RST", 0x10, "<resetValue>0x1FFFFFFFF</resetValue>\n"),
+        register(
+            "RA",
+            0x14,
+            "<fields><field><name>F</name><bitRange>[0:0]</bitRange>\
+             <readAction>modify</readAction></field></fields>\n",
+        ),
+    ]
+    .concat();
+    let xml = svd(&[("P", 0x4000_0000, 0x100, &registers)]);
+    let imported = from_str(&xml).expect("imports");
+    let treatment_of = |needle: &str| {
+        let found: Vec<Treatment> = imported
+            .warnings
+            .iter()
+            .filter(|w| w.to_string().contains(needle))
+            .map(|w| w.treatment)
+            .collect();
+        assert_eq!(found.len(), 1, "{needle:?} in {:#?}", imported.warnings);
+        found[0]
+    };
+    assert_eq!(treatment_of("`0` renamed `V_0`"), Treatment::Renamed);
+    assert_eq!(
+        treatment_of("imported as one register array"),
+        Treatment::Reshaped
+    );
+    assert_eq!(treatment_of("P.RST: <resetValue>"), Treatment::Repaired);
+    assert_eq!(treatment_of("readAction modify"), Treatment::NotRepresented);
+    assert_eq!(treatment_of("P.ODD: offset 0xd"), Treatment::LeftOut);
+    assert_eq!(treatment_of("`BIG` = 7 does not fit"), Treatment::LeftOut);
+    let by = |t: Treatment| {
+        imported
+            .warnings
+            .iter()
+            .filter(|w| w.treatment == t)
+            .count()
+    };
+    let n = imported.warnings.len();
+    assert_eq!(
+        summary(&imported.warnings).as_deref(),
+        Some(
+            format!(
+                "{n} warning(s): the items above are not carried over as they are ({} renamed, \
+                 {} reshaped, {} repaired, {} not represented, {} left out)",
+                by(Treatment::Renamed),
+                by(Treatment::Reshaped),
+                by(Treatment::Repaired),
+                by(Treatment::NotRepresented),
+                by(Treatment::LeftOut),
+            )
+            .as_str()
+        )
+    );
+    // Kinds that did not happen are not listed.
+    let first = &imported.warnings[..1];
+    assert_eq!(
+        summary(first),
+        Some(format!(
+            "1 warning(s): the items above are not carried over as they are (1 {})",
+            first[0].treatment.as_str()
+        ))
+    );
+    assert_eq!(summary(&[]), None);
+}

@@ -138,6 +138,11 @@ def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str,
     rc, text = run([gba, "import-svd", str(svd), "--out", str(spec)]
                    + (["--strict"] if strict else []))
     out["warnings"] = len(re.findall(r"^warning", text, re.M))
+    # The summary line's "(12 renamed, 3 left out)": what the import did, by treatment.
+    summary = re.search(r"not carried over as they are \(([^)]*)\)", text)
+    out["treatments"] = {t: int(n) for n, t in
+                         (part.split(" ", 1) for part in summary.group(1).split(", "))
+                         } if summary else {}
     if not stage("import", rc == 0, text, time.time() - t) or last == "import":
         return out
     t = time.time()
@@ -202,6 +207,17 @@ def report(results: list[dict], seconds: float) -> str:
             example = "/".join(Path(files[0]).parts[-2:])
             lines.append(f"  {s:7} {len(files):4}  {c}  (e.g. {example})")
     lines.append(f"import warnings in all: {sum(r['warnings'] for r in results)}")
+    totals: dict[str, int] = {}
+    for r in results:
+        for t, k in r.get("treatments", {}).items():
+            totals[t] = totals.get(t, 0) + k
+    if totals:
+        order = ["renamed", "reshaped", "repaired", "not represented", "left out"]
+        ranked = sorted(totals.items(), key=lambda tk: order.index(tk[0]) if tk[0] in order
+                        else len(order))
+        lines.append("  of which: " + ", ".join(f"{k} {t}" for t, k in ranked)
+                     + f"; files with an item left out: "
+                     f"{sum(1 for r in results if r.get('treatments', {}).get('left out'))}")
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::MAX_ELEMENTS;
 use super::warnings::Warnings;
+use crate::import::Treatment;
 use crate::location::Located;
 use crate::model::{Array, Block, EnumValue, Field, Register};
 use crate::names;
@@ -65,7 +66,7 @@ pub(super) fn merge_numbered_blocks(warnings: &mut Warnings, blocks: &mut Vec<Bl
             "" => prefix.clone(),
             trimmed => trimmed.to_string(),
         };
-        warnings.warn(
+        warnings.warn(Treatment::Reshaped,
             &name,
             format!(
                 "blocks {} imported as one block array `{name}` ({} instances, {stride:#x} apart): same registers",
@@ -172,6 +173,7 @@ pub(super) fn merge_numbered_registers(
         let array = register.array.as_ref().expect("merged");
         let (count, stride) = (*array.count, *array.stride);
         warnings.warn(
+            Treatment::Reshaped,
             format!("{at}.{}", *register.name),
             format!(
                 "registers {} … {} imported as one register array `{}` ({count} elements, \

@@ -2,6 +2,7 @@
 //! svd-parser does not read.
 
 use super::warnings::Warnings;
+use crate::import::Treatment;
 use crate::location::Located;
 use crate::model::Constant;
 
@@ -38,6 +39,7 @@ pub(super) fn constants(xml: &str, warnings: &mut Warnings) -> Vec<Constant> {
                 description: text("description").unwrap_or_default().to_string(),
             }),
             _ => warnings.warn(
+                Treatment::LeftOut,
                 "vendorExtensions.constants",
                 format!("constant `{name}` has no usable name and value: left out"),
             ),

@@ -9,6 +9,7 @@ use svd_rs as svd;
 
 use super::warnings::Warnings;
 use super::{MAX_ELEMENTS, arrays, clean, flatten, overlaps, plain_access, rename, strip_dim};
+use crate::import::Treatment;
 use crate::location::Located;
 use crate::model::{
     Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Register, SideEffect,
@@ -38,6 +39,7 @@ pub(super) fn device(
     .collect();
     if !not_carried.is_empty() {
         warnings.warn(
+            Treatment::NotRepresented,
             &at,
             format!(
                 "not represented in the spec format: {}",
@@ -77,7 +79,11 @@ pub(super) fn peripheral(warnings: &mut Warnings, p: &svd::Peripheral, blocks: &
             }
         }
         svd::Peripheral::Array(info, dim) if u64::from(dim.dim) > MAX_ELEMENTS => {
-            warnings.warn(&info.name, "peripheral array too large to expand: left out");
+            warnings.warn(
+                Treatment::LeftOut,
+                &info.name,
+                "peripheral array too large to expand: left out",
+            );
         }
         svd::Peripheral::Array(info, dim) => {
             for element in svd::peripheral::expand(info, dim) {
@@ -103,6 +109,7 @@ pub(super) fn block(
             .map(|i| format!("{} ({})", i.name, i.value))
             .collect();
         warnings.warn(
+            Treatment::NotRepresented,
             &at,
             format!("interrupts not represented: {}", list.join(", ")),
         );
@@ -158,6 +165,7 @@ pub(super) fn block(
     {
         let needed = register_end.max(1);
         warnings.warn(
+            Treatment::Repaired,
             &at,
             format!(
                 "addressBlock ends at {declared_end:#x} from base {:#x}, past the 32-bit \
@@ -173,7 +181,11 @@ pub(super) fn block(
     });
     if let Some(a) = &array {
         if *a.count == 0 {
-            warnings.warn(&at, "peripheral array of 0 elements: left out");
+            warnings.warn(
+                Treatment::LeftOut,
+                &at,
+                "peripheral array of 0 elements: left out",
+            );
             return None;
         }
         if size > *a.stride && *a.count > 1 {
@@ -183,6 +195,7 @@ pub(super) fn block(
                 size = (*a.stride).max(1);
             } else {
                 warnings.warn(
+                    Treatment::LeftOut,
                     &at,
                     format!(
                         "peripheral array elements overlap (registers span {register_end:#x}, \
@@ -245,6 +258,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         Some(width) if width == declared => width,
         Some(width) => {
             warnings.warn(
+                Treatment::Repaired,
                 &at,
                 format!(
                     "size {declared} bits: imported as a {width}-bit register (the access \
@@ -255,6 +269,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         }
         None => {
             warnings.warn(
+                Treatment::LeftOut,
                 &at,
                 format!(
                     "size {declared} bits: no bus access reaches a register wider than 64 \
@@ -267,6 +282,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
     let bytes = u64::from(width / 8);
     if !offset.is_multiple_of(bytes) {
         warnings.warn(
+            Treatment::LeftOut,
             &at,
             format!("offset {offset:#x} is not aligned to its {bytes} bytes: register left out"),
         );
@@ -274,11 +290,16 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
     }
     let array = match array {
         Some((0, _)) => {
-            warnings.warn(&at, "array of 0 elements: register left out");
+            warnings.warn(
+                Treatment::LeftOut,
+                &at,
+                "array of 0 elements: register left out",
+            );
             return None;
         }
         Some((count, stride)) if stride < bytes || !stride.is_multiple_of(bytes) => {
             warnings.warn(
+                Treatment::LeftOut,
                 &at,
                 format!(
                     "dimIncrement {stride:#x} does not fit a {width}-bit register: only \
@@ -294,15 +315,24 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         None => None,
     };
     if info.write_constraint.is_some() {
-        warnings.warn(&at, "register writeConstraint not represented");
+        warnings.warn(
+            Treatment::NotRepresented,
+            &at,
+            "register writeConstraint not represented",
+        );
     }
     if let Some(protection) = props.protection {
-        warnings.warn(&at, format!("protection {protection:?} not represented"));
+        warnings.warn(
+            Treatment::NotRepresented,
+            &at,
+            format!("protection {protection:?} not represented"),
+        );
     }
     let width_mask = u64::MAX >> (64 - width);
     let mut reset = props.reset_value.unwrap_or(0);
     if reset & !width_mask != 0 {
         warnings.warn(
+            Treatment::Repaired,
             &at,
             format!("resetValue {reset:#x} wider than {width} bits: cut to the register"),
         );
@@ -312,6 +342,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         let unknown = width_mask & !mask;
         if unknown != 0 && reset & unknown != 0 {
             warnings.warn(
+                Treatment::NotRepresented,
                 &at,
                 format!(
                     "resetMask {mask:#x} marks bits {unknown:#x} as unknown after reset; \
@@ -375,10 +406,12 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
 pub(super) fn convert_access(warnings: &mut Warnings, access: svd::Access, at: &str) -> Access {
     match access {
         svd::Access::WriteOnce => warnings.warn(
+            Treatment::NotRepresented,
             at,
             "access writeOnce imported as write-only (once not represented)",
         ),
         svd::Access::ReadWriteOnce => warnings.warn(
+            Treatment::NotRepresented,
             at,
             "access read-writeOnce imported as read-write (once not represented)",
         ),
@@ -402,6 +435,7 @@ pub(super) fn field(
     let msb = u64::from(lsb) + u64::from(f.bit_range.width.max(1)) - 1;
     if f.bit_range.width == 0 || msb >= u64::from(width) {
         warnings.warn(
+            Treatment::LeftOut,
             &at,
             format!("bits [{msb}:{lsb}] do not fit the {width}-bit register: field left out"),
         );
@@ -419,6 +453,7 @@ pub(super) fn field(
         };
         if narrowed != Some(a) {
             warnings.warn(
+                Treatment::Repaired,
                 &at,
                 format!(
                     "field access `{}` exceeds the register's `{}`: {}",
@@ -435,7 +470,11 @@ pub(super) fn field(
     }
     let effective = access.unwrap_or(register_access);
     if f.write_constraint.is_some() {
-        warnings.warn(&at, "writeConstraint not represented");
+        warnings.warn(
+            Treatment::NotRepresented,
+            &at,
+            "writeConstraint not represented",
+        );
     }
     let write = f.modified_write_values.or(register.modified_write_values);
     let read = f.read_action.or(register.read_action);
@@ -445,6 +484,7 @@ pub(super) fn field(
         Some(svd::ModifiedWriteValues::OneToSet) => Some(SideEffect::WriteOneToSet),
         Some(other) => {
             warnings.warn(
+                Treatment::NotRepresented,
                 &at,
                 format!("modifiedWriteValues {} not represented", other.as_str()),
             );
@@ -456,6 +496,7 @@ pub(super) fn field(
         Some(svd::ReadAction::Clear) => Some(SideEffect::ReadToClear),
         Some(other) => {
             warnings.warn(
+                Treatment::NotRepresented,
                 &at,
                 format!("readAction {} not represented", other.as_str()),
             );
@@ -465,6 +506,7 @@ pub(super) fn field(
     let mut side_effect = match (write_effect, read_effect) {
         (Some(w), Some(_)) => {
             warnings.warn(
+                Treatment::NotRepresented,
                 &at,
                 format!(
                     "both a write and a read side effect; only `{}` is kept (one per field)",
@@ -482,6 +524,7 @@ pub(super) fn field(
         };
         if !fits {
             warnings.warn(
+                Treatment::Repaired,
                 &at,
                 format!(
                     "side effect `{}` on a `{}` field cannot happen: dropped",
@@ -527,6 +570,7 @@ pub(super) fn values(
     for (i, set) in sets.iter().enumerate() {
         if i != chosen {
             warnings.warn(
+                Treatment::NotRepresented,
                 at,
                 format!(
                     "second enumeratedValues ({} values, usage {}) not represented",
@@ -541,11 +585,16 @@ pub(super) fn values(
     for v in &sets[chosen].values {
         let vat = format!("{at}.{}", v.name);
         let Some(value) = v.value else {
-            warnings.warn(&vat, "isDefault (or don't-care) value not represented");
+            warnings.warn(
+                Treatment::NotRepresented,
+                &vat,
+                "isDefault (or don't-care) value not represented",
+            );
             continue;
         };
         if value > bits.value_mask() {
             warnings.warn(
+                Treatment::LeftOut,
                 &vat,
                 format!(
                     "value {value:#x} does not fit the field's {} bits: left out",
@@ -556,6 +605,7 @@ pub(super) fn values(
         }
         if let Some(first) = seen.get(&value) {
             warnings.warn(
+                Treatment::LeftOut,
                 &vat,
                 format!("value {value} already named `{first}`: left out"),
             );

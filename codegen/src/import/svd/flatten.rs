@@ -8,6 +8,7 @@ use svd_rs as svd;
 
 use super::warnings::Warnings;
 use super::{MAX_ELEMENTS, strip_dim};
+use crate::import::Treatment;
 
 /// One register with its place in the block, clusters flattened away.
 pub(super) struct Flat {
@@ -78,7 +79,11 @@ pub(super) fn flatten(
                     }
                     svd::Cluster::Array(info, dim) => {
                         if u64::from(dim.dim) > MAX_ELEMENTS {
-                            warnings.warn(&cat, "cluster array too large to expand: left out");
+                            warnings.warn(
+                                Treatment::LeftOut,
+                                &cat,
+                                "cluster array too large to expand: left out",
+                            );
                             continue;
                         }
                         for element in svd::cluster::expand(info, dim) {
@@ -128,6 +133,7 @@ fn flat_register(
         svd::Register::Array(info, dim) => {
             if u64::from(dim.dim) > MAX_ELEMENTS {
                 warnings.warn(
+                    Treatment::LeftOut,
                     format!("{at}.{}", info.name),
                     "register array too large: left out",
                 );

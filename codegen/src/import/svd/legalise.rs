@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use super::warnings::Warnings;
 use crate::Diagnostic;
 use crate::emit::Output;
+use crate::import::Treatment;
 use crate::location::{Loc, Located};
 use crate::model::Device;
 use crate::names;
@@ -151,6 +152,7 @@ fn rename(warnings: &mut Warnings, device: &mut Device, item: Item, why: &str) {
             .unwrap_or_else(|| format!("{tidy}_"))
     };
     warnings.warn(
+        Treatment::Renamed,
         format!("{at}{old}"),
         format!("{kind} `{old}` renamed `{new}` so that `gba check` accepts it: {why}"),
     );

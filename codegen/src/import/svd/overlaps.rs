@@ -24,6 +24,7 @@
 
 use super::MAX_ELEMENTS;
 use super::warnings::Warnings;
+use crate::import::Treatment;
 use crate::location::Located;
 use crate::model::{Block, Field, Register};
 use crate::validate::{block_spans, share_a_byte};
@@ -91,6 +92,7 @@ pub(super) fn drop_register_overlaps(
         elements = elements.saturating_add(count);
         if elements > MAX_ELEMENTS {
             warnings.warn(
+                Treatment::LeftOut,
                 format!("{at}.{}", *register.name),
                 format!("more than {MAX_ELEMENTS} register elements in the block: left out"),
             );
@@ -141,6 +143,7 @@ pub(super) fn drop_register_overlaps(
             };
             if let Some(how) = how {
                 warnings.warn(
+                    Treatment::Reshaped,
                     format!("{at}.{}", *register.name),
                     format!(
                         "overlaps register `{of}` ({how}): imported as its alternate \
@@ -155,6 +158,7 @@ pub(super) fn drop_register_overlaps(
         }
         match claim {
             Claim::Of(name) => warnings.warn(
+                Treatment::NotRepresented,
                 format!("{at}.{}", *register.name),
                 format!(
                     "alternateRegister `{name}` declared, but {}: imported as a register of \
@@ -167,6 +171,7 @@ pub(super) fn drop_register_overlaps(
                 ),
             ),
             Claim::Group(group) => warnings.warn(
+                Treatment::NotRepresented,
                 format!("{at}.{}", *register.name),
                 format!(
                     "alternateGroup `{group}` declared, but the register overlaps no other: \
@@ -196,6 +201,7 @@ pub(super) fn drop_field_overlaps(warnings: &mut Warnings, fields: &mut Vec<Fiel
         let mask = f.bits.mask();
         if used & mask != 0 {
             warnings.warn(
+                Treatment::LeftOut,
                 format!("{at}.{}", *f.name),
                 "overlaps another field: left out",
             );
@@ -272,6 +278,7 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
                 if let Some(how) = how {
                     let others = overlapped_besides(blocks, i, owner, &spans);
                     warnings.warn(
+                        Treatment::Reshaped,
                         name,
                         format!(
                             "overlaps block `{of}`{others} ({how}{}): imported as an alternate \
@@ -285,6 +292,7 @@ pub(super) fn fit_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
             (None, claim) => {
                 if let Some(claim) = claim {
                     warnings.warn(
+                        Treatment::NotRepresented,
                         name,
                         format!(
                             "alternatePeripheral `{claim}` declared, but {}: imported as a \
@@ -369,6 +377,7 @@ fn trim_blocks(warnings: &mut Warnings, blocks: &mut [Block]) {
         {
             let size = start - from;
             warnings.warn(
+                Treatment::Repaired,
                 blocks[p].name.value.clone(),
                 format!(
                     "addressBlock of {:#x} bytes reaches into block `{}` at {start:#x}: \

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::warnings::Warnings;
+use crate::import::Treatment;
 use crate::location::Located;
 use crate::model::EnumValue;
 use crate::names;
@@ -38,7 +39,11 @@ pub(super) fn identifier(
     }
     if name != raw {
         let why = names::problem(raw).unwrap_or_else(|| "not a valid name".into());
-        warnings.warn(at, format!("{kind} `{raw}` renamed `{name}`: {why}"));
+        warnings.warn(
+            Treatment::Renamed,
+            at,
+            format!("{kind} `{raw}` renamed `{name}`: {why}"),
+        );
     }
     name
 }
@@ -67,6 +72,7 @@ pub(super) fn rename_all<T>(
         if accessor && names::is_reserved_accessor(&valid) {
             let renamed = format!("{valid}_");
             warnings.warn(
+                Treatment::Renamed,
                 &item_at,
                 format!("{kind} `{valid}` renamed `{renamed}`: clashes with a generated method"),
             );
@@ -75,6 +81,7 @@ pub(super) fn rename_all<T>(
         let unique = unique_name(&valid, &mut seen);
         if unique != valid {
             warnings.warn(
+                Treatment::Renamed,
                 &item_at,
                 format!("{kind} `{valid}` renamed `{unique}`: the name (ignoring case) is taken"),
             );
@@ -92,6 +99,7 @@ pub(super) fn rename_values(warnings: &mut Warnings, values: &mut [EnumValue], a
         if names::is_reserved_value(&valid) {
             let renamed = format!("{valid}_");
             warnings.warn(
+                Treatment::Renamed,
                 &vat,
                 format!("enumerated value `{valid}` renamed `{renamed}`: reserved in every field"),
             );
@@ -100,6 +108,7 @@ pub(super) fn rename_values(warnings: &mut Warnings, values: &mut [EnumValue], a
         let unique = unique_name(&valid, &mut seen);
         if unique != valid {
             warnings.warn(
+                Treatment::Renamed,
                 &vat,
                 format!("enumerated value `{valid}` renamed `{unique}`: name taken"),
             );

@@ -22,6 +22,7 @@
 use roxmltree::{Document, Node};
 
 use super::warnings::Warnings;
+use crate::import::Treatment;
 
 /// The text with every repair applied (unchanged when it is not well-formed XML: svd-parser
 /// then reports that).
@@ -66,7 +67,13 @@ pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
 /// (`UART.CH.CFG.EN`, array markers stripped; the device's name for a device-level
 /// property), and at the line of `node` itself, so that the warning reads like every other
 /// (`warning: FILE:LINE: UART.CH.CFG.EN: …`).
-fn warn(doc: &Document, node: Node, warnings: &mut Warnings, message: String) {
+fn warn(
+    doc: &Document,
+    node: Node,
+    warnings: &mut Warnings,
+    treatment: Treatment,
+    message: String,
+) {
     let line = doc.text_pos_at(node.range().start).row;
     let path: Vec<String> = node
         .ancestors()
@@ -89,7 +96,7 @@ fn warn(doc: &Document, node: Node, warnings: &mut Warnings, message: String) {
     } else {
         path.join(".")
     };
-    warnings.warn_at_line(at, line, message);
+    warnings.warn_at_line(treatment, at, line, message);
 }
 
 fn child<'a, 'i>(node: Node<'a, 'i>, tag: &str) -> Option<Node<'a, 'i>> {
@@ -144,6 +151,7 @@ fn access(
                 doc,
                 node,
                 warnings,
+                Treatment::Repaired,
                 format!("<access>{text}</access> read as `{meant}`"),
             );
             edits.push((range, meant.to_string()));
@@ -153,6 +161,7 @@ fn access(
                 doc,
                 node,
                 warnings,
+                Treatment::Repaired,
                 format!(
                     "<access>{text}</access> is no access the schema knows: left out (the item \
                      inherits its access)"
@@ -220,6 +229,7 @@ fn size(
         doc,
         node,
         warnings,
+        Treatment::Repaired,
         format!(
             "<size>{text}</size>: no bus access of {declared} bits; read as {width}, the access \
              that reaches the register (bits {declared} and up reserved)"
@@ -254,6 +264,7 @@ fn reset(
         doc,
         node,
         warnings,
+        Treatment::Repaired,
         format!("<{tag}>{text}</{tag}> does not fit in {size} bits: cut to {cut:#x}"),
     );
     edits.push((range, format!("{cut:#x}")));
@@ -307,6 +318,7 @@ fn enumerated(
                 doc,
                 *value,
                 warnings,
+                Treatment::LeftOut,
                 format!(
                     "enumerated value `{name}` = {text} does not fit the {width}-bit field: left out"
                 ),
