@@ -66,10 +66,12 @@ pub(super) fn merge_numbered_blocks(warnings: &mut Warnings, blocks: &mut Vec<Bl
             "" => prefix.clone(),
             trimmed => trimmed.to_string(),
         };
-        warnings.warn(Treatment::Reshaped,
+        warnings.warn(
+            Treatment::Reshaped,
             &name,
             format!(
-                "blocks {} imported as one block array `{name}` ({} instances, {stride:#x} apart): same registers",
+                "blocks {} imported as one block array `{name}` ({} instances, {stride:#x} \
+                 apart): same registers",
                 names.join(", "),
                 group.len()
             ),
