@@ -21,8 +21,15 @@
 
 use roxmltree::{Document, Node};
 
+use super::lines::LineIndex;
 use super::warnings::Warnings;
 use crate::import::Treatment;
+
+/// The parsed file, and where its lines start: what a warning needs to cite a node's line.
+struct Source<'a, 'i> {
+    doc: &'a Document<'i>,
+    lines: LineIndex,
+}
 
 /// The text with every repair applied (unchanged when it is not well-formed XML: svd-parser
 /// then reports that).
@@ -34,13 +41,17 @@ pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
     let Ok(doc) = Document::parse_with_options(xml, options) else {
         return xml.to_string();
     };
+    let src = Source {
+        doc: &doc,
+        lines: LineIndex::new(xml),
+    };
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for node in doc.descendants().filter(Node::is_element) {
         match node.tag_name().name() {
-            "access" => access(&doc, node, warnings, &mut edits),
-            "resetValue" | "resetMask" => reset(&doc, node, warnings, &mut edits),
-            "enumeratedValues" => enumerated(&doc, node, warnings, &mut edits),
-            "size" => size(&doc, node, warnings, &mut edits),
+            "access" => access(&src, node, warnings, &mut edits),
+            "resetValue" | "resetMask" => reset(&src, node, warnings, &mut edits),
+            "enumeratedValues" => enumerated(&src, node, warnings, &mut edits),
+            "size" => size(&src, node, warnings, &mut edits),
             _ => {}
         }
     }
@@ -67,14 +78,8 @@ pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
 /// (`UART.CH.CFG.EN`, array markers stripped; the device's name for a device-level
 /// property), and at the line of `node` itself, so that the warning reads like every other
 /// (`warning: FILE:LINE: UART.CH.CFG.EN: …`).
-fn warn(
-    doc: &Document,
-    node: Node,
-    warnings: &mut Warnings,
-    treatment: Treatment,
-    message: String,
-) {
-    let line = doc.text_pos_at(node.range().start).row;
+fn warn(src: &Source, node: Node, warnings: &mut Warnings, treatment: Treatment, message: String) {
+    let line = src.lines.line(node.range().start);
     let path: Vec<String> = node
         .ancestors()
         .filter(|n| {
@@ -90,7 +95,7 @@ fn warn(
         .rev()
         .collect();
     let at = if path.is_empty() {
-        child_text(doc.root_element(), "name")
+        child_text(src.doc.root_element(), "name")
             .unwrap_or("device")
             .to_string()
     } else {
@@ -114,7 +119,7 @@ fn text_range(node: Node) -> Option<std::ops::Range<usize>> {
 }
 
 fn access(
-    doc: &Document,
+    src: &Source,
     node: Node,
     warnings: &mut Warnings,
     edits: &mut Vec<(std::ops::Range<usize>, String)>,
@@ -148,7 +153,7 @@ fn access(
     match (meant, text_range(node)) {
         (Some(meant), Some(range)) => {
             warn(
-                doc,
+                src,
                 node,
                 warnings,
                 Treatment::Repaired,
@@ -158,7 +163,7 @@ fn access(
         }
         _ => {
             warn(
-                doc,
+                src,
                 node,
                 warnings,
                 Treatment::Repaired,
@@ -201,7 +206,7 @@ fn size_at(node: Node) -> Option<u32> {
 /// read as the access that reaches it, so that a reset value of that access's width is
 /// not refused (svd-parser checks it against the declared size).
 fn size(
-    doc: &Document,
+    src: &Source,
     node: Node,
     warnings: &mut Warnings,
     edits: &mut Vec<(std::ops::Range<usize>, String)>,
@@ -226,7 +231,7 @@ fn size(
         return;
     }
     warn(
-        doc,
+        src,
         node,
         warnings,
         Treatment::Repaired,
@@ -239,7 +244,7 @@ fn size(
 }
 
 fn reset(
-    doc: &Document,
+    src: &Source,
     node: Node,
     warnings: &mut Warnings,
     edits: &mut Vec<(std::ops::Range<usize>, String)>,
@@ -261,7 +266,7 @@ fn reset(
     let cut = value & ((1u64 << size) - 1);
     let tag = node.tag_name().name();
     warn(
-        doc,
+        src,
         node,
         warnings,
         Treatment::Repaired,
@@ -289,7 +294,7 @@ fn field_width(field: Node) -> Option<u32> {
 }
 
 fn enumerated(
-    doc: &Document,
+    src: &Source,
     list: Node,
     warnings: &mut Warnings,
     edits: &mut Vec<(std::ops::Range<usize>, String)>,
@@ -315,7 +320,7 @@ fn enumerated(
         if number >> width != 0 {
             let name = child_text(*value, "name").unwrap_or("?");
             warn(
-                doc,
+                src,
                 *value,
                 warnings,
                 Treatment::LeftOut,
