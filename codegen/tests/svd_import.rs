@@ -508,3 +508,102 @@ fn every_warning_names_its_treatment_and_the_summary_counts_them() {
     );
     assert_eq!(summary(&[]), None);
 }
+
+/// Fields that overlap (one bit read as one thing, written as another) are fields of
+/// alternate views of their register, each in the first view where it overlaps nothing; a
+/// view of a register that is itself an alternate is an alternate of that one's primary.
+#[test]
+fn overlapping_fields_move_to_alternate_views_of_their_register() {
+    let field = |name: &str, range: &str| {
+        format!("<field><name>{name}</name><bitRange>[{range}]</bitRange></field>")
+    };
+    let fields = [
+        field("A", "0:0"),
+        field("B", "2:0"),
+        field("C", "4:4"),
+        field("D", "0:0"),
+    ]
+    .concat();
+    let alt = "<alternateRegister>R</alternateRegister>\n";
+    let registers = [
+        register("R", 0, &format!("<fields>{fields}</fields>\n")),
+        register(
+            "Q",
+            0,
+            &format!(
+                "{alt}<fields>{}</fields>\n",
+                field("E", "1:0") + &field("F", "0:0")
+            ),
+        ),
+    ]
+    .concat();
+    let (blocks, warnings) = import(&svd(&[("P", 0x4000_0000, 0x10, &registers)]));
+    let names = |r: &str| -> Vec<String> {
+        find(&blocks[0], r)
+            .fields
+            .iter()
+            .map(|f| f.name.value.clone())
+            .collect()
+    };
+    assert_eq!(names("R"), ["A", "C"]);
+    assert_eq!(names("R_ALT"), ["B"]);
+    assert_eq!(names("R_ALT2"), ["D"]);
+    assert_eq!(alternate_of(&blocks[0], "R"), None);
+    assert_eq!(alternate_of(&blocks[0], "R_ALT").as_deref(), Some("R"));
+    assert_eq!(alternate_of(&blocks[0], "R_ALT2").as_deref(), Some("R"));
+    // Q is an alternate of R: its view too, since an alternate cannot have alternates.
+    assert_eq!(names("Q"), ["E"]);
+    assert_eq!(names("Q_ALT"), ["F"]);
+    assert_eq!(alternate_of(&blocks[0], "Q").as_deref(), Some("R"));
+    assert_eq!(alternate_of(&blocks[0], "Q_ALT").as_deref(), Some("R"));
+    let view = find(&blocks[0], "R_ALT2");
+    let own = find(&blocks[0], "R");
+    assert_eq!(
+        (*view.offset, *view.width, *view.access, *view.reset),
+        (*own.offset, *own.width, *own.access, *own.reset)
+    );
+    has(
+        &warnings,
+        "P.R.B: overlaps field `A`: imported as a field of `R_ALT`, an alternate view of the \
+         register (`alternate_of: R`)",
+    );
+    has(
+        &warnings,
+        "P.R.D: overlaps field `A`: imported as a field of `R_ALT2`",
+    );
+    assert!(
+        !warnings.iter().any(|w| w.contains("left out")),
+        "{warnings:#?}"
+    );
+}
+
+#[test]
+fn a_reserved_field_drawn_over_real_ones_is_what_moves_to_the_view() {
+    // NXP's LPC5410x `VFIFO.CTLCLRSPI0`: `RESERVED` declared over bits that real fields use.
+    let field = |name: &str, range: &str| {
+        format!("<field><name>{name}</name><bitRange>[{range}]</bitRange></field>")
+    };
+    let fields = [
+        field("RESERVED", "7:0"),
+        field("RXCLR", "0:0"),
+        field("TXCLR", "1:1"),
+        field("Reserved2", "31:2"),
+    ]
+    .concat();
+    let registers = register("R", 0, &format!("<fields>{fields}</fields>\n"));
+    let (blocks, warnings) = import(&svd(&[("P", 0x4000_0000, 0x10, &registers)]));
+    let names = |r: &str| -> Vec<String> {
+        find(&blocks[0], r)
+            .fields
+            .iter()
+            .map(|f| f.name.value.clone())
+            .collect()
+    };
+    // The real fields stay in the register, in the SVD's order.
+    assert_eq!(names("R"), ["RXCLR", "TXCLR", "Reserved2"]);
+    assert_eq!(names("R_ALT"), ["RESERVED"]);
+    has(
+        &warnings,
+        "P.R.RESERVED: overlaps field `RXCLR`: imported as a field of `R_ALT`",
+    );
+}

@@ -122,9 +122,21 @@ pub(super) fn block(
     let mut claims = Vec::new();
     for f in flat {
         let claim = claim(&f);
-        if let Some(register) = register(warnings, f) {
-            registers.push(register);
-            claims.push(claim);
+        let mut views = register(warnings, f).into_iter();
+        let Some(register) = views.next() else {
+            continue;
+        };
+        // The views of a register's overlapping fields are alternates of what it is an
+        // alternate of, or of it.
+        let view_claim = match &claim {
+            overlaps::Claim::None => overlaps::Claim::Of(register.name.value.clone()),
+            declared => declared.clone(),
+        };
+        registers.push(register);
+        claims.push(claim);
+        for view in views {
+            registers.push(view);
+            claims.push(view_claim.clone());
         }
     }
     let raw: Vec<String> = registers.iter().map(|r| r.name.value.clone()).collect();
@@ -240,7 +252,9 @@ fn claim(flat: &flatten::Flat) -> overlaps::Claim {
     }
 }
 
-pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<Register> {
+/// The register, then the alternate views that hold its fields that overlap others (see
+/// `overlaps::split_field_overlaps`); none when it cannot be imported.
+pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Register> {
     let flatten::Flat {
         name,
         at,
@@ -276,7 +290,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
                      bits (or of 0): register left out"
                 ),
             );
-            return None;
+            return Vec::new();
         }
     };
     let bytes = u64::from(width / 8);
@@ -286,7 +300,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
             &at,
             format!("offset {offset:#x} is not aligned to its {bytes} bytes: register left out"),
         );
-        return None;
+        return Vec::new();
     }
     let array = match array {
         Some((0, _)) => {
@@ -295,7 +309,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
                 &at,
                 "array of 0 elements: register left out",
             );
-            return None;
+            return Vec::new();
         }
         Some((count, stride)) if stride < bytes || !stride.is_multiple_of(bytes) => {
             warnings.warn(
@@ -389,9 +403,9 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         }
     }
     rename::rename_all(warnings, &mut fields, |f| &mut f.name, "field", &at, false);
-    overlaps::drop_field_overlaps(warnings, &mut fields, &at);
-    Some(Register {
-        name: Located::synthetic(name),
+    let views = overlaps::split_field_overlaps(warnings, &mut fields, &name, &at);
+    let register = Register {
+        name: Located::synthetic(name.clone()),
         description: clean(info.description.as_deref().unwrap_or_default()),
         offset: Located::synthetic(offset),
         width: Located::synthetic(width),
@@ -400,7 +414,26 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Option<R
         array,
         fields,
         alternate_of: None,
-    })
+    };
+    let views: Vec<Register> = views
+        .into_iter()
+        .enumerate()
+        .map(|(n, fields)| Register {
+            name: Located::synthetic(overlaps::view_name(&name, n + 1)),
+            description: format!(
+                "Another view of `{name}`: the fields that overlap its own (one register in \
+                 the SVD)."
+            ),
+            offset: register.offset,
+            width: register.width,
+            access: register.access,
+            reset: register.reset,
+            array: register.array.clone(),
+            fields,
+            alternate_of: None,
+        })
+        .collect();
+    std::iter::once(register).chain(views).collect()
 }
 
 pub(super) fn convert_access(warnings: &mut Warnings, access: svd::Access, at: &str) -> Access {

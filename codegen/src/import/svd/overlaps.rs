@@ -1,8 +1,9 @@
 //! SVD allows overlaps (alternate registers, aliased peripherals). A register that overlaps
-//! one kept earlier becomes its alternate (`alternate_of`); a field that overlaps another is
-//! left out; a block whose declared size reaches into the next is cut to what its registers
-//! need, and one that still overlaps a block kept earlier becomes its alternate, as a
-//! register does. Each is reported, except an alternate carried just as the SVD declares it.
+//! one kept earlier becomes its alternate (`alternate_of`); a field that overlaps another
+//! moves to an alternate view of its register; a block whose declared size reaches into the
+//! next is cut to what its registers need, and one that still overlaps a block kept earlier
+//! becomes its alternate, as a register does. Each is reported, except an alternate carried
+//! just as the SVD declares it.
 //!
 //! Which of two overlapping registers is the primary and which the alternate: what the SVD
 //! declares decides. A register with `<alternateRegister>X` is an alternate of `X`, one with
@@ -195,21 +196,75 @@ pub(super) fn drop_register_overlaps(
     *registers = all.into_iter().map(|(_, r)| r).collect();
 }
 
-pub(super) fn drop_field_overlaps(warnings: &mut Warnings, fields: &mut Vec<Field>, at: &str) {
-    let mut used = 0u64;
-    fields.retain(|f| {
-        let mask = f.bits.mask();
-        if used & mask != 0 {
+/// Fields that overlap a field kept before them (the same bits read as one thing and written
+/// as another: Toshiba's `SBI.CR1_A` has `SWRMON` at bit 0 and `SCK` at bits 0–2) cannot be
+/// fields of one register in the spec, but they can be fields of another view of it: each
+/// goes to the first view where it overlaps nothing, the register's own first. Fields named
+/// `RESERVED…` are placed after all others, so that a placeholder drawn too wide (NXP's
+/// `VFIFO.CTLCLRSPI0.RESERVED` over the bits of eight real fields) is what moves, not the
+/// fields it covers. Each view keeps the SVD's order. Returns the fields of the views after
+/// the first, which the caller imports as alternates of the register named
+/// `{register}_ALT`, `{register}_ALT2`, … (`view_name`).
+pub(super) fn split_field_overlaps(
+    warnings: &mut Warnings,
+    fields: &mut Vec<Field>,
+    register: &str,
+    at: &str,
+) -> Vec<Vec<Field>> {
+    let mut order: Vec<(usize, Field)> = fields.drain(..).enumerate().collect();
+    // A stable sort: the SVD's order within real fields and within placeholders.
+    order.sort_by_key(|(_, f)| is_placeholder(&f.name));
+    let mut views: Vec<(u64, Vec<(usize, Field)>)> = vec![(0, Vec::new())];
+    for (index, field) in order {
+        let mask = field.bits.mask();
+        let view = match views.iter().position(|(used, _)| used & mask == 0) {
+            Some(view) => view,
+            None => {
+                views.push((0, Vec::new()));
+                views.len() - 1
+            }
+        };
+        if view > 0 {
+            let other = views[..view]
+                .iter()
+                .flat_map(|(_, fields)| fields)
+                .find(|(_, f)| f.bits.mask() & mask != 0)
+                .map_or_else(String::new, |(_, f)| format!(" `{}`", *f.name));
             warnings.warn(
-                Treatment::LeftOut,
-                format!("{at}.{}", *f.name),
-                "overlaps another field: left out",
+                Treatment::Reshaped,
+                format!("{at}.{}", *field.name),
+                format!(
+                    "overlaps field{other}: imported as a field of `{}`, an alternate view \
+                     of the register (`alternate_of: {register}`)",
+                    view_name(register, view)
+                ),
             );
-            return false;
         }
-        used |= mask;
-        true
+        views[view].0 |= mask;
+        views[view].1.push((index, field));
+    }
+    let mut views = views.into_iter().map(|(_, mut fields)| {
+        fields.sort_by_key(|(index, _)| *index);
+        fields.into_iter().map(|(_, f)| f).collect::<Vec<_>>()
     });
+    *fields = views.next().unwrap_or_default();
+    views.collect()
+}
+
+/// Whether a field is a vendor's placeholder for bits it does not use (`RESERVED`,
+/// `RESERVED_2`, `Reserved1`, …).
+fn is_placeholder(name: &str) -> bool {
+    name.get(..8)
+        .is_some_and(|head| head.eq_ignore_ascii_case("reserved"))
+}
+
+/// The name of a register's `n`th view (1-based after the register itself): `CR1_ALT`,
+/// `CR1_ALT2`, ….
+pub(super) fn view_name(register: &str, n: usize) -> String {
+    match n {
+        1 => format!("{register}_ALT"),
+        n => format!("{register}_ALT{n}"),
+    }
 }
 
 /// The claims of blocks (`alternate_of` as the SVD spells it, see `convert::block`) follow
