@@ -188,13 +188,16 @@ def report(results: list[dict], seconds: float) -> str:
     n = len(results)
     lines = [f"{n} files, {seconds:.0f} s"]
     lines.append("stage    reached  passed  pass rate (of all files)")
-    for s in [s for s in STAGES if any(s in r["stages"] for r in results)]:
+    ran = [s for s in STAGES if any(s in r["stages"] for r in results)]
+    for s in ran:
         reached = sum(1 for r in results if s in r["stages"])
         passed = sum(1 for r in results if r["stages"].get(s, {}).get("ok"))
         lines.append(f"{s:8} {reached:7}  {passed:6}  {100 * passed / max(n, 1):5.1f} %")
     whole = sum(1 for r in results
-                if all(r["stages"].get(s, {}).get("ok") for s in STAGES))
-    lines.append(f"all stages: {whole} of {n} ({100 * whole / max(n, 1):.1f} %)")
+                if all(r["stages"].get(s, {}).get("ok") for s in ran))
+    # A run cut short by --stop-after counts what it ran, and says so.
+    label = "all stages" if ran == STAGES else f"every stage run (to {ran[-1] if ran else '-'})"
+    lines.append(f"{label}: {whole} of {n} ({100 * whole / max(n, 1):.1f} %)")
     classes: dict[tuple, list] = {}
     for r in results:
         for s in STAGES:
