@@ -509,14 +509,25 @@ fn every_warning_names_its_treatment_and_the_summary_counts_them() {
     assert_eq!(summary(&[]), None);
 }
 
+/// An SVD field of the given bits.
+fn field(name: &str, range: &str) -> String {
+    format!("<field><name>{name}</name><bitRange>[{range}]</bitRange></field>")
+}
+
+/// The names of a register's fields, in order.
+fn field_names(register: &Register) -> Vec<String> {
+    register
+        .fields
+        .iter()
+        .map(|f| f.name.value.clone())
+        .collect()
+}
+
 /// Fields that overlap (one bit read as one thing, written as another) are fields of
 /// alternate views of their register, each in the first view where it overlaps nothing; a
 /// view of a register that is itself an alternate is an alternate of that one's primary.
 #[test]
 fn overlapping_fields_move_to_alternate_views_of_their_register() {
-    let field = |name: &str, range: &str| {
-        format!("<field><name>{name}</name><bitRange>[{range}]</bitRange></field>")
-    };
     let fields = [
         field("A", "0:0"),
         field("B", "2:0"),
@@ -538,13 +549,7 @@ fn overlapping_fields_move_to_alternate_views_of_their_register() {
     ]
     .concat();
     let (blocks, warnings) = import(&svd(&[("P", 0x4000_0000, 0x10, &registers)]));
-    let names = |r: &str| -> Vec<String> {
-        find(&blocks[0], r)
-            .fields
-            .iter()
-            .map(|f| f.name.value.clone())
-            .collect()
-    };
+    let names = |r: &str| field_names(find(&blocks[0], r));
     assert_eq!(names("R"), ["A", "C"]);
     assert_eq!(names("R_ALT"), ["B"]);
     assert_eq!(names("R_ALT2"), ["D"]);
@@ -580,9 +585,6 @@ fn overlapping_fields_move_to_alternate_views_of_their_register() {
 #[test]
 fn a_reserved_field_drawn_over_real_ones_is_what_moves_to_the_view() {
     // NXP's LPC5410x `VFIFO.CTLCLRSPI0`: `RESERVED` declared over bits that real fields use.
-    let field = |name: &str, range: &str| {
-        format!("<field><name>{name}</name><bitRange>[{range}]</bitRange></field>")
-    };
     let fields = [
         field("RESERVED", "7:0"),
         field("RXCLR", "0:0"),
@@ -592,13 +594,7 @@ fn a_reserved_field_drawn_over_real_ones_is_what_moves_to_the_view() {
     .concat();
     let registers = register("R", 0, &format!("<fields>{fields}</fields>\n"));
     let (blocks, warnings) = import(&svd(&[("P", 0x4000_0000, 0x10, &registers)]));
-    let names = |r: &str| -> Vec<String> {
-        find(&blocks[0], r)
-            .fields
-            .iter()
-            .map(|f| f.name.value.clone())
-            .collect()
-    };
+    let names = |r: &str| field_names(find(&blocks[0], r));
     // The real fields stay in the register, in the SVD's order.
     assert_eq!(names("R"), ["RXCLR", "TXCLR", "Reserved2"]);
     assert_eq!(names("R_ALT"), ["RESERVED"]);
