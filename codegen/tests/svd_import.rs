@@ -546,6 +546,18 @@ fn overlapping_fields_move_to_alternate_views_of_their_register() {
                 field("E", "1:0") + &field("F", "0:0")
             ),
         ),
+        // The vendor's own register of the name the first view would take.
+        register("R_ALT", 4, ""),
+        // T overlaps S without declaring it: an alternate of S, and so is T's view.
+        register("S", 8, ""),
+        register(
+            "T",
+            8,
+            &format!(
+                "<fields>{}</fields>\n",
+                field("G", "1:0") + &field("H", "0:0")
+            ),
+        ),
     ]
     .concat();
     let (blocks, warnings) = import(&svd(&[("P", 0x4000_0000, 0x10, &registers)]));
@@ -561,6 +573,15 @@ fn overlapping_fields_move_to_alternate_views_of_their_register() {
     assert_eq!(names("Q_ALT"), ["F"]);
     assert_eq!(alternate_of(&blocks[0], "Q").as_deref(), Some("R"));
     assert_eq!(alternate_of(&blocks[0], "Q_ALT").as_deref(), Some("R"));
+    // The vendor's `R_ALT` is renamed, with a note, and stays a register of its own.
+    assert_eq!(alternate_of(&blocks[0], "R_ALT_2"), None);
+    has(
+        &warnings,
+        "P.R_ALT: register `R_ALT` renamed `R_ALT_2`: the name (ignoring case) is taken",
+    );
+    assert_eq!(names("T_ALT"), ["H"]);
+    assert_eq!(alternate_of(&blocks[0], "T").as_deref(), Some("S"));
+    assert_eq!(alternate_of(&blocks[0], "T_ALT").as_deref(), Some("S"));
     let view = find(&blocks[0], "R_ALT2");
     let own = find(&blocks[0], "R");
     assert_eq!(
@@ -569,12 +590,26 @@ fn overlapping_fields_move_to_alternate_views_of_their_register() {
     );
     has(
         &warnings,
-        "P.R.B: overlaps field `A`: imported as a field of `R_ALT`, an alternate view of the \
-         register (`alternate_of: R`)",
+        "P.R.B: overlaps field `A`: imported as a field of `R_ALT`, an alternate view of \
+         `R`'s bytes",
     );
     has(
         &warnings,
         "P.R.D: overlaps field `A`: imported as a field of `R_ALT2`",
+    );
+    has(
+        &warnings,
+        "P.Q.F: overlaps field `E`: imported as a field of `Q_ALT`",
+    );
+    // One word per moved field and per undeclared overlap, nothing about the views' own
+    // placing, and nothing left out.
+    assert_eq!(
+        warnings
+            .iter()
+            .filter(|w| w.contains("overlaps register"))
+            .count(),
+        1,
+        "{warnings:#?}"
     );
     assert!(
         !warnings.iter().any(|w| w.contains("left out")),

@@ -126,17 +126,13 @@ pub(super) fn block(
         let Some(register) = views.next() else {
             continue;
         };
-        // The views of a register's overlapping fields are alternates of what it is an
-        // alternate of, or of it.
-        let view_claim = match &claim {
-            overlaps::Claim::None => overlaps::Claim::Of(register.name.value.clone()),
-            declared => declared.clone(),
-        };
+        // The views of a register's overlapping fields go where it goes (see Claim::View).
+        let at_index = registers.len();
         registers.push(register);
         claims.push(claim);
         for view in views {
             registers.push(view);
-            claims.push(view_claim.clone());
+            claims.push(overlaps::Claim::View(at_index));
         }
     }
     let raw: Vec<String> = registers.iter().map(|r| r.name.value.clone()).collect();

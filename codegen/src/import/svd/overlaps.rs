@@ -43,6 +43,10 @@ pub(super) enum Claim {
     /// In a cluster with `<alternateCluster>`: an alternate of what it overlaps, of this
     /// register (its counterpart in the named cluster, flattened) when it overlaps that.
     Cluster(String),
+    /// A view holding fields of the register at this index that overlap its own
+    /// (`split_field_overlaps`): an alternate of that register, or of its primary when it
+    /// is an alternate itself. The field warnings have said so.
+    View(usize),
 }
 
 impl Claim {
@@ -99,6 +103,15 @@ pub(super) fn drop_register_overlaps(
             );
             continue;
         }
+        // A view of a register's overlapping fields goes where its register went.
+        if let Claim::View(of) = claim
+            && let Some(primary) = view_primary(*of, &kept, &kept_at, &alternates)
+        {
+            let mut register = register;
+            register.alternate_of = Some(Located::synthetic(primary));
+            alternates.push((index, register));
+            continue;
+        }
         let extents: Vec<(u64, u64)> = register
             .element_offsets()
             .map(|o| (o, o.saturating_add(register.bytes())))
@@ -140,7 +153,7 @@ pub(super) fn drop_register_overlaps(
                 )),
                 Claim::Group(group) => Some(format!("alternateGroup `{group}`")),
                 Claim::Cluster(_) => Some("in a cluster that declares an alternateCluster".into()),
-                Claim::None => Some("no alternateRegister declared".into()),
+                Claim::None | Claim::View(_) => Some("no alternateRegister declared".into()),
             };
             if let Some(how) = how {
                 warnings.warn(
@@ -181,7 +194,7 @@ pub(super) fn drop_register_overlaps(
             ),
             // A cluster is another view as a whole: some of its registers may lie where the
             // other has none.
-            Claim::None | Claim::Cluster(_) => {}
+            Claim::None | Claim::Cluster(_) | Claim::View(_) => {}
         }
         for (s, e) in extents {
             taken.insert(s, (e, kept.len()));
@@ -194,6 +207,24 @@ pub(super) fn drop_register_overlaps(
     all.extend(alternates);
     all.sort_by_key(|(index, _)| *index);
     *registers = all.into_iter().map(|(_, r)| r).collect();
+}
+
+/// The register a view of the register at index `of` is an alternate of: that register when
+/// it was kept, its primary when it became an alternate; none when it was left out.
+fn view_primary(
+    of: usize,
+    kept: &[Register],
+    kept_at: &[usize],
+    alternates: &[(usize, Register)],
+) -> Option<String> {
+    if let Some(k) = kept_at.iter().position(|&i| i == of) {
+        return Some(kept[k].name.value.clone());
+    }
+    alternates
+        .iter()
+        .find(|(i, _)| *i == of)
+        .and_then(|(_, a)| a.alternate_of.as_ref())
+        .map(|primary| primary.value.clone())
 }
 
 /// Fields that overlap a field kept before them (the same bits read as one thing and written
@@ -235,7 +266,7 @@ pub(super) fn split_field_overlaps(
                 format!("{at}.{}", *field.name),
                 format!(
                     "overlaps field{other}: imported as a field of `{}`, an alternate view \
-                     of the register (`alternate_of: {register}`)",
+                     of `{register}`'s bytes",
                     view_name(register, view)
                 ),
             );
