@@ -23,7 +23,7 @@ pub enum Treatment {
     /// Something the spec format has no place for (interrupts, read actions, a second list
     /// of values, the CPU): not carried; the item itself is.
     NotRepresented,
-    /// An item the spec cannot hold as written (a field overlapping another, a value that
+    /// An item the spec cannot hold as written (a second name for a value, a value that
     /// does not fit its field, a misaligned register): left out of the spec.
     LeftOut,
 }
