@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what the test stages need, when it is missing, so that `tests/run.sh` works on a
+# fresh Debian 12 machine with Rust (CI runs it as root through .ci/run). Idempotent: a second
+# run installs nothing. `tests/run.sh` calls it first; run it alone to prepare a machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_packages=()
+need() { command -v "$1" >/dev/null 2>&1 || need_packages+=("${@:2}"); }
+need gcc gcc libc6-dev
+need python3 python3
+python3 -m pip --version >/dev/null 2>&1 || need_packages+=(python3-pip)
+# gba scale's model (cli/tests/scale.rs): SimGrid's SMPI and S4U, and a C++ compiler.
+need smpicc libsimgrid-dev
+need g++ g++
+# The virtual-machine stage (tests/vm/cluster.sh): QEMU, a static busybox, cpio.
+need qemu-system-x86_64 qemu-system-x86
+[ -x /bin/busybox ] || need_packages+=(busybox-static)
+need cpio cpio
+if ((${#need_packages[@]})); then
+    echo "installing ${need_packages[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_packages[@]}"
+fi
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    rustup component add rustfmt clippy
+fi
+# Miri needs a nightly toolchain; where there is none, the miri stage says so and goes on.
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    rustup component add --toolchain nightly miri rust-src >/dev/null 2>&1 || true
+fi
+# OpenMPI and the Debian 13 chroot are installed by their own stages' scripts
+# (runtimes/openmpi/test.sh, trixie.sh prepare), which also run alone.
