@@ -73,17 +73,8 @@ trap cleanup EXIT
 export GBA_FABRIC="$FABRIC"
 
 # Every process gets these through the environment (mpirun forwards OMPI_MCA_*).
-# OpenMPI's default component path, minus directories that do not exist: OpenMPI 4.1 stops
-# scanning at the first missing directory (Debian's default lists ~/.openmpi/components).
-DEFAULT_PATH=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
-COMPONENT_PATH=
-IFS=: read -ra dirs <<<"$DEFAULT_PATH"
-for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
-export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
-# OpenMPI 5.0's launcher mirrors this path into PMIx's parameter of the same name, and PMIx's
-# scan of it complains about every file not named pmix_mca_*: harmless, silenced
-export PMIX_MCA_mca_base_component_show_load_errors=0
-export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
+source "$HERE/ompi_env.sh"
+gba_ompi_env "$BUILD" "$FABRIC"
 export OMPI_MCA_coll_gba_barrier_verbose=1
 W=()
 [ "$HOST_COMBINING" = 1 ] || W=("$HERE/tests/port-per-rank")
