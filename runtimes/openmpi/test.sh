@@ -120,6 +120,13 @@ for np in 2 4; do
     expect_eq "np=$np missing device: the fallback is said once, by rank 0" \
         "$(grep -c 'coll:gba_barrier: .*software barrier' "$LAST_LOG"):$(grep -c 'coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD (cid 0, size [0-9]*): software barrier' "$LAST_LOG")" "1:1"
 
+    check "np=$np device path missing its port, at verbose 0, falls back" env OMPI_MCA_coll_gba_barrier_verbose=0 \
+        OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC" "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 500 -1
+    expect_log "np=$np a named device that does not open is said at verbose 0, with its reason" \
+        "\[rank 0\] device sim:$FABRIC unavailable: .*names no port"
+    expect_log "np=$np ... and the fallback with it, at verbose 0" \
+        "MPI_COMM_WORLD \(cid 0, size $np\): software barrier: rank 0 has no usable GBA device"
+
     check "np=$np MPI_THREAD_MULTIPLE: 3 threads, barriers on distinct communicators at once, on the GBA" \
         "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/thread_multiple" 200 3 1
     expect_log "np=$np MPI_THREAD_MULTIPLE: MPI_COMM_WORLD on a GBA group" "MPI_COMM_WORLD \(cid 0, size $np\): barrier on GBA group"
