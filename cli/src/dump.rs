@@ -81,20 +81,19 @@ pub fn run(args: DumpArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The host segment's claim records of this port (simulator and UIO ports; VFIO has no host
-/// segment): group, state, owner pid, team key, joined of L, and each local process.
+/// The claims of this port, as its arbiter reports them (the host segment's on the
+/// simulator, UIO and VFIO): group, owner pid and uid, state, team key, joined of L, and each
+/// local process.
 fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
-    let Some(claims) = device.host_claims() else {
-        return;
-    };
-    let claims: Vec<_> = claims
+    let claims: Vec<_> = device
+        .host_claims()
         .into_iter()
         .filter(|c| group.is_none_or(|g| g == c.group))
         .collect();
     let _ = writeln!(out, "host claims ({}):", claims.len());
     for c in &claims {
-        let _ = writeln!(out, "  {}", crate::sim::claim_text(c));
-        for s in &c.slots {
+        let _ = writeln!(out, "  {c}");
+        for s in device.host().slot_list(c.group) {
             let _ = writeln!(
                 out,
                 "    slot {}: pid {}{} team rank {} entered {}",

@@ -30,10 +30,12 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-pub use claims::HostClaims;
+pub use crate::arbiter::{ClaimReport, LocalSlot};
+pub use claims::{HostClaims, ResolveFlag, SegmentArbiter};
 pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile};
 pub use flags::FlagLines;
 
+use crate::arbiter::ClaimState;
 use crate::cell::Cell64;
 use crate::claim::{self, JoinSlot, Liveness, Record, State, Taken};
 
@@ -59,32 +61,6 @@ const S_RANK: usize = 2;
 const S_ENTERED: usize = 3;
 /// The claim generation the slot was registered for (see [`claim::JoinSlot`]).
 const S_GENERATION: usize = 4;
-
-/// One claim record as `gba sim status` and `gba dump` show it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClaimReport {
-    pub group: usize,
-    /// "claiming" or "held".
-    pub state: &'static str,
-    pub pid: u64,
-    pub alive: bool,
-    pub team_key: u64,
-    pub joined: u64,
-    /// L: the team's processes on this port.
-    pub local: u64,
-    /// Registered local processes.
-    pub slots: Vec<LocalSlot>,
-}
-
-/// A local process of a claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LocalSlot {
-    pub slot: usize,
-    pub pid: u64,
-    pub rank: u64,
-    pub entered: u64,
-    pub alive: bool,
-}
 
 /// One 64-bit word of a segment, reached only atomically.
 #[derive(Clone, Copy, Debug)]
@@ -408,31 +384,39 @@ impl<'a> HostSegment<'a> {
                 if state.state == claim::FREE {
                     return None;
                 }
-                let slots = (0..MAX_LOCAL)
-                    .filter_map(|s| {
-                        let pid = self.slot_word(g, s, S_PID).load();
-                        (pid != 0).then(|| LocalSlot {
-                            slot: s,
-                            pid,
-                            rank: self.slot_word(g, s, S_RANK).load(),
-                            entered: self.slot_word(g, s, S_ENTERED).load(),
-                            alive: process::alive_as(pid, self.slot_word(g, s, S_START).load()),
-                        })
-                    })
-                    .collect();
                 Some(ClaimReport {
                     group: g,
                     state: if state.state == claim::HELD {
-                        "held"
+                        ClaimState::Held
                     } else {
-                        "claiming"
+                        ClaimState::Claiming
                     },
                     pid: state.pid,
+                    uid: None,
                     alive: process::alive_as(state.pid, self.record_word(g, R_START).load()),
-                    team_key: self.record_word(g, R_TEAM).load(),
+                    other_pid_namespace: false,
+                    team_key: Some(self.record_word(g, R_TEAM).load()),
                     joined: state.joined,
                     local: self.record_word(g, R_LOCAL).load(),
-                    slots,
+                })
+            })
+            .collect()
+    }
+
+    /// The local processes registered in group `g`'s claim.
+    pub fn slots(&self, g: usize) -> Vec<LocalSlot> {
+        if g >= GROUPS || self.with_record(g, |r| r.state()).state == claim::FREE {
+            return Vec::new();
+        }
+        (0..MAX_LOCAL)
+            .filter_map(|s| {
+                let pid = self.slot_word(g, s, S_PID).load();
+                (pid != 0).then(|| LocalSlot {
+                    slot: s,
+                    pid,
+                    rank: self.slot_word(g, s, S_RANK).load(),
+                    entered: self.slot_word(g, s, S_ENTERED).load(),
+                    alive: process::alive_as(pid, self.slot_word(g, s, S_START).load()),
                 })
             })
             .collect()
@@ -441,12 +425,9 @@ impl<'a> HostSegment<'a> {
     /// The local processes of group `g`'s claim that have not entered sequence `seq` (mod
     /// 2^32) yet: what a timeout names on this host.
     pub fn local_missing(&self, g: usize, seq: u32) -> Vec<LocalSlot> {
-        self.claims()
-            .into_iter()
-            .filter(|c| c.group == g)
-            .flat_map(|c| c.slots)
-            .filter(|s| s.entered as u32 != seq)
-            .collect()
+        let mut slots = self.slots(g);
+        slots.retain(|s| s.entered as u32 != seq);
+        slots
     }
 }
 
@@ -525,7 +506,7 @@ impl JoinSlot for Registration<'_, '_> {
     }
 }
 
-/// What identifies a host segment (see [`Backend::host_key`](crate::Backend::host_key)):
+/// What identifies a host segment (see [`HostArbiter::host_key`](crate::HostArbiter::host_key)):
 /// this boot's id, the segment file's device and inode and the port, hashed; `None` when the
 /// file or the boot id cannot be read.
 pub fn host_key(segment_file: &std::path::Path, port: usize) -> Option<u64> {
@@ -542,7 +523,8 @@ pub fn host_key(segment_file: &std::path::Path, port: usize) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::LocalTeam;
-    use crate::backend::{Claim, DmaRegion};
+    use crate::arbiter::Claim;
+    use crate::backend::DmaRegion;
 
     /// PORT_BYTES of zeroed, 64-aligned memory standing for a segment file (Miri opens no
     /// files), freed on drop.
@@ -647,7 +629,7 @@ mod tests {
                             }
                             Claim::Joined { flag } => break Some(flag),
                             Claim::Wait => std::thread::yield_now(),
-                            Claim::Busy => panic!("a team-mate is never busy"),
+                            other => panic!("a team-mate is never refused: {other:?}"),
                         }
                     };
                     if let Some(joined) = joined {
@@ -655,7 +637,10 @@ mod tests {
                     }
                     step.wait();
                     let record = &segment.claims()[0];
-                    assert_eq!((record.joined, record.local, record.slots.len()), (2, 2, 2));
+                    assert_eq!(
+                        (record.joined, record.local, segment.slots(0).len()),
+                        (2, 2, 2)
+                    );
                     let combining = claims.combining(segment, 0).expect("L = 2");
                     for episode in 1..=50 {
                         combining.enter(episode);
