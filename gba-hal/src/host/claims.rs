@@ -10,7 +10,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::{GROUPS, HostSegment, MAX_LOCAL, Patience, process};
-use crate::arbiter::{Claim, ClaimReport, HostArbiter, LocalSlot};
+use crate::arbiter::{Claim, ClaimReport, HostArbiter, LocalSlot, Refusal};
 use crate::backend::{Combining, DmaRegion, LocalTeam};
 use crate::claim::Taken;
 use crate::members::MemberSet;
@@ -173,7 +173,12 @@ impl HostClaims {
             return Claim::Busy;
         }
         // Called again and again while a team-mate configures (`Claim::Wait`): patient.
-        let taken = segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience));
+        let quota = match super::group_quota() {
+            Ok(quota) => quota,
+            Err(reason) => return Claim::Refused(Refusal::Arbiter { reason }),
+        };
+        let taken =
+            segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience), quota);
         if let Taken::Won { .. } | Taken::Joined = taken {
             self.slots[group].store(slot as u32 + 1, Ordering::Relaxed);
         }
@@ -181,6 +186,15 @@ impl HostClaims {
             Taken::Won { .. } => Claim::Won,
             Taken::Wait => Claim::Wait,
             Taken::Busy => Claim::Busy,
+            Taken::OtherUser { uid } => Claim::Refused(Refusal::OtherUser {
+                holder: uid,
+                me: process::my_uid(),
+            }),
+            Taken::Quota { held, quota } => Claim::Refused(Refusal::Quota {
+                uid: process::my_uid(),
+                held,
+                quota,
+            }),
             Taken::Joined => {
                 let (iova, len) = segment.claim_flag(group);
                 match resolve(iova, len) {
