@@ -202,7 +202,6 @@ impl<'a> HostSegment<'a> {
     /// instead of asking the system at every poll (see [`Patience`]). A claim this process
     /// would take rather than join is refused ([`Taken::Quota`]) when its user holds `quota`
     /// groups of the port already.
-    #[allow(clippy::too_many_arguments)]
     pub fn take_claim_waiting(
         &self,
         g: usize,

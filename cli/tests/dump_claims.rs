@@ -1,0 +1,90 @@
+//! `gba dump` shows a hardware port's claims (issue 25): it asks the port's arbiter, whatever
+//! the backend, instead of matching on the backend's type (which is how VFIO's claims went
+//! missing). The port is a UIO device over a fake sysfs whose window is a simulator fabric's
+//! (as `gba-barrier/tests/uio_host.rs` lays it out); VFIO's backend holds the same
+//! `SegmentArbiter`, which needs a kernel's VFIO to open (the VM cluster's guests).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gba_hal::backends::UioBackend;
+use gba_hal::{Backend, Claim, MemberSet};
+use gba_sim::vm::{guest_ram_file, window_file};
+use gba_sim::{CreateOptions, Fabric};
+
+/// Port `p`'s UIO device in a fake sysfs under `root`: `root/dev/uioP`, its window the
+/// fabric's `window-P`, its DMA map (map 1) the port's guest RAM from one page on.
+fn fake_uio(root: &Path, fabric: &Path, p: usize) -> (PathBuf, PathBuf) {
+    let name = format!("uio{p}");
+    let sysfs = root.join("sysfs");
+    for (map, size, addr) in [(0, 0x100, 0xfe00_0000u64), (1, 0x2000, 0x1000)] {
+        let dir = sysfs.join(format!("{name}/maps/map{map}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("size"), format!("{size:#x}\n")).unwrap();
+        std::fs::write(dir.join("addr"), format!("{addr:#x}\n")).unwrap();
+    }
+    std::fs::create_dir_all(sysfs.join(format!("{name}/device"))).unwrap();
+    std::os::unix::fs::symlink(
+        window_file(fabric, p),
+        sysfs.join(format!("{name}/device/resource2")),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("dev")).unwrap();
+    let device = root.join("dev").join(&name);
+    std::os::unix::fs::symlink(guest_ram_file(fabric, p), &device).unwrap();
+    (device, sysfs)
+}
+
+#[test]
+fn dump_shows_the_claims_of_a_uio_port() {
+    let root = tempfile::tempdir().unwrap();
+    let fabric = root.path().join("fabric");
+    let options = CreateOptions {
+        per_port_windows: true,
+        guest_ram: Some(0x10000),
+    };
+    Fabric::create_with(&fabric, 1, options).unwrap();
+    let (device, sysfs) = fake_uio(root.path(), &fabric, 0);
+    let segments = root.path().join("segments");
+    std::fs::create_dir(&segments).unwrap();
+
+    // This process holds group 7 through the port's arbiter, as `Group::configure` would.
+    let backend = UioBackend::open_in(&device, &sysfs, &segments).unwrap();
+    let host = backend.host();
+    assert_eq!(host.claim(7, None, &MemberSet::new()), Claim::Won);
+    let flag = backend.alloc_flag(7, 64).unwrap();
+    assert!(host.hold(7, &flag));
+
+    let out = Command::new(env!("CARGO_BIN_EXE_gba"))
+        .args(["dump", "--device", device.to_str().unwrap(), "--group", "7"])
+        .env("NO_COLOR", "1")
+        .env("GBA_UIO_SYSFS", &sysfs)
+        .env(gba_hal::host::SEGMENT_DIR_ENV, &segments)
+        .output()
+        .unwrap();
+    let dump = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dump.contains("host claims (1):"), "{dump}");
+    let claim = format!(
+        "g7={} uid {} held",
+        std::process::id(),
+        gba_hal::host::process::my_uid()
+    );
+    assert!(dump.contains(&claim), "{dump}");
+    assert!(dump.contains("slot 0: pid"), "{dump}");
+
+    assert!(host.leave(7));
+    host.release(7);
+    let out = Command::new(env!("CARGO_BIN_EXE_gba"))
+        .args(["dump", "--device", device.to_str().unwrap(), "--group", "7"])
+        .env("GBA_UIO_SYSFS", &sysfs)
+        .env(gba_hal::host::SEGMENT_DIR_ENV, &segments)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("host claims (0):"));
+}
