@@ -100,7 +100,7 @@ fn a_claimant_in_another_pid_namespace_keeps_its_group() {
     let held = lines
         .by_ref()
         .map_while(Result::ok)
-        .find_map(|l| Some(l.split_once("held pid ")?.1.trim().parse::<u64>().ok()?));
+        .find_map(|l| l.split_once("held pid ")?.1.trim().parse::<u64>().ok());
     let Some(inner_pid) = held else {
         let out = holder.wait_with_output().unwrap();
         panic!("the child did not claim: {}", text(&out.stderr));

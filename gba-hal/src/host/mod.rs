@@ -202,6 +202,8 @@ impl<'a> HostSegment<'a> {
     /// instead of asking the system at every poll (see [`Patience`]). A claim this process
     /// would take rather than join is refused ([`Taken::Quota`]) when its user holds `quota`
     /// groups of the port already.
+    // The claim's five coordinates, how this caller waits, and its quota.
+    #[allow(clippy::too_many_arguments)]
     pub fn take_claim_waiting(
         &self,
         g: usize,
