@@ -105,18 +105,43 @@ fn two_jobs_claiming_one_group_at_once_one_wins_the_other_may_retry() {
     );
 }
 
+/// A group past the device's, past the user's quota, or held already: each refused by name.
 #[test]
 fn a_thirty_third_group_fails_clearly() {
     let (_dir, fabric) = common::fabric(1);
     let device = common::sim_device(&fabric, 0);
-    let groups: Vec<_> = (0..32)
+    // The default quota (GBA_GROUP_QUOTA unset in the tests): 8 groups of a port per user.
+    let groups: Vec<_> = (0..8)
         .map(|g| {
             device
                 .claim(GroupConfig::new(g, members(&[0])))
-                .expect("32 groups")
+                .expect("8 groups")
         })
         .collect();
-    assert_eq!(device.free_groups().lowest(), None);
+    assert_eq!(device.free_groups().lowest(), Some(8));
+    let error = device
+        .claim(GroupConfig::new(8, members(&[0])))
+        .unwrap_err();
+    let uid = gba_hal::host::process::my_uid();
+    assert!(
+        matches!(
+            error,
+            Error::ClaimRefused {
+                group: 8,
+                refusal: gba_hal::Refusal::Quota {
+                    held: 8,
+                    quota: 8,
+                    ..
+                }
+            }
+        ),
+        "{error}"
+    );
+    let text = error.to_string();
+    assert!(
+        text.contains(&format!("uid {uid} holds 8 groups")) && text.contains("GBA_GROUP_QUOTA"),
+        "{text}"
+    );
     let error = device
         .claim(GroupConfig::new(32, members(&[0])))
         .unwrap_err();
