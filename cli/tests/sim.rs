@@ -74,8 +74,9 @@ fn create_status_dump_fault_destroy() {
     let out = gba(&["dump", "--device", &device, "--group", "5"]);
     let dump = text(&out.stdout);
     let claim = format!(
-        "g5={} held team 0xffffffffffffffff joined 1/1",
-        std::process::id()
+        "g5={} uid {} held team 0xffffffffffffffff joined 1/1",
+        std::process::id(),
+        gba_hal::host::process::my_uid()
     );
     assert!(dump.contains(&claim), "{dump}");
     sim.set_group_owner(2, 5, None);
