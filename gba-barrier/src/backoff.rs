@@ -46,10 +46,14 @@
 //! for both, so the hot path does not change. OpenMPI's own barrier does the same under
 //! oversubscription (`mpi_yield_when_idle`: `sched_yield` in every progress loop).
 //!
-//! The policy is chosen when a barrier is made ([`WaitPolicy::for_processes`]): `Yield`
-//! when the barrier's processes on this machine outnumber the cores this process may run on
-//! (`std::thread::available_parallelism`, which honours affinity masks and cgroup quotas),
-//! else `Spin`; the environment variable `GBA_WAIT_POLICY` (`spin` or `yield`) overrides it.
+//! The policy is chosen when a barrier is made: `Yield` when the barrier's processes on this
+//! machine outnumber the CPUs they may run on, else `Spin`; the environment variable
+//! `GBA_WAIT_POLICY` (`spin` or `yield`) overrides it. A team counts its ranks on this machine
+//! (a machine key in its vote) and the union of their CPU affinities, so ranks pinned one to
+//! a core spin and four unpinned ranks on two cores yield
+//! ([`WaitPolicy::for_processes_on`]); a barrier made without a team counts the processes
+//! sharing its port against this process's own CPUs ([`WaitPolicy::for_processes`],
+//! `std::thread::available_parallelism`, which honours affinity masks and cgroup quotas).
 //! No sleep stage: `sched_yield` already lets every runnable process run, and a sleeping
 //! waiter would add its timer slack (50 µs by default) to every episode it waits on.
 
@@ -91,11 +95,18 @@ impl WaitPolicy {
     /// [`WAIT_POLICY_ENV`] says otherwise.
     #[must_use]
     pub fn for_processes(local: usize) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Self::for_processes_on(local, cores)
+    }
+
+    /// The policy for `local` processes that may run on `cores` CPUs between them, unless
+    /// [`WAIT_POLICY_ENV`] says otherwise.
+    #[must_use]
+    pub fn for_processes_on(local: usize, cores: usize) -> Self {
         // Loom's models must not depend on the machine they run on.
         if cfg!(loom) {
             return WaitPolicy::Spin;
         }
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Self::from_env().unwrap_or(Self::choose(local, cores))
     }
 
