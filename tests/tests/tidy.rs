@@ -361,10 +361,11 @@ fn prose(text: &str) -> Vec<String> {
 ///   value that distinctive is the constant wherever it appears: `708 hosts` are its ports),
 ///   or is followed by C's noun: its name without `MAX_`, in lower case, singular or plural
 ///   (`32 groups`).
-/// - A mention is allowed on a line that names C (`MAX_GROUPS (32)`), and inside code.
+/// - A mention is allowed on a line that names C, in code or not (`MAX_GROUPS` (32)), and
+///   inside code (a command, an example: what a reader types or a test compiles).
 fn spec_numbers(text: &str, constants: &[(String, u64)]) -> Vec<String> {
     let mut found = Vec::new();
-    for (n, line) in prose(text).iter().enumerate() {
+    for (n, (line, original)) in prose(text).iter().zip(text.lines()).enumerate() {
         let chars: Vec<char> = line.chars().collect();
         let mut i = 0;
         while i < chars.len() {
@@ -403,7 +404,7 @@ fn spec_numbers(text: &str, constants: &[(String, u64)]) -> Vec<String> {
                 let counts = number.len() >= 3
                     || next_word == noun
                     || next_word.strip_suffix('s') == Some(noun.as_str());
-                if number == value.to_string() && counts && !line.contains(name.as_str()) {
+                if number == value.to_string() && counts && !original.contains(name.as_str()) {
                     found.push(format!(
                         "line {}: {number} is {name} (write `{name}` beside it): {}",
                         n + 1,
@@ -424,7 +425,7 @@ fn rule_spec_numbers_catches_a_value_without_its_name() {
     ];
     let text = "up to 708 members in each of 32 groups\n\
                 at 708 hosts\n\
-                MAX_MEMBERS (708) members, MAX_GROUPS (32) groups\n\
+                MAX_MEMBERS (708) members, `MAX_GROUPS` (32) groups\n\
                 a 32-bit word, u32, 2^32 episodes, 32 bytes, 0x708, 1,708 and 7,080\n\
                 `gba scale --hosts 2,708`\n\
                 ```\nexpect(\"32 groups\")\n```\n";
