@@ -48,6 +48,10 @@ pub fn run(args: DumpArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // The simulator's fast path leaves its bookkeeping (RELEASE_SEQ, STATUS, the counters) to
+    // the next switch step: step it first, as `gba sim status` does, so that what is printed
+    // is current. On hardware this does nothing: the registers are live.
+    device.progress();
     let read = |offset: usize, width: u32| device.read_raw(offset, width);
     let max_groups = device.identity().max_groups;
     if let Some(g) = args.group

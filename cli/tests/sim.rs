@@ -213,3 +213,35 @@ fn a_bad_guest_ram_size_is_one_clear_line() {
         assert!(!path.exists(), "{size}: nothing left behind");
     }
 }
+
+/// `gba dump` on a live group shows the episodes completed so far: it steps the simulator
+/// first (the fast path leaves RELEASE_SEQ to the next switch step).
+#[test]
+fn dump_of_a_live_group_is_current() {
+    let dir = shm_dir();
+    let fabric = dir.path().join("fabric");
+    let path = fabric.to_str().unwrap();
+    let out = gba(&["sim", "create", "--ports", "1", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let address = gba_hal::DeviceAddress::sim(path, 0);
+    let device = gba_barrier::AnyDevice::open(&address).unwrap();
+    let members: gba_hal::MemberSet = [0].into_iter().collect();
+    let mut barrier = device
+        .barrier(gba_hal::GroupConfig::new(3, members))
+        .unwrap();
+    for _ in 0..5 {
+        barrier.wait(None).unwrap();
+    }
+    let out = gba(&["dump", "--device", &address.to_string(), "--group", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let dump = text(&out.stdout);
+    let line = dump
+        .lines()
+        .find(|l| l.contains("RELEASE_SEQ"))
+        .unwrap_or_else(|| panic!("no RELEASE_SEQ line in\n{dump}"));
+    assert!(line.contains("SEQUENCE=5"), "{line}\n{dump}");
+    drop(barrier);
+    let out = gba(&["sim", "destroy", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

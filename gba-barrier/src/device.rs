@@ -178,6 +178,9 @@ impl AnyDevice {
         // and no method of `AnyBarrier` hands out anything that carries the 'static borrow.
         let inner: &'static Inner = unsafe { &*Arc::as_ptr(&self.inner) };
         let hook = Some(&inner.hook);
+        // The processes known to share this machine: the port's local team (a team sets a
+        // better count, over every port of the machine, once it has one).
+        let local = config.local_team().map_or(1, |t| t.local as usize);
         let kind = match &inner.device {
             Backends::Sim(d) => Kind::Sim(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
@@ -185,10 +188,12 @@ impl AnyDevice {
                 Kind::Vfio(barrier_over(d.claim_until(config, &mut give_up)?, hook))
             }
         };
-        Ok(AnyBarrier {
+        let mut barrier = AnyBarrier {
             kind,
             _device: self.inner.clone(),
-        })
+        };
+        barrier.set_wait_policy(crate::WaitPolicy::for_processes(local));
+        Ok(barrier)
     }
 }
 
@@ -268,6 +273,15 @@ impl AnyBarrier {
 
     pub fn is_pending(&self) -> bool {
         on_barrier!(&self.kind, b => b.is_pending())
+    }
+
+    /// How waits spend the time after their first miss; see [`crate::WaitPolicy`].
+    pub fn set_wait_policy(&mut self, policy: crate::WaitPolicy) {
+        on_barrier!(&mut self.kind, b => b.set_wait_policy(policy))
+    }
+
+    pub fn wait_policy(&self) -> crate::WaitPolicy {
+        on_barrier!(&self.kind, b => b.wait_policy())
     }
 
     /// The last episode arrived at.

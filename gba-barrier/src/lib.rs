@@ -36,6 +36,7 @@ pub mod team;
 
 use std::time::Duration;
 
+pub use backoff::{WAIT_POLICY_ENV, WaitPolicy};
 #[cfg(not(loom))]
 pub use device::{AnyBarrier, AnyDevice, Error as AnyError};
 pub use error::{DeviceFault, Missing, Result, WaitError, Who};

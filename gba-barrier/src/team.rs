@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 
+use crate::backoff::WaitPolicy;
 use crate::device::{AnyBarrier, AnyDevice};
 use crate::error::{Missing, WaitError, Who};
 
@@ -122,8 +123,10 @@ pub struct Team {
 
 /// Round 1's vote: status, port, free groups, max members (little-endian u32s), then the host
 /// key (u64: boot id and host segment, 0 when the device has none), this rank's team key
-/// candidate (u64; rank 0's is the team's), and the hostname (NUL-padded, for messages).
-const VOTE: usize = 32 + HOSTNAME;
+/// candidate (u64; rank 0's is the team's), the machine key (u64: the boot id, hashed; ranks
+/// with the same one share this machine's cores, whatever port or UTS namespace they are in),
+/// and the hostname (NUL-padded, for messages).
+const VOTE: usize = 40 + HOSTNAME;
 const HOSTNAME: usize = 32;
 const STATUS_OK: u32 = 0;
 const STATUS_NO_DEVICE: u32 = 1;
@@ -177,9 +180,10 @@ impl Team {
         }
         vote[16..24].copy_from_slice(&host_key.to_le_bytes());
         vote[24..32].copy_from_slice(&key.to_le_bytes());
+        vote[32..40].copy_from_slice(&machine_key().to_le_bytes());
         let name = hostname();
         let name = &name.as_bytes()[..name.len().min(HOSTNAME)];
-        vote[32..32 + name.len()].copy_from_slice(name);
+        vote[40..40 + name.len()].copy_from_slice(name);
         let mut votes = vec![0u8; VOTE * n];
         oob.allgather(&vote, &mut votes)?;
         let field = |r: usize, i: usize| {
@@ -194,7 +198,7 @@ impl Team {
             )
         };
         let host_name = |r: usize| {
-            let bytes = &votes[r * VOTE + 32..(r + 1) * VOTE];
+            let bytes = &votes[r * VOTE + 40..(r + 1) * VOTE];
             let end = bytes.iter().position(|&b| b == 0).unwrap_or(HOSTNAME);
             String::from_utf8_lossy(&bytes[..end]).into_owned()
         };
@@ -311,6 +315,13 @@ impl Team {
                 _ => Outcome::Refused,
             };
             if (0..n).all(|r| of(r) == Outcome::Ready) {
+                let mut barrier = barrier;
+                if let Some(b) = barrier.as_mut() {
+                    // The ranks that share this machine's cores, this one included.
+                    let mine = wide(rank as usize, 32);
+                    let here = (0..n).filter(|&r| wide(r, 32) == mine).count();
+                    b.set_wait_policy(WaitPolicy::for_processes(here));
+                }
                 return Ok(Team {
                     hosts,
                     ..team(Verdict::Offloaded { group, ports }, barrier)
@@ -477,6 +488,21 @@ fn hostname() -> String {
             .unwrap_or_default()
     })
     .clone()
+}
+
+/// This machine: its boot id, hashed (the hostname where there is none); never 0. Processes
+/// in other UTS or network namespaces of the machine share it, as they share its cores.
+fn machine_key() -> u64 {
+    use std::hash::{Hash, Hasher};
+    static KEY: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *KEY.get_or_init(|| {
+        let mut h = std::hash::DefaultHasher::new();
+        std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+            .unwrap_or_else(|_| hostname())
+            .trim()
+            .hash(&mut h);
+        h.finish() | 1
+    })
 }
 
 /// A team key candidate: this process (pid, start time), a per-process counter and the

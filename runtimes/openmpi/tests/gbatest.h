@@ -62,6 +62,37 @@ static inline long long fabric_completed(int port)
     return total;
 }
 
+/* Groups enabled on any port of the fabric (the rows of `gba sim status`'s group table), or
+ * -1 when the fabric is not known. */
+static inline int fabric_groups_enabled(void)
+{
+    const char *fabric = getenv("GBA_FABRIC"), *bin = getenv("GBA_BIN");
+    char cmd[1024], line[512];
+    int rows = 0, in_groups = 0, g;
+    FILE *p;
+    if (!fabric || !bin) {
+        return -1;
+    }
+    snprintf(cmd, sizeof(cmd), "%s sim status --path %s", bin, fabric);
+    p = popen(cmd, "r");
+    if (!p) {
+        return -1;
+    }
+    while (fgets(line, sizeof(line), p)) {
+        if (0 == strncmp(line, "group ", 6)) {
+            in_groups = 1;
+        } else if ('\n' == line[0]) {
+            in_groups = 0;
+        } else if (in_groups && 1 == sscanf(line, "%d", &g)) {
+            rows++;
+        }
+    }
+    if (0 != pclose(p)) {
+        return -1;
+    }
+    return rows;
+}
+
 /* A shared-memory array of one counter per rank of `comm` (all ranks on this node), used to
  * check barrier semantics independently of MPI: rank 0 creates it and broadcasts the name. */
 #include <fcntl.h>
