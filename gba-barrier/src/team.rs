@@ -1,4 +1,4 @@
-//! Teams: the group agreement, done once in the library (issue 13, ARCHITECTURE.md "Teams").
+//! Teams: the group agreement, done once in the library (docs/design/teams.md).
 //!
 //! A runtime hands [`Team::create`] an out-of-band allgather ([`OutOfBand`]), the caller's rank
 //! and the team size. Every rank contributes a fixed-size vote (device status, PORT_ID, free

@@ -226,7 +226,7 @@ pub enum Claim {
     Busy,
 }
 
-/// A host's combining block for one group (see ARCHITECTURE.md "Host combining"): the
+/// A host's combining block for one group (see docs/design/host.md "Host combining"): the
 /// arrivals counter of the host's `local` processes and this process's `entered` word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Combining {

@@ -1,5 +1,4 @@
-//! A fabric whose ports are shown to virtual machines (ARCHITECTURE.md, "ports in virtual
-//! machines"): one window file per port, padded to a power of two so that QEMU's
+//! A fabric whose ports are shown to virtual machines (docs/design/vm.md): one window file per port, padded to a power of two so that QEMU's
 //! `ivshmem-plain` can show it as a PCI BAR, and, per port, the guest's RAM file, so that the
 //! switch's release write lands in the guest's physical memory at RELEASE_ADDR.
 //!

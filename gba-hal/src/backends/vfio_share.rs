@@ -1,4 +1,4 @@
-//! Sharing one VFIO device among the processes of a host (ARCHITECTURE.md, "Host combining on
+//! Sharing one VFIO device among the processes of a host (docs/design/host.md, "Host combining on
 //! VFIO"). The kernel gives a VFIO group to one opener; the first opener therefore serves its
 //! container and device file descriptors on an abstract Unix socket named after the device
 //! and the boot, and a second process of the host that finds the group busy receives them

@@ -1,4 +1,4 @@
-//! The host segment (ARCHITECTURE.md "The host segment"): per switch port, the memory every
+//! The host segment (docs/design/host.md "The host segment"): per switch port, the memory every
 //! process of the host that opens the port maps, in which the host arbitrates the port's
 //! groups (claim records: groups owned, not overwritten) and combines its processes'
 //! arrivals (one member per host, many processes).
