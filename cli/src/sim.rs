@@ -83,8 +83,11 @@ pub enum SimCommand {
         #[command(flatten)]
         path: PathArg,
         /// Refresh in place twice a second until interrupted.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "json")]
         watch: bool,
+        /// Print one JSON document (for scripts) instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Step the switch in a dedicated loop (instead of cooperatively from waiting members).
     Run {
@@ -169,7 +172,11 @@ pub fn run(command: SimCommand) -> ExitCode {
                 Err(e) => fail(&e),
             }
         }
-        SimCommand::Status { path, watch } => with_fabric(&path.resolve(), |fabric| {
+        SimCommand::Status { path, watch, json } => with_fabric(&path.resolve(), |fabric| {
+            if json {
+                println!("{}", status_json(fabric));
+                return;
+            }
             if !watch {
                 print!("{}", status_text(fabric));
                 return;
@@ -377,6 +384,64 @@ fn group_row(g: &GroupReport) -> String {
 }
 
 /// One claim record: `g0=PID held team 0x… joined 2/2` (`(dead)` when its claimant is gone).
+/// `gba sim status --json`: what the table shows, as one document (the switch is stepped
+/// first, as for the table). Scripts read this; the table's layout may change.
+pub fn status_json(fabric: &Fabric) -> serde_json::Value {
+    use serde_json::json;
+    let (creator, creator_alive) = fabric.creator();
+    let (steps, recoveries) = fabric.counters();
+    let groups: Vec<_> = fabric
+        .group_reports()
+        .iter()
+        .map(|g| {
+            json!({
+                "group": g.group,
+                "members": g.members,
+                "joined": g.joined,
+                "arrived": g.arrived,
+                "ready": g.ready,
+                "release_seq": g.release_seq,
+                "error": g.error,
+                "refused": g.refused.iter().map(|(port, error)| json!({"port": port, "error": error})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let ports: Vec<_> = fabric
+        .port_reports()
+        .iter()
+        .map(|p| {
+            json!({
+                "port": p.port,
+                "barriers_completed": p.barriers_completed,
+                "dead": p.dead,
+                "processes": p.openers.iter().map(|(pid, alive)| json!({"pid": pid, "alive": alive})).collect::<Vec<_>>(),
+                "claims": p.claims.iter().map(claim_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "fabric": fabric.dir(),
+        "ports": fabric.ports(),
+        "switch_steps": steps,
+        "lock_recoveries": recoveries,
+        "creator": {"pid": creator, "alive": creator_alive},
+        "groups": groups,
+        "port_reports": ports,
+    })
+}
+
+fn claim_json(c: &gba_sim::host::ClaimReport) -> serde_json::Value {
+    serde_json::json!({
+        "group": c.group,
+        "state": c.state,
+        "pid": c.pid,
+        "alive": c.alive,
+        "team_key": c.team_key,
+        "joined": c.joined,
+        "local": c.local,
+    })
+}
+
 pub fn claim_text(c: &gba_sim::host::ClaimReport) -> String {
     format!(
         "g{}={}{} {} team {:#x} joined {}/{}",

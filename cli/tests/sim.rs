@@ -78,6 +78,19 @@ fn create_status_dump_fault_destroy() {
         std::process::id()
     );
     assert!(dump.contains(&claim), "{dump}");
+    let out = gba(&["sim", "status", "--json", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["ports"], 3, "{status}");
+    assert_eq!(status["groups"], serde_json::json!([]), "{status}");
+    let port2 = &status["port_reports"][2];
+    assert_eq!(port2["port"], 2, "{status}");
+    assert_eq!(port2["claims"][0]["group"], 5, "{status}");
+    assert_eq!(
+        port2["claims"][0]["pid"],
+        u64::from(std::process::id()),
+        "{status}"
+    );
     sim.set_group_owner(2, 5, None);
 
     let out = gba(&["sim", "fault", "--path", path, "drop", "--port", "1"]);
@@ -241,6 +254,19 @@ fn dump_of_a_live_group_is_current() {
         .find(|l| l.contains("RELEASE_SEQ"))
         .unwrap_or_else(|| panic!("no RELEASE_SEQ line in\n{dump}"));
     assert!(line.contains("SEQUENCE=5"), "{line}\n{dump}");
+    let out = gba(&["sim", "status", "--json", "--path", path]);
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["groups"][0]["group"], 3, "{status}");
+    assert_eq!(status["groups"][0]["release_seq"], 5, "{status}");
+    assert_eq!(
+        status["groups"][0]["members"],
+        serde_json::json!([0]),
+        "{status}"
+    );
+    assert_eq!(
+        status["port_reports"][0]["barriers_completed"], 5,
+        "{status}"
+    );
     drop(barrier);
     let out = gba(&["sim", "destroy", "--path", path]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

@@ -164,7 +164,7 @@ for np in 2 4; do
     # and the holder is untouched (completes, every barrier on the GBA)
     ( timeout 300 "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 20000 -1 >"$LOGS/holder.log" 2>&1; echo $? >"$LOGS/holder.rc" ) &
     for i in $(seq 100); do
-        "$GBA_BIN" sim status --path "$FABRIC" | grep -q '^[0-9]\+ \+{0' && break
+        [ "$(status_field "$FABRIC" "len(s['groups'])")" -gt 0 ] && break
         sleep 0.1
     done
     check "np=$np a job on a port where another job holds a group completes on another group" \
