@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gba_barrier::AnyDevice;
+use gba_barrier::error::chain;
 use gba_codegen::model::{Access, Block, Register, SideEffect};
 use gba_hal::DeviceAddress;
 
@@ -218,15 +219,4 @@ fn mask(width: u32) -> u64 {
     } else {
         (1 << width) - 1
     }
-}
-
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
