@@ -163,7 +163,7 @@ pub enum VfioError {
     GroupInUse { bdf: String, path: PathBuf },
 
     #[error(
-        "cannot set up the host segment of {bdf} (where the host's processes share the device; its directory is {}, set {} to another tmpfs directory)",
+        "cannot set up the host segment of {bdf} (where the host's processes share the device; its directory is {}, set {} to another directory you own that no other user can write)",
         dir.display(), crate::host::SEGMENT_DIR_ENV
     )]
     HostSegment {
@@ -394,16 +394,19 @@ impl VfioBackend {
     }
 
     /// As [`open`](Self::open) with other roots for sysfs and `/dev/vfio` (tests); the host
-    /// segment in `GBA_HOST_SEGMENT_DIR` or `/dev/shm`.
+    /// segment in `GBA_HOST_SEGMENT_DIR` or the caller's runtime directory
+    /// ([`crate::host::segment_dir`]).
     pub fn open_at(
         bdf: &str,
         pci_sysfs: &Path,
         dev_vfio: &Path,
         iova: IovaChoice,
     ) -> Result<Self, VfioError> {
-        let dir = std::env::var_os(crate::host::SEGMENT_DIR_ENV)
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(crate::host::file::DEFAULT_SEGMENT_DIR));
+        let dir = crate::host::segment_dir().map_err(|source| VfioError::HostSegment {
+            bdf: bdf.to_string(),
+            dir: crate::shared::dir::runtime_dir_path(),
+            source,
+        })?;
         Self::open_in(bdf, pci_sysfs, dev_vfio, iova, &dir)
     }
 
