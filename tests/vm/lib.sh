@@ -63,8 +63,8 @@ vm_initramfs() {
 VM_INIT_PRELUDE='#!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-# /dev/shm and /run as on any distribution: the UIO and VFIO backends keep a port host
-# segment in /run/gba (the trusted runtime directory of root, made by the first opener).
+# /dev/shm and /run as on any distribution: the UIO and VFIO backends keep the host segment
+# of a port in /run/gba (the trusted runtime directory of root, made by the first opener).
 mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
 mkdir -p /run && mount -t tmpfs -o mode=0755 run /run
 for m in /lib/modules/*; do
