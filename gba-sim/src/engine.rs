@@ -227,7 +227,7 @@ impl Fabric {
         }
         // The table, then the word (release): a member that sees the word open sees the table.
         // Written only when changed, so that members keep the lines cached between steps.
-        let update = |word: crate::shm::Word<'_>, value: u64| {
+        let update = |word: gba_hal::shared::SharedWord<'_>, value: u64| {
             if word.load() != value {
                 word.store(value);
             }
