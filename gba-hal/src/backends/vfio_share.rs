@@ -32,7 +32,7 @@ const POLL: Duration = Duration::from_millis(20);
 const ANSWER: Duration = Duration::from_secs(5);
 
 /// The socket's abstract name for device `bdf` on this boot.
-pub(super) fn socket_name(bdf: &str) -> io::Result<String> {
+pub fn socket_name(bdf: &str) -> io::Result<String> {
     let boot = crate::host::process::boot_id()
         .ok_or_else(|| io::Error::other("no boot id (/proc/sys/kernel/random/boot_id)"))?;
     Ok(format!("gba-vfio-{bdf}-boot-{boot}"))
@@ -40,7 +40,7 @@ pub(super) fn socket_name(bdf: &str) -> io::Result<String> {
 
 /// Why the first opener's descriptors were not received.
 #[derive(Debug)]
-pub(super) enum ShareError {
+pub enum ShareError {
     /// Nobody serves them (no server yet, or it stopped), or the socket failed.
     Unavailable(io::Error),
     /// Something answered that is not to be trusted: what, by name.
@@ -49,7 +49,7 @@ pub(super) enum ShareError {
 
 /// What the received descriptors must be: `readlink` of `/proc/self/fd/N` for each.
 #[derive(Debug)]
-pub(super) struct Expected {
+pub struct Expected {
     /// The container's path (`/dev/vfio/vfio`).
     pub container: std::path::PathBuf,
     /// The device's link (`anon_inode:[vfio-device]`).
@@ -58,7 +58,7 @@ pub(super) struct Expected {
 
 impl Expected {
     /// The real VFIO's, with `/dev/vfio` at `dev_vfio`.
-    pub(super) fn vfio(dev_vfio: &std::path::Path) -> Expected {
+    pub fn vfio(dev_vfio: &std::path::Path) -> Expected {
         Expected {
             container: dev_vfio.join("vfio"),
             device: "anon_inode:[vfio-device]".into(),
@@ -68,7 +68,7 @@ impl Expected {
 
 /// The first opener's server thread (see the module description).
 #[derive(Debug)]
-pub(super) struct Server {
+pub struct Server {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -76,7 +76,7 @@ pub(super) struct Server {
 impl Server {
     /// Serves `container` and `device` (raw descriptors that must stay open until this value
     /// drops) and `flags_iova` on the socket `name`.
-    pub(super) fn start(
+    pub fn start(
         name: &str,
         container: RawFd,
         device: RawFd,
@@ -204,7 +204,7 @@ fn serve(stream: &UnixStream, container: RawFd, device: RawFd, flags_iova: u64) 
 
 /// [`receive`], retried until `limit` has passed while nobody listens yet (the first opener
 /// starts its server a moment after it took the group).
-pub(super) fn receive_within(
+pub fn receive_within(
     name: &str,
     expected: &Expected,
     limit: Duration,
@@ -228,7 +228,7 @@ pub(super) fn receive_within(
 /// Asks the first opener of `bdf` on this host for its container and device descriptors and
 /// the flag page's IOVA, from a server of this user only, and only if they are what
 /// `expected` says.
-pub(super) fn receive(name: &str, expected: &Expected) -> Result<(File, File, u64), ShareError> {
+pub fn receive(name: &str, expected: &Expected) -> Result<(File, File, u64), ShareError> {
     let (container, device, iova) = receive_any(name).map_err(ShareError::Unavailable)??;
     for (file, what, want) in [
         (
