@@ -374,8 +374,9 @@ impl Fabric {
 
     /// The arena word at byte `offset` of the whole arenas file (a release flag recorded by
     /// the stepper for the fast path).
-    pub(crate) fn arena_word(&self, offset: usize) -> SharedWord<'_> {
-        self.arenas.word(offset)
+    /// `None` for an offset outside the file (read from shared memory, so never trusted).
+    pub(crate) fn arena_word(&self, offset: usize) -> Option<SharedWord<'_>> {
+        self.arenas.try_word(offset)
     }
 
     /// Records this process as a user of port `p` (for stale-fabric detection).
