@@ -203,6 +203,7 @@ mod tests {
     /// writable by everyone, a symbolic link, a truncated file, a segment directory others
     /// can write. Each is refused by name; none is mapped.
     #[test]
+    #[cfg_attr(miri, ignore = "Miri cannot map files")]
     fn planted_segments_are_refused_by_name() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path();
