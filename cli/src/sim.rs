@@ -9,7 +9,8 @@ use gba_sim::{Fabric, GroupReport};
 
 #[derive(Args)]
 pub struct PathArg {
-    /// The fabric directory (default: $GBA_SIM_FABRIC, else /dev/shm/gba-fabric). Accepted
+    /// The fabric directory (default: $GBA_SIM_FABRIC, else `fabric` in your runtime directory:
+    /// $XDG_RUNTIME_DIR/gba, /tmp/gba-UID, or /run/gba for root). Accepted
     /// anywhere after `sim`, before or after a fault's name.
     #[arg(long, global = true, value_parser = non_empty_path)]
     path: Option<PathBuf>,
@@ -55,7 +56,7 @@ impl PathArg {
         self.path
             .clone()
             .or_else(|| std::env::var_os(gba_sim::PATH_ENV).map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from(gba_sim::DEFAULT_PATH))
+            .unwrap_or_else(gba_sim::default_path)
     }
 }
 

@@ -271,3 +271,39 @@ fn dump_of_a_live_group_is_current() {
     let out = gba(&["sim", "destroy", "--path", path]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+/// A fabric directory another user could have planted or can write is refused by
+/// name (not "already exists: use it"), and so is a fabric whose switch file is a directory.
+#[test]
+fn a_planted_or_writable_fabric_is_refused_by_name() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = shm_dir();
+    let planted = root.path().join("planted");
+    let path = planted.to_str().unwrap();
+    assert!(
+        gba(&["sim", "create", "--ports", "2", "--path", path])
+            .status
+            .success()
+    );
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o777)).unwrap();
+    for args in [
+        vec!["sim", "create", "--ports", "2", "--path", path],
+        vec!["sim", "status", "--path", path],
+    ] {
+        let out = gba(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("refusing") && stderr.contains(path) && stderr.contains("0777"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let odd = root.path().join("odd");
+    std::fs::create_dir_all(odd.join("switch")).unwrap();
+    let out = gba(&["sim", "status", "--path", odd.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("switch") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+}

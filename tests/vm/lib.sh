@@ -63,8 +63,10 @@ vm_initramfs() {
 VM_INIT_PRELUDE='#!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-# /dev/shm as on any distribution: the UIO backend keeps its host segment there.
+# /dev/shm and /run as on any distribution: the UIO and VFIO backends keep the host segment
+# of a port in /run/gba (the trusted runtime directory of root, made by the first opener).
 mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
+mkdir -p /run && mount -t tmpfs -o mode=0755 run /run
 for m in /lib/modules/*; do
     case $m in *.zst) zstd -dqf "$m" -o "${m%.zst}" 2>/dev/null && m=${m%.zst};; *.xz) xz -dkf "$m" && m=${m%.xz};; esac
 done

@@ -9,7 +9,10 @@ mod open;
 mod phys;
 pub mod uio;
 pub mod vfio;
-mod vfio_share;
+/// The VFIO descriptor socket; public for the security tests (`tests/security/`), which play
+/// the second opener and a squatter from another user.
+#[doc(hidden)]
+pub mod vfio_share;
 
 pub use memory::MemoryBackend;
 pub use open::{OpenError, UIO_SYSFS_ENV, VFIO_IOVA_ENV, open_hardware, open_vfio};
