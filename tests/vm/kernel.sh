@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# The kernel driver (driver/gba.ko) in a QEMU guest (TCG), against the simulated switch
+# stepped on the host (`gba sim run`), as tests/vm/cluster.sh boots its guests:
+#
+# - gba.ko is built on the host against the guest kernel's headers (linux-headers-<guest
+#   version>, installed by tests/install.sh) from a copy of driver/, as a DKMS tree would be,
+#   and loaded in the guest with ivshmem=1 groups_per_uid=3; /dev/gba0 gets what 99-gba.rules
+#   gives it (group gba, 0660);
+# - two unprivileged users, alice (1001) and bob (1002), both in group gba, run a team of two
+#   processes each on the one port at once (tests/vm/kernel_test.c: claim or join by ioctl,
+#   mmap of the run-time page and the shared flag memory, host combining), every process
+#   checking after each release that its whole team had entered (no early release);
+# - meanwhile bob replays the attacks on alice's group (mmap of configuration pages, of her
+#   run-time page and flag memory, claim and join with her key, more groups than the quota):
+#   each must be refused by name, and alice's team must finish unharmed;
+# - carol (1003, not in gba) cannot open the device; a holder killed with SIGKILL has its group
+#   freed by the driver (GROUP_ENABLED cleared, another uid can claim it); rmmod at the end.
+#
+# Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba)
+# Environment: GBA_VM_CACHE (default ~/.cache/gba-vm), GBA_VM_KEEP=1 (keep the work directory),
+#   GBA_KERNEL_EPISODES (each team's minimum, default 300).
+# Exit 0 every check passed, 1 one failed, 77 QEMU cannot run here (one line says why).
+# Bounded: the guest is killed after 300 s.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$here/lib.sh"
+target=${1:-$repo/target/debug}
+gba=$target/gba
+episodes=${GBA_KERNEL_EPISODES:-300}
+cache=${GBA_VM_CACHE:-$HOME/.cache/gba-vm}
+mkdir -p "$cache"
+
+vm_need_qemu
+[ -x "$gba" ] || { echo "kernel: $gba is missing (cargo build -p gba)"; exit 1; }
+vm_kernel "$cache"
+# The guest kernel's version, from a module's vermagic (the cache keeps no other trace of it).
+vermagic() { grep -ao 'vermagic=[^ ]*' "$1" | head -1 | cut -d= -f2; }
+kver=$(vermagic "$(find "$vm_kdir/modules" -name 'uio.ko*' | head -1)")
+if [ ! -d "/lib/modules/$kver/build" ]; then
+    echo "kernel: no headers for the guest kernel $kver: apt-get install linux-headers-$kver (tests/install.sh does)"
+    exit 1
+fi
+
+work=$(mktemp -d -p /dev/shm gba-kernel.XXXXXX 2>/dev/null || mktemp -d)
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    if [ -n "${GBA_VM_KEEP:-}" ]; then echo "kernel: kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# The module, from a copy of driver/ (the source tree stays clean), against the guest's headers.
+cp -r "$repo/driver" "$work/driver"
+make -s -C "$work/driver" KVER="$kver" GBA_REGS_DIR="$repo/gba-pac/include" >"$work/build.log" 2>&1 ||
+    { cat "$work/build.log"; echo "kernel: FAILED: gba.ko did not build against $kver"; exit 1; }
+echo "kernel: built gba.ko for $kver (vermagic $(vermagic "$work/driver/gba.ko"))"
+gcc -std=c11 -Wall -Wextra -Werror -O2 -I "$repo/driver" -I "$repo/gba-pac/include" \
+    "$here/kernel_test.c" -o "$work/kernel_test"
+
+cat > "$work/init" <<INIT
+$VM_INIT_PRELUDE
+t=kernel_test
+# The initramfs root is made by mktemp (0700): unprivileged users need to traverse it.
+chmod 0755 / && chmod 1777 /tmp
+insmod /lib/modules/gba.ko ivshmem=1 groups_per_uid=3; echo "GUEST: insmod rc=\$?"
+dmesg | grep -a ' gba ' | sed 's/^/GUEST: dmesg: /'
+# What 99-gba.rules has udev do: group gba (990), 0660.
+ls -l /dev/gba0 | sed 's/^/GUEST: before the rule: /'
+chgrp 990 /dev/gba0 && chmod 0660 /dev/gba0
+\$t info /dev/gba0 | sed 's/^/GUEST: before: /'
+\$t --as 1003:1003 info /dev/gba0 2>&1 | sed 's/^/GUEST: carol: /'
+
+# Two users' teams at once on the one port; bob attacks alice's group meanwhile.
+\$t --as 1001 team /dev/gba0 1 0xa11ce 2 $episodes /tmp/stop > /tmp/alice 2>&1 &
+a=\$!
+\$t --as 1002 team /dev/gba0 2 0xb0b 2 $episodes /tmp/stop > /tmp/bob 2>&1 &
+b=\$!
+n=0
+until \$t claims /dev/gba0 | grep -q 'g=1 uid=1001 .* files=2' && \$t claims /dev/gba0 | grep -q 'g=2 uid=1002 .* files=2'; do
+    n=\$((n + 1)); [ \$n -gt 100 ] && break; sleep 0.1
+done
+\$t claims /dev/gba0 | sed 's/^/GUEST: during: /'
+\$t --as 1002 attack /dev/gba0 1 0xa11ce 2>&1 | sed 's/^/GUEST: bob: /'
+\$t claims /dev/gba0 | sed 's/^/GUEST: after the attacks: /'
+touch /tmp/stop
+wait \$a; echo "GUEST: alice rc=\$?"
+wait \$b; echo "GUEST: bob rc=\$?"
+sed 's/^/GUEST: alice: /' /tmp/alice
+sed 's/^/GUEST: bob: /' /tmp/bob
+\$t info /dev/gba0 | sed 's/^/GUEST: after the teams: /'
+
+# A holder killed: the driver frees its group.
+\$t --as 1001 hold /dev/gba0 5 0xdead > /tmp/hold 2>&1 &
+h=\$!
+n=0; until grep -q 'held 5' /tmp/hold; do n=\$((n + 1)); [ \$n -gt 100 ] && break; sleep 0.1; done
+\$t claims /dev/gba0 | grep 'g=5' | sed 's/^/GUEST: held: /'
+\$t info /dev/gba0 | sed 's/^/GUEST: held: /'
+\$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob while held: /'
+kill -9 \$h; wait \$h
+\$t claims /dev/gba0 | sed 's/^/GUEST: after the kill: /'
+\$t info /dev/gba0 | sed 's/^/GUEST: after the kill: /'
+\$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob after the kill: /'
+rmmod gba; echo "GUEST: rmmod rc=\$?"
+echo "GUEST: done"
+poweroff -f
+INIT
+VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test"
+
+passed=0 failed=0
+check() { # check NAME CONDITION...: one line per check, counted.
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "kernel: FAILED: $name"
+    fi
+}
+
+fabric=$work/fabric
+"$gba" sim create --ports 1 --per-port-windows --guest-ram 256M --path "$fabric" >/dev/null
+"$gba" sim run --path "$fabric" 2>/dev/null &
+pids+=($!)
+start=$(date +%s%N)
+log=$work/guest.log
+timeout 300 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 2 \
+    -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs.gz" \
+    -append "console=ttyS0 quiet panic=-1 no_timer_check" \
+    -object memory-backend-file,id=ram0,mem-path="$fabric/guest-0.ram",size=256M,share=on \
+    -object memory-backend-file,id=gba0,mem-path="$fabric/window-0",size=512K,share=on \
+    -device ivshmem-plain,memdev=gba0 > "$log" 2>&1 || true
+echo "kernel: the guest ran in $((($(date +%s%N) - start) / 1000000)) ms"
+grep -a 'GUEST: ' "$log" | sed 's/^GUEST: /kernel: guest: /'
+
+has() { grep -aq -- "$1" "$log"; }
+check "gba.ko loads (ivshmem=1)" has "GUEST: insmod rc=0"
+check "the driver bound the port as /dev/gba0" has "GUEST: dmesg: .*/dev/gba0: GBA port 0"
+check "/dev/gba0 is root's only before the rule" has "GUEST: before the rule: crw-------"
+check "carol (not in group gba) cannot open it" has "GUEST: carol: kernel_test: open /dev/gba0: Permission denied"
+check "both teams held their groups at once" has "GUEST: during: claim g=1 uid=1001 .* files=2"
+check "bob's team held group 2 meanwhile" has "GUEST: during: claim g=2 uid=1002 .* files=2"
+for attack in "mmap the victim's run-time page, no claim" "mmap the global page, no claim" \
+    "GBA_IOC_STATE with no claim" "claim the victim's group with another key" \
+    "join the victim's group with its stolen key" \
+    "mmap its own group's configuration page (RELEASE_ADDR)" "mmap the victim's configuration page" \
+    "mmap the victim's run-time page" "mmap the victim's flag memory" "mmap the global page" \
+    "mmap its own run-time page and the next one" "mmap its own run-time page privately" \
+    "a second claim on one file" "a member set past MAX_MEMBERS" "claim every free group"; do
+    check "refused: $attack" has "GUEST: bob: refused: $attack ("
+done
+check "no attack got through" has "GUEST: bob: attacks: 15 refused, 0 breaches"
+check "alice's group is still hers after the attacks" has "GUEST: after the attacks: claim g=1 uid=1001 .* files=2"
+check "alice's team finished: no early release" has "GUEST: alice: team 1: ok: "
+check "bob's team finished: no early release" has "GUEST: bob: team 2: ok: "
+check "no process saw an early release" bash -c "! grep -aq 'EARLY RELEASE' '$log'"
+check "alice's processes exited 0" has "GUEST: alice rc=0"
+check "bob's processes exited 0" has "GUEST: bob rc=0"
+# Each team of two is one member: the port counts each of its barriers once.
+count() { sed -n "s/.*GUEST: $1: .* \([0-9][0-9]*\) episodes, .*/\1/p" "$log" | head -1; }
+completed() { sed -n "s/.*GUEST: $1: .*BARRIERS_COMPLETED \([0-9]*\) .*/\1/p" "$log" | head -1; }
+a=$(count alice) b=$(count bob) c0=$(completed before) c1=$(completed "after the teams")
+echo "kernel: alice ${a:-?} + bob ${b:-?} barriers; BARRIERS_COMPLETED ${c0:-?} -> ${c1:-?}"
+counted_once() { [ -n "$a" ] && [ -n "$b" ] && [ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 - c0)) = $((a + b)) ]; }
+check "the port counted each team's barriers once" counted_once
+check "the holder's claim is listed with its uid" has "GUEST: held: claim g=5 uid=1001 "
+check "its group is enabled on the port while held" grep -aEq "GUEST: held: info: .*GROUP_ENABLED 0x20 " "$log"
+check "bob cannot take it while held" has "GUEST: bob while held: claim 5: busy (held by another team), owner uid 1001"
+check "the killed holder's group is freed by the driver" bash -c "! grep -aq 'GUEST: after the kill: claim g=5' '$log'"
+check "and disabled on the port" grep -aEq "GUEST: after the kill: info: .*GROUP_ENABLED 0x0 " "$log"
+check "bob can claim it after the kill" has "GUEST: bob after the kill: claim 5: won"
+check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
+check "the guest ran to its end" has "GUEST: done"
+
+if [ "$failed" != 0 ]; then
+    echo "kernel: the guest's log:"
+    tail -40 "$log"
+fi
+echo "kernel: $passed passed, $failed failed"
+[ "$failed" = 0 ]
