@@ -4,6 +4,7 @@
 
 mod arena;
 pub mod clock;
+pub mod kernel_abi;
 pub mod memory;
 mod open;
 mod phys;
