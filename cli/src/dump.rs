@@ -17,7 +17,8 @@ const SPEC: &str = include_str!("../../gba.yaml");
 
 #[derive(Args)]
 pub struct DumpArgs {
-    /// The device: `sim:<fabric-dir>#<port>` or `/dev/uioN` (default: $GBA_DEVICE).
+    /// The device: `sim:<fabric-dir>#<port>`, `/dev/gbaN`, `/dev/uioN` or `vfio:BDF` (default:
+    /// $GBA_DEVICE).
     #[arg(long)]
     device: Option<String>,
     /// Dump only this group's block (default: the global block and every enabled group).
@@ -60,12 +61,16 @@ pub fn run(args: DumpArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let mut out = format!("{device}\n");
+    // The kernel driver maps no group's registers to a process that does not hold it: its
+    // global block (from the driver, read now) and its claims are what there is to show.
+    let kernel = device.kernel_claims();
     for block in &spec.blocks {
         let count = block.array.as_ref().map_or(1, |a| *a.count as usize);
         let stride = block.array.as_ref().map_or(0, |a| *a.stride as usize);
         for index in 0..count {
             let base = *block.offset as usize + index * stride;
             let selected = match (args.group, &block.array) {
+                (_, Some(_)) if kernel.is_some() => false,
                 (Some(g), Some(_)) => index == g,
                 (Some(_), None) => false,
                 (None, Some(_)) => group_enabled(&spec.blocks, &read, index),
@@ -77,6 +82,15 @@ pub fn run(args: DumpArgs) -> ExitCode {
         }
     }
     host_claims(&mut out, &device, args.group);
+    if let Some(claims) = kernel {
+        match claims {
+            Ok(claims) => kernel_claims(&mut out, &claims, args.group),
+            Err(error) => {
+                eprintln!("error: {device}: GBA_IOC_CLAIMS: {error}");
+                return ExitCode::from(1);
+            }
+        }
+    }
     print!("{out}");
     ExitCode::SUCCESS
 }
@@ -105,6 +119,31 @@ fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
                 s.entered
             );
         }
+    }
+}
+
+/// The kernel driver's claims: group, uid, winner pid, files of L (`gba.ko` keeps them; no
+/// team key is shown, it is the team's secret).
+fn kernel_claims(
+    out: &mut String,
+    claims: &[gba_hal::backends::kernel_abi::ClaimEntry],
+    group: Option<usize>,
+) {
+    let claims: Vec<_> = claims
+        .iter()
+        .filter(|c| group.is_none_or(|g| g == c.group as usize))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nkernel driver claims ({}; group registers are mapped only by a group's holder):",
+        claims.len()
+    );
+    for c in claims {
+        let _ = writeln!(
+            out,
+            "  g{}: uid {} pid {} files {}/{} members {} flag {:#x}",
+            c.group, c.uid, c.pid, c.files, c.local, c.member_count, c.flag_iova
+        );
     }
 }
 

@@ -15,7 +15,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gba_hal::backends::{OpenError, UioBackend, VfioBackend, open_hardware, open_vfio};
+use gba_hal::backends::{
+    KernelBackend, OpenError, UioBackend, VfioBackend, open_hardware, open_kernel, open_vfio,
+};
 use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
 use gba_sim::SimBackend;
 
@@ -39,6 +41,7 @@ enum Backends {
     Sim(gba_hal::Device<SimBackend>),
     Uio(gba_hal::Device<UioBackend>),
     Vfio(gba_hal::Device<VfioBackend>),
+    Kernel(gba_hal::Device<KernelBackend>),
 }
 
 /// Runs `$body` with `$d` bound to the generic `gba_hal::Device` of either backend.
@@ -48,6 +51,7 @@ macro_rules! on_device {
             Backends::Sim($d) => $body,
             Backends::Uio($d) => $body,
             Backends::Vfio($d) => $body,
+            Backends::Kernel($d) => $body,
         }
     };
 }
@@ -72,6 +76,7 @@ impl AnyDevice {
             }
             DeviceAddress::Uio(_) => Backends::Uio(open_hardware(address)?),
             DeviceAddress::Vfio(_) => Backends::Vfio(open_vfio(address)?),
+            DeviceAddress::Kernel(_) => Backends::Kernel(open_kernel(address)?),
         };
         Ok(AnyDevice {
             inner: Arc::new(Inner {
@@ -113,7 +118,18 @@ impl AnyDevice {
                     .claims(),
             ),
             Backends::Uio(d) => Some(d.backend().segment_file().segment().claims()),
-            Backends::Vfio(_) => None,
+            Backends::Vfio(_) | Backends::Kernel(_) => None,
+        }
+    }
+
+    /// The kernel driver's claims of this port, each with its uid (`None`: not a port of the
+    /// kernel driver).
+    pub fn kernel_claims(
+        &self,
+    ) -> Option<std::io::Result<Vec<gba_hal::backends::kernel_abi::ClaimEntry>>> {
+        match &self.inner.device {
+            Backends::Kernel(d) => Some(d.backend().claims()),
+            _ => None,
         }
     }
 
@@ -140,6 +156,10 @@ impl AnyDevice {
     /// BARRIERS_COMPLETED of this port: episodes completed in all its groups.
     pub fn barriers_completed(&self) -> u64 {
         use gba_pac::tock_registers::interfaces::Readable;
+        // The kernel driver maps no global page: its copy in the window is from the open.
+        if let Backends::Kernel(d) = &self.inner.device {
+            return d.backend().info().map_or(0, |i| i.barriers_completed);
+        }
         on_device!(&self.inner.device, d => d.registers().global().barriers_completed().get())
     }
 
@@ -183,6 +203,9 @@ impl AnyDevice {
             Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Vfio(d) => {
                 Kind::Vfio(barrier_over(d.claim_until(config, &mut give_up)?, hook))
+            }
+            Backends::Kernel(d) => {
+                Kind::Kernel(barrier_over(d.claim_until(config, &mut give_up)?, hook))
             }
         };
         Ok(AnyBarrier {
@@ -231,6 +254,7 @@ enum Kind {
     Sim(Barrier<HalPort<'static, SimBackend>>),
     Uio(Barrier<HalPort<'static, UioBackend>>),
     Vfio(Barrier<HalPort<'static, VfioBackend>>),
+    Kernel(Barrier<HalPort<'static, KernelBackend>>),
 }
 
 macro_rules! on_barrier {
@@ -239,6 +263,7 @@ macro_rules! on_barrier {
             Kind::Sim($b) => $body,
             Kind::Uio($b) => $body,
             Kind::Vfio($b) => $body,
+            Kind::Kernel($b) => $body,
         }
     };
 }
@@ -305,7 +330,7 @@ impl AnyBarrier {
                 Some(d.fabric().host_segment(b.port().group_handle().member_id()))
             }),
             Kind::Uio(b) => missing(b, |d| Some(d.segment_file().segment())),
-            Kind::Vfio(_) => Vec::new(),
+            Kind::Vfio(_) | Kind::Kernel(_) => Vec::new(),
         }
     }
 }

@@ -154,6 +154,27 @@ pub unsafe trait Backend: Send + Sync {
         Claim::Won
     }
 
+    /// [`claim_group`](Backend::claim_group) with the group's member set, which the HAL calls:
+    /// a backend whose arbiter configures the group itself (the kernel driver writes
+    /// MEMBER_MASK) needs it. Default: `claim_group`.
+    fn claim_group_for(
+        &self,
+        group: usize,
+        team: Option<&LocalTeam>,
+        members: &crate::MemberSet,
+    ) -> Claim {
+        let _ = members;
+        self.claim_group(group, team)
+    }
+
+    /// True when a [`Claim::Won`] group comes configured and enabled (the kernel driver has
+    /// reset it and written its configuration and ENABLE|ARM, and no process may write its
+    /// configuration page): the winner then only waits for READY. Default: false, the winner
+    /// configures.
+    fn configures_groups(&self) -> bool {
+        false
+    }
+
     /// The winner of [`claim_group`](Backend::claim_group) publishes the configured group and
     /// its release flag to its team-mates. False when the claim was taken over meanwhile (its
     /// owner was thought dead): the caller then gives up as on `Busy`.

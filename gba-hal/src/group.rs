@@ -91,7 +91,9 @@ impl<'d, B: Backend> Group<'d, B> {
         let mut claim = Claim::Wait;
         let mut gave_up = false;
         device.wait_until(timeout, || {
-            claim = device.backend().claim_group(id, config.local_team());
+            claim = device
+                .backend()
+                .claim_group_for(id, config.local_team(), config.members());
             gave_up = claim == Claim::Wait && give_up();
             claim != Claim::Wait || gave_up
         });
@@ -138,32 +140,36 @@ impl<'d, B: Backend> Group<'d, B> {
             cancelled.set(cancelled.get() || (!done && give_up()));
             done || cancelled.get()
         };
-        regs.control().write(CONTROL::RESET::SET);
-        device.backend().after_control(id);
-        let reset = device.wait_until(timeout, || {
-            or_give_up(!regs.control().is_set(CONTROL::RESET))
-        });
-        if cancelled.get() {
-            return Err(Error::Cancelled { group: id });
-        }
-        if !reset {
-            return Err(group.timeout("RESET to complete", timeout));
-        }
-        for (w, word) in config.members().words().iter().enumerate() {
-            if let Some(reg) = regs.member_mask(w) {
-                reg.set(*word);
+        // A backend whose arbiter configured the group (the kernel driver) leaves only READY
+        // to wait for: its configuration page is not this process's to write.
+        if !device.backend().configures_groups() {
+            regs.control().write(CONTROL::RESET::SET);
+            device.backend().after_control(id);
+            let reset = device.wait_until(timeout, || {
+                or_give_up(!regs.control().is_set(CONTROL::RESET))
+            });
+            if cancelled.get() {
+                return Err(Error::Cancelled { group: id });
             }
+            if !reset {
+                return Err(group.timeout("RESET to complete", timeout));
+            }
+            for (w, word) in config.members().words().iter().enumerate() {
+                if let Some(reg) = regs.member_mask(w) {
+                    reg.set(*word);
+                }
+            }
+            regs.member_count()
+                .write(MEMBER_COUNT::COUNT.val(config.members().len() as u32));
+            regs.local_member_id()
+                .write(LOCAL_MEMBER_ID::ID.val(device.identity().port as u32));
+            regs.release_addr().set(group.flag().iova());
+            // Release: the switch reads CONTROL with acquire before the configuration, so it
+            // never sees ENABLE with an older MEMBER_MASK, MEMBER_COUNT or RELEASE_ADDR.
+            regs.control()
+                .write_release(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
+            device.backend().after_control(id);
         }
-        regs.member_count()
-            .write(MEMBER_COUNT::COUNT.val(config.members().len() as u32));
-        regs.local_member_id()
-            .write(LOCAL_MEMBER_ID::ID.val(device.identity().port as u32));
-        regs.release_addr().set(group.flag().iova());
-        // Release: the switch reads CONTROL with acquire before the configuration, so it never
-        // sees ENABLE with an older MEMBER_MASK, MEMBER_COUNT or RELEASE_ADDR.
-        regs.control()
-            .write_release(CONTROL::ENABLE::SET + CONTROL::ARM::SET);
-        device.backend().after_control(id);
 
         let settled = device.wait_until(timeout, || {
             let status = regs.status().extract();

@@ -16,7 +16,12 @@
 # - carol (1003, not in gba) cannot open the device; a holder killed with SIGKILL has its group
 #   freed by the driver (GROUP_ENABLED cleared, another uid can claim it); rmmod at the end.
 #
-# Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba)
+# - the library's own path over the driver (gba-hal's KernelBackend, address /dev/gba0):
+#   `gba dump` lists the driver's claims with their uid, and alice runs gba-barrier's
+#   `vm_team` (two processes, one team, host combining; the port must count each barrier once)
+#   unchanged over /dev/gba0;
+#
+# Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_team)
 # Environment: GBA_VM_CACHE (default ~/.cache/gba-vm), GBA_VM_KEEP=1 (keep the work directory),
 #   GBA_KERNEL_EPISODES (each team's minimum, default 300).
 # Exit 0 every check passed, 1 one failed, 77 QEMU cannot run here (one line says why).
@@ -33,7 +38,10 @@ cache=${GBA_VM_CACHE:-$HOME/.cache/gba-vm}
 mkdir -p "$cache"
 
 vm_need_qemu
-[ -x "$gba" ] || { echo "kernel: $gba is missing (cargo build -p gba)"; exit 1; }
+team=$target/examples/vm_team
+for bin in "$gba" "$team"; do
+    [ -x "$bin" ] || { echo "kernel: $bin is missing (cargo build -p gba -p gba-barrier --bins --example vm_team)"; exit 1; }
+done
 vm_kernel "$cache"
 # The guest kernel's version, from a module's vermagic (the cache keeps no other trace of it).
 vermagic() { grep -ao 'vermagic=[^ ]*' "$1" | head -1 | cut -d= -f2; }
@@ -98,17 +106,22 @@ sed 's/^/GUEST: bob: /' /tmp/bob
 h=\$!
 n=0; until grep -q 'held 5' /tmp/hold; do n=\$((n + 1)); [ \$n -gt 100 ] && break; sleep 0.1; done
 \$t claims /dev/gba0 | grep 'g=5' | sed 's/^/GUEST: held: /'
+gba dump --device /dev/gba0 2>&1 | grep -a 'PORT_ID\|claims\|g5:' | sed 's/^/GUEST: dump: /'
 \$t info /dev/gba0 | sed 's/^/GUEST: held: /'
 \$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob while held: /'
 kill -9 \$h; wait \$h
 \$t claims /dev/gba0 | sed 's/^/GUEST: after the kill: /'
 \$t info /dev/gba0 | sed 's/^/GUEST: after the kill: /'
 \$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob after the kill: /'
+# The library over the driver: gba-barrier's team of two processes on this port, as alice.
+mkdir -p /tmp/team && chmod 1777 /tmp/team
+\$t --as 1001 exec vm_team /dev/gba0 2 100 /tmp/team/a 2>&1 | sed 's/^/GUEST: alice: /'
+\$t claims /dev/gba0 | sed 's/^/GUEST: after vm_team: /'
 rmmod gba; echo "GUEST: rmmod rc=\$?"
 echo "GUEST: done"
 poweroff -f
 INIT
-VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test"
+VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team"
 
 passed=0 failed=0
 check() { # check NAME CONDITION...: one line per check, counted.
@@ -173,6 +186,10 @@ check "bob cannot take it while held" has "GUEST: bob while held: claim 5: busy 
 check "the killed holder's group is freed by the driver" bash -c "! grep -aq 'GUEST: after the kill: claim g=5' '$log'"
 check "and disabled on the port" grep -aEq "GUEST: after the kill: info: .*GROUP_ENABLED 0x0 " "$log"
 check "bob can claim it after the kill" has "GUEST: bob after the kill: claim 5: won"
+check "gba dump lists the driver's claim with its uid" grep -aEq "GUEST: dump:   g5: uid 1001 pid [0-9]+ files 1/1" "$log"
+check "gba-barrier's team of two ran over /dev/gba0, each barrier counted once" \
+    has "GUEST: alice: vm_team: ok: 2 processes on one port (ranks 0..1 of 2), 100 barriers"
+check "vm_team's group was freed when it exited" has "GUEST: after vm_team: claims: 0"
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
 check "the guest ran to its end" has "GUEST: done"
 

@@ -12,6 +12,7 @@
 //   kernel_test [--as UID] attack DEV GROUP KEY    every attack on another uid's GROUP (KEY
 //       stolen); one line per attack, "refused: NAME (why)" or "BREACH: NAME (what)"
 //   kernel_test [--as UID] claim DEV GROUP KEY     one claim; prints its result and reason
+//   kernel_test [--as UID] exec PROGRAM ARGS...    runs PROGRAM as UID (gba dump, vm_team)
 //
 // --as UID[:GID]: drop to UID with group GID (default gba, 990) before anything, as a job's process would run.
 // Exit 0 when everything asked for held, 1 otherwise.
@@ -378,6 +379,11 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1], *dev = argv[2];
+    if (strcmp(cmd, "exec") == 0) {
+        execvp(argv[2], argv + 2);
+        fprintf(stderr, "kernel_test: exec %s: %s\n", argv[2], strerror(errno));
+        return 1;
+    }
     if (strcmp(cmd, "info") == 0) {
         int fd = open_dev(dev);
         struct gba_info i = info_of(fd);
