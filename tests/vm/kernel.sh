@@ -23,7 +23,11 @@
 #
 # Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_team)
 # Environment: GBA_VM_CACHE (default ~/.cache/gba-vm), GBA_VM_KEEP=1 (keep the work directory),
-#   GBA_KERNEL_EPISODES (each team's minimum, default 300).
+#   GBA_KERNEL_EPISODES (each team's minimum, default 300), GBA_KERNEL_COMPARE=R (then boot a
+#   second guest, behind intel-iommu in passthrough mode, that runs R alternating rounds of
+#   GBA_KERNEL_COMPARE_EPISODES (default 2000) barriers of examples/vm_member over the same
+#   port bound to gba.ko, uio_pci_generic and vfio-pci in turn, and report each path's minimum
+#   and median: a measurement, no check).
 # Exit 0 every check passed, 1 one failed, 77 QEMU cannot run here (one line says why).
 # Bounded: the guest is killed after 300 s.
 set -euo pipefail
@@ -192,6 +196,47 @@ check "gba-barrier's team of two ran over /dev/gba0, each barrier counted once" 
 check "vm_team's group was freed when it exited" has "GUEST: after vm_team: claims: 0"
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
 check "the guest ran to its end" has "GUEST: done"
+
+# The comparison: one guest, the port rebound between the three drivers every round.
+compare() {
+    local rounds=$1 n=${GBA_KERNEL_COMPARE_EPISODES:-2000} member=$target/examples/vm_member
+    [ -x "$member" ] || { echo "kernel: compare: $member is missing (cargo build -p gba-barrier --example vm_member)"; return 0; }
+    cat > "$work/init-compare" <<INIT
+$VM_INIT_PRELUDE
+insmod /lib/modules/gba.ko ivshmem=1
+rebind() { # rebind DRIVER
+    [ -e /sys/bus/pci/devices/\$bdf/driver ] && echo \$bdf > /sys/bus/pci/devices/\$bdf/driver/unbind
+    echo \$1 > /sys/bus/pci/devices/\$bdf/driver_override
+    echo \$bdf > /sys/bus/pci/drivers_probe
+}
+export GBA_VFIO_IOVA=physical
+for r in \$(seq $rounds); do
+    rebind gba; vm_member /dev/gba0 1 3 $n 2>&1 | tail -1 | sed "s/^/GUEST: compare \$r kernel: /"
+    rebind uio_pci_generic; vm_member /dev/uio0 1 3 $n 2>&1 | tail -1 | sed "s/^/GUEST: compare \$r uio: /"
+    rebind vfio-pci; vm_member vfio:\$bdf 1 3 $n 2>&1 | tail -1 | sed "s/^/GUEST: compare \$r vfio: /"
+done
+poweroff -f
+INIT
+    VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs-compare.gz" "$work/init-compare" "$member"
+    local clog=$work/compare.log
+    timeout 600 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 1 \
+        -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs-compare.gz" \
+        -append "console=ttyS0 quiet panic=-1 no_timer_check intel_iommu=on iommu=pt" -device intel-iommu \
+        -object memory-backend-file,id=ram0,mem-path="$fabric/guest-0.ram",size=256M,share=on \
+        -object memory-backend-file,id=gba0,mem-path="$fabric/window-0",size=512K,share=on \
+        -device ivshmem-plain,memdev=gba0 > "$clog" 2>&1 || true
+    grep -a 'GUEST: compare' "$clog" | sed 's/^GUEST: /kernel: /'
+    local path rows
+    for path in kernel uio vfio; do
+        # "median min" per round
+        rows=$(grep -a "GUEST: compare [0-9]* $path: member 0: " "$clog" |
+            sed -n 's/.* median \([0-9]*\) ns, p99 [0-9]* ns, min \([0-9]*\) ns.*/\1 \2/p')
+        if [ -z "$rows" ]; then echo "kernel: compare $path: no round ran"; continue; fi
+        echo "kernel: compare $path: $(wc -l <<<"$rows") rounds, min $(cut -d' ' -f2 <<<"$rows" | sort -n | head -1) ns," \
+            "median of medians $(cut -d' ' -f1 <<<"$rows" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') ns"
+    done
+}
+if [ -n "${GBA_KERNEL_COMPARE:-}" ]; then compare "$GBA_KERNEL_COMPARE"; fi
 
 if [ "$failed" != 0 ]; then
     echo "kernel: the guest's log:"
