@@ -518,7 +518,7 @@ static int gba_mmap(struct file *file, struct vm_area_struct *vma)
 	struct gba_claim *c;
 	int ret = -EACCES;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EACCES;
 	mutex_lock(&port->lock);
 	c = f->claim;
@@ -569,6 +569,12 @@ static int gba_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct gba_port *port;
 	u32 device_id, version;
 	int bar, ret;
+
+	/* A configuration page and a run-time page must be separate pages to be mapped apart. */
+	BUILD_BUG_ON(PAGE_SIZE > GBA_RUN_PAGE_OFFSET);
+	BUILD_BUG_ON(GBA_GROUP_STRIDE != 2 * GBA_RUN_PAGE_OFFSET);
+	BUILD_BUG_ON(GBA_IOCTL_SHARED_BASE < GBA_WINDOW_SIZE);
+	BUILD_BUG_ON((2 + GBA_IOCTL_MAX_LOCAL) * GBA_IOCTL_LINE > GBA_IOCTL_SHARED_SIZE);
 
 	if (pdev->vendor == IVSHMEM_VENDOR && pdev->device == IVSHMEM_DEVICE && !ivshmem)
 		return -ENODEV;

@@ -167,10 +167,11 @@ for attack in "mmap the victim's run-time page, no claim" "mmap the global page,
     "mmap its own group's configuration page (RELEASE_ADDR)" "mmap the victim's configuration page" \
     "mmap the victim's run-time page" "mmap the victim's flag memory" "mmap the global page" \
     "mmap its own run-time page and the next one" "mmap its own run-time page privately" \
+    "mmap its own run-time page executable" \
     "a second claim on one file" "a member set past MAX_MEMBERS" "claim every free group"; do
     check "refused: $attack" has "GUEST: bob: refused: $attack ("
 done
-check "no attack got through" has "GUEST: bob: attacks: 15 refused, 0 breaches"
+check "no attack got through" has "GUEST: bob: attacks: 16 refused, 0 breaches"
 check "alice's group is still hers after the attacks" has "GUEST: after the attacks: claim g=1 uid=1001 .* files=2"
 check "alice's team finished: no early release" has "GUEST: alice: team 1: ok: "
 check "bob's team finished: no early release" has "GUEST: bob: team 2: ok: "

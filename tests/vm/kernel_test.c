@@ -297,6 +297,12 @@ static int attack(const char *dev, uint32_t victim, uint64_t victim_key)
     mmap_refused("mmap the global page", fd, 0, 4096, MAP_SHARED);
     mmap_refused("mmap its own run-time page and the next one", fd, mine.run_offset, 8192, MAP_SHARED);
     mmap_refused("mmap its own run-time page privately", fd, mine.run_offset, 4096, MAP_PRIVATE);
+    void *x = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, (off_t)mine.run_offset);
+    int x_err = errno;
+    if (x != MAP_FAILED)
+        munmap(x, 4096);
+    verdict("mmap its own run-time page executable", x == MAP_FAILED && x_err == EACCES,
+            x == MAP_FAILED ? strerror(x_err) : "mapped");
     // A second claim on the same file.
     struct gba_claim_req again;
     memset(&again, 0, sizeof(again));
