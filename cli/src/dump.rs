@@ -62,15 +62,15 @@ pub fn run(args: DumpArgs) -> ExitCode {
     }
     let mut out = format!("{device}\n");
     // The kernel driver maps no group's registers to a process that does not hold it: its
-    // global block (from the driver, read now) and its claims are what there is to show.
-    let kernel = device.kernel_claims();
+    // global block (from the driver, read at open) and its claims are what there is to show.
+    let kernel = matches!(device.address(), DeviceAddress::Kernel(_));
     for block in &spec.blocks {
         let count = block.array.as_ref().map_or(1, |a| *a.count as usize);
         let stride = block.array.as_ref().map_or(0, |a| *a.stride as usize);
         for index in 0..count {
             let base = *block.offset as usize + index * stride;
             let selected = match (args.group, &block.array) {
-                (_, Some(_)) if kernel.is_some() => false,
+                (_, Some(_)) if kernel => false,
                 (Some(g), Some(_)) => index == g,
                 (Some(_), None) => false,
                 (None, Some(_)) => group_enabled(&spec.blocks, &read, index),
@@ -81,34 +81,27 @@ pub fn run(args: DumpArgs) -> ExitCode {
             }
         }
     }
-    host_claims(&mut out, &device, args.group);
-    if let Some(claims) = kernel {
-        match claims {
-            Ok(claims) => kernel_claims(&mut out, &claims, args.group),
-            Err(error) => {
-                eprintln!("error: {device}: GBA_IOC_CLAIMS: {error}");
-                return ExitCode::from(1);
-            }
-        }
+    if kernel {
+        out += "\ngroup registers: mapped only by a group's holder (the kernel driver)\n";
     }
+    host_claims(&mut out, &device, args.group);
     print!("{out}");
     ExitCode::SUCCESS
 }
 
-/// The host segment's claim records of this port (simulator and UIO ports; VFIO has no host
-/// segment): group, state, owner pid, team key, joined of L, and each local process.
+/// The claims of this port, as its arbiter reports them (the host segment's on the
+/// simulator, UIO and VFIO): group, owner pid and uid, state, team key, joined of L, and each
+/// local process.
 fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
-    let Some(claims) = device.host_claims() else {
-        return;
-    };
-    let claims: Vec<_> = claims
+    let claims: Vec<_> = device
+        .host_claims()
         .into_iter()
         .filter(|c| group.is_none_or(|g| g == c.group))
         .collect();
     let _ = writeln!(out, "host claims ({}):", claims.len());
     for c in &claims {
-        let _ = writeln!(out, "  {}", crate::sim::claim_text(c));
-        for s in &c.slots {
+        let _ = writeln!(out, "  {c}");
+        for s in device.host().slot_list(c.group) {
             let _ = writeln!(
                 out,
                 "    slot {}: pid {}{} team rank {} entered {}",
@@ -119,31 +112,6 @@ fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
                 s.entered
             );
         }
-    }
-}
-
-/// The kernel driver's claims: group, uid, winner pid, files of L (`gba.ko` keeps them; no
-/// team key is shown, it is the team's secret).
-fn kernel_claims(
-    out: &mut String,
-    claims: &[gba_hal::backends::kernel_abi::ClaimEntry],
-    group: Option<usize>,
-) {
-    let claims: Vec<_> = claims
-        .iter()
-        .filter(|c| group.is_none_or(|g| g == c.group as usize))
-        .collect();
-    let _ = writeln!(
-        out,
-        "\nkernel driver claims ({}; group registers are mapped only by a group's holder):",
-        claims.len()
-    );
-    for c in claims {
-        let _ = writeln!(
-            out,
-            "  g{}: uid {} pid {} files {}/{} members {} flag {:#x}",
-            c.group, c.uid, c.pid, c.files, c.local, c.member_count, c.flag_iova
-        );
     }
 }
 

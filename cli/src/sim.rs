@@ -310,7 +310,7 @@ pub fn status_text(fabric: &Fabric) -> String {
         if p.barriers_completed == 0 && processes.is_empty() && !p.dead {
             continue;
         }
-        let owners: Vec<String> = p.claims.iter().map(claim_text).collect();
+        let owners: Vec<String> = p.claims.iter().map(ToString::to_string).collect();
         let _ = writeln!(
             out,
             "{:<6} {:>12}  {}{}{}",
@@ -373,19 +373,5 @@ fn group_row(g: &GroupReport) -> String {
         } else {
             problems.join("; ")
         }
-    )
-}
-
-/// One claim record: `g0=PID held team 0x… joined 2/2` (`(dead)` when its claimant is gone).
-pub fn claim_text(c: &gba_sim::host::ClaimReport) -> String {
-    format!(
-        "g{}={}{} {} team {:#x} joined {}/{}",
-        c.group,
-        c.pid,
-        if c.alive { "" } else { " (dead)" },
-        c.state,
-        c.team_key,
-        c.joined,
-        c.local
     )
 }

@@ -718,14 +718,51 @@ impl<'n> MapReader<'n> {
     }
 }
 
-/// The known key nearest to a misspelt one, if it is near enough to be a likely typo.
+/// What other register formats (SVD, IP-XACT, SystemRDL, hand-written YAML) call the spec's
+/// keys. A word from here is meant, not misspelt: `base` is far in spelling from `offset` and
+/// near `name`, so the table is asked before the edit distance.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("base", "offset"),
+    ("address", "offset"),
+    ("addr", "offset"),
+    ("addressOffset", "offset"),
+    ("address_offset", "offset"),
+    ("baseAddress", "offset"),
+    ("base_address", "offset"),
+    ("desc", "description"),
+    ("doc", "description"),
+    ("bitRange", "bits"),
+    ("bit_range", "bits"),
+    ("bitOffset", "bits"),
+    ("resetValue", "reset"),
+    ("reset_value", "reset"),
+    ("default", "reset"),
+    ("size", "width"),
+    ("dim", "count"),
+    ("dimIncrement", "stride"),
+    ("enumeratedValues", "values"),
+    ("enum", "values"),
+    ("modifiedWriteValues", "side_effect"),
+    ("readAction", "side_effect"),
+    ("sw", "access"),
+    ("alias", "alternate_of"),
+];
+
+/// The key meant by an unknown one: another format's word for it, or the known key nearest
+/// in spelling if it is near enough to be a likely typo.
 fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
-    known
+    let synonym = SYNONYMS
         .iter()
-        .map(|k| (edit_distance(key, k), *k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map(|(_, k)| k)
+        .filter(|(word, _)| word.eq_ignore_ascii_case(key))
+        .find_map(|(_, meant)| known.iter().find(|k| *k == meant).copied());
+    synonym.or_else(|| {
+        known
+            .iter()
+            .map(|k| (edit_distance(key, k), *k))
+            .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+            .min()
+            .map(|(_, k)| k)
+    })
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

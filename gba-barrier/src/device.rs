@@ -101,36 +101,21 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.identity())
     }
 
-    /// See [`gba_hal::Backend::host_key`].
-    pub fn host_key(&self) -> Option<u64> {
+    /// This port's host arbitration, whatever the backend (see [`gba_hal::Backend::host`]).
+    pub fn host(&self) -> &dyn gba_hal::HostArbiter {
         use gba_hal::Backend;
-        on_device!(&self.inner.device, d => d.backend().host_key())
+        on_device!(&self.inner.device, d => d.backend().host())
     }
 
-    /// The claim records of this port's host segment that are not free (simulator and UIO;
-    /// `None`: the device has no host segment, as VFIO's).
-    pub fn host_claims(&self) -> Option<Vec<gba_hal::host::ClaimReport>> {
-        match &self.inner.device {
-            Backends::Sim(d) => Some(
-                d.backend()
-                    .fabric()
-                    .host_segment(d.identity().port)
-                    .claims(),
-            ),
-            Backends::Uio(d) => Some(d.backend().segment_file().segment().claims()),
-            Backends::Vfio(_) | Backends::Kernel(_) => None,
-        }
+    /// See [`gba_hal::HostArbiter::host_key`].
+    pub fn host_key(&self) -> Option<u64> {
+        self.host().host_key()
     }
 
-    /// The kernel driver's claims of this port, each with its uid (`None`: not a port of the
-    /// kernel driver).
-    pub fn kernel_claims(
-        &self,
-    ) -> Option<std::io::Result<Vec<gba_hal::backends::kernel_abi::ClaimEntry>>> {
-        match &self.inner.device {
-            Backends::Kernel(d) => Some(d.backend().claims()),
-            _ => None,
-        }
+    /// Every claim of this port that is not free, as its arbiter reports it (the host
+    /// segment's on the simulator, UIO and VFIO).
+    pub fn host_claims(&self) -> Vec<gba_hal::ClaimReport> {
+        self.host().claim_list()
     }
 
     /// See [`gba_hal::Device::free_groups`].
@@ -310,28 +295,21 @@ impl AnyBarrier {
     }
 
     /// With host combining, the local processes of this group that have not arrived for the
-    /// pending episode, from the port's host segment (simulator and UIO; VFIO has none).
-    pub fn local_missing(&self) -> Vec<gba_hal::host::LocalSlot> {
-        fn missing<B: gba_hal::Backend>(
-            b: &Barrier<HalPort<'_, B>>,
-            segment: impl FnOnce(&B) -> Option<gba_hal::host::HostSegment<'_>>,
-        ) -> Vec<gba_hal::host::LocalSlot> {
+    /// pending episode, as the port's arbiter reports them.
+    pub fn local_missing(&self) -> Vec<gba_hal::LocalSlot> {
+        fn missing<B: gba_hal::Backend>(b: &Barrier<HalPort<'_, B>>) -> Vec<gba_hal::LocalSlot> {
             let group = b.port().group_handle();
             if group.combining().is_none() {
                 return Vec::new();
             }
             let seq = crate::protocol::wire_sequence(b.episode());
-            segment(group.device().backend())
-                .map(|s| s.local_missing(group.id(), seq))
-                .unwrap_or_default()
+            group
+                .device()
+                .backend()
+                .host()
+                .local_missing(group.id(), seq)
         }
-        match &self.kind {
-            Kind::Sim(b) => missing(b, |d| {
-                Some(d.fabric().host_segment(b.port().group_handle().member_id()))
-            }),
-            Kind::Uio(b) => missing(b, |d| Some(d.segment_file().segment())),
-            Kind::Vfio(_) | Kind::Kernel(_) => Vec::new(),
-        }
+        on_barrier!(&self.kind, b => missing(b))
     }
 }
 

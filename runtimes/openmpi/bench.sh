@@ -22,18 +22,12 @@ FABRIC=/dev/shm/gba-openmpi-bench-$$
 trap '"$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1' EXIT
 "$GBA_BIN" sim create --ports 4 --path "$FABRIC" >/dev/null
 export GBA_FABRIC="$FABRIC"
-DEFAULT_PATH=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
-COMPONENT_PATH=
-IFS=: read -ra dirs <<<"$DEFAULT_PATH"
-for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
-export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
-# OpenMPI 5.0's launcher mirrors this path into PMIx's parameter of the same name, and PMIx's
-# scan of it complains about every file not named pmix_mca_*: harmless, silenced
-export PMIX_MCA_mca_base_component_show_load_errors=0
-export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
+source "$HERE/ompi_env.sh"
+gba_ompi_env "$BUILD" "$FABRIC"
 
-# one host, port 0 shared by the ranks; until the library combines a host's processes, each
-# rank gets a port of its own (tests/port-per-rank; GBA_TEST_HOST_COMBINING=1 for port 0)
+# The ranks of this one host can share port 0 (the library combines a host's processes:
+# GBA_TEST_HOST_COMBINING=1) or each take a port of its own (tests/port-per-rank, the default
+# here): two shapes of the same job, to be compared in one run.
 W=()
 [ "${GBA_TEST_HOST_COMBINING:-0}" = 1 ] || W=("$HERE/tests/port-per-rank")
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -67,6 +67,8 @@ typedef struct mca_coll_gba_barrier_component_t {
     gba_device *device;
     int device_status;          /* GBA_OK or the gba_status of the failed open */
     char device_name[512];      /* the path actually opened */
+    bool device_explicit;       /* device_path or GBA_DEVICE named a device: a failure to use
+                                 * it is said at verbose 0, since the user asked for it */
     gba_device_info info;
     uint32_t world_rank;
     bool progress_registered;

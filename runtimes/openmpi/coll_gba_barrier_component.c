@@ -202,9 +202,11 @@ int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mp
         const char *env = getenv("GBA_DEVICE");
         snprintf(c->device_name, sizeof(c->device_name), "%s (GBA_DEVICE)",
                  env ? env : "(unset)");
+        c->device_explicit = NULL != env && '\0' != env[0];
         rc = gba_device_open(NULL, &c->device);
     } else {
         snprintf(c->device_name, sizeof(c->device_name), "%s", path);
+        c->device_explicit = true;
         rc = gba_device_open(c->device_name, &c->device);
     }
     if (GBA_OK == rc) {
@@ -221,8 +223,12 @@ int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mp
          * take the same decision, so this rank stays in the selection and votes "fallback" in
          * the team creation of each communicator's enable (the library's verdict then names this
          * rank and the reason, once, on the communicator's rank 0). */
-        GBA_LOG(10, "device %s unavailable: %s (%d): %s; this rank votes for the software "
-                    "barrier", c->device_name, gba_strerror(rc), rc, gba_last_error());
+        /* A device the user named and that does not work is a configuration error, said
+         * at verbose 0 by world rank 0 (every rank usually shares the mistake; the verdict
+         * names any other rank that has it). Without a named device, fallback is expected. */
+        GBA_LOG(c->device_explicit && 0 == c->world_rank ? 0 : 1,
+                "device %s unavailable: %s (%d): %s; this rank votes for the software barrier",
+                c->device_name, gba_strerror(rc), rc, gba_last_error());
         return OMPI_SUCCESS;
     }
     if (c->drive_progress) {

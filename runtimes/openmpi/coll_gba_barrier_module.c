@@ -211,9 +211,12 @@ static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communica
                             "if the machine is loaded", comm->c_name, GBA_COMM_CID(comm), size,
                          verdict.text, c->ready_timeout_ms);
         } else {
-            /* the text starts with "software barrier: " and names the rank and the reason */
-            GBA_LOG_ROOT(1, "%s (cid %u, size %d): %s", comm->c_name, GBA_COMM_CID(comm),
-                         size, verdict.text);
+            /* the text starts with "software barrier: " and names the rank and the reason;
+             * at verbose 0 too when the user named a device that a rank cannot use */
+            bool misconfigured = c->device_explicit && (GBA_ERR_NO_DEVICE == verdict.reason ||
+                                                        GBA_ERR_NOT_GBA == verdict.reason);
+            GBA_LOG_ROOT(misconfigured ? 0 : 1, "%s (cid %u, size %d): %s", comm->c_name,
+                         GBA_COMM_CID(comm), size, verdict.text);
         }
         if (comm == &ompi_mpi_comm_world.comm &&
             (GBA_ERR_NO_DEVICE == verdict.reason || GBA_ERR_NOT_GBA == verdict.reason)) {

@@ -44,12 +44,8 @@ FABRIC=/dev/shm/gba-mpi4py-suite-$$
 "$GBA" sim create --ports 1 --path "$FABRIC" >/dev/null || exit 1
 trap '"$GBA" sim destroy --path "$FABRIC"' EXIT
 echo "== before"; "$GBA" sim status --path "$FABRIC"
-default=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
-path=
-IFS=: read -ra dirs <<<"$default"
-for d in "${dirs[@]}"; do [ -d "$d" ] && path="$path$d:"; done
-export OMPI_MCA_mca_base_component_path="$path$BUILD"
-export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
+source "$HERE/ompi_env.sh"
+gba_ompi_env "$BUILD" "$FABRIC"
 export OMPI_MCA_coll_gba_barrier_verbose=${GBA_VERBOSE:-1}
 read -ra suite_args <<<"${GBA_MPI4PY_ARGS:-}"
 echo "== $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg): mpirun -np $NP $* python test/main.py ${suite_args[*]}"

@@ -73,17 +73,8 @@ trap cleanup EXIT
 export GBA_FABRIC="$FABRIC"
 
 # Every process gets these through the environment (mpirun forwards OMPI_MCA_*).
-# OpenMPI's default component path, minus directories that do not exist: OpenMPI 4.1 stops
-# scanning at the first missing directory (Debian's default lists ~/.openmpi/components).
-DEFAULT_PATH=$(ompi_info --parsable --all 2>/dev/null | grep -m1 '^mca:mca:base:param:mca_base_component_path:value:' | cut -d: -f7- | tr -d '"')
-COMPONENT_PATH=
-IFS=: read -ra dirs <<<"$DEFAULT_PATH"
-for d in "${dirs[@]}"; do [ -d "$d" ] && COMPONENT_PATH="$COMPONENT_PATH$d:"; done
-export OMPI_MCA_mca_base_component_path="$COMPONENT_PATH$BUILD"
-# OpenMPI 5.0's launcher mirrors this path into PMIx's parameter of the same name, and PMIx's
-# scan of it complains about every file not named pmix_mca_*: harmless, silenced
-export PMIX_MCA_mca_base_component_show_load_errors=0
-export OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
+source "$HERE/ompi_env.sh"
+gba_ompi_env "$BUILD" "$FABRIC"
 export OMPI_MCA_coll_gba_barrier_verbose=1
 W=()
 [ "$HOST_COMBINING" = 1 ] || W=("$HERE/tests/port-per-rank")
@@ -128,6 +119,13 @@ for np in 2 4; do
         "MPI_COMM_WORLD \(cid 0, size $np\): software barrier: rank 0 has no usable GBA device"
     expect_eq "np=$np missing device: the fallback is said once, by rank 0" \
         "$(grep -c 'coll:gba_barrier: .*software barrier' "$LAST_LOG"):$(grep -c 'coll:gba_barrier: \[rank 0\] MPI_COMM_WORLD (cid 0, size [0-9]*): software barrier' "$LAST_LOG")" "1:1"
+
+    check "np=$np device path missing its port, at verbose 0, falls back" env OMPI_MCA_coll_gba_barrier_verbose=0 \
+        OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC" "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 500 -1
+    expect_log "np=$np a named device that does not open is said at verbose 0, with its reason" \
+        "\[rank 0\] device sim:$FABRIC unavailable: .*names no port"
+    expect_log "np=$np ... and the fallback with it, at verbose 0" \
+        "MPI_COMM_WORLD \(cid 0, size $np\): software barrier: rank 0 has no usable GBA device"
 
     check "np=$np MPI_THREAD_MULTIPLE: 3 threads, barriers on distinct communicators at once, on the GBA" \
         "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/thread_multiple" 200 3 1

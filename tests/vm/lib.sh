@@ -1,4 +1,4 @@
-# Shared by tests/vm/smoke.sh and tests/vm/cluster.sh (sourced, not run): the guest kernel
+# Shared by the guest tests under tests/vm/ (sourced, not run): the guest kernel
 # (Debian's 6.1 package, fetched with apt-get download and unpacked, never installed) and a
 # busybox initramfs holding the given binaries, their libraries, the UIO/VFIO modules and an
 # init script.

@@ -25,7 +25,8 @@ use std::sync::Mutex;
 use gba_pac::common::Volatile;
 
 use super::kernel_abi as abi;
-use crate::backend::{Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
+use crate::arbiter::{Claim, ClaimReport, ClaimState, HostArbiter, LocalSlot, Refusal};
+use crate::backend::{Backend, Combining, DmaError, DmaRegion, LocalTeam};
 use crate::members::MemberSet;
 
 /// Bytes of a run-time page (the driver maps exactly one).
@@ -66,8 +67,6 @@ struct Held {
     flag_iova: u64,
     local: u32,
     index: u32,
-    /// False while a joined claim waits for the winner's group to be READY.
-    ready: bool,
 }
 
 // SAFETY: `shared` is a mapping owned by this value, reached only atomically.
@@ -211,17 +210,16 @@ impl KernelBackend {
         info(&self.file)
     }
 
-    /// [`Backend::claim_group`] with the member set the driver writes into MEMBER_MASK.
+    /// [`HostArbiter::claim`]: the driver's claim on a file of its own; won or joined, the
+    /// group comes configured by the driver ([`Claim::Configured`]).
     fn claim(&self, group: usize, team: Option<&LocalTeam>, members: &MemberSet) -> Claim {
         let Some(run) = run_offset(group) else {
             return Claim::Busy;
         };
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        match &held[group] {
+        if held[group].is_some() {
             // A second Group over one backend value.
-            Some(claim) if claim.ready => return Claim::Busy,
-            Some(_) => return self.joined(&mut held, group, run),
-            None => {}
+            return Claim::Busy;
         }
         let (key, local, index) = team.map_or((self.token, 1, 0), |t| (t.key, t.local, t.index));
         let mut req = abi::ClaimReq {
@@ -233,63 +231,71 @@ impl KernelBackend {
         };
         req.members
             .copy_from_slice(&members.words()[..abi::MEMBER_WORDS]);
-        let Ok(file) = open_device(&self.path) else {
-            return Claim::Busy;
+        let file = match open_device(&self.path) {
+            Ok(file) => file,
+            Err(_) => {
+                return Claim::Refused(Refusal::Arbiter {
+                    reason: "the kernel driver's device node could not be opened again for the claim",
+                });
+            }
         };
         // SAFETY: GBA_IOC_CLAIM reads and writes a `struct gba_claim_req` (mirrored, tested).
-        if unsafe { ioctl(&file, abi::IOC_CLAIM, &mut req) }.is_err()
-            || (req.result != abi::CLAIM_WON && req.result != abi::CLAIM_JOINED)
-            || req.run_offset != run as u64
-        {
-            return Claim::Busy;
+        if let Err(e) = unsafe { ioctl(&file, abi::IOC_CLAIM, &mut req) } {
+            return Claim::Refused(Refusal::Arbiter {
+                reason: match e.raw_os_error() {
+                    Some(libc::EDOM) => {
+                        "the kernel driver refused the member set: it must hold this port and no member past MAX_MEMBERS"
+                    }
+                    Some(libc::EINVAL) => {
+                        "the kernel driver refused the claim's arguments (group, team key 0, local count or index)"
+                    }
+                    _ => "GBA_IOC_CLAIM failed (see the kernel log)",
+                },
+            });
         }
-        let Some(mut claim) = self.map_claim(file, &req, run) else {
-            return Claim::Busy;
+        match req.result {
+            abi::CLAIM_WON | abi::CLAIM_JOINED if req.run_offset == run as u64 => {}
+            abi::CLAIM_BUSY => return Claim::Busy,
+            abi::CLAIM_DENIED => return Claim::Refused(self.refusal(&req)),
+            _ => {
+                return Claim::Refused(Refusal::Arbiter {
+                    reason: "the kernel driver answered GBA_IOC_CLAIM with a result this library does not know (a newer driver?)",
+                });
+            }
+        }
+        let Some(claim) = self.map_claim(file, &req, run) else {
+            return Claim::Refused(Refusal::Arbiter {
+                reason: "the kernel driver refused to map the claimed group's pages",
+            });
         };
-        claim.ready = req.result == abi::CLAIM_WON;
+        let flag = DmaRegion {
+            host: claim.shared,
+            iova: claim.flag_iova,
+            len: abi::LINE,
+        };
         held[group] = Some(claim);
-        if req.result == abi::CLAIM_WON {
-            Claim::Won
-        } else {
-            self.joined(&mut held, group, run)
-        }
+        Claim::Configured { flag }
     }
 
-    /// A joined claim once the group is READY (the winner may still be waiting for the other
-    /// ports): `Wait` until then, `Busy` (the claim given up) if the group failed.
-    fn joined(&self, held: &mut [Option<Held>], group: usize, run: usize) -> Claim {
-        use gba_pac::group::offset;
-        // SAFETY: STATUS on the group's run-time page, mapped over the window copy while the
-        // claim is held; 8-aligned, read volatilely.
-        let status = unsafe {
-            self.window
-                .as_ptr()
-                .add(run + offset::STATUS - offset::CONTROL)
-                .cast::<u64>()
-                .read_volatile()
-        };
-        let status = gba_pac::tock_registers::LocalRegisterCopy::<
-            u64,
-            gba_pac::group::STATUS::Register,
-        >::new(status);
-        if status.is_set(gba_pac::group::STATUS::ERROR) {
-            if let Some(claim) = held[group].take() {
-                self.give_up(group, claim);
+    /// Why the driver denied `req`, in the arbiter's words.
+    fn refusal(&self, req: &abi::ClaimReq) -> Refusal {
+        // SAFETY: geteuid cannot fail.
+        let me = unsafe { libc::geteuid() };
+        match req.reason {
+            abi::REASON_OTHER_UID => Refusal::OtherUser {
+                holder: req.owner_uid,
+                me,
+            },
+            abi::REASON_QUOTA => {
+                let info = self.info().unwrap_or_default();
+                Refusal::Quota {
+                    uid: me,
+                    held: info.held_by_caller,
+                    quota: info.groups_per_uid,
+                }
             }
-            return Claim::Busy;
-        }
-        if !status.is_set(gba_pac::group::STATUS::READY) {
-            return Claim::Wait;
-        }
-        let Some(claim) = held[group].as_mut() else {
-            return Claim::Busy;
-        };
-        claim.ready = true;
-        Claim::Joined {
-            flag: DmaRegion {
-                host: claim.shared,
-                iova: claim.flag_iova,
-                len: abi::LINE,
+            reason => Refusal::Arbiter {
+                reason: abi::reason_text(reason),
             },
         }
     }
@@ -333,7 +339,6 @@ impl KernelBackend {
             flag_iova: req.flag_iova,
             local: req.local,
             index: req.index,
-            ready: false,
         })
     }
 
@@ -453,40 +458,34 @@ unsafe impl Backend for KernelBackend {
         super::clock::monotonic_ns()
     }
 
-    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
-        // Without a member set: this port alone (the HAL calls claim_group_for).
-        // SAFETY: reading PORT_ID of the window copy, filled at open.
-        let port = unsafe {
-            self.window
-                .as_ptr()
-                .add(gba_pac::global::offset::PORT_ID)
-                .cast::<u32>()
-                .read_volatile()
-        };
-        self.claim(group, team, &core::iter::once(port as usize).collect())
+    fn host(&self) -> &dyn HostArbiter {
+        self
     }
 
-    fn claim_group_for(
-        &self,
-        group: usize,
-        team: Option<&LocalTeam>,
-        members: &MemberSet,
-    ) -> Claim {
-        self.claim(group, team, members)
+    fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())
+    }
+}
+
+/// The driver arbitrates: claims are its, each on a file of this value's; leaving is closing
+/// that file, and the driver resets the group when the claim's last file closes.
+impl HostArbiter for KernelBackend {
+    fn claim(&self, group: usize, team: Option<&LocalTeam>, members: &MemberSet) -> Claim {
+        KernelBackend::claim(self, group, team, members)
     }
 
-    fn configures_groups(&self) -> bool {
+    fn hold(&self, _group: usize, _flag: &DmaRegion) -> bool {
+        // Never asked: a claim here is Configured, never Won.
         true
     }
 
-    fn hold_group(&self, _group: usize, _flag: &DmaRegion) -> bool {
-        true
-    }
-
-    fn leave_group(&self, group: usize) -> bool {
-        // The driver resets the group when the claim's last file closes: never the caller.
+    fn leave(&self, group: usize) -> bool {
         self.drop_claim(group);
         false
+    }
+
+    fn release(&self, group: usize) {
+        self.drop_claim(group);
     }
 
     fn claimed_groups(&self) -> u32 {
@@ -497,10 +496,6 @@ unsafe impl Backend for KernelBackend {
             .unwrap_or(u32::MAX);
         let busy = self.info().map_or(u32::MAX, |i| i.groups_busy);
         claimed | busy
-    }
-
-    fn release_group(&self, group: usize) {
-        self.drop_claim(group);
     }
 
     fn combining(&self, group: usize) -> Option<Combining> {
@@ -524,7 +519,25 @@ unsafe impl Backend for KernelBackend {
         self.host_key
     }
 
-    fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())
+    fn claims(&self, each: &mut dyn FnMut(&ClaimReport)) {
+        for c in KernelBackend::claims(self).unwrap_or_default() {
+            each(&ClaimReport {
+                group: c.group as usize,
+                state: ClaimState::Held,
+                pid: u64::try_from(c.pid).unwrap_or(0),
+                uid: Some(c.uid),
+                // The driver's claim lives exactly as long as its files: held is alive.
+                alive: true,
+                other_pid_namespace: c.pid == 0,
+                team_key: None,
+                joined: u64::from(c.files),
+                local: u64::from(c.local),
+            });
+        }
+    }
+
+    fn local_slots(&self, _group: usize, _each: &mut dyn FnMut(&LocalSlot)) {
+        // The driver keeps no per-process arrival record: the combining block's `entered`
+        // words are the processes' own.
     }
 }
