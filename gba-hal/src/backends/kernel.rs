@@ -164,7 +164,13 @@ impl KernelBackend {
                 source: io::Error::last_os_error(),
             });
         }
-        let window = NonNull::new(ptr.cast::<u8>()).expect("mmap returned MAP_FAILED, not null");
+        let Some(window) = NonNull::new(ptr.cast::<u8>()) else {
+            return Err(KernelError::Reserve {
+                path: path.to_path_buf(),
+                len,
+                source: io::Error::other("mmap gave address 0"),
+            });
+        };
         let backend = KernelBackend {
             path: path.to_path_buf(),
             file,
@@ -539,5 +545,37 @@ impl HostArbiter for KernelBackend {
     fn local_slots(&self, _group: usize, _each: &mut dyn FnMut(&LocalSlot)) {
         // The driver keeps no per-process arrival record: the combining block's `entered`
         // words are the processes' own.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_node_names_the_module_and_the_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = KernelBackend::open(&dir.path().join("gba7")).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, KernelError::Open { .. }), "{err:?}");
+        assert!(
+            text.contains("gba7") && text.contains("gba.ko loaded"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_the_driver_is_refused_by_name() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let err = KernelBackend::open(file.path()).unwrap_err();
+        assert!(matches!(err, KernelError::Info { .. }), "{err:?}");
+        assert!(err.to_string().contains("GBA_IOC_INFO"), "{err}");
+    }
+
+    #[test]
+    fn run_pages_are_the_second_page_of_each_group_block() {
+        assert_eq!(run_offset(0), Some(0x11000));
+        assert_eq!(run_offset(31), Some(0x10000 + 31 * 0x2000 + 0x1000));
+        assert_eq!(run_offset(32), None);
     }
 }
