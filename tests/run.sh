@@ -23,6 +23,7 @@ STAGES=(
     "openmpi5|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|several hosts on one machine: network + UTS namespaces, one fabric port per host"
     "vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
+    "kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused"
 )
 
 if [ "${1:-}" = --list ]; then
@@ -158,6 +159,19 @@ stage_vm() {
     done
 }
 
+stage_kernel() {
+    # tests/vm/kernel.sh: gba.ko built against the guest kernel's headers, loaded in one guest.
+    cargo build -q -p gba -p gba-barrier --bins --example vm_team
+    local rc=0
+    bash tests/vm/kernel.sh target/debug 2>&1 | tee -a "$log" || rc=${PIPESTATUS[0]}
+    if [ "$rc" = 77 ]; then
+        skip kernel "QEMU cannot run here (see the line above)"
+    elif [ "$rc" != 0 ]; then
+        echo "kernel: FAILED"
+        return 1
+    fi
+}
+
 for s in "${STAGES[@]}"; do
     name=${s%%|*}
     wants "$name" || continue
@@ -168,6 +182,6 @@ echo "== done [${SECONDS}s]"
 # One closing line for the whole run (cargo prints one per test binary; the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
 if ((${#skipped[@]})); then echo "stages NOT RUN: ${skipped[*]}"; fi

@@ -18,7 +18,8 @@ const SPEC: &str = include_str!("../../gba.yaml");
 
 #[derive(Args)]
 pub struct DumpArgs {
-    /// The device: `sim:<fabric-dir>#<port>` or `/dev/uioN` (default: $GBA_DEVICE).
+    /// The device: `sim:<fabric-dir>#<port>`, `/dev/gbaN`, `/dev/uioN` or `vfio:BDF` (default:
+    /// $GBA_DEVICE).
     #[arg(long)]
     device: Option<String>,
     /// Dump only this group's block (default: the global block and every enabled group).
@@ -65,12 +66,16 @@ pub fn run(args: DumpArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let mut out = format!("{device}\n");
+    // The kernel driver maps no group's registers to a process that does not hold it: its
+    // global block (from the driver, read at open) and its claims are what there is to show.
+    let kernel = matches!(device.address(), DeviceAddress::Kernel(_));
     for block in &spec.blocks {
         let count = block.array.as_ref().map_or(1, |a| *a.count as usize);
         let stride = block.array.as_ref().map_or(0, |a| *a.stride as usize);
         for index in 0..count {
             let base = *block.offset as usize + index * stride;
             let selected = match (args.group, &block.array) {
+                (_, Some(_)) if kernel => false,
                 (Some(g), Some(_)) => index == g,
                 (Some(_), None) => false,
                 (None, Some(_)) => group_enabled(&spec.blocks, &read, index),
@@ -81,25 +86,27 @@ pub fn run(args: DumpArgs) -> ExitCode {
             }
         }
     }
+    if kernel {
+        out += "\ngroup registers: mapped only by a group's holder (the kernel driver)\n";
+    }
     host_claims(&mut out, &device, args.group);
     print!("{out}");
     ExitCode::SUCCESS
 }
 
-/// The host segment's claim records of this port (simulator and UIO ports; VFIO has no host
-/// segment): group, state, owner pid, team key, joined of L, and each local process.
+/// The claims of this port, as its arbiter reports them (the host segment's on the
+/// simulator, UIO and VFIO): group, owner pid and uid, state, team key, joined of L, and each
+/// local process.
 fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
-    let Some(claims) = device.host_claims() else {
-        return;
-    };
-    let claims: Vec<_> = claims
+    let claims: Vec<_> = device
+        .host_claims()
         .into_iter()
         .filter(|c| group.is_none_or(|g| g == c.group))
         .collect();
     let _ = writeln!(out, "host claims ({}):", claims.len());
     for c in &claims {
-        let _ = writeln!(out, "  {}", crate::sim::claim_text(c));
-        for s in &c.slots {
+        let _ = writeln!(out, "  {c}");
+        for s in device.host().slot_list(c.group) {
             let _ = writeln!(
                 out,
                 "    slot {}: pid {}{} team rank {} entered {}",

@@ -318,7 +318,7 @@ pub fn status_text(fabric: &Fabric) -> String {
         if p.barriers_completed == 0 && processes.is_empty() && !p.dead {
             continue;
         }
-        let owners: Vec<String> = p.claims.iter().map(claim_text).collect();
+        let owners: Vec<String> = p.claims.iter().map(ToString::to_string).collect();
         let _ = writeln!(
             out,
             "{:<6} {:>12}  {}{}{}",
@@ -384,7 +384,6 @@ fn group_row(g: &GroupReport) -> String {
     )
 }
 
-/// One claim record: `g0=PID held team 0x… joined 2/2` (`(dead)` when its claimant is gone).
 /// `gba sim status --json`: what the table shows, as one document (the switch is stepped
 /// first, as for the table). Scripts read this; the table's layout may change.
 pub fn status_json(fabric: &Fabric) -> serde_json::Value {
@@ -431,27 +430,16 @@ pub fn status_json(fabric: &Fabric) -> serde_json::Value {
     })
 }
 
-fn claim_json(c: &gba_sim::host::ClaimReport) -> serde_json::Value {
+fn claim_json(c: &gba_hal::ClaimReport) -> serde_json::Value {
     serde_json::json!({
         "group": c.group,
-        "state": c.state,
+        "state": c.state.to_string(),
         "pid": c.pid,
+        "uid": c.uid,
         "alive": c.alive,
+        "other_pid_namespace": c.other_pid_namespace,
         "team_key": c.team_key,
         "joined": c.joined,
         "local": c.local,
     })
-}
-
-pub fn claim_text(c: &gba_sim::host::ClaimReport) -> String {
-    format!(
-        "g{}={}{} {} team {:#x} joined {}/{}",
-        c.group,
-        c.pid,
-        if c.alive { "" } else { " (dead)" },
-        c.state,
-        c.team_key,
-        c.joined,
-        c.local
-    )
 }

@@ -73,8 +73,10 @@ fn create_status_dump_fault_destroy() {
     sim.set_group_owner(2, 5, Some(u64::from(std::process::id())));
     let out = gba(&["dump", "--device", &device, "--group", "5"]);
     let dump = text(&out.stdout);
+    // This process's uid: the owner of the fabric it just made.
+    let uid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&fabric).unwrap());
     let claim = format!(
-        "g5={} held team 0xffffffffffffffff joined 1/1",
+        "g5={} uid {uid} held team 0xffffffffffffffff joined 1/1",
         std::process::id()
     );
     assert!(dump.contains(&claim), "{dump}");
@@ -91,6 +93,7 @@ fn create_status_dump_fault_destroy() {
         u64::from(std::process::id()),
         "{status}"
     );
+    assert_eq!(port2["claims"][0]["uid"], uid, "{status}");
     sim.set_group_owner(2, 5, None);
 
     let out = gba(&["sim", "fault", "--path", path, "drop", "--port", "1"]);

@@ -63,6 +63,11 @@
 // handle); nothing was done.
 #define GBA_ERR_IN_USE -15
 
+// This host's arbiter refused the group to this user: its quota of groups on the port is
+// used (`GBA_GROUP_QUOTA`, or the kernel driver's `groups_per_uid`), or the team's claim is
+// another user's (gba_last_error says which). Another group id does not help.
+#define GBA_ERR_DENIED -16
+
 // Words of a member mask (`uint64_t mask[GBA_MEMBER_WORDS]`): bit m of word m / 64 is member
 // m. The spec's MEMBER_MASK count (checked when this library builds).
 #define GBA_MEMBER_WORDS 12

@@ -15,7 +15,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gba_hal::backends::{OpenError, UioBackend, VfioBackend, open_hardware, open_vfio};
+use gba_hal::backends::{
+    KernelBackend, OpenError, UioBackend, VfioBackend, open_hardware, open_kernel, open_vfio,
+};
 use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
 use gba_sim::SimBackend;
 
@@ -39,6 +41,7 @@ enum Backends {
     Sim(gba_hal::Device<SimBackend>),
     Uio(gba_hal::Device<UioBackend>),
     Vfio(gba_hal::Device<VfioBackend>),
+    Kernel(gba_hal::Device<KernelBackend>),
 }
 
 /// Runs `$body` with `$d` bound to the generic `gba_hal::Device` of either backend.
@@ -48,6 +51,7 @@ macro_rules! on_device {
             Backends::Sim($d) => $body,
             Backends::Uio($d) => $body,
             Backends::Vfio($d) => $body,
+            Backends::Kernel($d) => $body,
         }
     };
 }
@@ -72,6 +76,7 @@ impl AnyDevice {
             }
             DeviceAddress::Uio(_) => Backends::Uio(open_hardware(address)?),
             DeviceAddress::Vfio(_) => Backends::Vfio(open_vfio(address)?),
+            DeviceAddress::Kernel(_) => Backends::Kernel(open_kernel(address)?),
         };
         Ok(AnyDevice {
             inner: Arc::new(Inner {
@@ -96,25 +101,21 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.identity())
     }
 
-    /// See [`gba_hal::Backend::host_key`].
-    pub fn host_key(&self) -> Option<u64> {
+    /// This port's host arbitration, whatever the backend (see [`gba_hal::Backend::host`]).
+    pub fn host(&self) -> &dyn gba_hal::HostArbiter {
         use gba_hal::Backend;
-        on_device!(&self.inner.device, d => d.backend().host_key())
+        on_device!(&self.inner.device, d => d.backend().host())
     }
 
-    /// The claim records of this port's host segment that are not free (simulator and UIO;
-    /// `None`: the device has no host segment, as VFIO's).
-    pub fn host_claims(&self) -> Option<Vec<gba_hal::host::ClaimReport>> {
-        match &self.inner.device {
-            Backends::Sim(d) => Some(
-                d.backend()
-                    .fabric()
-                    .host_segment(d.identity().port)
-                    .claims(),
-            ),
-            Backends::Uio(d) => Some(d.backend().segment_file().segment().claims()),
-            Backends::Vfio(_) => None,
-        }
+    /// See [`gba_hal::HostArbiter::host_key`].
+    pub fn host_key(&self) -> Option<u64> {
+        self.host().host_key()
+    }
+
+    /// Every claim of this port that is not free, as its arbiter reports it (the host
+    /// segment's on the simulator, UIO and VFIO).
+    pub fn host_claims(&self) -> Vec<gba_hal::ClaimReport> {
+        self.host().claim_list()
     }
 
     /// See [`gba_hal::Device::free_groups`].
@@ -140,6 +141,10 @@ impl AnyDevice {
     /// BARRIERS_COMPLETED of this port: episodes completed in all its groups.
     pub fn barriers_completed(&self) -> u64 {
         use gba_pac::tock_registers::interfaces::Readable;
+        // The kernel driver maps no global page: its copy in the window is from the open.
+        if let Backends::Kernel(d) = &self.inner.device {
+            return d.backend().info().map_or(0, |i| i.barriers_completed);
+        }
         on_device!(&self.inner.device, d => d.registers().global().barriers_completed().get())
     }
 
@@ -186,6 +191,9 @@ impl AnyDevice {
             Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Vfio(d) => {
                 Kind::Vfio(barrier_over(d.claim_until(config, &mut give_up)?, hook))
+            }
+            Backends::Kernel(d) => {
+                Kind::Kernel(barrier_over(d.claim_until(config, &mut give_up)?, hook))
             }
         };
         let mut barrier = AnyBarrier {
@@ -236,6 +244,7 @@ enum Kind {
     Sim(Barrier<HalPort<'static, SimBackend>>),
     Uio(Barrier<HalPort<'static, UioBackend>>),
     Vfio(Barrier<HalPort<'static, VfioBackend>>),
+    Kernel(Barrier<HalPort<'static, KernelBackend>>),
 }
 
 macro_rules! on_barrier {
@@ -244,6 +253,7 @@ macro_rules! on_barrier {
             Kind::Sim($b) => $body,
             Kind::Uio($b) => $body,
             Kind::Vfio($b) => $body,
+            Kind::Kernel($b) => $body,
         }
     };
 }
@@ -299,28 +309,21 @@ impl AnyBarrier {
     }
 
     /// With host combining, the local processes of this group that have not arrived for the
-    /// pending episode, from the port's host segment (simulator and UIO; VFIO has none).
-    pub fn local_missing(&self) -> Vec<gba_hal::host::LocalSlot> {
-        fn missing<B: gba_hal::Backend>(
-            b: &Barrier<HalPort<'_, B>>,
-            segment: impl FnOnce(&B) -> Option<gba_hal::host::HostSegment<'_>>,
-        ) -> Vec<gba_hal::host::LocalSlot> {
+    /// pending episode, as the port's arbiter reports them.
+    pub fn local_missing(&self) -> Vec<gba_hal::LocalSlot> {
+        fn missing<B: gba_hal::Backend>(b: &Barrier<HalPort<'_, B>>) -> Vec<gba_hal::LocalSlot> {
             let group = b.port().group_handle();
             if group.combining().is_none() {
                 return Vec::new();
             }
             let seq = crate::protocol::wire_sequence(b.episode());
-            segment(group.device().backend())
-                .map(|s| s.local_missing(group.id(), seq))
-                .unwrap_or_default()
+            group
+                .device()
+                .backend()
+                .host()
+                .local_missing(group.id(), seq)
         }
-        match &self.kind {
-            Kind::Sim(b) => missing(b, |d| {
-                Some(d.fabric().host_segment(b.port().group_handle().member_id()))
-            }),
-            Kind::Uio(b) => missing(b, |d| Some(d.segment_file().segment())),
-            Kind::Vfio(_) => Vec::new(),
-        }
+        on_barrier!(&self.kind, b => missing(b))
     }
 }
 

@@ -59,6 +59,10 @@ pub const GBA_ERR_OOB: c_int = -14;
 /// Another thread is inside this barrier or team handle right now (one thread at a time per
 /// handle); nothing was done.
 pub const GBA_ERR_IN_USE: c_int = -15;
+/// This host's arbiter refused the group to this user: its quota of groups on the port is
+/// used (`GBA_GROUP_QUOTA`, or the kernel driver's `groups_per_uid`), or the team's claim is
+/// another user's (gba_last_error says which). Another group id does not help.
+pub const GBA_ERR_DENIED: c_int = -16;
 
 mod team;
 pub use team::*;
@@ -374,6 +378,7 @@ fn hal_error(error: &gba_hal::Error) -> c_int {
         E::Failed { .. } => GBA_ERR_DEVICE,
         E::Timeout { .. } | E::Cancelled { .. } => GBA_ERR_TIMEOUT,
         E::Dma { .. } => GBA_ERR_IO,
+        E::ClaimRefused { .. } => GBA_ERR_DENIED,
     };
     fail(code, error)
 }
@@ -888,6 +893,9 @@ pub extern "C" fn gba_strerror(status: c_int) -> *const c_char {
         GBA_ERR_BUSY => c"GBA_ERR_BUSY: the device still has barriers or teams",
         GBA_ERR_OOB => c"GBA_ERR_OOB: the runtime's out-of-band allgather failed",
         GBA_ERR_IN_USE => c"GBA_ERR_IN_USE: another thread is using this handle right now",
+        GBA_ERR_DENIED => {
+            c"GBA_ERR_DENIED: this host refused the group to this user (quota, or another user's claim)"
+        }
         _ => c"unknown status code",
     };
     text.as_ptr()

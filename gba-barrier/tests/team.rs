@@ -230,7 +230,7 @@ fn ranks_sharing_a_port_combine_into_one_member() {
     assert_eq!(claims.len(), 1, "{claims:?}");
     assert_eq!(
         (claims[0].state, claims[0].joined, claims[0].local),
-        ("held", 3, 3)
+        (gba_hal::ClaimState::Held, 3, 3)
     );
     assert_eq!(fabric.claims(0)[0].joined, 2);
     let before: Vec<u64> = [0, 1]

@@ -6,6 +6,10 @@ use core::ptr::NonNull;
 
 use gba_pac::common::{Atomic, Mechanism, Volatile};
 
+use crate::arbiter::HostArbiter;
+#[cfg(doc)]
+use crate::arbiter::{Claim, Exclusive};
+
 /// How registers of a backend's window are reached: [`Volatile`] for device memory,
 /// [`Atomic`] for a window in memory that other threads or processes share.
 ///
@@ -72,11 +76,12 @@ pub struct DmaError {
 /// - a region from [`alloc_dma`](Backend::alloc_dma) is `len` bytes of host memory, 64-byte
 ///   aligned, zeroed, shared with no other allocation's cache lines, that the device reaches
 ///   at `iova`, valid until passed to [`free_dma`](Backend::free_dma) or the backend drops,
-///   and accessed by the host only atomically; a [`Claim::Joined`] flag is such a region,
-///   allocated by the team-mate that won the claim and valid until the last process of the
-///   claim leaves it;
-/// - a [`Combining`] from [`combining`](Backend::combining) points at 8-aligned words valid
-///   for as long as the backend lives, reached by every process only atomically.
+///   and accessed by the host only atomically; a [`Claim::Joined`] or [`Claim::Configured`]
+///   flag from [`host`](Backend::host) is such a region, allocated by the team-mate that won
+///   the claim (or by the arbiter) and valid until the last process of the claim leaves it;
+/// - a [`Combining`] from [`host`](Backend::host)'s [`HostArbiter::combining`] points at
+///   8-aligned words valid for as long as the backend lives, reached by every process only
+///   atomically.
 pub unsafe trait Backend: Send + Sync {
     type Mechanism: Access;
 
@@ -132,78 +137,16 @@ pub unsafe trait Backend: Send + Sync {
     /// A monotonic clock in nanoseconds, for timeouts.
     fn now_ns(&self) -> u64;
 
-    /// Takes or joins this host's claim on `group` (issue 13: groups are owned, not
-    /// overwritten; one port per host, many processes), atomically against every other
-    /// process and every other backend value on the same port, before any register of the
-    /// group is written. `team` is `None` for a claim of this backend value alone.
-    ///
-    /// - [`Claim::Won`]: this value configures the group (RESET first), then publishes it
-    ///   with [`hold_group`](Backend::hold_group) (or gives it back with
-    ///   [`release_group`](Backend::release_group)).
-    /// - [`Claim::Joined`]: a process of the same team (same [`LocalTeam::key`]) holds the
-    ///   group, configured and READY; `flag` is the release flag it shares with this host.
-    /// - [`Claim::Wait`]: a team-mate is configuring it; ask again.
-    /// - [`Claim::Busy`]: another team with a live process holds it
-    ///   ([`Error::GroupBusy`](crate::Error::GroupBusy)); the owner's group is untouched.
-    ///
-    /// A claim whose every process died is taken over (`Won`). A backend without host
-    /// arbitration always wins (the default: right only for a device one process alone can
-    /// open, as VFIO's).
-    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
-        let _ = (group, team);
-        Claim::Won
-    }
-
-    /// The winner of [`claim_group`](Backend::claim_group) publishes the configured group and
-    /// its release flag to its team-mates. False when the claim was taken over meanwhile (its
-    /// owner was thought dead): the caller then gives up as on `Busy`.
-    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
-        let _ = (group, flag);
-        true
-    }
-
-    /// Leaves a held claim. True when this was the host's last process in it: the caller
-    /// then resets the group on this port, frees the flag and calls
-    /// [`release_group`](Backend::release_group). Default: always the last.
-    fn leave_group(&self, group: usize) -> bool {
-        let _ = group;
-        true
-    }
-
-    /// Groups whose host claim a live owner holds (bit g: group g), for
-    /// [`Device::free_groups`](crate::Device::free_groups): a group claimed but not yet
-    /// enabled on the switch is not offered to an agreement. Default: none.
-    fn claimed_groups(&self) -> u32 {
-        0
-    }
-
-    /// Frees the claim (after the group was reset on this port, by the winner that failed to
-    /// configure it or by the last process to leave it).
-    fn release_group(&self, group: usize) {
-        let _ = group;
-    }
-
-    /// The host's combining block of a held `group` when the team has more than one process
-    /// on this port: the arrivals counter every local process adds to, and this process's
-    /// `entered` word. `None` for a claim of one process.
-    fn combining(&self, group: usize) -> Option<Combining> {
-        let _ = group;
-        None
-    }
-
-    /// What identifies the host segment this port is arbitrated in (boot id and the
-    /// segment's identity, hashed), so a team can tell "two processes of one host on its
-    /// port" from "two hosts reporting the same PORT_ID". `None`: this backend has no host
-    /// segment, so two processes cannot share its port.
-    fn host_key(&self) -> Option<u64> {
-        None
-    }
+    /// This port's host arbitration: who holds which group among the processes of this host
+    /// that open the port (see [`HostArbiter`]). There is no default: a backend says what
+    /// arbitrates its port, [`Exclusive`] for a device one process alone can open.
+    fn host(&self) -> &dyn HostArbiter;
 
     /// What the device is, for messages: "sim:/dev/shm/gba-fabric#0", "/dev/uio0".
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
-/// A team's place on this host, for [`Backend::claim_group`]: processes with the same `key`
+/// A team's place on this host, for [`HostArbiter::claim`]: processes with the same `key`
 /// share the claim; `local` of them combine their arrivals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LocalTeam {
@@ -215,15 +158,6 @@ pub struct LocalTeam {
     pub index: u32,
     /// This process's rank in the team (for diagnosis).
     pub rank: u32,
-}
-
-/// The outcome of [`Backend::claim_group`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Claim {
-    Won,
-    Joined { flag: DmaRegion },
-    Wait,
-    Busy,
 }
 
 /// A host's combining block for one group (see docs/design/host.md "Host combining"): the

@@ -78,6 +78,8 @@ pub struct Record<'a, C> {
     pub start: &'a C,
     /// The team key of the claim.
     pub team: &'a C,
+    /// The claimant's uid, as [`Claimant::uid`] encodes it (0: not recorded).
+    pub uid: &'a C,
     /// The combining block's arrivals counter (zeroed by each new claim).
     pub arrivals: &'a C,
 }
@@ -94,6 +96,34 @@ pub enum Taken {
     Wait,
     /// Another team with a live process holds the group.
     Busy,
+    /// A live claim has this team's key but another user's uid (as recorded): only the same
+    /// user joins.
+    OtherUser { uid: u32 },
+    /// This user holds its quota of the port's groups already (decided by the host segment
+    /// before the record is touched).
+    Quota { held: u32, quota: u32 },
+}
+
+/// Who takes or joins a record: its pid, start time and uid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claimant {
+    pub pid: u64,
+    /// `/proc/PID/stat` field 22 (0: unknown).
+    pub start: u64,
+    pub uid: u32,
+}
+
+impl Claimant {
+    /// The uid as the record stores it: bit 32 set, so that 0 means "not recorded" (uid 0 is
+    /// root's).
+    pub fn uid_word(uid: u32) -> u64 {
+        (1 << 32) | u64::from(uid)
+    }
+
+    /// The uid a record's word names, if any.
+    pub fn uid_of(word: u64) -> Option<u32> {
+        (word >> 32 == 1).then_some(word as u32)
+    }
 }
 
 /// Whether the claim of `state`, whose claimant started at `start`, is still used by a live
@@ -133,36 +163,40 @@ impl<C: Cell64> Record<'_, C> {
         State::unpack(self.word.load(Ordering::Acquire))
     }
 
-    /// [`take_as`](Self::take_as) with no table of local processes.
+    /// [`take_as`](Self::take_as) with no table of local processes, as uid 0.
     pub fn take(&self, pid: u64, start: u64, key: u64, liveness: &impl Liveness) -> Taken {
-        self.take_as(pid, start, key, liveness, &())
+        let me = Claimant { pid, start, uid: 0 };
+        self.take_as(&me, key, liveness, &())
     }
 
-    /// Takes (from FREE or from a dead claim) or joins (same team key, HELD) the record for
-    /// the process `pid` (started at `start`) of team `key`, registering in `slot` before a
-    /// join. Lock-free: loops only when a CAS lost to another transition, which then made
+    /// Takes (from FREE or from a dead claim) or joins (same team key and uid, HELD) the
+    /// record for the process `me` of team `key`, registering in `slot` before a join. Lock-free: loops only when a CAS lost to another transition, which then made
     /// progress.
     ///
     /// A held claim of this team is joined without asking whether its claimant lives: the
     /// team key is this team creation's own (rank 0's pid, start time and a counter), so the
     /// claim is nobody else's, and a dead team-mate fails the team anyway (its barrier times
     /// out naming it). That keeps the join, which every local process but one makes at each
-    /// team creation, free of the liveness check's system calls.
+    /// team creation, free of the liveness check's system calls. A claim with this team's key
+    /// and another uid is not joined (it is another user's, whatever its key says): it is
+    /// taken over if dead, else refused as [`Taken::OtherUser`].
     pub fn take_as(
         &self,
-        pid: u64,
-        start: u64,
+        me: &Claimant,
         key: u64,
         liveness: &impl Liveness,
         slot: &impl JoinSlot,
     ) -> Taken {
+        let (pid, start) = (me.pid, me.start);
         let mut registered = None;
         let outcome = loop {
             let word = self.word.load(Ordering::Acquire);
             let now = State::unpack(word);
             // Acquire on the word made a HELD claimant's team key visible (stored before its
             // HELD with release); the CAS below fails if the claim changed meanwhile.
-            let ours = now.state == HELD && self.team.load(Ordering::Relaxed) == key;
+            let team = now.state == HELD && self.team.load(Ordering::Relaxed) == key;
+            let holder = Claimant::uid_of(self.uid.load(Ordering::Relaxed));
+            let ours = team && holder == Some(me.uid);
             let (new, outcome) = match now.state {
                 FREE => (now.with(CLAIMING, 1, pid), Taken::Won { over_dead: false }),
                 HELD if ours && now.joined < MAX_JOINED => {
@@ -178,6 +212,11 @@ impl<C: Cell64> Record<'_, C> {
                     (now.next(CLAIMING, 1, pid), Taken::Won { over_dead: true })
                 }
                 CLAIMING => break Taken::Wait,
+                HELD if team && !ours => {
+                    break Taken::OtherUser {
+                        uid: holder.unwrap_or(u32::MAX),
+                    };
+                }
                 _ => break Taken::Busy,
             };
             if self
@@ -190,6 +229,8 @@ impl<C: Cell64> Record<'_, C> {
                     // its HELD (release), so relaxed stores suffice.
                     self.start.store(start, Ordering::Relaxed);
                     self.team.store(key, Ordering::Relaxed);
+                    self.uid
+                        .store(Claimant::uid_word(me.uid), Ordering::Relaxed);
                     self.arrivals.store(0, Ordering::Relaxed);
                 }
                 break outcome;
@@ -279,12 +320,13 @@ mod tests {
 
     #[test]
     fn claim_join_leave_free() {
-        let cells: [AtomicU64; 4] = core::array::from_fn(|_| AtomicU64::new(0));
+        let cells: [AtomicU64; 5] = core::array::from_fn(|_| AtomicU64::new(0));
         let r = Record {
             word: &cells[0],
             start: &cells[1],
             team: &cells[2],
             arrivals: &cells[3],
+            uid: &cells[4],
         };
         let alive = |_: State, _: u64| true;
         assert_eq!(r.take(10, 1, 77, &alive), Taken::Won { over_dead: false });
@@ -307,5 +349,50 @@ mod tests {
         assert_eq!(r.take(12, 1, 78, &alive), Taken::Won { over_dead: false });
         assert_eq!(r.take(13, 1, 79, &dead), Taken::Won { over_dead: true });
         assert_eq!(r.state().generation, 2);
+    }
+
+    /// Only the same user joins: another uid with the team's key is refused while the claim
+    /// lives, and takes it over once it is dead.
+    #[test]
+    fn another_user_with_the_key_does_not_join() {
+        let cells: [AtomicU64; 5] = core::array::from_fn(|_| AtomicU64::new(0));
+        let r = Record {
+            word: &cells[0],
+            start: &cells[1],
+            team: &cells[2],
+            arrivals: &cells[3],
+            uid: &cells[4],
+        };
+        let (alive, dead) = (|_: State, _: u64| true, |_: State, _: u64| false);
+        let owner = Claimant {
+            pid: 10,
+            start: 1,
+            uid: 1000,
+        };
+        let mate = Claimant { pid: 11, ..owner };
+        let other = Claimant {
+            pid: 12,
+            start: 1,
+            uid: 1001,
+        };
+        assert_eq!(
+            r.take_as(&owner, 77, &alive, &()),
+            Taken::Won { over_dead: false }
+        );
+        assert!(r.hold(10));
+        assert_eq!(
+            r.take_as(&other, 77, &alive, &()),
+            Taken::OtherUser { uid: 1000 }
+        );
+        assert_eq!(r.state().joined, 1, "nothing changed");
+        assert_eq!(r.take_as(&mate, 77, &alive, &()), Taken::Joined);
+        assert_eq!(
+            r.take_as(&other, 77, &dead, &()),
+            Taken::Won { over_dead: true }
+        );
+        assert_eq!(
+            Claimant::uid_of(cells[4].load(core::sync::atomic::Ordering::Relaxed)),
+            Some(1001)
+        );
     }
 }

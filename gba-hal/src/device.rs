@@ -69,7 +69,7 @@ impl<B: Backend> Device<B> {
             n => (1u32 << n) - 1,
         };
         let busy = self.regs.global().groups_busy().get();
-        let held = self.backend.claimed_groups();
+        let held = self.backend.host().claimed_groups();
         GroupSet(all & !busy & !held & !self.claimed.load(Ordering::Acquire))
     }
 

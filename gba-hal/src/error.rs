@@ -49,6 +49,12 @@ pub enum Error {
     )]
     GroupBusy { group: usize },
 
+    #[error("this host's arbiter refused group {group}: {refusal}")]
+    ClaimRefused {
+        group: usize,
+        refusal: crate::arbiter::Refusal,
+    },
+
     #[error("the device refused group {group}'s configuration: {}", refusal(*code))]
     Refused { group: usize, code: ErrorCode },
 

@@ -11,7 +11,8 @@ use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;
 use gba_pac::group::{ARRIVAL, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, RELEASE_SEQ, STATUS};
 use gba_pac::tock_registers::interfaces::{Readable, Writeable};
 
-use crate::backend::{Backend, Claim, Combining, DmaRegion};
+use crate::arbiter::Claim;
+use crate::backend::{Backend, Combining, DmaRegion};
 use crate::config::GroupConfig;
 use crate::device::Device;
 use crate::diag::GroupSnapshot;
@@ -88,16 +89,20 @@ impl<'d, B: Backend> Group<'d, B> {
         // The host's claim comes first: a loser returns before touching any register, so the
         // owner's group (another job's, or another device value's of this process) is intact.
         // A team-mate that is configuring the group is waited for (bounded as READY is).
+        let host = device.backend().host();
         let mut claim = Claim::Wait;
         let mut gave_up = false;
         device.wait_until(timeout, || {
-            claim = device.backend().claim_group(id, config.local_team());
+            claim = host.claim(id, config.local_team(), config.members());
             gave_up = claim == Claim::Wait && give_up();
             claim != Claim::Wait || gave_up
         });
         match claim {
             Claim::Won => {}
             Claim::Busy => return Err(Error::GroupBusy { group: id }),
+            Claim::Refused(refusal) => {
+                return Err(Error::ClaimRefused { group: id, refusal });
+            }
             Claim::Wait if gave_up => return Err(Error::Cancelled { group: id }),
             Claim::Wait => {
                 return Err(Error::Timeout {
@@ -108,11 +113,14 @@ impl<'d, B: Backend> Group<'d, B> {
                 });
             }
             Claim::Joined { flag } => return Self::joined(device, config, flag),
+            Claim::Configured { flag } => {
+                return Self::configured(device, config, flag, give_up);
+            }
         }
         let region = match device.backend().alloc_flag(id, FLAG_BYTES) {
             Ok(region) => region,
             Err(e) => {
-                device.backend().release_group(id);
+                host.release(id);
                 return Err(Error::Dma {
                     len: FLAG_BYTES,
                     reason: e.reason,
@@ -192,11 +200,60 @@ impl<'d, B: Backend> Group<'d, B> {
         group.flag().store(u64::from(group.start_sequence));
         // Publish to the team-mates on this port (release: they see the flag's value and the
         // configuration after their acquire of the claim).
-        if !device.backend().hold_group(id, &group.flag.region) {
+        if !host.hold(id, &group.flag.region) {
             return Err(Error::GroupBusy { group: id });
         }
         group.held = true;
-        group.combining = device.backend().combining(id);
+        group.combining = host.combining(id);
+        Ok(group)
+    }
+
+    /// The arbiter configured the group for this claim (the kernel driver): this process
+    /// writes no configuration, waits for READY as a winner does, and counts episodes from
+    /// RELEASE_SEQ. Dropping it only leaves the claim; the arbiter resets the group.
+    fn configured(
+        device: &'d Device<B>,
+        config: GroupConfig,
+        flag: DmaRegion,
+        give_up: &mut dyn FnMut() -> bool,
+    ) -> Result<Self> {
+        let id = config.group();
+        let timeout = config.configure_timeout();
+        let mut group = Group {
+            device,
+            id,
+            members: *config.members(),
+            flag: ReleaseFlag { region: flag },
+            start_sequence: 0,
+            held: true,
+            combining: device.backend().host().combining(id),
+        };
+        let regs = device.group_regs(id);
+        let mut cancelled = false;
+        let settled = device.wait_until(timeout, || {
+            let status = regs.status().extract();
+            let done = status.is_set(STATUS::READY) || status.is_set(STATUS::ERROR);
+            cancelled = !done && give_up();
+            done || cancelled
+        });
+        if cancelled {
+            return Err(Error::Cancelled { group: id });
+        }
+        if let Some(code) = group.error() {
+            return Err(match code {
+                ErrorCode::GROUP_BUSY => Error::GroupBusy { group: id },
+                code => Error::Refused { group: id, code },
+            });
+        }
+        if !settled {
+            return Err(group.timeout("READY (every member configured alike)", timeout));
+        }
+        group.start_sequence = regs.release_seq().read(RELEASE_SEQ::SEQUENCE) as u32;
+        // As a winner does (see `configure`), unless the arbiter's flag says it already: no
+        // episode completes before this process arrives, so no release is overwritten.
+        if group.flag().load() != u64::from(group.start_sequence) {
+            group.flag().store(u64::from(group.start_sequence));
+        }
         Ok(group)
     }
 
@@ -212,7 +269,7 @@ impl<'d, B: Backend> Group<'d, B> {
             flag: ReleaseFlag { region: flag },
             start_sequence: 0,
             held: true,
-            combining: device.backend().combining(id),
+            combining: device.backend().host().combining(id),
         };
         let regs = device.group_regs(id);
         let status = regs.status().extract();
@@ -307,9 +364,10 @@ impl<'d, B: Backend> Group<'d, B> {
 impl<B: Backend> Drop for Group<'_, B> {
     fn drop(&mut self) {
         let backend = self.device.backend();
+        let host = backend.host();
         // Only the host's last process of the claim resets the group: the others' barrier
-        // is still running on it.
-        if !self.held || backend.leave_group(self.id) {
+        // is still running on it (and an arbiter that resets groups itself says none is).
+        if !self.held || host.leave(self.id) {
             let regs = self.device.group_regs(self.id);
             regs.control().write(CONTROL::RESET::SET);
             backend.after_control(self.id);
@@ -321,7 +379,7 @@ impl<B: Backend> Drop for Group<'_, B> {
             if reset {
                 backend.free_flag(self.id, self.flag.region);
             }
-            backend.release_group(self.id);
+            host.release(self.id);
         }
         self.device.unclaim(self.id);
     }

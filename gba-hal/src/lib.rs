@@ -25,6 +25,7 @@
 
 #[cfg(feature = "std")]
 mod address;
+mod arbiter;
 mod backend;
 #[cfg(feature = "std")]
 pub mod backends;
@@ -44,7 +45,11 @@ pub mod shared;
 
 #[cfg(feature = "std")]
 pub use address::{AddressError, DEVICE_ENV, DeviceAddress};
-pub use backend::{Access, Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
+pub use arbiter::{
+    Claim, ClaimReport, ClaimState, DEFAULT_GROUP_QUOTA, Exclusive, HostArbiter, LocalSlot,
+    QUOTA_ENV, Refusal,
+};
+pub use backend::{Access, Backend, Combining, DmaError, DmaRegion, LocalTeam};
 pub use config::{DEFAULT_CONFIGURE_TIMEOUT, GroupConfig};
 pub use device::Device;
 pub use diag::GroupSnapshot;

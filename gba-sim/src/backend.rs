@@ -6,10 +6,10 @@ use std::path::Path;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use gba_hal::{Backend, Claim, Combining, DeviceAddress, DmaError, DmaRegion, LocalTeam};
+use gba_hal::{Backend, DeviceAddress, DmaError, DmaRegion, HostArbiter};
 use gba_pac::common::Atomic;
 
-use gba_hal::host::HostClaims;
+use gba_hal::host::SegmentArbiter;
 
 use crate::fabric::Fabric;
 use crate::port::{DmaBlock, Port};
@@ -19,10 +19,9 @@ use crate::port::{DmaBlock, Port};
 #[derive(Debug)]
 pub struct SimBackend {
     port: Port,
-    /// This value's side of the host's claims (token, slots), in the port's host segment.
-    claims: HostClaims,
-    /// See [`Backend::host_key`]: the boot id, the fabric's host segment and the port.
-    host_key: u64,
+    /// The port's arbiter: its host segment, in the fabric's `hosts` file. Its host key is
+    /// the boot id, the `hosts` file and the port.
+    host: SegmentArbiter,
 }
 
 /// The host key of port `p` of `fabric` (gba-hal's: boot id, the `hosts` file's identity and
@@ -47,16 +46,29 @@ impl SimBackend {
     }
 
     fn new(port: Port) -> Result<Self, crate::Error> {
-        let host_key = host_key(port.fabric(), port.number());
-        Ok(SimBackend {
-            port,
-            claims: HostClaims::new(),
-            host_key,
-        })
-    }
-
-    fn segment(&self) -> gba_hal::host::HostSegment<'_> {
-        self.port.fabric().host_segment(self.port.number())
+        let (p, fabric) = (port.number(), port.fabric().clone());
+        let host_key = host_key(&fabric, p);
+        // A team-mate's flag is a line of this port's arena, which every process maps.
+        let resolve = move |_group, iova, len| {
+            fabric.dma_offset(p, iova)?;
+            let (arena, _) = fabric.arena(p);
+            let host = arena.wrapping_add((iova - crate::layout::IOVA_BASE) as usize);
+            Some(DmaRegion {
+                host: NonNull::new(host)?,
+                iova,
+                len,
+            })
+        };
+        // SAFETY: the segment and the arena are the fabric's mappings, which the `Arc<Fabric>`
+        // held by `port` (and by `resolve`) keeps mapped for as long as the arbiter lives.
+        let host = unsafe {
+            SegmentArbiter::new(
+                port.fabric().host_segment(p),
+                Some(host_key),
+                Box::new(resolve),
+            )
+        };
+        Ok(SimBackend { port, host })
     }
 
     pub fn fabric(&self) -> &Arc<Fabric> {
@@ -118,43 +130,8 @@ unsafe impl Backend for SimBackend {
         crate::os::monotonic_ns()
     }
 
-    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
-        let (p, fabric) = (self.port.number(), self.port.fabric());
-        // A team-mate's flag is a line of this port's arena, which every process maps.
-        self.claims.claim(self.segment(), group, team, |iova, len| {
-            fabric.dma_offset(p, iova)?;
-            let (arena, _) = fabric.arena(p);
-            let host = arena.wrapping_add((iova - crate::layout::IOVA_BASE) as usize);
-            Some(DmaRegion {
-                host: NonNull::new(host)?,
-                iova,
-                len,
-            })
-        })
-    }
-
-    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
-        self.claims.hold(self.segment(), group, flag)
-    }
-
-    fn leave_group(&self, group: usize) -> bool {
-        self.claims.leave(self.segment(), group)
-    }
-
-    fn claimed_groups(&self) -> u32 {
-        self.segment().live_claims()
-    }
-
-    fn release_group(&self, group: usize) {
-        self.claims.release(self.segment(), group)
-    }
-
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.claims.combining(self.segment(), group)
-    }
-
-    fn host_key(&self) -> Option<u64> {
-        Some(self.host_key)
+    fn host(&self) -> &dyn HostArbiter {
+        &self.host
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -38,8 +38,8 @@ fn op() -> impl Strategy<Value = Op> {
 proptest! {
     #[test]
     fn the_record_follows_the_model(ops in proptest::collection::vec(op(), 1..60)) {
-        let cells: Vec<AtomicU64> = (0..4).map(|_| AtomicU64::new(0)).collect();
-        let r = Record { word: &cells[0], start: &cells[1], team: &cells[2], arrivals: &cells[3] };
+        let cells: Vec<AtomicU64> = (0..5).map(|_| AtomicU64::new(0)).collect();
+        let r = Record { word: &cells[0], start: &cells[1], team: &cells[2], arrivals: &cells[3], uid: &cells[4] };
         let (mut model, mut team, mut generation) = (Model::Free, 0u64, 0u64);
         let mut dead: HashSet<u64> = HashSet::new();
         for op in ops {

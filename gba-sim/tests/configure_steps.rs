@@ -12,9 +12,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gba_hal::{
-    Backend, Claim, Combining, Device, DmaError, DmaRegion, GroupConfig, LocalTeam, MemberSet,
-};
+use gba_hal::{Backend, Device, DmaError, DmaRegion, GroupConfig, HostArbiter, MemberSet};
 use gba_sim::{Fabric, SimBackend};
 
 const WORLD: usize = 0;
@@ -92,26 +90,8 @@ unsafe impl Backend for StepsOnStoresOnly {
     fn now_ns(&self) -> u64 {
         self.0.now_ns()
     }
-    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
-        self.0.claim_group(group, team)
-    }
-    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
-        self.0.hold_group(group, flag)
-    }
-    fn leave_group(&self, group: usize) -> bool {
-        self.0.leave_group(group)
-    }
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.0.combining(group)
-    }
-    fn host_key(&self) -> Option<u64> {
-        self.0.host_key()
-    }
-    fn claimed_groups(&self) -> u32 {
-        self.0.claimed_groups()
-    }
-    fn release_group(&self, group: usize) {
-        self.0.release_group(group)
+    fn host(&self) -> &dyn HostArbiter {
+        self.0.host()
     }
     fn describe(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.describe(f)

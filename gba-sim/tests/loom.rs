@@ -303,11 +303,11 @@ mod claims {
     use gba_sim::combine::{Cell64, Ordering};
     use loom::sync::Arc;
 
-    struct Cells([Cell; 4]);
+    struct Cells([Cell; 5]);
 
     impl Cells {
         fn new(word: u64) -> Arc<Self> {
-            Arc::new(Cells([cell(word), cell(0), cell(0), cell(0)]))
+            Arc::new(Cells([cell(word), cell(0), cell(0), cell(0), cell(0)]))
         }
         fn record(&self) -> Record<'_, Cell> {
             Record {
@@ -315,6 +315,7 @@ mod claims {
                 start: &self.0[1],
                 team: &self.0[2],
                 arrivals: &self.0[3],
+                uid: &self.0[4],
             }
         }
     }
@@ -431,7 +432,12 @@ mod claims {
             let (other, other_slot, other_live) =
                 (Arc::clone(&cells), Arc::clone(&slot), live.clone());
             let joiner = loom::thread::spawn(move || {
-                other.record().take_as(2, 0, 10, &other_live, &*other_slot)
+                let me = claim::Claimant {
+                    pid: 2,
+                    start: 0,
+                    uid: 0,
+                };
+                other.record().take_as(&me, 10, &other_live, &*other_slot)
             });
             let taker = cells.record().take(3, 0, 20, &live);
             let joined = joiner.join().unwrap();

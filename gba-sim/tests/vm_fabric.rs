@@ -101,6 +101,11 @@ unsafe impl Backend for GuestBackend {
         gba_sim::os::monotonic_ns()
     }
 
+    /// One value per port, one process: nothing to arbitrate.
+    fn host(&self) -> &dyn gba_hal::HostArbiter {
+        &gba_hal::Exclusive
+    }
+
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a test guest")
     }

@@ -129,6 +129,11 @@ unsafe impl Backend for MemoryBackend {
         super::clock::monotonic_ns()
     }
 
+    /// Plain memory of this process: nobody else can open it.
+    fn host(&self) -> &dyn crate::HostArbiter {
+        &crate::Exclusive
+    }
+
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "memory#{}", self.port)
     }

@@ -4,6 +4,8 @@
 
 mod arena;
 pub mod clock;
+pub mod kernel;
+pub mod kernel_abi;
 pub mod memory;
 mod open;
 mod phys;
@@ -14,8 +16,9 @@ pub mod vfio;
 #[doc(hidden)]
 pub mod vfio_share;
 
+pub use kernel::{KernelBackend, KernelError};
 pub use memory::MemoryBackend;
-pub use open::{OpenError, UIO_SYSFS_ENV, VFIO_IOVA_ENV, open_hardware, open_vfio};
+pub use open::{OpenError, UIO_SYSFS_ENV, VFIO_IOVA_ENV, open_hardware, open_kernel, open_vfio};
 pub use phys::PhysError;
 pub use uio::{UioBackend, UioError};
 pub use vfio::{IovaChoice, VfioBackend, VfioError};

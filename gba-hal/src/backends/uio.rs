@@ -29,8 +29,9 @@ use gba_pac::common::Volatile;
 use memmap2::{MmapOptions, MmapRaw};
 
 use super::arena::LineArena;
-use crate::backend::{Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
-use crate::host::{FlagLines, HostClaims, SegmentFile};
+use crate::HostArbiter;
+use crate::backend::{Backend, DmaError, DmaRegion};
+use crate::host::{FlagLines, SegmentArbiter, SegmentFile};
 
 /// Where sysfs lists UIO devices.
 pub const DEFAULT_SYSFS: &str = "/sys/class/uio";
@@ -109,11 +110,10 @@ pub struct UioBackend {
     arena: LineArena,
     /// The port's host segment: claims, combining blocks (and the flag page without map 1).
     segment: SegmentFile,
-    /// This value's side of the claims.
-    claims: HostClaims,
+    /// The port's arbiter, over `segment`.
+    host: SegmentArbiter,
     /// The host's flag memory: group g's release flag is its line g.
     flags: FlagLines,
-    host_key: Option<u64>,
 }
 
 const FLAG_LINES: usize = FlagLines::BYTES;
@@ -338,15 +338,24 @@ impl UioBackend {
         // long as this value lives, every process of the host maps the same bytes, the device
         // reaches them at `flags_bus`, and every access to them is atomic.
         let flags = unsafe { FlagLines::new(flags, flags_bus) };
+        // SAFETY: this value owns the segment's mapping and the flag memory (kept mapped as
+        // said above) as long as it owns the arbiter.
+        let host = unsafe {
+            SegmentArbiter::new(
+                segment.segment(),
+                host_key,
+                // A team-mate's flag is the group's line of the host's flag memory.
+                Box::new(move |group, iova, len| flags.resolve(group, iova, len)),
+            )
+        };
         Ok(UioBackend {
             path: device.to_path_buf(),
             regs,
             _dma: dma,
             arena,
+            host,
             segment,
-            claims: HostClaims::new(),
             flags,
-            host_key,
         })
     }
 
@@ -390,36 +399,8 @@ unsafe impl Backend for UioBackend {
         super::clock::monotonic_ns()
     }
 
-    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
-        self.claims
-            .claim(self.segment.segment(), group, team, |iova, len| {
-                // A team-mate's flag is the group's line of the host's flag memory.
-                self.flags.resolve(group, iova, len)
-            })
-    }
-
-    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
-        self.claims.hold(self.segment.segment(), group, flag)
-    }
-
-    fn leave_group(&self, group: usize) -> bool {
-        self.claims.leave(self.segment.segment(), group)
-    }
-
-    fn claimed_groups(&self) -> u32 {
-        self.segment.segment().live_claims()
-    }
-
-    fn release_group(&self, group: usize) {
-        self.claims.release(self.segment.segment(), group)
-    }
-
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.claims.combining(self.segment.segment(), group)
-    }
-
-    fn host_key(&self) -> Option<u64> {
-        self.host_key
+    fn host(&self) -> &dyn HostArbiter {
+        &self.host
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -430,6 +411,7 @@ unsafe impl Backend for UioBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Claim, LocalTeam, MemberSet};
     use std::sync::atomic::{AtomicU64, Ordering};
 
     /// uio_pci_generic's shape: map 0 is a small BAR, no map 1, the window in a resource file.
@@ -535,14 +517,24 @@ mod tests {
             .unwrap()
             .to_string_lossy();
         assert!(name.starts_with("gba-host-uio5-port3-boot-"), "{name}");
-        assert!(a.host_key().is_some());
-        assert_eq!(a.host_key(), b.host_key(), "one host segment, one host key");
+        assert!(a.host().host_key().is_some());
+        assert_eq!(
+            a.host().host_key(),
+            b.host().host_key(),
+            "one host segment, one host key"
+        );
 
         // The winner configures; its team-mate waits, then joins; another team is refused.
-        assert_eq!(a.claim_group(4, Some(&team(0))), Claim::Won);
-        assert_eq!(b.claim_group(4, Some(&team(1))), Claim::Wait);
         assert_eq!(
-            outsider.claim_group(4, None),
+            a.host().claim(4, Some(&team(0)), &MemberSet::new()),
+            Claim::Won
+        );
+        assert_eq!(
+            b.host().claim(4, Some(&team(1)), &MemberSet::new()),
+            Claim::Wait
+        );
+        assert_eq!(
+            outsider.host().claim(4, None, &MemberSet::new()),
             Claim::Wait,
             "CLAIMING: ask again"
         );
@@ -552,13 +544,14 @@ mod tests {
             0x8000_0000 + 4 * 64,
             "group 4's line of map 1's first page"
         );
-        assert!(a.hold_group(4, &flag));
+        assert!(a.host().hold(4, &flag));
         assert_eq!(
-            outsider.claim_group(4, None),
+            outsider.host().claim(4, None, &MemberSet::new()),
             Claim::Busy,
             "HELD by another team"
         );
-        let Claim::Joined { flag: joined } = b.claim_group(4, Some(&team(1))) else {
+        let Claim::Joined { flag: joined } = b.host().claim(4, Some(&team(1)), &MemberSet::new())
+        else {
             panic!("the team-mate joins the held claim")
         };
         assert_eq!(joined.iova, flag.iova);
@@ -577,7 +570,7 @@ mod tests {
             41,
             "the device's write reaches both"
         );
-        assert_eq!(outsider.claimed_groups(), 1 << 4);
+        assert_eq!(outsider.host().claimed_groups(), 1 << 4);
         assert_eq!(
             outsider.alloc_dma(64).unwrap().iova,
             0x8000_1000,
@@ -585,7 +578,10 @@ mod tests {
         );
 
         // Combining: two arrivals per episode, exactly the second completes the host's count.
-        let (ca, cb) = (a.combining(4).unwrap(), b.combining(4).unwrap());
+        let (ca, cb) = (
+            a.host().combining(4).unwrap(),
+            b.host().combining(4).unwrap(),
+        );
         assert_eq!((ca.local, cb.local), (2, 2));
         let mut doorbells = 0;
         for episode in 0..3u64 {
@@ -597,21 +593,25 @@ mod tests {
             }
             assert_eq!(doorbells, episode + 1, "one doorbell per episode");
         }
-        let claims = a.segment_file().segment().claims();
+        // Any open of the port reports the claim, through its arbiter.
+        let claims = outsider.host().claim_list();
         assert_eq!(claims.len(), 1);
         assert_eq!(
             (claims[0].group, claims[0].joined, claims[0].local),
             (4, 2, 2)
         );
-        assert_eq!(claims[0].slots.len(), 2);
+        assert_eq!(outsider.host().slot_list(4).len(), 2);
 
         // The first to leave is not the last; the last resets and frees.
-        assert!(!b.leave_group(4));
-        assert!(a.leave_group(4));
+        assert!(!b.host().leave(4));
+        assert!(a.host().leave(4));
         a.free_flag(4, flag);
-        a.release_group(4);
-        assert_eq!(outsider.claimed_groups(), 0);
-        assert_eq!(outsider.claim_group(4, None), Claim::Won);
+        a.host().release(4);
+        assert_eq!(outsider.host().claimed_groups(), 0);
+        assert_eq!(
+            outsider.host().claim(4, None, &MemberSet::new()),
+            Claim::Won
+        );
     }
 
     #[test]

@@ -25,8 +25,9 @@ use std::sync::Mutex;
 use gba_pac::common::Volatile;
 
 use super::phys::{PhysError, PinnedPages};
-use crate::backend::{Backend, Claim, Combining, DmaError, DmaRegion, LocalTeam};
-use crate::host::{FlagLines, HostClaims, SegmentFile};
+use crate::HostArbiter;
+use crate::backend::{Backend, DmaError, DmaRegion};
+use crate::host::{FlagLines, SegmentArbiter, SegmentFile};
 
 /// Where sysfs lists PCI devices.
 pub const DEFAULT_PCI_SYSFS: &str = "/sys/bus/pci/devices";
@@ -251,10 +252,10 @@ pub struct VfioBackend {
     dma: Mutex<DmaState>,
     /// The port's host segment: claims, combining blocks and the flag page.
     segment: SegmentFile,
-    claims: HostClaims,
+    /// The port's arbiter, over `segment`.
+    host: SegmentArbiter,
     /// The host's flag page as the device reaches it: group g's flag is its line g.
     flags: FlagLines,
-    host_key: Option<u64>,
 }
 
 /// The descriptors an open starts from: its own (first opener) or received.
@@ -718,6 +719,16 @@ impl VfioBackend {
         // the same tmpfs page); every process reaches it only atomically.
         let flags = unsafe { FlagLines::new(segment.flag_page(), flags_iova) };
         let host_key = crate::host::host_key(segment.path(), port as usize);
+        // SAFETY: this value owns the segment's mapping and the flag memory (kept mapped as
+        // said above) as long as it owns the arbiter.
+        let host = unsafe {
+            SegmentArbiter::new(
+                segment.segment(),
+                host_key,
+                // A team-mate's flag is the group's line of the host's flag page.
+                Box::new(move |group, iova, len| flags.resolve(group, iova, len)),
+            )
+        };
         Ok(VfioBackend {
             bdf: bdf.into(),
             window,
@@ -732,16 +743,20 @@ impl VfioBackend {
                 next_iova: IOVA_BASE,
                 mapped: Vec::new(),
             }),
+            host,
             segment,
-            claims: HostClaims::new(),
             flags,
-            host_key,
         })
     }
 
     /// The PCI address.
     pub fn bdf(&self) -> &str {
         &self.bdf
+    }
+
+    /// The port's host segment file (kept for the arbiter and the flag page, which live in it).
+    pub fn segment_file(&self) -> &SegmentFile {
+        &self.segment
     }
 
     /// The BAR the window was mapped from.
@@ -868,35 +883,8 @@ unsafe impl Backend for VfioBackend {
         super::clock::monotonic_ns()
     }
 
-    fn claim_group(&self, group: usize, team: Option<&LocalTeam>) -> Claim {
-        self.claims
-            .claim(self.segment.segment(), group, team, |iova, len| {
-                self.flags.resolve(group, iova, len)
-            })
-    }
-
-    fn hold_group(&self, group: usize, flag: &DmaRegion) -> bool {
-        self.claims.hold(self.segment.segment(), group, flag)
-    }
-
-    fn leave_group(&self, group: usize) -> bool {
-        self.claims.leave(self.segment.segment(), group)
-    }
-
-    fn claimed_groups(&self) -> u32 {
-        self.segment.segment().live_claims()
-    }
-
-    fn release_group(&self, group: usize) {
-        self.claims.release(self.segment.segment(), group)
-    }
-
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.claims.combining(self.segment.segment(), group)
-    }
-
-    fn host_key(&self) -> Option<u64> {
-        self.host_key
+    fn host(&self) -> &dyn HostArbiter {
+        &self.host
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

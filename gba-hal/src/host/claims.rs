@@ -1,13 +1,113 @@
-//! What one backend value keeps of its claims, and the [`Backend`](crate::Backend) claim
-//! methods over a host segment: written once, used by every backend that has a segment (the
-//! simulator's, UIO's), which differ only in where the segment and the release flags live.
+//! The host segment as a port's [`HostArbiter`]: [`SegmentArbiter`], written once and used by
+//! every backend that has a segment (the simulator's, UIO's, VFIO's), which differ only in
+//! where the segment and the release flags live; and [`HostClaims`], what one backend value
+//! keeps of its claims.
 
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use core::fmt;
+use core::marker::PhantomData;
+
 use super::{GROUPS, HostSegment, MAX_LOCAL, Patience, process};
-use crate::backend::{Claim, Combining, DmaRegion, LocalTeam};
+use crate::arbiter::{Claim, ClaimReport, HostArbiter, LocalSlot, Refusal};
+use crate::backend::{Combining, DmaRegion, LocalTeam};
 use crate::claim::Taken;
+use crate::members::MemberSet;
+
+/// How a team-mate's published release flag of a group (group, IOVA, length) becomes this
+/// process's view of it; `None` when it is not memory this process reaches.
+pub type ResolveFlag = Box<dyn Fn(usize, u64, usize) -> Option<DmaRegion> + Send + Sync>;
+
+/// A port's host segment as its [`HostArbiter`], for one backend value.
+pub struct SegmentArbiter {
+    /// Detached from the mapping's lifetime: [`new`](Self::new)'s contract keeps it mapped.
+    segment: HostSegment<'static>,
+    claims: HostClaims,
+    resolve: ResolveFlag,
+    host_key: Option<u64>,
+}
+
+impl SegmentArbiter {
+    /// The arbiter over `segment`, with `host_key` (see [`HostArbiter::host_key`]) and
+    /// `resolve` for team-mates' flags.
+    ///
+    /// # Safety
+    ///
+    /// The segment's memory stays mapped, and every region `resolve` returns stays valid
+    /// (the [`Backend`](crate::Backend) contract for flags), for as long as the arbiter lives:
+    /// the backend that owns the arbiter owns the mapping too.
+    pub unsafe fn new(
+        segment: HostSegment<'_>,
+        host_key: Option<u64>,
+        resolve: ResolveFlag,
+    ) -> Self {
+        SegmentArbiter {
+            segment: HostSegment {
+                base: segment.base,
+                _memory: PhantomData,
+            },
+            claims: HostClaims::new(),
+            resolve,
+            host_key,
+        }
+    }
+
+    /// The segment (tools and tests).
+    pub fn segment(&self) -> HostSegment<'_> {
+        self.segment
+    }
+}
+
+impl fmt::Debug for SegmentArbiter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SegmentArbiter")
+            .field("segment", &self.segment)
+            .field("claims", &self.claims)
+            .field("host_key", &self.host_key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HostArbiter for SegmentArbiter {
+    fn claim(&self, group: usize, team: Option<&LocalTeam>, _members: &MemberSet) -> Claim {
+        self.claims.claim(self.segment, group, team, |iova, len| {
+            (self.resolve)(group, iova, len)
+        })
+    }
+
+    fn hold(&self, group: usize, flag: &DmaRegion) -> bool {
+        self.claims.hold(self.segment, group, flag)
+    }
+
+    fn leave(&self, group: usize) -> bool {
+        self.claims.leave(self.segment, group)
+    }
+
+    fn release(&self, group: usize) {
+        self.claims.release(self.segment, group)
+    }
+
+    fn claimed_groups(&self) -> u32 {
+        self.segment.live_claims()
+    }
+
+    fn combining(&self, group: usize) -> Option<Combining> {
+        self.claims.combining(self.segment, group)
+    }
+
+    fn host_key(&self) -> Option<u64> {
+        self.host_key
+    }
+
+    fn claims(&self, each: &mut dyn FnMut(&ClaimReport)) {
+        self.segment.claims().iter().for_each(each)
+    }
+
+    fn local_slots(&self, group: usize, each: &mut dyn FnMut(&LocalSlot)) {
+        self.segment.slots(group).iter().for_each(each)
+    }
+}
 
 /// One backend value's side of the host's claims: its token (the team key of a claim it makes
 /// alone) and, per group, its slot in the claim's table of local processes.
@@ -51,7 +151,7 @@ impl HostClaims {
         })
     }
 
-    /// [`Backend::claim_group`](crate::Backend::claim_group) in `segment`. `resolve` turns the
+    /// [`HostArbiter::claim`] in `segment`. `resolve` turns the
     /// flag a team-mate published (IOVA, length) into this process's view of it; `None` (not
     /// memory this process reaches) leaves the claim again and answers `Busy`.
     pub fn claim(
@@ -73,7 +173,12 @@ impl HostClaims {
             return Claim::Busy;
         }
         // Called again and again while a team-mate configures (`Claim::Wait`): patient.
-        let taken = segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience));
+        let quota = match super::group_quota() {
+            Ok(quota) => quota,
+            Err(reason) => return Claim::Refused(Refusal::Arbiter { reason }),
+        };
+        let taken =
+            segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience), quota);
         if let Taken::Won { .. } | Taken::Joined = taken {
             self.slots[group].store(slot as u32 + 1, Ordering::Relaxed);
         }
@@ -81,6 +186,15 @@ impl HostClaims {
             Taken::Won { .. } => Claim::Won,
             Taken::Wait => Claim::Wait,
             Taken::Busy => Claim::Busy,
+            Taken::OtherUser { uid } => Claim::Refused(Refusal::OtherUser {
+                holder: uid,
+                me: process::my_uid(),
+            }),
+            Taken::Quota { held, quota } => Claim::Refused(Refusal::Quota {
+                uid: process::my_uid(),
+                held,
+                quota,
+            }),
             Taken::Joined => {
                 let (iova, len) = segment.claim_flag(group);
                 match resolve(iova, len) {
@@ -95,22 +209,22 @@ impl HostClaims {
         }
     }
 
-    /// [`Backend::hold_group`](crate::Backend::hold_group).
+    /// [`HostArbiter::hold`].
     pub fn hold(&self, segment: HostSegment<'_>, group: usize, flag: &DmaRegion) -> bool {
         segment.hold_claim(group, flag.iova, flag.len)
     }
 
-    /// [`Backend::leave_group`](crate::Backend::leave_group).
+    /// [`HostArbiter::leave`].
     pub fn leave(&self, segment: HostSegment<'_>, group: usize) -> bool {
         segment.leave_claim(group, self.slot(group))
     }
 
-    /// [`Backend::release_group`](crate::Backend::release_group).
+    /// [`HostArbiter::release`].
     pub fn release(&self, segment: HostSegment<'_>, group: usize) {
         segment.free_claim(group);
     }
 
-    /// [`Backend::combining`](crate::Backend::combining): `None` for a claim of one process.
+    /// [`HostArbiter::combining`]: `None` for a claim of one process.
     pub fn combining(&self, segment: HostSegment<'_>, group: usize) -> Option<Combining> {
         let local = segment.claim_local(group);
         if local <= 1 {

@@ -25,16 +25,20 @@
 mod claims;
 pub(crate) mod file;
 mod flags;
+mod policy;
 pub mod process;
 
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-pub use claims::HostClaims;
+pub use crate::arbiter::{ClaimReport, LocalSlot};
+pub use claims::{HostClaims, ResolveFlag, SegmentArbiter};
 pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile, segment_dir};
 pub use flags::FlagLines;
+pub use policy::{group_quota, quota_or_default};
 
+use crate::arbiter::ClaimState;
 use crate::claim::{self, JoinSlot, Liveness, Record, State, Taken};
 use crate::shared::SharedWord;
 
@@ -60,32 +64,12 @@ const S_RANK: usize = 2;
 const S_ENTERED: usize = 3;
 /// The claim generation the slot was registered for (see [`claim::JoinSlot`]).
 const S_GENERATION: usize = 4;
-
-/// One claim record as `gba sim status` and `gba dump` show it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClaimReport {
-    pub group: usize,
-    /// "claiming" or "held".
-    pub state: &'static str,
-    pub pid: u64,
-    pub alive: bool,
-    pub team_key: u64,
-    pub joined: u64,
-    /// L: the team's processes on this port.
-    pub local: u64,
-    /// Registered local processes.
-    pub slots: Vec<LocalSlot>,
-}
-
-/// A local process of a claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LocalSlot {
-    pub slot: usize,
-    pub pid: u64,
-    pub rank: u64,
-    pub entered: u64,
-    pub alive: bool,
-}
+/// The slot's PID namespace (inode; 0: unknown).
+const S_NS: usize = 5;
+/// The claimant's uid (`claim::Claimant::uid_word`; 0: not recorded).
+const R_UID: usize = 6;
+/// The claimant's PID namespace (inode; 0: unknown).
+const R_NS: usize = 7;
 
 /// One port's host segment: [`PORT_BYTES`] of memory shared by the host's processes.
 #[derive(Clone, Copy, Debug)]
@@ -140,34 +124,14 @@ impl<'a> HostSegment<'a> {
             self.record_word(g, R_TEAM),
         );
         let arrivals = self.word(g * GROUP_BYTES + LINE);
+        let uid = self.record_word(g, R_UID);
         f(&Record {
             word: &word,
             start: &start,
             team: &team,
             arrivals: &arrivals,
+            uid: &uid,
         })
-    }
-
-    /// Whether the claim of group `g` is still used: its claimant (pid and start time) or
-    /// any local process registered for this generation of the claim is alive.
-    fn claim_live(&self, g: usize) -> impl Liveness + '_ {
-        move |state: State, start: u64| {
-            let registered = |s: usize| {
-                let pid = self.slot_word(g, s, S_PID).load();
-                (pid != 0 && self.slot_word(g, s, S_GENERATION).load() == state.generation)
-                    .then_some(pid)
-            };
-            // This process in the claim answers without asking the system (a team's own
-            // groups, e.g. its MPI_COMM_WORLD's, are in every free mask it computes).
-            let me = process::my_pid();
-            (0..MAX_LOCAL).any(|s| registered(s) == Some(me))
-                || process::alive_as(state.pid, start)
-                || (0..MAX_LOCAL).any(|s| {
-                    registered(s).is_some_and(|pid| {
-                        process::alive_as(pid, self.slot_word(g, s, S_START).load())
-                    })
-                })
-        }
     }
 
     /// Registers this process (started at `start`, team rank `rank`) in slot `slot` of group
@@ -178,6 +142,7 @@ impl<'a> HostSegment<'a> {
         self.slot_word(g, slot, S_RANK).store(rank);
         self.slot_word(g, slot, S_ENTERED).store(0);
         self.slot_word(g, slot, S_GENERATION).store(generation);
+        self.slot_word(g, slot, S_NS).store(process::my_pid_ns());
         self.slot_word(g, slot, S_PID).store(process::my_pid());
     }
 
@@ -185,13 +150,16 @@ impl<'a> HostSegment<'a> {
     /// processes of team `key` (team rank `rank`). On a win the record's slots are cleared, L
     /// recorded and the slot registered; on a join the slot is registered.
     pub fn take_claim(&self, g: usize, key: u64, slot: usize, local: usize, rank: u64) -> Taken {
-        self.take_claim_waiting(g, key, slot, local, rank, None)
+        self.take_claim_waiting(g, key, slot, local, rank, None, quota_or_default())
     }
 
     /// [`take_claim`](Self::take_claim) from a loop that waits for a team-mate's
     /// configuration: with `patience`, a CLAIMING claimant is presumed alive for
     /// [`Patience::GRACE`] after this waiter first saw (or last checked) that very claim,
-    /// instead of asking the system at every poll (see [`Patience`]).
+    /// instead of asking the system at every poll (see [`Patience`]). A claim this process
+    /// would take rather than join is refused ([`Taken::Quota`]) when its user holds `quota`
+    /// groups of the port already.
+    #[allow(clippy::too_many_arguments)]
     pub fn take_claim_waiting(
         &self,
         g: usize,
@@ -200,9 +168,22 @@ impl<'a> HostSegment<'a> {
         local: usize,
         rank: u64,
         patience: Option<&Patience>,
+        quota: u32,
     ) -> Taken {
         let (pid, start) = (process::my_pid(), process::my_start_time());
-        let checked = self.claim_live(g);
+        let me = claim::Claimant {
+            pid,
+            start,
+            uid: process::my_uid(),
+        };
+        // Joining a claim of this team takes no new group: only a take is counted (two claims
+        // of one user at the same instant may both pass; the quota bounds, it does not meter).
+        let joinable = self.with_record(g, |r| r.state()).state == claim::HELD
+            && self.record_word(g, R_TEAM).load() == key;
+        if !joinable && let Some(held) = self.quota_reached(g, quota) {
+            return Taken::Quota { held, quota };
+        }
+        let checked = self.claim_live(g, quota);
         let live = |state: State, start: u64| match patience {
             Some(p) if state.state == claim::CLAIMING => {
                 p.presumed_alive(g, state) || {
@@ -223,8 +204,10 @@ impl<'a> HostSegment<'a> {
             start,
             rank,
         };
-        let taken = self.with_record(g, |r| r.take_as(pid, start, key, &live, &join_slot));
+        let taken = self.with_record(g, |r| r.take_as(&me, key, &live, &join_slot));
         if let Taken::Won { .. } = taken {
+            // Read by others only after our HELD (release), as the team key is.
+            self.record_word(g, R_NS).store(process::my_pid_ns());
             for s in 0..MAX_LOCAL {
                 self.slot_word(g, s, S_PID).store(0);
             }
@@ -287,8 +270,13 @@ impl<'a> HostSegment<'a> {
         if state.state == claim::FREE {
             return None;
         }
-        let live = self.claim_live(g);
-        match self.with_record(g, |r| r.take(process::my_pid(), 0, 0, &live)) {
+        let live = self.claim_live(g, quota_or_default());
+        let me = claim::Claimant {
+            pid: process::my_pid(),
+            start: 0,
+            uid: process::my_uid(),
+        };
+        match self.with_record(g, |r| r.take_as(&me, 0, &live, &())) {
             Taken::Won { over_dead: true } => Some(state.pid),
             Taken::Won { over_dead: false } => {
                 // It was freed meanwhile: give it back at once.
@@ -315,7 +303,7 @@ impl<'a> HostSegment<'a> {
             .filter(|&g| {
                 let state = self.with_record(g, |r| r.state());
                 state.state != claim::FREE && {
-                    let live = self.claim_live(g);
+                    let live = self.claim_live(g, quota_or_default());
                     live.live(state, self.record_word(g, R_START).load())
                 }
             })
@@ -346,6 +334,9 @@ impl<'a> HostSegment<'a> {
             Some(pid) => {
                 self.record_word(g, R_START).store(0);
                 self.record_word(g, R_TEAM).store(u64::MAX);
+                let uid = claim::Claimant::uid_word(process::my_uid());
+                self.record_word(g, R_UID).store(uid);
+                self.record_word(g, R_NS).store(0);
                 self.record_word(g, R_LOCAL).store(1);
                 State {
                     generation: (now.generation + 1) & 0xffff,
@@ -366,31 +357,40 @@ impl<'a> HostSegment<'a> {
                 if state.state == claim::FREE {
                     return None;
                 }
-                let slots = (0..MAX_LOCAL)
-                    .filter_map(|s| {
-                        let pid = self.slot_word(g, s, S_PID).load();
-                        (pid != 0).then(|| LocalSlot {
-                            slot: s,
-                            pid,
-                            rank: self.slot_word(g, s, S_RANK).load(),
-                            entered: self.slot_word(g, s, S_ENTERED).load(),
-                            alive: process::alive_as(pid, self.slot_word(g, s, S_START).load()),
-                        })
-                    })
-                    .collect();
+                let claimant = self.claimant(g, state, self.record_word(g, R_START).load());
                 Some(ClaimReport {
                     group: g,
                     state: if state.state == claim::HELD {
-                        "held"
+                        ClaimState::Held
                     } else {
-                        "claiming"
+                        ClaimState::Claiming
                     },
                     pid: state.pid,
-                    alive: process::alive_as(state.pid, self.record_word(g, R_START).load()),
-                    team_key: self.record_word(g, R_TEAM).load(),
+                    uid: claimant.uid,
+                    alive: process::claimant_alive(&claimant),
+                    other_pid_namespace: process::other_pid_namespace(claimant.pid_ns),
+                    team_key: Some(self.record_word(g, R_TEAM).load()),
                     joined: state.joined,
                     local: self.record_word(g, R_LOCAL).load(),
-                    slots,
+                })
+            })
+            .collect()
+    }
+
+    /// The local processes registered in group `g`'s claim.
+    pub fn slots(&self, g: usize) -> Vec<LocalSlot> {
+        if g >= GROUPS || self.with_record(g, |r| r.state()).state == claim::FREE {
+            return Vec::new();
+        }
+        (0..MAX_LOCAL)
+            .filter_map(|s| {
+                let pid = self.slot_word(g, s, S_PID).load();
+                (pid != 0).then(|| LocalSlot {
+                    slot: s,
+                    pid,
+                    rank: self.slot_word(g, s, S_RANK).load(),
+                    entered: self.slot_word(g, s, S_ENTERED).load(),
+                    alive: process::claimant_alive(&self.slot_claimant(g, s, pid)),
                 })
             })
             .collect()
@@ -399,12 +399,9 @@ impl<'a> HostSegment<'a> {
     /// The local processes of group `g`'s claim that have not entered sequence `seq` (mod
     /// 2^32) yet: what a timeout names on this host.
     pub fn local_missing(&self, g: usize, seq: u32) -> Vec<LocalSlot> {
-        self.claims()
-            .into_iter()
-            .filter(|c| c.group == g)
-            .flat_map(|c| c.slots)
-            .filter(|s| s.entered as u32 != seq)
-            .collect()
+        let mut slots = self.slots(g);
+        slots.retain(|s| s.entered as u32 != seq);
+        slots
     }
 }
 
@@ -483,7 +480,7 @@ impl JoinSlot for Registration<'_, '_> {
     }
 }
 
-/// What identifies a host segment (see [`Backend::host_key`](crate::Backend::host_key)):
+/// What identifies a host segment (see [`HostArbiter::host_key`](crate::HostArbiter::host_key)):
 /// this boot's id, the segment file's device and inode and the port, hashed; `None` when the
 /// file or the boot id cannot be read.
 pub fn host_key(segment_file: &std::path::Path, port: usize) -> Option<u64> {
@@ -497,24 +494,25 @@ pub fn host_key(segment_file: &std::path::Path, port: usize) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::LocalTeam;
-    use crate::backend::{Claim, DmaRegion};
+    use crate::arbiter::Claim;
+    use crate::backend::DmaRegion;
 
     /// PORT_BYTES of zeroed, 64-aligned memory standing for a segment file (Miri opens no
     /// files), freed on drop.
-    struct Memory(NonNull<u8>, std::alloc::Layout);
+    pub(super) struct Memory(NonNull<u8>, std::alloc::Layout);
 
     impl Memory {
-        fn new() -> Self {
+        pub(super) fn new() -> Self {
             let layout = std::alloc::Layout::from_size_align(PORT_BYTES, 64).unwrap();
             // SAFETY: the layout has a non-zero size.
             let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
             Memory(NonNull::new(ptr).expect("allocation"), layout)
         }
 
-        fn segment(&self) -> HostSegment<'_> {
+        pub(super) fn segment(&self) -> HostSegment<'_> {
             // SAFETY: PORT_BYTES, 64-aligned, alive while borrowed, reached only atomically
             // (through the segment) by the test's threads.
             unsafe { HostSegment::new(self.0) }
@@ -605,7 +603,7 @@ mod tests {
                             }
                             Claim::Joined { flag } => break Some(flag),
                             Claim::Wait => std::thread::yield_now(),
-                            Claim::Busy => panic!("a team-mate is never busy"),
+                            other => panic!("a team-mate is never refused: {other:?}"),
                         }
                     };
                     if let Some(joined) = joined {
@@ -613,7 +611,10 @@ mod tests {
                     }
                     step.wait();
                     let record = &segment.claims()[0];
-                    assert_eq!((record.joined, record.local, record.slots.len()), (2, 2, 2));
+                    assert_eq!(
+                        (record.joined, record.local, segment.slots(0).len()),
+                        (2, 2, 2)
+                    );
                     let combining = claims.combining(segment, 0).expect("L = 2");
                     for episode in 1..=50 {
                         combining.enter(episode);

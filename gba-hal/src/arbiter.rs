@@ -1,0 +1,254 @@
+//! Host arbitration (ARCHITECTURE.md "Host arbitration is one value a backend offers"): which
+//! process of this host holds which group of a port, asked through one trait whatever
+//! arbitrates (the host segment, the kernel driver, or nobody because one process alone can
+//! open the device), so that no caller matches on a backend's type to find claims.
+
+use core::fmt;
+
+use crate::backend::{Combining, DmaRegion, LocalTeam};
+use crate::members::MemberSet;
+
+/// The environment variable that sets how many groups of a port one user may hold through
+/// the host segment (default [`DEFAULT_GROUP_QUOTA`]). The kernel driver's quota is its
+/// `groups_per_uid` module parameter.
+pub const QUOTA_ENV: &str = "GBA_GROUP_QUOTA";
+
+/// Groups of a port one user may hold unless [`QUOTA_ENV`] says otherwise.
+pub const DEFAULT_GROUP_QUOTA: u32 = 8;
+
+/// A port's host arbitration, from [`Backend::host`](crate::Backend::host).
+///
+/// The HAL calls [`claim`](Self::claim) before writing any register of a group, and then:
+/// after [`Claim::Won`], configures the group and [`hold`](Self::hold)s it (or gives it back
+/// with [`release`](Self::release)); after [`Claim::Joined`] or [`Claim::Configured`] it
+/// writes no configuration. Dropping the group calls [`leave`](Self::leave); when that says
+/// this was the host's last process, the HAL resets the group, frees the flag and calls
+/// [`release`](Self::release).
+pub trait HostArbiter: Send + Sync {
+    /// Takes or joins this host's claim on `group` for `team` (`None`: this backend value
+    /// alone), whose member set is `members`, atomically against every other process and
+    /// backend value on the port. See [`Claim`] for the outcomes.
+    fn claim(&self, group: usize, team: Option<&LocalTeam>, members: &MemberSet) -> Claim;
+
+    /// The winner of a [`Claim::Won`] publishes the configured group and its release flag to
+    /// its team-mates. False when the claim was taken over meanwhile (its owner was thought
+    /// dead): the caller then gives up as on [`Claim::Busy`].
+    fn hold(&self, group: usize, flag: &DmaRegion) -> bool;
+
+    /// Leaves a held claim. True when this was the host's last process in it and the caller
+    /// must reset the group, free the flag and [`release`](Self::release) the claim; false
+    /// when others stay, or when the arbiter resets the group itself (the kernel driver).
+    fn leave(&self, group: usize) -> bool;
+
+    /// Frees the claim (after the group was reset on this port, by the winner that failed to
+    /// configure it or by the last process to leave it).
+    fn release(&self, group: usize);
+
+    /// Groups whose claim a live owner holds (bit g: group g), for
+    /// [`Device::free_groups`](crate::Device::free_groups).
+    fn claimed_groups(&self) -> u32;
+
+    /// The host's combining block of a held `group` when the team has more than one process
+    /// on this port. `None` for a claim of one process.
+    fn combining(&self, group: usize) -> Option<Combining>;
+
+    /// What identifies the place this port is arbitrated in (boot id and the segment's or
+    /// device's identity, hashed), so that a team can tell "two processes of one host on its
+    /// port" from "two hosts reporting the same PORT_ID". `None`: two processes cannot share
+    /// this port.
+    fn host_key(&self) -> Option<u64>;
+
+    /// Calls `each` with every claim that is not free (`gba dump`, `gba sim status`).
+    fn claims(&self, each: &mut dyn FnMut(&ClaimReport));
+
+    /// Calls `each` with every local process registered in `group`'s claim (timeouts name
+    /// the ones that did not arrive).
+    fn local_slots(&self, group: usize, each: &mut dyn FnMut(&LocalSlot));
+}
+
+/// The outcome of [`HostArbiter::claim`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// This process configures the group (RESET first), then [`HostArbiter::hold`]s it.
+    Won,
+    /// A process of the same team (same [`LocalTeam::key`], same user) holds the group,
+    /// configured and READY; `flag` is the release flag it shares with this process.
+    Joined { flag: DmaRegion },
+    /// The arbiter configured the group for this claim itself (the kernel driver writes the
+    /// configuration page): the caller writes no configuration, waits for READY as a winner
+    /// does, and leaves with [`HostArbiter::leave`], after which the arbiter resets it.
+    Configured { flag: DmaRegion },
+    /// A team-mate is configuring it: ask again.
+    Wait,
+    /// Another team with a live process holds it
+    /// ([`Error::GroupBusy`](crate::Error::GroupBusy)); the owner's group is untouched.
+    Busy,
+    /// The arbiter refuses this process the group, for a reason another group id would not
+    /// change ([`Error::ClaimRefused`](crate::Error::ClaimRefused)).
+    Refused(Refusal),
+}
+
+/// Why an arbiter refused a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The team key is that of a claim another user holds: only the same user may join.
+    OtherUser { holder: u32, me: u32 },
+    /// This user holds its quota of groups on this port already.
+    Quota { uid: u32, held: u32, quota: u32 },
+    /// The arbiter's own reason (the kernel driver's), in its words.
+    Arbiter { reason: &'static str },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Refusal::OtherUser { holder, me } => write!(
+                f,
+                "its claim has this team's key but is held by uid {holder}, and only the same user may join (this process is uid {me}); a team's processes must run as one user"
+            ),
+            Refusal::Quota { uid, held, quota } => write!(
+                f,
+                "uid {uid} holds {held} groups on this port, its quota of {quota}: free one (end a job or a communicator), or raise the quota ({QUOTA_ENV} for the host segment, the kernel driver's groups_per_uid parameter)"
+            ),
+            Refusal::Arbiter { reason } => f.write_str(reason),
+        }
+    }
+}
+
+/// A claim's state as [`HostArbiter::claims`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimState {
+    /// Its winner is configuring the group (or its last process is resetting it).
+    Claiming,
+    /// Configured and published: team-mates join it.
+    Held,
+}
+
+impl fmt::Display for ClaimState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ClaimState::Claiming => "claiming",
+            ClaimState::Held => "held",
+        })
+    }
+}
+
+/// One claim, as [`HostArbiter::claims`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClaimReport {
+    pub group: usize,
+    pub state: ClaimState,
+    /// The claimant's pid, in its own PID namespace (0: the arbiter names no process).
+    pub pid: u64,
+    /// The claimant's uid (`None`: the arbiter does not say).
+    pub uid: Option<u32>,
+    /// Whether the claimant counts as alive (a claimant in another PID namespace does).
+    pub alive: bool,
+    /// The claimant is in another PID namespace than this process: its pid means nothing
+    /// here, so it counts as alive.
+    pub other_pid_namespace: bool,
+    /// The team key (`None` where the arbiter keeps it secret, as the kernel driver does).
+    pub team_key: Option<u64>,
+    /// Processes in the claim.
+    pub joined: u64,
+    /// L: the team's processes on this port.
+    pub local: u64,
+}
+
+/// `g0=PID uid U held team 0x… joined 2/2`, with `(dead)` after a dead claimant's pid and
+/// `(other PID namespace)` after one that cannot be checked from here.
+impl fmt::Display for ClaimReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "g{}={}", self.group, self.pid)?;
+        if self.other_pid_namespace {
+            f.write_str(" (other PID namespace)")?;
+        } else if !self.alive {
+            f.write_str(" (dead)")?;
+        }
+        if let Some(uid) = self.uid {
+            write!(f, " uid {uid}")?;
+        }
+        write!(f, " {}", self.state)?;
+        if let Some(key) = self.team_key {
+            write!(f, " team {key:#x}")?;
+        }
+        write!(f, " joined {}/{}", self.joined, self.local)
+    }
+}
+
+/// A local process of a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocalSlot {
+    pub slot: usize,
+    pub pid: u64,
+    pub rank: u64,
+    /// The last sequence it arrived for.
+    pub entered: u64,
+    pub alive: bool,
+}
+
+/// The arbiter of a device one process alone can open (a test's plain memory, a device
+/// whose driver admits one opener): every claim is won, nothing is shared, nothing is
+/// reported. A custom backend chooses it explicitly; it is never a default, because on a
+/// port several processes open it lets each overwrite the others' groups.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Exclusive;
+
+impl HostArbiter for Exclusive {
+    fn claim(&self, _group: usize, _team: Option<&LocalTeam>, _members: &MemberSet) -> Claim {
+        Claim::Won
+    }
+
+    fn hold(&self, _group: usize, _flag: &DmaRegion) -> bool {
+        true
+    }
+
+    fn leave(&self, _group: usize) -> bool {
+        true
+    }
+
+    fn release(&self, _group: usize) {}
+
+    fn claimed_groups(&self) -> u32 {
+        0
+    }
+
+    fn combining(&self, _group: usize) -> Option<Combining> {
+        None
+    }
+
+    fn host_key(&self) -> Option<u64> {
+        None
+    }
+
+    fn claims(&self, _each: &mut dyn FnMut(&ClaimReport)) {}
+
+    fn local_slots(&self, _group: usize, _each: &mut dyn FnMut(&LocalSlot)) {}
+}
+
+/// Collected reports, for callers with an allocator.
+#[cfg(feature = "std")]
+impl dyn HostArbiter + '_ {
+    /// Every claim that is not free.
+    pub fn claim_list(&self) -> Vec<ClaimReport> {
+        let mut list = Vec::new();
+        self.claims(&mut |c| list.push(*c));
+        list
+    }
+
+    /// Every local process registered in `group`'s claim.
+    pub fn slot_list(&self, group: usize) -> Vec<LocalSlot> {
+        let mut list = Vec::new();
+        self.local_slots(group, &mut |s| list.push(*s));
+        list
+    }
+
+    /// The local processes of `group`'s claim that have not entered sequence `seq` (mod
+    /// 2^32) yet: what a timeout names on this host.
+    pub fn local_missing(&self, group: usize, seq: u32) -> Vec<LocalSlot> {
+        let mut list = self.slot_list(group);
+        list.retain(|s| s.entered as u32 != seq);
+        list
+    }
+}
