@@ -466,6 +466,59 @@ fn slips_are_repaired_with_a_warning_naming_the_line_and_refused_when_strict() {
     );
 }
 
+/// An empty `<resetValue>` once ended the import of the whole file (svd-parser's error): it
+/// is read as missing, so the register inherits the peripheral's reset value, with a
+/// warning counted as a repair; `--strict` still refuses it.
+#[test]
+fn an_empty_reset_value_is_read_as_missing_and_refused_when_strict() {
+    use gba_codegen::import::summary;
+    use gba_codegen::import::svd::{Mode, from_str_with};
+    for empty in [
+        "<resetValue></resetValue>",
+        "<resetValue/>",
+        "<resetValue> </resetValue>",
+    ] {
+        // The peripheral's own reset value is what the register then inherits.
+        let xml = slipped_svd("read-write", "0", "1")
+            .replace("<resetValue>0</resetValue>", empty)
+            .replace(
+                "<name>CMP_0</name>",
+                "<name>CMP_0</name><resetValue>0x2</resetValue>",
+            );
+        let imported = from_str_with(&xml, Mode::Lenient)
+            .unwrap_or_else(|e| panic!("{empty}: a lenient import repairs: {e}"));
+        let repairs: Vec<_> = imported
+            .warnings
+            .iter()
+            .filter(|w| w.message.contains("is empty"))
+            .collect();
+        assert_eq!(
+            repairs.len(),
+            2,
+            "one per peripheral: {:#?}",
+            imported.warnings
+        );
+        assert_eq!(
+            repairs[0].to_string(),
+            "CMP_0.CTRL: <resetValue> is empty: read as missing (the register inherits its \
+             cluster's, peripheral's or device's, else 0)"
+        );
+        assert_eq!(repairs[0].line, Some(10), "{empty}");
+        let summary = summary(&imported.warnings).expect("warnings");
+        assert!(summary.contains("2 repaired"), "{summary}");
+        // CMP_0 inherits 0x2 and CMP_1 nothing: they differ, so stay two blocks.
+        let resets: Vec<u64> = imported
+            .device
+            .blocks
+            .iter()
+            .map(|b| *b.registers[0].reset)
+            .collect();
+        assert_eq!(resets, [2, 0], "{empty}");
+        let error = from_str_with(&xml, Mode::Strict).expect_err("strict refuses");
+        assert!(error.to_string().contains("resetValue"), "{empty}: {error}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Numbered registers → register arrays
 
