@@ -7,12 +7,12 @@ use crate::names;
 
 /// How a register's identifiers are spelled.
 pub(super) struct Names<'a> {
-    block: &'a Block,
-    reg: &'a Register,
+    pub(super) block: &'a Block,
+    pub(super) reg: &'a Register,
     /// `GBA_GROUP_CONTROL`: prefix of the register's macros.
-    upper: String,
+    pub(super) upper: String,
     /// `gba_group_control`: prefix of its functions.
-    lower: String,
+    pub(super) lower: String,
     /// `gba_group_base`: the block instance's base function.
     block_base: String,
 }
@@ -46,7 +46,7 @@ impl<'a> Names<'a> {
     }
 
     /// A value of this register as a literal of its width.
-    fn literal(&self, value: u64) -> String {
+    pub(super) fn literal(&self, value: u64) -> String {
         unsigned(value, *self.reg.width)
     }
 }
