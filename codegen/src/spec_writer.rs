@@ -76,6 +76,10 @@ fn write_register(out: &mut String, register: &Register) {
     if let Some(of) = &register.alternate_of {
         key_str(out, 8, "alternate_of", of);
     }
+    if let Some(lock) = &register.lock {
+        let bit = format!("{}.{}", *lock.register, *lock.field);
+        key_str(out, 8, lock.keyword(), &bit);
+    }
     if let Some(array) = &register.array {
         let _ = writeln!(out, "        count: {}", *array.count);
         let _ = writeln!(out, "        stride: {:#x}", *array.stride);

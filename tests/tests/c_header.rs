@@ -241,19 +241,39 @@ fn program(device: &Device, header: &Path) -> String {
             static_eq(&mut c, &format!("{r}_OFFSET"), u128::from(*reg.offset));
             static_eq(&mut c, &format!("{r}_RESET_VALUE"), u128::from(*reg.reset));
             static_size(&mut c, &format!("{r}_RESET_VALUE"), reg);
-            // The write-1 bits, computed here from the fields, not from the model's helper.
-            let write_one = reg
-                .fields
-                .iter()
-                .filter(|f| {
-                    f.side_effect.is_some_and(|s| {
-                        matches!(*s, SideEffect::WriteOneToClear | SideEffect::WriteOneToSet)
+            // The write-1 and write-0 bits, computed here from the fields, not from the
+            // model's helpers.
+            let effect_mask = |ones: bool| {
+                reg.fields
+                    .iter()
+                    .filter(|f| {
+                        f.side_effect.is_some_and(|s| {
+                            if ones {
+                                matches!(
+                                    *s,
+                                    SideEffect::WriteOneToClear
+                                        | SideEffect::WriteOneToSet
+                                        | SideEffect::WriteOneToToggle
+                                        | SideEffect::SinglePulse
+                                )
+                            } else {
+                                matches!(
+                                    *s,
+                                    SideEffect::WriteZeroToClear
+                                        | SideEffect::WriteZeroToSet
+                                        | SideEffect::WriteZeroToToggle
+                                )
+                            }
+                        })
                     })
-                })
-                .fold(0, |m, f| m | mask(f));
-            if write_one != 0 {
-                static_eq(&mut c, &format!("{r}_W1_MASK"), write_one);
-                static_size(&mut c, &format!("{r}_W1_MASK"), reg);
+                    .fold(0, |m, f| m | mask(f))
+            };
+            for (ones, suffix) in [(true, "W1_MASK"), (false, "W0_MASK")] {
+                let bits = effect_mask(ones);
+                if bits != 0 {
+                    static_eq(&mut c, &format!("{r}_{suffix}"), bits);
+                    static_size(&mut c, &format!("{r}_{suffix}"), reg);
+                }
             }
             if let Some(array) = &reg.array {
                 static_eq(&mut c, &format!("{r}_COUNT"), u128::from(*array.count));

@@ -134,6 +134,10 @@ fn static_register(c: &mut String, n: &Names<'_>) {
     if write_one != 0 {
         assert_eq(c, &format!("{r}_W1_MASK"), &n.literal(write_one));
     }
+    let write_zero = reg.write_zero_mask();
+    if write_zero != 0 {
+        assert_eq(c, &format!("{r}_W0_MASK"), &n.literal(write_zero));
+    }
     if let Some(array) = &reg.array {
         assert_eq(c, &format!("{r}_COUNT"), &count(*array.count));
         assert_eq(c, &format!("{r}_STRIDE"), &unsigned(*array.stride, 32));
