@@ -642,7 +642,7 @@ fn locks(block: &Block, diags: &mut Vec<Diagnostic>) {
         let Some(lock) = &register.lock else {
             continue;
         };
-        let what = format!("register `{}`", *register.name);
+        let what = format!("register `{}` (block `{}`)", *register.name, *block.name);
         let key = lock.keyword();
         let at = lock.register.loc;
         let refuse = |diags: &mut Vec<Diagnostic>, message: String, label: &str| {
