@@ -54,6 +54,67 @@ fn round_trip(spec: &str, svd: &str) {
     assert!(!expected.constants.is_empty() || spec.contains("rp2040"));
 }
 
+/// Single pulses and locks travel under `<vendorExtensions>` (SVD has no element for them):
+/// read back as written, and an entry that names nothing of the device is reported, not
+/// applied.
+#[test]
+fn pulses_and_locks_read_back_from_vendor_extensions() {
+    use gba_codegen::model::SideEffect;
+    let xml = read("tests/fixtures/uart/pac/uart.svd");
+    let imported = from_str(&xml).expect("imports");
+    let regs = &imported.device.blocks[0];
+    let register = |name: &str| regs.registers.iter().find(|r| *r.name == name).unwrap();
+    let flush = register("EVENTS")
+        .fields
+        .iter()
+        .find(|f| *f.name == "FLUSH")
+        .unwrap();
+    assert_eq!(flush.side_effect.map(|s| *s), Some(SideEffect::SinglePulse));
+    let lock = register("TEST_CTRL")
+        .lock
+        .as_ref()
+        .expect("TEST_CTRL is locked");
+    assert_eq!(
+        (
+            lock.register.as_str(),
+            lock.field.as_str(),
+            lock.locked_when
+        ),
+        ("LOCK", "TEST_EN", false)
+    );
+
+    let broken = xml
+        .replace(
+            "<field>regs.EVENTS.FLUSH</field>",
+            "<field>regs.EVENTS.MODE</field>",
+        )
+        .replace(
+            "<register>regs.BAUD_FINE</register>",
+            "<register>regs.NOPE</register>",
+        );
+    let imported = from_str(&broken).expect("imports");
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        messages,
+        [
+            "vendorExtensions.singlePulses: `regs.EVENTS.MODE` is no oneToSet field of this \
+             device: left out",
+            "vendorExtensions.locks: the lock of `regs.NOPE` by `LOCK.CFG_LOCK` names no \
+             register and bit: left out",
+        ]
+    );
+    let events = imported.device.blocks[0]
+        .registers
+        .iter()
+        .find(|r| *r.name == "EVENTS")
+        .unwrap();
+    let flush = events.fields.iter().find(|f| *f.name == "FLUSH").unwrap();
+    assert_eq!(
+        flush.side_effect.map(|s| *s),
+        Some(SideEffect::WriteOneToSet)
+    );
+}
+
 #[test]
 fn gba_svd_reads_back_as_gba_yaml() {
     round_trip("gba.yaml", "gba-pac/gba.svd");
