@@ -363,8 +363,9 @@ impl<T, R, A: Access, L: RegisterLongName, const MASK: u64, const LOCKED: u64, M
     Reg<T, R, Locked<A, L, MASK, LOCKED>, M>
 {
     /// Reads the lock register and returns the writable handle if it does not lock this
-    /// register now; `None` while it does (a write would be ignored). The lock can only be
-    /// set again by a later write, which this thread orders after its own.
+    /// register now; `None` while it does (a write would be ignored). Another agent may set
+    /// the lock between this read and a write through the handle, and the device then ignores
+    /// the write: locks are meant to be set once (by boot code, before drivers run), not raced.
     #[inline(always)]
     pub fn unlocked<LT, LA, LM>(self, lock: Reg<LT, L, LA, LM>) -> Option<Reg<T, R, A, M>>
     where
