@@ -63,22 +63,25 @@ world_group() {
     sed -n "s/.*MPI_COMM_WORLD (cid 0, size ${2:-[0-9]*}): barrier on GBA group \([0-9]*\).*/\1/p" "$1" | head -1
 }
 
-# completed PORT: BARRIERS_COMPLETED of PORT on $GBA_FABRIC (0 when the port is not listed)
+# status_field FABRIC EXPR: a value from `gba sim status --json` of FABRIC (EXPR is Python
+# over the document `s`)
+status_field() {
+    "$GBA_BIN" sim status --json --path "$1" | python3 -c "import json, sys; s = json.load(sys.stdin); print($2)"
+}
+
+# completed PORT: BARRIERS_COMPLETED of PORT on $GBA_FABRIC
 completed() {
-    "$GBA_BIN" sim status --path "$GBA_FABRIC" | awk -v p="$1" '
-        /^port +completed/ { on = 1; next }
-        on && $1 == p { print $2; found = 1 }
-        END { if (!found) print 0 }'
+    status_field "$GBA_FABRIC" "s['port_reports'][$1]['barriers_completed']"
 }
 
 # expect_released NAME FABRIC: no group is left enabled on any port of FABRIC
 expect_released() {
-    local status
-    status=$("$GBA_BIN" sim status --path "$2")
-    if grep -q "no group is enabled on any port" <<<"$status"; then
+    local left
+    left=$(status_field "$2" "len(s['groups'])")
+    if [ "$left" = 0 ]; then
         ok "$1"
     else
-        not_ok "$1: groups left enabled:"; say "$status" | indent
+        not_ok "$1: $left groups left enabled:"; "$GBA_BIN" sim status --path "$2" | indent
     fi
 }
 

@@ -1,4 +1,5 @@
-/* The GBA contender of `gba scale`: the switch of DESIGN.md sections 1 and 4 as S4U actors.
+/* The GBA contender of `gba scale`: the switch of the team's DESIGN.md (outside this
+ * repository) sections 1 and 4 as S4U actors.
  *
  * Usage: gba-model N WARMUP ITERS LINK_LAT_NS LINK_BW_BPS PCIE_NS SWITCH_NS ARRIVAL_NS
  *                  RELEASE_NS PORTS

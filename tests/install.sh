@@ -17,6 +17,18 @@ need g++ g++
 need qemu-system-x86_64 qemu-system-x86
 [ -x /bin/busybox ] || need_packages+=(busybox-static)
 need cpio cpio
+# The kernel stage (tests/vm/kernel.sh): gba.ko is built against the guest kernel's headers, the
+# newest linux-image-6.1.0-N-amd64 apt knows (tests/vm/lib.sh picks the same one), and make.
+need make make
+if command -v apt-cache >/dev/null; then
+    # shellcheck source=tests/vm/lib.sh
+    . tests/vm/lib.sh
+    [ -n "$(vm_kernel_package)" ] || apt-get update -qq
+    guest_kernel=$(vm_kernel_package)
+    if [ -n "$guest_kernel" ] && [ ! -d "/lib/modules/${guest_kernel#linux-image-}/build" ]; then
+        need_packages+=("linux-headers-${guest_kernel#linux-image-}")
+    fi
+fi
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq

@@ -18,10 +18,12 @@ STAGES=(
     "loom|loom model checks (gba-barrier, and gba-sim's fast path)"
     "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
     "unit|cargo test --workspace"
+    "security|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
     "openmpi|OpenMPI 4.1 and OpenSHMEM: the coll component on the simulator (installs OpenMPI)"
     "openmpi5|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|several hosts on one machine: network + UTS namespaces, one fabric port per host"
     "vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
+    "kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused"
 )
 
 if [ "${1:-}" = --list ]; then
@@ -111,6 +113,17 @@ stage_svd() { bash tests/bench/svd_sample.sh; }
 
 stage_unit() { cargo test --workspace 2>&1 | tee -a "$log"; }
 
+stage_security() {
+    local rc=0
+    cargo build -q -p gba -p gba-barrier --bin gba --example security_victim
+    bash tests/security/userspace.sh target/debug 2>&1 | tee -a "$log" || rc=${PIPESTATUS[0]}
+    if [ "$rc" = 77 ]; then
+        skip security "not root: the stage creates a second user"
+    elif [ "$rc" != 0 ]; then
+        return 1
+    fi
+}
+
 stage_openmpi() { bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"; }
 
 stage_openmpi5() {
@@ -146,6 +159,19 @@ stage_vm() {
     done
 }
 
+stage_kernel() {
+    # tests/vm/kernel.sh: gba.ko built against the guest kernel's headers, loaded in one guest.
+    cargo build -q -p gba -p gba-barrier --bins --example vm_team
+    local rc=0
+    bash tests/vm/kernel.sh target/debug 2>&1 | tee -a "$log" || rc=${PIPESTATUS[0]}
+    if [ "$rc" = 77 ]; then
+        skip kernel "QEMU cannot run here (see the line above)"
+    elif [ "$rc" != 0 ]; then
+        echo "kernel: FAILED"
+        return 1
+    fi
+}
+
 for s in "${STAGES[@]}"; do
     name=${s%%|*}
     wants "$name" || continue
@@ -156,6 +182,6 @@ echo "== done [${SECONDS}s]"
 # One closing line for the whole run (cargo prints one per test binary; the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
 if ((${#skipped[@]})); then echo "stages NOT RUN: ${skipped[*]}"; fi

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gba_barrier::AnyDevice;
+use gba_barrier::error::chain;
 use gba_codegen::model::{Access, Block, Register, SideEffect};
 use gba_hal::DeviceAddress;
 
@@ -17,7 +18,8 @@ const SPEC: &str = include_str!("../../gba.yaml");
 
 #[derive(Args)]
 pub struct DumpArgs {
-    /// The device: `sim:<fabric-dir>#<port>` or `/dev/uioN` (default: $GBA_DEVICE).
+    /// The device: `sim:<fabric-dir>#<port>`, `/dev/gbaN`, `/dev/uioN` or `vfio:BDF` (default:
+    /// $GBA_DEVICE).
     #[arg(long)]
     device: Option<String>,
     /// Dump only this group's block (default: the global block and every enabled group).
@@ -48,6 +50,10 @@ pub fn run(args: DumpArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // The simulator's fast path leaves its bookkeeping (RELEASE_SEQ, STATUS, the counters) to
+    // the next switch step: step it first, as `gba sim status` does, so that what is printed
+    // is current. On hardware this does nothing: the registers are live.
+    device.progress();
     let read = |offset: usize, width: u32| device.read_raw(offset, width);
     let max_groups = device.identity().max_groups;
     if let Some(g) = args.group
@@ -60,12 +66,16 @@ pub fn run(args: DumpArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let mut out = format!("{device}\n");
+    // The kernel driver maps no group's registers to a process that does not hold it: its
+    // global block (from the driver, read at open) and its claims are what there is to show.
+    let kernel = matches!(device.address(), DeviceAddress::Kernel(_));
     for block in &spec.blocks {
         let count = block.array.as_ref().map_or(1, |a| *a.count as usize);
         let stride = block.array.as_ref().map_or(0, |a| *a.stride as usize);
         for index in 0..count {
             let base = *block.offset as usize + index * stride;
             let selected = match (args.group, &block.array) {
+                (_, Some(_)) if kernel => false,
                 (Some(g), Some(_)) => index == g,
                 (Some(_), None) => false,
                 (None, Some(_)) => group_enabled(&spec.blocks, &read, index),
@@ -75,6 +85,9 @@ pub fn run(args: DumpArgs) -> ExitCode {
                 dump_block(&mut out, block, index, base, &read);
             }
         }
+    }
+    if kernel {
+        out += "\ngroup registers: mapped only by a group's holder (the kernel driver)\n";
     }
     host_claims(&mut out, &device, args.group);
     print!("{out}");
@@ -213,15 +226,4 @@ fn mask(width: u32) -> u64 {
     } else {
         (1 << width) - 1
     }
-}
-
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

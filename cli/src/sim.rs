@@ -9,7 +9,8 @@ use gba_sim::{Fabric, GroupReport};
 
 #[derive(Args)]
 pub struct PathArg {
-    /// The fabric directory (default: $GBA_SIM_FABRIC, else /dev/shm/gba-fabric). Accepted
+    /// The fabric directory (default: $GBA_SIM_FABRIC, else `fabric` in your runtime directory:
+    /// $XDG_RUNTIME_DIR/gba, /tmp/gba-UID, or /run/gba for root). Accepted
     /// anywhere after `sim`, before or after a fault's name.
     #[arg(long, global = true, value_parser = non_empty_path)]
     path: Option<PathBuf>,
@@ -55,7 +56,7 @@ impl PathArg {
         self.path
             .clone()
             .or_else(|| std::env::var_os(gba_sim::PATH_ENV).map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from(gba_sim::DEFAULT_PATH))
+            .unwrap_or_else(gba_sim::default_path)
     }
 }
 
@@ -83,8 +84,11 @@ pub enum SimCommand {
         #[command(flatten)]
         path: PathArg,
         /// Refresh in place twice a second until interrupted.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "json")]
         watch: bool,
+        /// Print one JSON document (for scripts) instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Step the switch in a dedicated loop (instead of cooperatively from waiting members).
     Run {
@@ -169,7 +173,11 @@ pub fn run(command: SimCommand) -> ExitCode {
                 Err(e) => fail(&e),
             }
         }
-        SimCommand::Status { path, watch } => with_fabric(&path.resolve(), |fabric| {
+        SimCommand::Status { path, watch, json } => with_fabric(&path.resolve(), |fabric| {
+            if json {
+                println!("{}", status_json(fabric));
+                return;
+            }
             if !watch {
                 print!("{}", status_text(fabric));
                 return;
@@ -374,4 +382,64 @@ fn group_row(g: &GroupReport) -> String {
             problems.join("; ")
         }
     )
+}
+
+/// `gba sim status --json`: what the table shows, as one document (the switch is stepped
+/// first, as for the table). Scripts read this; the table's layout may change.
+pub fn status_json(fabric: &Fabric) -> serde_json::Value {
+    use serde_json::json;
+    let (creator, creator_alive) = fabric.creator();
+    let (steps, recoveries) = fabric.counters();
+    let groups: Vec<_> = fabric
+        .group_reports()
+        .iter()
+        .map(|g| {
+            json!({
+                "group": g.group,
+                "members": g.members,
+                "joined": g.joined,
+                "arrived": g.arrived,
+                "ready": g.ready,
+                "release_seq": g.release_seq,
+                "error": g.error,
+                "refused": g.refused.iter().map(|(port, error)| json!({"port": port, "error": error})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let ports: Vec<_> = fabric
+        .port_reports()
+        .iter()
+        .map(|p| {
+            json!({
+                "port": p.port,
+                "barriers_completed": p.barriers_completed,
+                "dead": p.dead,
+                "processes": p.openers.iter().map(|(pid, alive)| json!({"pid": pid, "alive": alive})).collect::<Vec<_>>(),
+                "claims": p.claims.iter().map(claim_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "fabric": fabric.dir(),
+        "ports": fabric.ports(),
+        "switch_steps": steps,
+        "lock_recoveries": recoveries,
+        "creator": {"pid": creator, "alive": creator_alive},
+        "groups": groups,
+        "port_reports": ports,
+    })
+}
+
+fn claim_json(c: &gba_hal::ClaimReport) -> serde_json::Value {
+    serde_json::json!({
+        "group": c.group,
+        "state": c.state.to_string(),
+        "pid": c.pid,
+        "uid": c.uid,
+        "alive": c.alive,
+        "other_pid_namespace": c.other_pid_namespace,
+        "team_key": c.team_key,
+        "joined": c.joined,
+        "local": c.local,
+    })
 }

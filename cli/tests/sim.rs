@@ -73,12 +73,27 @@ fn create_status_dump_fault_destroy() {
     sim.set_group_owner(2, 5, Some(u64::from(std::process::id())));
     let out = gba(&["dump", "--device", &device, "--group", "5"]);
     let dump = text(&out.stdout);
+    // This process's uid: the owner of the fabric it just made.
+    let uid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&fabric).unwrap());
     let claim = format!(
-        "g5={} uid {} held team 0xffffffffffffffff joined 1/1",
-        std::process::id(),
-        gba_hal::host::process::my_uid()
+        "g5={} uid {uid} held team 0xffffffffffffffff joined 1/1",
+        std::process::id()
     );
     assert!(dump.contains(&claim), "{dump}");
+    let out = gba(&["sim", "status", "--json", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["ports"], 3, "{status}");
+    assert_eq!(status["groups"], serde_json::json!([]), "{status}");
+    let port2 = &status["port_reports"][2];
+    assert_eq!(port2["port"], 2, "{status}");
+    assert_eq!(port2["claims"][0]["group"], 5, "{status}");
+    assert_eq!(
+        port2["claims"][0]["pid"],
+        u64::from(std::process::id()),
+        "{status}"
+    );
+    assert_eq!(port2["claims"][0]["uid"], uid, "{status}");
     sim.set_group_owner(2, 5, None);
 
     let out = gba(&["sim", "fault", "--path", path, "drop", "--port", "1"]);
@@ -213,4 +228,85 @@ fn a_bad_guest_ram_size_is_one_clear_line() {
         assert!(!stderr.contains("panicked"), "{size}: {stderr}");
         assert!(!path.exists(), "{size}: nothing left behind");
     }
+}
+
+/// `gba dump` on a live group shows the episodes completed so far: it steps the simulator
+/// first (the fast path leaves RELEASE_SEQ to the next switch step).
+#[test]
+fn dump_of_a_live_group_is_current() {
+    let dir = shm_dir();
+    let fabric = dir.path().join("fabric");
+    let path = fabric.to_str().unwrap();
+    let out = gba(&["sim", "create", "--ports", "1", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    let address = gba_hal::DeviceAddress::sim(path, 0);
+    let device = gba_barrier::AnyDevice::open(&address).unwrap();
+    let members: gba_hal::MemberSet = [0].into_iter().collect();
+    let mut barrier = device
+        .barrier(gba_hal::GroupConfig::new(3, members))
+        .unwrap();
+    for _ in 0..5 {
+        barrier.wait(None).unwrap();
+    }
+    let out = gba(&["dump", "--device", &address.to_string(), "--group", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let dump = text(&out.stdout);
+    let line = dump
+        .lines()
+        .find(|l| l.contains("RELEASE_SEQ"))
+        .unwrap_or_else(|| panic!("no RELEASE_SEQ line in\n{dump}"));
+    assert!(line.contains("SEQUENCE=5"), "{line}\n{dump}");
+    let out = gba(&["sim", "status", "--json", "--path", path]);
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["groups"][0]["group"], 3, "{status}");
+    assert_eq!(status["groups"][0]["release_seq"], 5, "{status}");
+    assert_eq!(
+        status["groups"][0]["members"],
+        serde_json::json!([0]),
+        "{status}"
+    );
+    assert_eq!(
+        status["port_reports"][0]["barriers_completed"], 5,
+        "{status}"
+    );
+    drop(barrier);
+    let out = gba(&["sim", "destroy", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// A fabric directory another user could have planted or can write is refused by
+/// name (not "already exists: use it"), and so is a fabric whose switch file is a directory.
+#[test]
+fn a_planted_or_writable_fabric_is_refused_by_name() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = shm_dir();
+    let planted = root.path().join("planted");
+    let path = planted.to_str().unwrap();
+    assert!(
+        gba(&["sim", "create", "--ports", "2", "--path", path])
+            .status
+            .success()
+    );
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o777)).unwrap();
+    for args in [
+        vec!["sim", "create", "--ports", "2", "--path", path],
+        vec!["sim", "status", "--path", path],
+    ] {
+        let out = gba(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("refusing") && stderr.contains(path) && stderr.contains("0777"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let odd = root.path().join("odd");
+    std::fs::create_dir_all(odd.join("switch")).unwrap();
+    let out = gba(&["sim", "status", "--path", odd.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("switch") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
 }

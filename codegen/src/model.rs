@@ -70,31 +70,141 @@ impl Access {
     }
 }
 
-/// What touching a field does besides storing or returning its value.
+/// What touching a field does besides storing or returning its value. The spec spells each
+/// as SystemRDL does (`onwrite`/`onread` values, `singlepulse`), which IP-XACT's
+/// `modifiedWriteValue`/`readAction` and CMSIS-SVD's `modifiedWriteValues`/`readAction` name
+/// alike; the spec's first spellings (`w1c`, `w1s`, `rc`) stay accepted as aliases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SideEffect {
-    /// Writing 1 clears the bit; writing 0 leaves it.
+    /// Writing 1 clears the bit; writing 0 leaves it (`woclr`, alias `w1c`).
     WriteOneToClear,
-    /// Writing 1 sets the bit or triggers an action (self-clearing bits); writing 0 does nothing.
+    /// Writing 1 sets the bit or triggers an action; writing 0 does nothing (`woset`, alias
+    /// `w1s`).
     WriteOneToSet,
-    /// Reading returns the value and clears it.
+    /// Writing 1 inverts the bit; writing 0 leaves it (`wot`).
+    WriteOneToToggle,
+    /// Writing 0 clears the bit; writing 1 leaves it (`wzc`).
+    WriteZeroToClear,
+    /// Writing 0 sets the bit; writing 1 leaves it (`wzs`).
+    WriteZeroToSet,
+    /// Writing 0 inverts the bit; writing 1 leaves it (`wzt`).
+    WriteZeroToToggle,
+    /// Writing 1 starts something for one cycle, and the bit clears itself: it reads 0
+    /// again at once (`singlepulse`).
+    SinglePulse,
+    /// Reading returns the value and clears it (`rclr`, alias `rc`).
     ReadToClear,
+    /// Reading returns the value and sets every bit (`rset`).
+    ReadToSet,
 }
 
 impl SideEffect {
+    /// Every side effect, in the order the docs list them.
+    pub const ALL: [SideEffect; 9] = [
+        SideEffect::WriteOneToClear,
+        SideEffect::WriteOneToSet,
+        SideEffect::WriteOneToToggle,
+        SideEffect::WriteZeroToClear,
+        SideEffect::WriteZeroToSet,
+        SideEffect::WriteZeroToToggle,
+        SideEffect::SinglePulse,
+        SideEffect::ReadToClear,
+        SideEffect::ReadToSet,
+    ];
+
+    /// The canonical spelling in the spec (SystemRDL's).
     pub fn keyword(self) -> &'static str {
         match self {
-            SideEffect::WriteOneToClear => "w1c",
-            SideEffect::WriteOneToSet => "w1s",
-            SideEffect::ReadToClear => "rc",
+            SideEffect::WriteOneToClear => "woclr",
+            SideEffect::WriteOneToSet => "woset",
+            SideEffect::WriteOneToToggle => "wot",
+            SideEffect::WriteZeroToClear => "wzc",
+            SideEffect::WriteZeroToSet => "wzs",
+            SideEffect::WriteZeroToToggle => "wzt",
+            SideEffect::SinglePulse => "singlepulse",
+            SideEffect::ReadToClear => "rclr",
+            SideEffect::ReadToSet => "rset",
         }
     }
+
+    /// The spelling, canonical or alias (the spec's first names), that means this effect.
+    pub fn from_keyword(word: &str) -> Option<SideEffect> {
+        match word {
+            "w1c" => Some(SideEffect::WriteOneToClear),
+            "w1s" => Some(SideEffect::WriteOneToSet),
+            "rc" => Some(SideEffect::ReadToClear),
+            _ => SideEffect::ALL.into_iter().find(|e| e.keyword() == word),
+        }
+    }
+
+    /// What the effect does, in words (C comments, docs).
+    pub fn text(self) -> &'static str {
+        match self {
+            SideEffect::WriteOneToClear => "write 1 to clear",
+            SideEffect::WriteOneToSet => "write 1 to set",
+            SideEffect::WriteOneToToggle => "write 1 to toggle",
+            SideEffect::WriteZeroToClear => "write 0 to clear",
+            SideEffect::WriteZeroToSet => "write 0 to set",
+            SideEffect::WriteZeroToToggle => "write 0 to toggle",
+            SideEffect::SinglePulse => "write 1 for a single pulse, reads 0",
+            SideEffect::ReadToClear => "cleared by reading",
+            SideEffect::ReadToSet => "set by reading",
+        }
+    }
+
+    /// The value that leaves the field as it is when written (what `modify` writes into a
+    /// field it does not change): `Some(false)` for the write-1 effects and single pulses,
+    /// `Some(true)` for the write-0 effects, `None` for effects a write does not trigger.
+    pub fn neutral_write(self) -> Option<bool> {
+        match self {
+            SideEffect::WriteOneToClear
+            | SideEffect::WriteOneToSet
+            | SideEffect::WriteOneToToggle
+            | SideEffect::SinglePulse => Some(false),
+            SideEffect::WriteZeroToClear
+            | SideEffect::WriteZeroToSet
+            | SideEffect::WriteZeroToToggle => Some(true),
+            SideEffect::ReadToClear | SideEffect::ReadToSet => None,
+        }
+    }
+
     /// True for the effects that make writing back a value read from the register dangerous.
     pub fn is_write_one(self) -> bool {
-        matches!(
-            self,
-            SideEffect::WriteOneToClear | SideEffect::WriteOneToSet
-        )
+        self.neutral_write() == Some(false)
+    }
+
+    /// True for the effects of a write (the field must be writable).
+    pub fn on_write(self) -> bool {
+        self.neutral_write().is_some()
+    }
+
+    /// True for the effects of a read (the field must be readable, and no read is plain).
+    pub fn on_read(self) -> bool {
+        !self.on_write()
+    }
+}
+
+/// A register whose writes are ignored while a bit of another register of its block holds
+/// a value (SystemRDL's `swwel` when that value is 1, `swwe` when it is 0; OpenTitan's
+/// `regwen`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lock {
+    /// The register of the same block that holds the lock bit.
+    pub register: Located<String>,
+    /// Its one-bit field.
+    pub field: Located<String>,
+    /// The value of that bit that locks: 1 for `locked_by`, 0 for `write_enable`.
+    pub locked_when: bool,
+}
+
+impl Lock {
+    /// The spec's key for this polarity.
+    pub fn keyword(&self) -> &'static str {
+        if self.locked_when {
+            "locked_by"
+        } else {
+            "write_enable"
+        }
     }
 }
 
@@ -113,6 +223,8 @@ pub struct Register {
     /// The register of the same block whose bytes this one is another view of (CMSIS-SVD's
     /// `alternateRegister`): only such a declared alternate may overlap another register.
     pub alternate_of: Option<Located<String>>,
+    /// The bit of another register whose value ignores writes to this one.
+    pub lock: Option<Lock>,
 }
 
 impl Register {
@@ -120,12 +232,37 @@ impl Register {
         u64::from(*self.width / 8)
     }
 
-    /// Bits that `modify` must never write back as 1 (write-1-to-clear and write-1-to-set).
+    /// Bits that `modify` must never write back as 1 (write-1-to-clear, -set, -toggle and
+    /// single pulses).
     pub fn write_one_mask(&self) -> u64 {
+        self.write_mask(false)
+    }
+
+    /// Bits that `modify` must never write back as 0 (write-0-to-clear, -set, -toggle).
+    pub fn write_zero_mask(&self) -> u64 {
+        self.write_mask(true)
+    }
+
+    /// Bits with a write side effect (either of the above).
+    pub fn write_effect_mask(&self) -> u64 {
+        self.write_one_mask() | self.write_zero_mask()
+    }
+
+    fn write_mask(&self, neutral: bool) -> u64 {
         self.fields
             .iter()
-            .filter(|f| f.side_effect.is_some_and(|s| s.is_write_one()))
+            .filter(|f| {
+                f.side_effect
+                    .is_some_and(|s| s.neutral_write() == Some(neutral))
+            })
             .fold(0, |mask, f| mask | f.bits.mask())
+    }
+
+    /// True when a field changes on every read (no read of the register is plain).
+    pub fn read_has_effect(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.side_effect.is_some_and(|s| s.on_read()))
     }
 
     /// Element offsets within the block (one for a plain register).

@@ -4,7 +4,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
 use crate::model::{
-    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Register, SideEffect,
+    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, SideEffect,
 };
 use crate::yaml::Node;
 
@@ -238,6 +238,9 @@ fn register(
         .unwrap_or_else(|| Located::new(0, map.loc));
     let array = map.array(width.as_ref().map(|w| u64::from(w.value / 8)), diags);
     let alternate_of = map.optional_str("alternate_of", diags);
+    let locked_by = map.optional_str("locked_by", diags);
+    let write_enable = map.optional_str("write_enable", diags);
+    let lock = lock(locked_by, write_enable, &map.what, diags);
     let fields = map.take("fields");
     let loc = map.loc;
     map.finish(
@@ -252,6 +255,8 @@ fn register(
             "stride",
             "fields",
             "alternate_of",
+            "locked_by",
+            "write_enable",
         ],
         diags,
     );
@@ -268,6 +273,7 @@ fn register(
                 array,
                 fields,
                 alternate_of,
+                lock,
             }))
         }
         // A problem in the register's own keys hides nothing in its fields: they are still
@@ -282,8 +288,55 @@ fn register(
             array: None,
             fields,
             alternate_of: None,
+            lock: None,
         })),
     }
+}
+
+/// `locked_by: REG.FIELD` (writes ignored while the bit is 1) or `write_enable: REG.FIELD`
+/// (ignored while it is 0); whether REG and FIELD exist is validation's part.
+fn lock(
+    locked_by: Option<Located<String>>,
+    write_enable: Option<Located<String>>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Lock> {
+    let (text, locked_when) = match (locked_by, write_enable) {
+        (None, None) => return None,
+        (Some(by), Some(enable)) => {
+            diags.push(
+                Diagnostic::error(
+                    format!("{what}: both `locked_by` and `write_enable`"),
+                    enable.loc,
+                    "a second lock",
+                )
+                .also(by.loc, "the first")
+                .note(
+                    "a register has one lock bit: `locked_by` locks while it is 1, \
+                       `write_enable` while it is 0",
+                ),
+            );
+            return None;
+        }
+        (Some(by), None) => (by, true),
+        (None, Some(enable)) => (enable, false),
+    };
+    let Some((register, field)) = text
+        .split_once('.')
+        .filter(|(r, f)| !r.is_empty() && !f.is_empty() && !f.contains('.'))
+    else {
+        diags.push(Diagnostic::error(
+            format!("{what}: `{}` is not `REGISTER.FIELD`", text.value),
+            text.loc,
+            "expected the lock bit as `REGISTER.FIELD`, a register of the same block",
+        ));
+        return None;
+    };
+    Some(Lock {
+        register: Located::new(register.to_string(), text.loc),
+        field: Located::new(field.to_string(), text.loc),
+        locked_when,
+    })
 }
 
 fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Field> {
@@ -452,19 +505,17 @@ fn side_effect(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Located<SideEffect>> {
     let value = match &node.value {
-        Node::Str(s) => match s.as_str() {
-            "w1c" => Some(SideEffect::WriteOneToClear),
-            "w1s" => Some(SideEffect::WriteOneToSet),
-            "rc" => Some(SideEffect::ReadToClear),
-            _ => None,
-        },
+        Node::Str(s) => SideEffect::from_keyword(s),
         _ => None,
     };
     if value.is_none() {
         diags.push(Diagnostic::error(
             format!("{what}: `side_effect` is not a side effect"),
             node.loc,
-            "expected `w1c` (write 1 to clear), `w1s` (write 1 to set or trigger) or `rc` (read to clear)",
+            "expected `woclr` (write 1 to clear), `woset` (write 1 to set or trigger), `wot` \
+             (write 1 to toggle), `wzc`, `wzs`, `wzt` (write 0 to clear, set, toggle), \
+             `singlepulse` (write 1 for a self-clearing pulse), `rclr` (read to clear) or `rset` \
+             (read to set); `w1c`, `w1s` and `rc` are aliases of `woclr`, `woset` and `rclr`",
         ));
     }
     Some(Located::new(value?, node.loc))
@@ -744,6 +795,14 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("enum", "values"),
     ("modifiedWriteValues", "side_effect"),
     ("readAction", "side_effect"),
+    ("modifiedWriteValue", "side_effect"),
+    ("onwrite", "side_effect"),
+    ("onread", "side_effect"),
+    ("singlepulse", "side_effect"),
+    ("swwel", "locked_by"),
+    ("lock", "locked_by"),
+    ("swwe", "write_enable"),
+    ("regwen", "write_enable"),
     ("sw", "access"),
     ("alias", "alternate_of"),
 ];

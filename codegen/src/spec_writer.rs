@@ -76,6 +76,10 @@ fn write_register(out: &mut String, register: &Register) {
     if let Some(of) = &register.alternate_of {
         key_str(out, 8, "alternate_of", of);
     }
+    if let Some(lock) = &register.lock {
+        let bit = format!("{}.{}", *lock.register, *lock.field);
+        key_str(out, 8, lock.keyword(), &bit);
+    }
     if let Some(array) = &register.array {
         let _ = writeln!(out, "        count: {}", *array.count);
         let _ = writeln!(out, "        stride: {:#x}", *array.stride);
@@ -220,5 +224,44 @@ mod tests {
         assert_eq!(scalar("a: b"), "\"a: b\"");
         assert_eq!(scalar("# not a comment"), "\"# not a comment\"");
         assert_eq!(quoted("a\"b\\c\nd"), r#""a\"b\\c\nd""#);
+    }
+
+    /// The first spellings (`w1c`, `w1s`, `rc`) read as their SystemRDL names, and the
+    /// writer writes the canonical name, which reads back the same.
+    #[test]
+    fn side_effect_aliases_read_as_the_canonical_names() {
+        use crate::model::SideEffect;
+        let spec = |w1c: &str, w1s: &str, rc: &str| {
+            format!(
+                "device: {{ name: d }}\nblocks:\n  - name: b\n    offset: 0\n    size: 0x10\n    \
+                 registers:\n      - {{ name: R, offset: 0, width: 32, access: rw, fields: [\
+                 {{ name: A, bits: 0, side_effect: {w1c} }}, {{ name: B, bits: 1, side_effect: \
+                 {w1s} }}, {{ name: C, bits: 2, side_effect: {rc} }}] }}\n"
+            )
+        };
+        let old = crate::parse_str(&spec("w1c", "w1s", "rc")).expect("aliases are accepted");
+        let new = crate::parse_str(&spec("woclr", "woset", "rclr")).expect("canonical names");
+        assert_eq!(old, new);
+        let effects: Vec<_> = new.blocks[0].registers[0]
+            .fields
+            .iter()
+            .map(|f| f.side_effect.map(|s| *s))
+            .collect();
+        assert_eq!(
+            effects,
+            [
+                Some(SideEffect::WriteOneToClear),
+                Some(SideEffect::WriteOneToSet),
+                Some(SideEffect::ReadToClear)
+            ]
+        );
+        let text = write(&old, "aliases");
+        assert!(
+            text.contains("side_effect: woclr") && !text.contains("w1c"),
+            "{text}"
+        );
+        for effect in SideEffect::ALL {
+            assert_eq!(SideEffect::from_keyword(effect.keyword()), Some(effect));
+        }
     }
 }

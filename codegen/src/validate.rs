@@ -453,24 +453,35 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
         }
     }
     if let Some(effect) = field.side_effect {
-        let fits = match *effect {
-            SideEffect::WriteOneToClear | SideEffect::WriteOneToSet => access.is_writable(),
-            SideEffect::ReadToClear => access.is_readable(),
+        let fits = if effect.on_read() {
+            access.is_readable()
+        } else {
+            access.is_writable()
         };
         if !fits {
             diags.push(Diagnostic::error(
                 format!(
                     "{what}: side effect `{}` needs a field that can be {}",
                     effect.keyword(),
-                    if *effect == SideEffect::ReadToClear {
-                        "read"
-                    } else {
-                        "written"
-                    }
+                    if effect.on_read() { "read" } else { "written" }
                 ),
                 effect.loc,
                 format!("the field is `{}`", access.keyword()),
             ));
+        }
+        // A pulse lasts one cycle: it reads 0 again before any read could see it.
+        if *effect == SideEffect::SinglePulse && field.bits.width() != 1 {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{what}: `singlepulse` on a field of {} bits",
+                        field.bits.width()
+                    ),
+                    effect.loc,
+                    "a single pulse is one bit",
+                )
+                .note("split it into one-bit fields, one pulse each (as SystemRDL requires)"),
+            );
         }
     }
     unique(
@@ -619,10 +630,121 @@ fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
         diags,
     );
     alternates(block, diags);
+    locks(block, diags);
 }
 
 /// A register's `alternate_of` names another register of its block, one that is not an
 /// alternate itself, and whose bytes it overlaps: an alternate is another view of them.
+/// `locked_by`/`write_enable` name a readable one-bit field of another plain register of the
+/// same block, and lock a register that can be written.
+fn locks(block: &Block, diags: &mut Vec<Diagnostic>) {
+    for register in &block.registers {
+        let Some(lock) = &register.lock else {
+            continue;
+        };
+        let what = format!("register `{}` (block `{}`)", *register.name, *block.name);
+        let key = lock.keyword();
+        let at = lock.register.loc;
+        let refuse = |diags: &mut Vec<Diagnostic>, message: String, label: &str| {
+            diags.push(Diagnostic::error(message, at, label.to_string()));
+        };
+        if !register.access.is_writable() {
+            refuse(
+                diags,
+                format!(
+                    "{what} is `{}`: `{key}` locks its writes, and it has none",
+                    register.access.keyword()
+                ),
+                "a lock on a register that cannot be written",
+            );
+        }
+        let Some(holder) = block.registers.iter().find(|r| *r.name == *lock.register) else {
+            refuse(
+                diags,
+                format!(
+                    "{what}: `{key}` names register `{}`, which is no register of block `{}`",
+                    *lock.register, *block.name
+                ),
+                "not a register of this block",
+            );
+            continue;
+        };
+        if std::ptr::eq(holder, register) {
+            refuse(
+                diags,
+                format!("{what}: `{key}` names a bit of the register itself"),
+                "name a bit of another register (a lock register, as OpenTitan's REGWEN)",
+            );
+            continue;
+        }
+        if holder.array.is_some() {
+            refuse(
+                diags,
+                format!("{what}: `{key}` names register array `{}`", *holder.name),
+                "which element's bit would lock? name a plain register",
+            );
+            continue;
+        }
+        let Some(bit) = holder.fields.iter().find(|f| *f.name == *lock.field) else {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{what}: `{key}` names field `{}`, which is no field of register `{}`",
+                        *lock.field, *holder.name
+                    ),
+                    at,
+                    "not a field of that register",
+                )
+                .also(holder.name.loc, "that register is here"),
+            );
+            continue;
+        };
+        if bit.bits.width() != 1 {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{what}: lock bit `{}.{}` has {} bits",
+                        *holder.name,
+                        *bit.name,
+                        bit.bits.width()
+                    ),
+                    at,
+                    "a lock is one bit",
+                )
+                .also(bit.bits.loc, "its bits"),
+            );
+        }
+        if !bit.effective_access(holder).is_readable() {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{what}: lock bit `{}.{}` cannot be read",
+                        *holder.name, *bit.name
+                    ),
+                    at,
+                    "software must be able to see whether the register is locked",
+                )
+                .also(bit.name.loc, "the field is write-only"),
+            );
+        } else if holder.read_has_effect() {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{what}: lock bit `{}.{}` is in a register that reading changes",
+                        *holder.name, *bit.name
+                    ),
+                    at,
+                    "checking the lock would change the device",
+                )
+                .also(
+                    holder.name.loc,
+                    "a register with read-to-clear or read-to-set fields",
+                ),
+            );
+        }
+    }
+}
+
 fn alternates(block: &Block, diags: &mut Vec<Diagnostic>) {
     for register in &block.registers {
         let Some(of) = &register.alternate_of else {

@@ -31,23 +31,34 @@
 //! | [`Ro`] | yes | no | no |
 //! | [`Wo`] | no | yes | no |
 //! | [`Rw`] | yes | yes | tock-registers' read-modify-write |
-//! | [`RwW1`] | yes | yes | inherent, never writes back a 1 into write-1 bits |
+//! | [`RwW1`] | yes | yes | inherent, never re-triggers a write side effect |
 //! | [`RoRc`] | only `read_and_clear` | no | no |
 //! | [`RwRc`] | only `read_and_clear` | yes | no |
+//! | [`Locked<A, ..>`](Locked) | as `A` | only through [`Reg::unlocked`] | as `A`, once unlocked |
 //!
-//! [`RwW1`] registers hold write-1-to-clear or write-1-to-set bits. Writing back what was read
-//! would clear pending events or re-trigger actions, so they do not implement [`Writeable`]
-//! (which would give them tock-registers' blanket `modify`); they have inherent `set`, `write`
-//! and `modify` instead, and their `modify` writes 0 into every write-1 bit that the given
-//! field value does not set.
+//! [`RwW1`] registers hold bits with write side effects: write 1 to clear, set or toggle
+//! (`woclr`, `woset`, `wot`), single pulses (`singlepulse`), and write 0 to clear, set or
+//! toggle (`wzc`, `wzs`, `wzt`). Writing back what was read would clear pending events or
+//! re-trigger actions, so they do not implement [`Writeable`] (which would give them
+//! tock-registers' blanket `modify`); they have inherent `set`, `write` and `modify` instead,
+//! and their `modify` writes the neutral value into every such bit that the given field value
+//! does not set: 0 into write-1 bits and pulses, 1 into write-0 bits.
 //!
 //! With the cargo feature `device-side`, [`Reg::device_side`] gives the device's view of a
 //! register: read-write whatever the host's access mode, for device models (simulators) that
 //! set read-only status registers and consume write-only doorbells. Drivers never need it.
-//! [`RoRc`] and [`RwRc`] registers hold read-to-clear fields: every read changes the device.
+//! [`RoRc`] and [`RwRc`] registers hold read-to-clear or read-to-set fields (`rclr`, `rset`):
+//! every read changes the device.
 //! They do not implement [`Readable`] (so neither `read(F)` nor `modify`, whose read would
 //! clear them, nor a debugger-style print can clear by accident); their one read is
 //! [`Reg::read_and_clear`], which returns the value as a [`LocalRegisterCopy`] to inspect.
+//!
+//! A register whose writes a bit of another register can lock (`locked_by`, `write_enable`:
+//! SystemRDL's `swwel`/`swwe`, OpenTitan's `regwen`) has access mode
+//! [`Locked<A, L, MASK, LOCKED>`](Locked): it reads as `A` does, but writes only through the
+//! handle that [`Reg::unlocked`] returns after reading the lock register `L` and finding it
+//! unlocked (or that [`Reg::assume_unlocked`] returns, for code that knows better). A write
+//! that the hardware would ignore without a word so needs a decision in the code.
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -63,8 +74,8 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// An access mode; implemented by [`Ro`], [`Wo`], [`Rw`], [`RwW1`], [`RoRc`] and [`RwRc`]
-/// only.
+/// An access mode; implemented by [`Ro`], [`Wo`], [`Rw`], [`RwW1`], [`RoRc`], [`RwRc`] and
+/// [`Locked`] only.
 pub trait Access: sealed::Sealed {}
 /// Access modes that allow reading.
 pub trait CanRead: Access {}
@@ -80,7 +91,7 @@ pub enum Wo {}
 /// Read-write register without write side effects.
 #[derive(Clone, Copy, Debug)]
 pub enum Rw {}
-/// Read-write register with write-1-to-clear or write-1-to-set bits.
+/// Read-write register with write side effects (write-1 or write-0 bits, single pulses).
 #[derive(Clone, Copy, Debug)]
 pub enum RwW1 {}
 
@@ -306,8 +317,8 @@ pub enum RoRc {}
 #[derive(Clone, Copy, Debug)]
 pub enum RwRc {}
 
-/// Access modes whose every read clears the read-to-clear fields: they read only through
-/// [`Reg::read_and_clear`].
+/// Access modes whose every read changes the read-to-clear (or read-to-set) fields: they read
+/// only through [`Reg::read_and_clear`].
 pub trait ReadClears: Access {}
 
 impl sealed::Sealed for RoRc {}
@@ -318,12 +329,64 @@ impl ReadClears for RoRc {}
 impl ReadClears for RwRc {}
 impl CanWrite for RwRc {}
 
-/// The write-1 bits of a register with [`RwW1`] access, implemented by the generated code on
-/// the register's tock-registers name type.
+/// The write side-effect bits of a register with [`RwW1`] access, implemented by the
+/// generated code on the register's tock-registers name type.
 pub trait WriteOneBits<T: UIntLike>: RegisterLongName {
-    /// Bits where writing 1 clears or triggers something; `modify` writes them as 0 unless
+    /// Bits where writing 1 clears, sets, toggles or pulses; `modify` writes them as 0 unless
     /// the field value being written sets them.
     const MASK: T;
+    /// Bits where writing 0 clears, sets or toggles; `modify` writes them as 1 unless the
+    /// field value being written sets them.
+    const ZERO_MASK: T;
+}
+
+/// The access mode of a register whose writes are ignored while bits `MASK` of register `L`
+/// (the lock register's field set) read `LOCKED` (`MASK` for `locked_by`, 0 for
+/// `write_enable`). Reads are `A`'s; writes need [`Reg::unlocked`].
+pub struct Locked<A, L, const MASK: u64, const LOCKED: u64>(Infallible, PhantomData<(A, L)>);
+
+impl<A, L, const MASK: u64, const LOCKED: u64> fmt::Debug for Locked<A, L, MASK, LOCKED> {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {}
+    }
+}
+
+impl<A, L, const MASK: u64, const LOCKED: u64> sealed::Sealed for Locked<A, L, MASK, LOCKED> {}
+impl<A: Access, L, const MASK: u64, const LOCKED: u64> Access for Locked<A, L, MASK, LOCKED> {}
+impl<A: CanRead, L, const MASK: u64, const LOCKED: u64> CanRead for Locked<A, L, MASK, LOCKED> {}
+impl<A: ReadClears, L, const MASK: u64, const LOCKED: u64> ReadClears
+    for Locked<A, L, MASK, LOCKED>
+{
+}
+
+impl<T, R, A: Access, L: RegisterLongName, const MASK: u64, const LOCKED: u64, M>
+    Reg<T, R, Locked<A, L, MASK, LOCKED>, M>
+{
+    /// Reads the lock register and returns the writable handle if it does not lock this
+    /// register now; `None` while it does (a write would be ignored). Another agent may set
+    /// the lock between this read and a write through the handle, and the device then ignores
+    /// the write: locks are meant to be set once (by boot code, before drivers run), not raced.
+    #[inline(always)]
+    pub fn unlocked<LT, LA, LM>(self, lock: Reg<LT, L, LA, LM>) -> Option<Reg<T, R, A, M>>
+    where
+        LT: UIntLike + Into<u64>,
+        LA: CanRead,
+        LM: Mechanism<LT>,
+    {
+        let bits: u64 = lock.get().into() & MASK;
+        (bits != LOCKED).then_some(self.assume_unlocked())
+    }
+
+    /// The writable handle, without reading the lock: for code that set the lock itself,
+    /// or that reads it otherwise. A write while the register is locked is ignored by the
+    /// device.
+    #[inline(always)]
+    pub const fn assume_unlocked(self) -> Reg<T, R, A, M> {
+        Reg {
+            ptr: self.ptr,
+            _marker: PhantomData,
+        }
+    }
 }
 
 /// One register of type `T` (u8..u64), with fields `R`, access mode `A`, reached through
@@ -476,19 +539,19 @@ impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
         self.set_release(field.value);
     }
 
-    /// Read-modify-write of the given fields. Write-1 bits are written as 0 unless `field`
-    /// sets them, so pending write-1-to-clear events are not cleared and write-1-to-set
-    /// actions are not re-triggered by the write-back.
+    /// Read-modify-write of the given fields. Write-1 bits are written as 0 and write-0
+    /// bits as 1 unless `field` sets them, so pending events are not cleared, toggles do not
+    /// flip and actions are not re-triggered by the write-back.
     #[inline(always)]
     pub fn modify(self, field: FieldValue<T, R>) {
         let current = self.get();
-        self.set(field.modify(current & !R::MASK));
+        self.set(field.modify((current & !R::MASK) | R::ZERO_MASK));
     }
 
     /// As [`modify`](Self::modify), starting from a value read earlier instead of reading.
     #[inline(always)]
     pub fn modify_no_read(self, original: LocalRegisterCopy<T, R>, field: FieldValue<T, R>) {
-        self.set(field.modify(original.get() & !R::MASK));
+        self.set(field.modify((original.get() & !R::MASK) | R::ZERO_MASK));
     }
 }
 

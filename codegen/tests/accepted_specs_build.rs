@@ -196,10 +196,20 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
             let effective = access.unwrap_or(register);
             let mut effects = Vec::new();
             if effective.is_writable() {
-                effects.extend([SideEffect::WriteOneToClear, SideEffect::WriteOneToSet]);
+                effects.extend([
+                    SideEffect::WriteOneToClear,
+                    SideEffect::WriteOneToSet,
+                    SideEffect::WriteOneToToggle,
+                    SideEffect::WriteZeroToClear,
+                    SideEffect::WriteZeroToSet,
+                    SideEffect::WriteZeroToToggle,
+                ]);
+                if width == 1 {
+                    effects.push(SideEffect::SinglePulse);
+                }
             }
             if effective.is_readable() {
-                effects.push(SideEffect::ReadToClear);
+                effects.extend([SideEffect::ReadToClear, SideEffect::ReadToSet]);
             }
             let effect = prop::option::weighted(0.4, prop::sample::select(effects));
             let own: Vec<_> = (0..(1u64 << width)).map(enum_value).collect();
@@ -276,6 +286,7 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
                     }),
                     fields,
                     alternate_of: None,
+                    lock: None,
                 }
             },
         )

@@ -33,6 +33,29 @@
 //!
 //! The limits are named constants; they trade wake-up latency against CPU burnt by a waiter
 //! that oversubscribes its cores (this machine: 2 cores, benchmark runs 2+ members).
+//!
+//! # Giving way: [`WaitPolicy`]
+//!
+//! Stages 2 and 3 last about 400 pauses, 10–60 µs depending on the CPU's `pause`. That is
+//! the right bet when every member has a core of its own: the release comes within the spin.
+//! When this machine runs more of the barrier's processes than it has cores
+//! (oversubscribed: hyperthreads, a co-scheduled job, `mpirun --oversubscribe`), the member
+//! being waited for may not be running at all, and every microsecond spun is taken from it:
+//! a waiter must give its core away at once. [`WaitPolicy::Yield`] starts at stage 4 (yield,
+//! after a progress call and the checks), skipping 2 and 3; the fast path (1) is the same
+//! for both, so the hot path does not change. OpenMPI's own barrier does the same under
+//! oversubscription (`mpi_yield_when_idle`: `sched_yield` in every progress loop).
+//!
+//! The policy is chosen when a barrier is made: `Yield` when the barrier's processes on this
+//! machine outnumber the CPUs they may run on, else `Spin`; the environment variable
+//! `GBA_WAIT_POLICY` (`spin` or `yield`) overrides it. A team counts its ranks on this machine
+//! (a machine key in its vote) and the union of their CPU affinities, so ranks pinned one to
+//! a core spin and four unpinned ranks on two cores yield
+//! ([`WaitPolicy::for_processes_on`]); a barrier made without a team counts the processes
+//! sharing its port against this process's own CPUs ([`WaitPolicy::for_processes`],
+//! `std::thread::available_parallelism`, which honours affinity masks and cgroup quotas).
+//! No sleep stage: `sched_yield` already lets every runnable process run, and a sleeping
+//! waiter would add its timer slack (50 µs by default) to every episode it waits on.
 
 use std::time::{Duration, Instant};
 
@@ -51,6 +74,72 @@ pub const PROGRESS_LIMIT: u32 = 10;
 pub const SPIN_LIMIT: u32 = 0;
 #[cfg(loom)]
 pub const PROGRESS_LIMIT: u32 = 1;
+
+/// How a wait spends the time between the first miss and the release (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WaitPolicy {
+    /// Spin, then drive progress between spins, then yield: every member has a core.
+    #[default]
+    Spin,
+    /// Yield from the first miss: this machine runs more of the barrier's processes than it
+    /// has cores, and the member waited for may need this one's.
+    Yield,
+}
+
+/// The environment variable that overrides the automatic choice: `spin` or `yield`.
+pub const WAIT_POLICY_ENV: &str = "GBA_WAIT_POLICY";
+
+impl WaitPolicy {
+    /// The policy for a barrier with `local` processes on this machine (this one included):
+    /// [`Yield`](Self::Yield) when they outnumber this process's usable cores, unless
+    /// [`WAIT_POLICY_ENV`] says otherwise.
+    #[must_use]
+    pub fn for_processes(local: usize) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Self::for_processes_on(local, cores)
+    }
+
+    /// The policy for `local` processes that may run on `cores` CPUs between them, unless
+    /// [`WAIT_POLICY_ENV`] says otherwise.
+    #[must_use]
+    pub fn for_processes_on(local: usize, cores: usize) -> Self {
+        // Loom's models must not depend on the machine they run on.
+        if cfg!(loom) {
+            return WaitPolicy::Spin;
+        }
+        Self::from_env().unwrap_or(Self::choose(local, cores))
+    }
+
+    /// The automatic choice alone (pure, for tests).
+    #[must_use]
+    pub const fn choose(local: usize, cores: usize) -> Self {
+        if local > cores {
+            WaitPolicy::Yield
+        } else {
+            WaitPolicy::Spin
+        }
+    }
+
+    /// [`WAIT_POLICY_ENV`], if set to a policy's name. Any other value is ignored with a
+    /// warning on stderr, once: a typo must not silently change nothing.
+    fn from_env() -> Option<Self> {
+        let value = std::env::var(WAIT_POLICY_ENV).ok()?;
+        match value.trim() {
+            "spin" => Some(WaitPolicy::Spin),
+            "yield" => Some(WaitPolicy::Yield),
+            other => {
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| {
+                    eprintln!(
+                        "gba-barrier: {WAIT_POLICY_ENV}={other:?} is neither `spin` nor \
+                         `yield`; ignored (the policy is chosen by the processes per core)"
+                    );
+                });
+                None
+            }
+        }
+    }
+}
 
 /// What the wait loop does next, named by intent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +163,17 @@ impl Backoff {
     #[must_use]
     pub const fn new() -> Self {
         Backoff { step: 0 }
+    }
+
+    /// A backoff that starts where `policy` says: at the first spin step, or yielding.
+    #[must_use]
+    pub const fn with_policy(policy: WaitPolicy) -> Self {
+        match policy {
+            WaitPolicy::Spin => Backoff::new(),
+            WaitPolicy::Yield => Backoff {
+                step: PROGRESS_LIMIT + 1,
+            },
+        }
     }
 
     /// The stage the wait loop is in at this step.
@@ -125,12 +225,13 @@ pub(crate) fn wait_until<E>(
     mut progress: impl FnMut(),
     mut check: impl FnMut() -> Result<(), E>,
     timeout: Option<Duration>,
+    policy: WaitPolicy,
 ) -> Result<(), Stop<E>> {
     // (1) Fast path.
     if released() {
         return Ok(());
     }
-    slow_wait(&mut released, &mut progress, &mut check, timeout)
+    slow_wait(&mut released, &mut progress, &mut check, timeout, policy)
 }
 
 /// Stages 2–4, out of line so that the fast path inlines small.
@@ -141,8 +242,9 @@ fn slow_wait<E>(
     progress: &mut dyn FnMut(),
     check: &mut dyn FnMut() -> Result<(), E>,
     timeout: Option<Duration>,
+    policy: WaitPolicy,
 ) -> Result<(), Stop<E>> {
-    let mut backoff = Backoff::new();
+    let mut backoff = Backoff::with_policy(policy);
     let mut started: Option<Instant> = None;
     loop {
         match backoff.stage() {
@@ -181,4 +283,54 @@ fn expired(start: Instant, timeout: Option<Duration>) -> Option<Duration> {
     let timeout = timeout?;
     let waited = start.elapsed();
     (waited >= timeout).then_some(waited)
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yield_only_when_the_processes_outnumber_the_cores() {
+        assert_eq!(WaitPolicy::choose(2, 2), WaitPolicy::Spin);
+        assert_eq!(WaitPolicy::choose(1, 8), WaitPolicy::Spin);
+        assert_eq!(WaitPolicy::choose(3, 2), WaitPolicy::Yield);
+        assert_eq!(WaitPolicy::choose(8, 2), WaitPolicy::Yield);
+    }
+
+    #[test]
+    fn a_yielding_wait_skips_the_spin_and_progress_stages() {
+        assert_eq!(Backoff::with_policy(WaitPolicy::Spin).stage(), Stage::Spin);
+        assert_eq!(
+            Backoff::with_policy(WaitPolicy::Yield).stage(),
+            Stage::Yield
+        );
+    }
+
+    /// The wait calls progress at every step in stage 4; a yielding wait reaches it at once,
+    /// a spinning one only after its SPIN_LIMIT + 1 spin steps.
+    #[test]
+    fn progress_comes_first_when_yielding() {
+        for (policy, first_progress_after) in [
+            (WaitPolicy::Yield, 0),
+            (WaitPolicy::Spin, SPIN_LIMIT as usize + 1),
+        ] {
+            let checks = std::cell::Cell::new(0usize);
+            let mut progress_at = None;
+            let out = wait_until(
+                || {
+                    checks.set(checks.get() + 1);
+                    checks.get() > 20
+                },
+                || {
+                    progress_at.get_or_insert(checks.get());
+                },
+                || Ok::<(), ()>(()),
+                None,
+                policy,
+            );
+            assert!(out.is_ok());
+            // `checks` counts the fast path's check too.
+            assert_eq!(progress_at, Some(first_progress_after + 1), "{policy:?}");
+        }
+    }
 }

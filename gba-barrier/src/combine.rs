@@ -1,4 +1,4 @@
-//! Host combining (issue 13; ARCHITECTURE.md "Host combining"): L processes of one team on
+//! Host combining (docs/design/host.md "Host combining"): L processes of one team on
 //! one switch port are one member of the group. Per episode each adds one arrival to the
 //! host's counter; the arrival that completes the host's count rings the doorbell (no
 //! leader that everyone waits on); all L poll the one release flag the switch writes.

@@ -15,7 +15,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gba_hal::backends::{OpenError, UioBackend, VfioBackend, open_hardware, open_vfio};
+use gba_hal::backends::{
+    KernelBackend, OpenError, UioBackend, VfioBackend, open_hardware, open_kernel, open_vfio,
+};
 use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
 use gba_sim::SimBackend;
 
@@ -39,6 +41,7 @@ enum Backends {
     Sim(gba_hal::Device<SimBackend>),
     Uio(gba_hal::Device<UioBackend>),
     Vfio(gba_hal::Device<VfioBackend>),
+    Kernel(gba_hal::Device<KernelBackend>),
 }
 
 /// Runs `$body` with `$d` bound to the generic `gba_hal::Device` of either backend.
@@ -48,6 +51,7 @@ macro_rules! on_device {
             Backends::Sim($d) => $body,
             Backends::Uio($d) => $body,
             Backends::Vfio($d) => $body,
+            Backends::Kernel($d) => $body,
         }
     };
 }
@@ -72,6 +76,7 @@ impl AnyDevice {
             }
             DeviceAddress::Uio(_) => Backends::Uio(open_hardware(address)?),
             DeviceAddress::Vfio(_) => Backends::Vfio(open_vfio(address)?),
+            DeviceAddress::Kernel(_) => Backends::Kernel(open_kernel(address)?),
         };
         Ok(AnyDevice {
             inner: Arc::new(Inner {
@@ -136,6 +141,10 @@ impl AnyDevice {
     /// BARRIERS_COMPLETED of this port: episodes completed in all its groups.
     pub fn barriers_completed(&self) -> u64 {
         use gba_pac::tock_registers::interfaces::Readable;
+        // The kernel driver maps no global page: its copy in the window is from the open.
+        if let Backends::Kernel(d) = &self.inner.device {
+            return d.backend().info().map_or(0, |i| i.barriers_completed);
+        }
         on_device!(&self.inner.device, d => d.registers().global().barriers_completed().get())
     }
 
@@ -174,17 +183,25 @@ impl AnyDevice {
         // and no method of `AnyBarrier` hands out anything that carries the 'static borrow.
         let inner: &'static Inner = unsafe { &*Arc::as_ptr(&self.inner) };
         let hook = Some(&inner.hook);
+        // The processes known to share this machine: the port's local team (a team sets a
+        // better count, over every port of the machine, once it has one).
+        let local = config.local_team().map_or(1, |t| t.local as usize);
         let kind = match &inner.device {
             Backends::Sim(d) => Kind::Sim(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Vfio(d) => {
                 Kind::Vfio(barrier_over(d.claim_until(config, &mut give_up)?, hook))
             }
+            Backends::Kernel(d) => {
+                Kind::Kernel(barrier_over(d.claim_until(config, &mut give_up)?, hook))
+            }
         };
-        Ok(AnyBarrier {
+        let mut barrier = AnyBarrier {
             kind,
             _device: self.inner.clone(),
-        })
+        };
+        barrier.set_wait_policy(crate::WaitPolicy::for_processes(local));
+        Ok(barrier)
     }
 }
 
@@ -227,6 +244,7 @@ enum Kind {
     Sim(Barrier<HalPort<'static, SimBackend>>),
     Uio(Barrier<HalPort<'static, UioBackend>>),
     Vfio(Barrier<HalPort<'static, VfioBackend>>),
+    Kernel(Barrier<HalPort<'static, KernelBackend>>),
 }
 
 macro_rules! on_barrier {
@@ -235,6 +253,7 @@ macro_rules! on_barrier {
             Kind::Sim($b) => $body,
             Kind::Uio($b) => $body,
             Kind::Vfio($b) => $body,
+            Kind::Kernel($b) => $body,
         }
     };
 }
@@ -264,6 +283,15 @@ impl AnyBarrier {
 
     pub fn is_pending(&self) -> bool {
         on_barrier!(&self.kind, b => b.is_pending())
+    }
+
+    /// How waits spend the time after their first miss; see [`crate::WaitPolicy`].
+    pub fn set_wait_policy(&mut self, policy: crate::WaitPolicy) {
+        on_barrier!(&mut self.kind, b => b.set_wait_policy(policy))
+    }
+
+    pub fn wait_policy(&self) -> crate::WaitPolicy {
+        on_barrier!(&self.kind, b => b.wait_policy())
     }
 
     /// The last episode arrived at.

@@ -169,3 +169,16 @@ pub enum WaitError {
 /// `Ok`), returned in a register, and the hot path needs no stack frame for an error it almost
 /// never builds. Match with `Err(e) if matches!(*e, WaitError::Timeout { .. })` or `&*e`.
 pub type Result<T, E = Box<WaitError>> = std::result::Result<T, E>;
+
+/// An error and its sources, outermost first, joined by ": " (what a one-line report of a
+/// nested error says: "cannot open sim:/x#0: no simulator fabric at /x: No such file").
+pub fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

@@ -24,7 +24,7 @@ use std::time::Duration;
 use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
 
 use crate::device::{AnyBarrier, AnyDevice};
-use crate::error::WaitError;
+use crate::error::{WaitError, chain};
 
 /// Success.
 pub const GBA_OK: c_int = 0;
@@ -906,15 +906,4 @@ pub extern "C" fn gba_strerror(status: c_int) -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn gba_last_error() -> *const c_char {
     LAST_ERROR.with(|last| last.borrow().as_ptr())
-}
-
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

@@ -1,7 +1,8 @@
 //! Barriers for the Global Barrier Accelerator, and the software barriers they fall back to.
 //!
 //! - [`offload::Barrier`]: one member's barrier over a configured GBA group, generic over the
-//!   [`Port`] trait that gba-hal implements (hardware or simulator). `wait`, and split-phase
+//!   [`Port`] trait, which [`hal::HalPort`] implements over a gba-hal group (hardware or
+//!   simulator). `wait`, and split-phase
 //!   `arrive` → [`offload::Pending`] → `test`/`wait`.
 //! - [`soft`]: sense-reversing central counter and dissemination barriers over shared memory,
 //!   for threads (heap cells) and for processes (a shared-memory file), and a wrapper over
@@ -35,6 +36,7 @@ pub mod team;
 
 use std::time::Duration;
 
+pub use backoff::{WAIT_POLICY_ENV, WaitPolicy};
 #[cfg(not(loom))]
 pub use device::{AnyBarrier, AnyDevice, Error as AnyError};
 pub use error::{DeviceFault, Missing, Result, WaitError, Who};

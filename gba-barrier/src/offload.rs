@@ -60,7 +60,7 @@ use std::time::Duration;
 
 use crossbeam_utils::CachePadded;
 
-use crate::backoff::{Stop, wait_until};
+use crate::backoff::{Stop, WaitPolicy, wait_until};
 use crate::error::{Missing, Result, WaitError, Who};
 use crate::port::Port;
 use crate::protocol::{arrival_word_with, member_part, reached};
@@ -102,6 +102,8 @@ impl<P> Hot<P> {
 #[derive(Debug)]
 pub struct Barrier<P: Port> {
     hot: CachePadded<Hot<P>>,
+    /// Read only after the first miss, in the out-of-line wait.
+    policy: WaitPolicy,
 }
 
 impl<P: Port> Barrier<P> {
@@ -127,7 +129,18 @@ impl<P: Port> Barrier<P> {
                 member_part,
                 port,
             }),
+            policy: WaitPolicy::Spin,
         }
+    }
+
+    /// How a wait spends the time after its first miss ([`WaitPolicy`]; `Spin` unless set).
+    /// A team sets it from how many of its processes share this machine.
+    pub fn set_wait_policy(&mut self, policy: WaitPolicy) {
+        self.policy = policy;
+    }
+
+    pub fn wait_policy(&self) -> WaitPolicy {
+        self.policy
     }
 
     /// The port this barrier runs on.
@@ -251,6 +264,7 @@ impl<P: Port> Barrier<P> {
             || port.progress(),
             || port.fault().map_or(Ok(()), Err),
             timeout,
+            self.policy,
         );
         match outcome {
             Ok(()) => {

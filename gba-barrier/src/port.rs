@@ -1,8 +1,10 @@
 //! The one trait between the barrier core and a configured group: [`Port`].
 //!
-//! gba-hal implements it over a claimed and configured group (hardware and simulator
-//! backends); the tests implement it over plain memory and a model switch; the hot-path
-//! benchmark over gba-pac's `Device::from_ptr` on a buffer.
+//! This crate implements it over a claimed and configured gba-hal group (`hal::HalPort`, for
+//! hardware and simulator backends alike) and wraps a port for host combining
+//! (`combine::Combined`); gba-hal itself knows no `Port`. The tests implement it over plain
+//! memory and a model switch; the hot-path benchmark over gba-pac's `Device::from_ptr` on a
+//! buffer.
 
 use crate::error::DeviceFault;
 use crate::primitive::{Ordering, compiler_fence};

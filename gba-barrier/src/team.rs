@@ -1,4 +1,4 @@
-//! Teams: the group agreement, done once in the library (issue 13, ARCHITECTURE.md "Teams").
+//! Teams: the group agreement, done once in the library (docs/design/teams.md).
 //!
 //! A runtime hands [`Team::create`] an out-of-band allgather ([`OutOfBand`]), the caller's rank
 //! and the team size. Every rank contributes a fixed-size vote (device status, PORT_ID, free
@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 
+use crate::backoff::WaitPolicy;
 use crate::device::{AnyBarrier, AnyDevice};
 use crate::error::{Missing, WaitError, Who};
 
@@ -122,8 +123,11 @@ pub struct Team {
 
 /// Round 1's vote: status, port, free groups, max members (little-endian u32s), then the host
 /// key (u64: boot id and host segment, 0 when the device has none), this rank's team key
-/// candidate (u64; rank 0's is the team's), and the hostname (NUL-padded, for messages).
-const VOTE: usize = 32 + HOSTNAME;
+/// candidate (u64; rank 0's is the team's), the machine key (u64: the boot id, hashed; ranks
+/// with the same one share this machine's cores, whatever port or UTS namespace they are in),
+/// the CPUs this rank may run on (u64: CPU c sets bit c mod 64), and the hostname
+/// (NUL-padded, for messages).
+const VOTE: usize = 48 + HOSTNAME;
 const HOSTNAME: usize = 32;
 const STATUS_OK: u32 = 0;
 const STATUS_NO_DEVICE: u32 = 1;
@@ -177,9 +181,11 @@ impl Team {
         }
         vote[16..24].copy_from_slice(&host_key.to_le_bytes());
         vote[24..32].copy_from_slice(&key.to_le_bytes());
+        vote[32..40].copy_from_slice(&machine_key().to_le_bytes());
+        vote[40..48].copy_from_slice(&cpu_summary().to_le_bytes());
         let name = hostname();
         let name = &name.as_bytes()[..name.len().min(HOSTNAME)];
-        vote[32..32 + name.len()].copy_from_slice(name);
+        vote[48..48 + name.len()].copy_from_slice(name);
         let mut votes = vec![0u8; VOTE * n];
         oob.allgather(&vote, &mut votes)?;
         let field = |r: usize, i: usize| {
@@ -194,7 +200,7 @@ impl Team {
             )
         };
         let host_name = |r: usize| {
-            let bytes = &votes[r * VOTE + 32..(r + 1) * VOTE];
+            let bytes = &votes[r * VOTE + 48..(r + 1) * VOTE];
             let end = bytes.iter().position(|&b| b == 0).unwrap_or(HOSTNAME);
             String::from_utf8_lossy(&bytes[..end]).into_owned()
         };
@@ -311,6 +317,19 @@ impl Team {
                 _ => Outcome::Refused,
             };
             if (0..n).all(|r| of(r) == Outcome::Ready) {
+                let mut barrier = barrier;
+                if let Some(b) = barrier.as_mut() {
+                    // The ranks on this machine, this one included, against the CPUs any of
+                    // them may run on: ranks pinned one to a core do not oversubscribe, four
+                    // unpinned ranks on two cores do.
+                    let mine = wide(rank as usize, 32);
+                    let here: Vec<usize> = (0..n).filter(|&r| wide(r, 32) == mine).collect();
+                    let cpus = here.iter().fold(0u64, |m, &r| m | wide(r, 40));
+                    b.set_wait_policy(WaitPolicy::for_processes_on(
+                        here.len(),
+                        cpus.count_ones() as usize,
+                    ));
+                }
                 return Ok(Team {
                     hosts,
                     ..team(Verdict::Offloaded { group, ports }, barrier)
@@ -479,6 +498,56 @@ fn hostname() -> String {
     .clone()
 }
 
+/// This machine: its boot id, hashed (the hostname where there is none); never 0. Processes
+/// in other UTS or network namespaces of the machine share it, as they share its cores.
+fn machine_key() -> u64 {
+    use std::hash::{Hash, Hasher};
+    static KEY: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *KEY.get_or_init(|| {
+        let mut h = std::hash::DefaultHasher::new();
+        std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+            .unwrap_or_else(|_| hostname())
+            .trim()
+            .hash(&mut h);
+        h.finish() | 1
+    })
+}
+
+/// The CPUs this process may run on, folded into 64 bits (CPU c sets bit c mod 64), from
+/// `Cpus_allowed_list` in /proc/self/status; where that cannot be read, the first
+/// `available_parallelism` bits. Folding undercounts only past 64 CPUs, where it can make a
+/// team yield that need not.
+fn cpu_summary() -> u64 {
+    let listed = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let list = status
+                .lines()
+                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?;
+            fold_cpu_list(list)
+        });
+    listed.unwrap_or_else(|| {
+        let n = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(64);
+        if n == 64 { u64::MAX } else { (1 << n) - 1 }
+    })
+}
+
+/// A CPU list as the kernel writes it (`0-3,8,10-11`), folded into 64 bits; `None` when it
+/// does not parse or names no CPU.
+fn fold_cpu_list(list: &str) -> Option<u64> {
+    let mut mask = 0u64;
+    for part in list.trim().split(',') {
+        let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+        let (lo, hi): (u32, u32) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
+        for c in lo..=hi.min(lo.saturating_add(63)) {
+            mask |= 1 << (c % 64);
+        }
+    }
+    (mask != 0).then_some(mask)
+}
+
 /// A team key candidate: this process (pid, start time), a per-process counter and the
 /// hostname, hashed; never 0. Rank 0's is the team's.
 fn team_key() -> u64 {
@@ -494,4 +563,19 @@ fn team_key() -> u64 {
     )
         .hash(&mut h);
     h.finish() | 1
+}
+
+#[cfg(test)]
+mod cpu_tests {
+    use super::fold_cpu_list;
+
+    #[test]
+    fn cpu_lists_fold_into_64_bits() {
+        assert_eq!(fold_cpu_list("0-1\n"), Some(0b11));
+        assert_eq!(fold_cpu_list("0,2-3"), Some(0b1101));
+        assert_eq!(fold_cpu_list("64"), Some(1), "CPU 64 folds onto bit 0");
+        assert_eq!(fold_cpu_list("0-127"), Some(u64::MAX));
+        assert_eq!(fold_cpu_list("x"), None);
+        assert_eq!(fold_cpu_list(""), None);
+    }
 }

@@ -1,5 +1,5 @@
-//! Where a device is: [`DeviceAddress`], parsed once from text (`sim:DIR#P`, `/dev/uioN`,
-//! `vfio:0000:00:04.0`) and
+//! Where a device is: [`DeviceAddress`], parsed once from text (`sim:DIR#P`, `/dev/gbaN`,
+//! `/dev/uioN`, `vfio:0000:00:04.0`) and
 //! shown by `Display` in the same syntax, so that an address is never assembled by hand.
 //!
 //! This crate opens hardware addresses itself ([`crate::backends::open_hardware`]); a
@@ -20,6 +20,8 @@ pub enum DeviceAddress {
     Sim { fabric: PathBuf, port: usize },
     /// A Linux UIO device node: `/dev/uioN`.
     Uio(PathBuf),
+    /// A port of the GBA kernel driver (`driver/gba.ko`): `/dev/gbaN`.
+    Kernel(PathBuf),
     /// A PCI device bound to vfio-pci: `vfio:<domain:bus:device.function>`, e.g.
     /// `vfio:0000:00:04.0` (the form `lspci -D` prints).
     Vfio(String),
@@ -55,7 +57,7 @@ pub enum AddressError {
     BadPci { text: String },
 
     #[error(
-        "{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`), a UIO device node (`/dev/uioN`) nor a VFIO device (`vfio:0000:00:04.0`)"
+        "{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`), a kernel driver port (`/dev/gbaN`), a UIO device node (`/dev/uioN`) nor a VFIO device (`vfio:0000:00:04.0`)"
     )]
     Unknown { text: String },
 }
@@ -109,14 +111,14 @@ impl FromStr for DeviceAddress {
             return Ok(DeviceAddress::Vfio(bdf.to_ascii_lowercase()));
         }
         let path = Path::new(text);
-        let is_uio = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("uio"));
-        if !is_uio {
-            return Err(AddressError::Unknown { text: text.into() });
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("uio") {
+            Ok(DeviceAddress::Uio(path.to_path_buf()))
+        } else if name.starts_with("gba") {
+            Ok(DeviceAddress::Kernel(path.to_path_buf()))
+        } else {
+            Err(AddressError::Unknown { text: text.into() })
         }
-        Ok(DeviceAddress::Uio(path.to_path_buf()))
     }
 }
 
@@ -124,7 +126,9 @@ impl fmt::Display for DeviceAddress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DeviceAddress::Sim { fabric, port } => write!(f, "sim:{}#{port}", fabric.display()),
-            DeviceAddress::Uio(path) => write!(f, "{}", path.display()),
+            DeviceAddress::Uio(path) | DeviceAddress::Kernel(path) => {
+                write!(f, "{}", path.display())
+            }
             DeviceAddress::Vfio(bdf) => write!(f, "vfio:{bdf}"),
         }
     }
@@ -141,12 +145,18 @@ mod tests {
             "sim:rel/dir#12",
             "sim:a#b#3",
             "/dev/uio0",
+            "/dev/gba0",
             "vfio:0000:00:04.0",
             "vfio:0001:af:1f.7",
         ] {
             let address: DeviceAddress = text.parse().expect(text);
             assert_eq!(address.to_string(), text);
         }
+        assert_eq!(
+            "/dev/gba1".parse(),
+            Ok(DeviceAddress::Kernel("/dev/gba1".into())),
+            "a kernel driver port"
+        );
         assert_eq!(
             "sim:/f#2".parse(),
             Ok(DeviceAddress::sim("/f", 2)),

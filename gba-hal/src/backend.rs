@@ -160,7 +160,7 @@ pub struct LocalTeam {
     pub rank: u32,
 }
 
-/// A host's combining block for one group (see ARCHITECTURE.md "Host combining"): the
+/// A host's combining block for one group (see docs/design/host.md "Host combining"): the
 /// arrivals counter of the host's `local` processes and this process's `entered` word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Combining {

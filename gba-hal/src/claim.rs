@@ -1,4 +1,4 @@
-//! The claim record's state machine (ARCHITECTURE.md "Claims"), over [`Cell64`] so that the
+//! The claim record's state machine (docs/design/host.md "Claims"), over [`Cell64`] so that the
 //! same code runs on the host segment's shared-memory words and on loom's atomics
 //! (gba-sim's `tests/loom.rs`).
 //!

@@ -40,6 +40,8 @@ mod group;
 pub mod host;
 mod identity;
 mod members;
+#[cfg(feature = "std")]
+pub mod shared;
 
 #[cfg(feature = "std")]
 pub use address::{AddressError, DEVICE_ENV, DeviceAddress};

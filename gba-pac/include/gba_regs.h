@@ -590,8 +590,8 @@ static inline uint64_t gba_group_arrived_mask_members_get(uint64_t value)
 #define GBA_GROUP_CONTROL_OFFSET 0x1000U
 #define GBA_GROUP_CONTROL_RESET_VALUE 0x0ULL
 /*
- * Bits of CONTROL that act when written as 1 (write-1-to-clear or -set): clear them in a value
- * read back before writing it.
+ * Bits of CONTROL that act when written as 1 (write-1-to-clear, -set, -toggle, single pulses):
+ * clear them in a value read back before writing it.
  */
 #define GBA_GROUP_CONTROL_W1_MASK 0x2ULL
 

@@ -363,7 +363,7 @@ pub mod CONTROL {
     pub const ENABLE: Field<u64, Register> = Field::new(0x1, 0);
     pub type ENABLE = crate::common::FieldBits<u64, Register, 0x1, 0>;
 
-    /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits [1], rw, w1s.
+    /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits [1], rw, woset.
     pub const RESET: Field<u64, Register> = Field::new(0x1, 1);
     pub type RESET = crate::common::FieldBits<u64, Register, 0x1, 1>;
 
@@ -373,6 +373,8 @@ pub mod CONTROL {
 
     impl crate::common::WriteOneBits<u64> for Register {
         const MASK: u64 = 0x2;
+
+        const ZERO_MASK: u64 = 0x0;
     }
 }
 

@@ -2,7 +2,7 @@
 //! a group of one member on an in-memory fabric, so that every arrival completes its episode
 //! and takes the owner's whole path (doorbell store, `after_doorbell`: the combining exchange
 //! and the flag store, then the poll of the flag). Cache-line transfers are not counted here
-//! (one core); see ARCHITECTURE.md, "The fast path", for those.
+//! (one core); see docs/design/fast-path.md for those.
 //!
 //! ```text
 //! cargo build --release -p gba-sim --example fast_path_ir

@@ -18,7 +18,7 @@
 //! ([`open`]) the word; it closes it at the start of every step of the group, merges what was
 //! combined into its own state, and opens it again only when no fault is armed for the group.
 //!
-//! Why this is exact (the argument is also in ARCHITECTURE.md, "The fast path"):
+//! Why this is exact (the argument is also in docs/design/fast-path.md):
 //! - *No early release.* BITS only grows within one SEQ and only by members whose doorbell
 //!   already holds SEQ; a release of `s` is owned only by the exchange that moves SEQ from `s`
 //!   to `s + 1`, and that exchange needs every bit (or the stepper, which needs every member's
@@ -112,7 +112,7 @@ pub const fn member_of(entry: u64) -> (u64, u64) {
 /// leaves, and changes the group's membership only after every member left, so a non-zero
 /// entry is the one of the configuration whose word this member combines into (the one
 /// exception, a member stalled inside this call across its own port's leave and rejoin, is
-/// the hazard ARCHITECTURE.md "The fast path" names).
+/// the hazard docs/design/fast-path.md names).
 ///
 /// The first exchange guesses that this arrival completes the episode (every other bit set):
 /// the last arrival, the one on the critical path, then takes one read-modify-write, the same

@@ -160,8 +160,12 @@ impl Fabric {
             if k >= members {
                 k = 0;
             }
+            // An offset the stepper recorded; one outside the arenas (a corrupt switch file)
+            // raises nothing rather than panicking the stepper.
             let offset = self.fast_state(g, l::F_FLAG + k).load() as usize;
-            combine::release_owned(&self.arena_word(offset), sequence);
+            if let Some(flag) = self.arena_word(offset) {
+                combine::release_owned(&flag, sequence);
+            }
         }
     }
 
@@ -227,7 +231,7 @@ impl Fabric {
         }
         // The table, then the word (release): a member that sees the word open sees the table.
         // Written only when changed, so that members keep the lines cached between steps.
-        let update = |word: crate::shm::Word<'_>, value: u64| {
+        let update = |word: gba_hal::shared::SharedWord<'_>, value: u64| {
             if word.load() != value {
                 word.store(value);
             }
@@ -302,7 +306,8 @@ impl Fabric {
         let steps = self.header(l::H_STEPS).fetch_add(1);
         let now = os::monotonic_ns();
         let busy_before = self.header(l::H_GROUPS_BUSY).load() as u32;
-        let cursor = self.header(l::H_SCAN_CURSOR).load() as usize;
+        // Reduced first: a corrupt word must not overflow the arithmetic below.
+        let cursor = (self.header(l::H_SCAN_CURSOR).load() % GROUPS as u64) as usize;
         self.header(l::H_SCAN_CURSOR)
             .store(((cursor + IDLE_GROUPS_PER_STEP) % GROUPS) as u64);
         // Groups a host told the switch about (`control_written`): taken, not only read, so

@@ -56,6 +56,11 @@ pub enum Error {
         "port {port} has too many processes attached ({max}); close some, or clear dead ones with `gba sim status`"
     )]
     TooManyOpeners { port: usize, max: usize },
+
+    /// A fabric file or directory refused by the shared-memory checks (another user's, a
+    /// symbolic link, writable by others, of the wrong size …), or a file operation on one.
+    #[error(transparent)]
+    Shared(#[from] gba_hal::shared::SharedError),
 }
 
 /// The advice for a path that holds no fabric: advice that works when followed (creating a

@@ -1,5 +1,12 @@
-//! A fabric: the switch and its P ports, in a directory of shared-memory files that any
-//! process on the machine can map (see [`crate::layout`]).
+//! A fabric: the switch and its P ports, in a directory of shared-memory files that the
+//! fabric's owner's processes map (see [`crate::layout`]).
+//!
+//! Trust (ARCHITECTURE.md, "Trust on a shared node"): the fabric's directory is its trusted
+//! directory. It is made 0700 (01770 with `GBA_SHARED_GROUP`) and its files 0600 (0660)
+//! through [`gba_hal::shared`]; a fabric is opened only if its directory and every file pass
+//! the checks there (owned by the caller or root, not writable by others, regular files with
+//! one link and the layout's size), so another user can neither plant a fabric where the
+//! owner will look nor edit one.
 
 use std::path::{Path, PathBuf};
 
@@ -11,11 +18,15 @@ use crate::error::{Error, Result};
 use crate::host::{self, HOSTS_FILE};
 use crate::layout::{self as l, ARENA_SIZE, WINDOW_SIZE};
 use crate::os;
-use crate::shm::{SharedFile, Word};
 use crate::vm::{GuestRam, Windows};
+use gba_hal::shared::{self, Policy, SharedFile, SharedWord, Size};
 
-/// Where `gba sim create` puts a fabric when no path is given.
-pub const DEFAULT_PATH: &str = "/dev/shm/gba-fabric";
+/// Where `gba sim create` puts a fabric when no path is given: `fabric` in the caller's
+/// runtime directory (`$XDG_RUNTIME_DIR/gba`, else `/tmp/gba-UID`; `/run/gba` for root),
+/// never a predictable name in a directory every user can write.
+pub fn default_path() -> PathBuf {
+    shared::dir::runtime_dir_path().join("fabric")
+}
 
 /// The environment variable that names a fabric directory for the command line.
 pub const PATH_ENV: &str = "GBA_SIM_FABRIC";
@@ -61,7 +72,16 @@ impl Fabric {
         if ports == 0 || ports > max {
             return Err(Error::PortCount { ports, max });
         }
-        if dir.join(l::SWITCH_FILE).exists() {
+        let policy = Policy::from_env()?;
+        if dir.symlink_metadata().is_ok() {
+            // Someone else's directory (or one others can write) is refused by name before
+            // anything in it is looked at: "a fabric exists, use it" would hand the caller's
+            // job to whoever made it.
+            shared::dir::check(dir, &policy)?;
+        }
+        let switch_path = dir.join(l::SWITCH_FILE);
+        if switch_path.symlink_metadata().is_ok() {
+            Fabric::open_switch(dir, &switch_path, &policy)?;
             return Err(Error::Exists {
                 path: dir.to_path_buf(),
             });
@@ -70,26 +90,49 @@ impl Fabric {
             // Checked before any file exists, so that a bad size leaves nothing behind.
             crate::vm::check_guest_ram_size(&crate::vm::guest_ram_file(dir, 0), size)?;
         }
-        std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
-        // The switch file is written last, so that a fabric whose creation failed half-way
+        if dir.parent() == Some(shared::dir::runtime_dir_path().as_path()) {
+            // The default place: the runtime directory is made private first.
+            shared::dir::runtime_dir(&policy)?;
+        }
+        shared::dir::ensure(dir, &policy)?;
+        // The switch file is published last, so that a fabric whose creation failed half-way
         // has no switch file and is not mistaken for a usable one.
-        let windows = Windows::create(dir, ports, options.per_port_windows)?;
-        let arenas = SharedFile::create(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?;
-        let hosts = SharedFile::create(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES)?;
+        let windows = Windows::create(dir, ports, options.per_port_windows, &policy)?;
+        let arenas = SharedFile::create(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE, &policy)?;
+        let hosts = SharedFile::create(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES, &policy)?;
         let guest_ram = (0..ports)
             .map(|p| {
                 options
                     .guest_ram
-                    .map(|size| GuestRam::create(&crate::vm::guest_ram_file(dir, p), size))
+                    .map(|size| GuestRam::create(&crate::vm::guest_ram_file(dir, p), size, &policy))
                     .transpose()
             })
             .collect::<Result<_>>()?;
-        let tmp = dir.join(format!("{}.new", l::SWITCH_FILE));
-        let _ = std::fs::remove_file(&tmp);
-        let switch = SharedFile::create(&tmp, l::switch_size(ports))?;
-        let fabric = Fabric::init(dir, ports, switch, windows, arenas, guest_ram, hosts);
-        let final_path = dir.join(l::SWITCH_FILE);
-        std::fs::rename(&tmp, &final_path).map_err(|e| Error::io("rename", &tmp, e))?;
+        for p in 0..ports {
+            init_identity(&windows, p);
+        }
+        let published = SharedFile::publish(
+            dir,
+            l::SWITCH_FILE,
+            l::switch_size(ports),
+            &policy,
+            (l::header_word(l::H_MAGIC), l::MAGIC),
+            |switch| fill_header(switch, ports),
+        )?;
+        let Some(switch) = published else {
+            return Err(Error::Exists {
+                path: dir.to_path_buf(),
+            });
+        };
+        let fabric = Fabric {
+            dir: dir.to_path_buf(),
+            ports,
+            switch,
+            windows,
+            arenas,
+            guest_ram,
+            hosts,
+        };
         Ok(fabric)
     }
 
@@ -121,7 +164,12 @@ impl Fabric {
         guest_ram: Vec<Option<GuestRam>>,
         hosts: SharedFile,
     ) -> Fabric {
-        let fabric = Fabric {
+        for p in 0..ports {
+            init_identity(&windows, p);
+        }
+        fill_header(&switch, ports);
+        switch.word(l::header_word(l::H_MAGIC)).store(l::MAGIC);
+        Fabric {
             dir: dir.to_path_buf(),
             ports,
             switch,
@@ -129,75 +177,82 @@ impl Fabric {
             arenas,
             guest_ram,
             hosts,
-        };
-        for p in 0..ports {
-            fabric.init_identity(p);
         }
-        fabric.header(l::H_VERSION).store(l::LAYOUT_VERSION);
-        fabric.header(l::H_PORTS).store(ports as u64);
-        fabric.header(l::H_CREATOR).store(os::my_pid());
-        fabric.header(l::H_MAGIC).store(l::MAGIC);
-        fabric
     }
 
-    /// Maps the fabric in `dir`.
+    /// Maps the fabric in `dir`, if the caller may trust it (see the module description).
     pub fn open(dir: &Path) -> Result<Fabric> {
         let switch_path = dir.join(l::SWITCH_FILE);
-        if !switch_path.exists() {
+        if switch_path.symlink_metadata().is_err() {
             return Err(Error::NoFabric {
                 path: dir.to_path_buf(),
             });
         }
-        let len = std::fs::metadata(&switch_path)
-            .map_err(|e| Error::io("stat", &switch_path, e))?
-            .len() as usize;
+        let policy = Policy::from_env()?;
+        let (switch, ports) = Fabric::open_switch(dir, &switch_path, &policy)?;
+        let guest_ram = (0..ports)
+            .map(|p| {
+                let path = crate::vm::guest_ram_file(dir, p);
+                (path.symlink_metadata().is_ok())
+                    .then(|| GuestRam::open(&path, &policy))
+                    .transpose()
+            })
+            .collect::<Result<_>>()?;
+        let file = |name: &str, len| -> Result<SharedFile> {
+            Ok(SharedFile::open(
+                &dir.join(name),
+                Size::Exact(len),
+                &policy,
+            )?)
+        };
+        Ok(Fabric {
+            dir: dir.to_path_buf(),
+            ports,
+            switch,
+            windows: Windows::open(dir, ports, &policy)?,
+            arenas: file(l::ARENAS_FILE, ports * ARENA_SIZE)?,
+            guest_ram,
+            hosts: file(HOSTS_FILE, ports * host::PORT_BYTES)?,
+        })
+    }
+
+    /// The switch file of the fabric in `dir`, checked (the directory, the file, then its
+    /// header before any other word), and its port count.
+    fn open_switch(dir: &Path, path: &Path, policy: &Policy) -> Result<(SharedFile, usize)> {
+        shared::dir::check(dir, policy)?;
+        let sizes = Size::Between(l::switch_size(1), l::switch_size(gba_pac::MAX_MEMBERS));
+        let switch = SharedFile::open(path, sizes, policy)?;
+        let len = switch.len();
         let corrupt = |what: String| Error::Corrupt {
             path: dir.to_path_buf(),
             what,
         };
-        if len < l::switch_size(1) {
-            return Err(corrupt(format!("has a switch file of only {len} bytes")));
-        }
-        // Read the header through a mapping of the minimal size first.
-        let probe = SharedFile::open(&switch_path, len)?;
-        if probe.word(l::header_word(l::H_MAGIC)).load() != l::MAGIC {
+        if switch.word(l::header_word(l::H_MAGIC)).load() != l::MAGIC {
             return Err(corrupt("has no simulator magic number".into()));
         }
-        let version = probe.word(l::header_word(l::H_VERSION)).load();
+        let version = switch.word(l::header_word(l::H_VERSION)).load();
         if version != l::LAYOUT_VERSION {
             return Err(corrupt(format!(
                 "has layout version {version}; this build understands {}",
                 l::LAYOUT_VERSION
             )));
         }
-        let ports = probe.word(l::header_word(l::H_PORTS)).load() as usize;
-        if ports == 0 || ports > gba_pac::MAX_MEMBERS || l::switch_size(ports) != len {
-            return Err(corrupt(format!(
+        let ports = switch.word(l::header_word(l::H_PORTS)).load();
+        match usize::try_from(ports) {
+            Ok(p) if (1..=gba_pac::MAX_MEMBERS).contains(&p) && l::switch_size(p) == len => {
+                Ok((switch, p))
+            }
+            _ => Err(corrupt(format!(
                 "claims {ports} ports in a {len}-byte switch file"
-            )));
+            ))),
         }
-        let guest_ram = (0..ports)
-            .map(|p| {
-                let path = crate::vm::guest_ram_file(dir, p);
-                path.exists().then(|| GuestRam::open(&path)).transpose()
-            })
-            .collect::<Result<_>>()?;
-        Ok(Fabric {
-            dir: dir.to_path_buf(),
-            ports,
-            switch: probe,
-            windows: Windows::open(dir, ports)?,
-            arenas: SharedFile::open(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE)?,
-            guest_ram,
-            hosts: SharedFile::open(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES)?,
-        })
     }
 
     /// Removes the fabric in `dir`: its four files (and its per-port window and guest RAM files) and the directory if it is then empty.
     /// Refuses a directory that holds no fabric, so that a wrong `--path` deletes nothing.
     pub fn destroy(dir: &Path) -> Result<()> {
         let switch_path = dir.join(l::SWITCH_FILE);
-        if !switch_path.exists() {
+        if switch_path.symlink_metadata().is_err() {
             return Err(Error::NoFabric {
                 path: dir.to_path_buf(),
             });
@@ -270,7 +325,7 @@ impl Fabric {
     /// For a port with guest RAM, `iova` is instead a guest-physical address in that RAM
     /// (the guest's driver wrote the flag's physical address, as a driver of a device without
     /// an IOMMU does).
-    pub fn dma_word(&self, p: usize, iova: u64) -> Option<Word<'_>> {
+    pub fn dma_word(&self, p: usize, iova: u64) -> Option<SharedWord<'_>> {
         if let Some(Some(ram)) = self.guest_ram.get(p) {
             return ram.word(iova);
         }
@@ -301,50 +356,27 @@ impl Fabric {
         Some(p * ARENA_SIZE + offset)
     }
 
-    pub(crate) fn header(&self, word: usize) -> Word<'_> {
+    pub(crate) fn header(&self, word: usize) -> SharedWord<'_> {
         self.switch.word(l::header_word(word))
     }
 
-    pub(crate) fn group_state(&self, g: usize, word: usize) -> Word<'_> {
+    pub(crate) fn group_state(&self, g: usize, word: usize) -> SharedWord<'_> {
         self.switch.word(l::group_word(g, word))
     }
 
-    pub(crate) fn port_state(&self, p: usize, word: usize) -> Word<'_> {
+    pub(crate) fn port_state(&self, p: usize, word: usize) -> SharedWord<'_> {
         self.switch.word(l::port_word(p, word))
     }
 
-    pub(crate) fn fast_state(&self, g: usize, word: usize) -> Word<'_> {
+    pub(crate) fn fast_state(&self, g: usize, word: usize) -> SharedWord<'_> {
         self.switch.word(l::fast_word(g, word))
     }
 
     /// The arena word at byte `offset` of the whole arenas file (a release flag recorded by
     /// the stepper for the fast path).
-    pub(crate) fn arena_word(&self, offset: usize) -> Word<'_> {
-        self.arenas.word(offset)
-    }
-
-    /// Identity registers as the hardware has them after power-on: the spec's reset values,
-    /// PORT_ID = the port number, GROUP_ID = the group's index.
-    fn init_identity(&self, p: usize) {
-        let global = self.window(p).global();
-        global
-            .device_id()
-            .device_side()
-            .set(global::reset::DEVICE_ID);
-        global.version().device_side().set(global::reset::VERSION);
-        global.caps().device_side().set(global::reset::CAPS);
-        global
-            .port_id()
-            .device_side()
-            .write(global::PORT_ID::PORT.val(p as u32));
-        for g in 0..l::GROUPS {
-            if let Some(block) = self.window(p).group(g) {
-                block
-                    .group_id()
-                    .device_side()
-                    .write(group::GROUP_ID::ID.val(g as u32));
-            }
-        }
+    /// `None` for an offset outside the file (read from shared memory, so never trusted).
+    pub(crate) fn arena_word(&self, offset: usize) -> Option<SharedWord<'_>> {
+        self.arenas.try_word(offset)
     }
 
     /// Records this process as a user of port `p` (for stale-fabric detection).
@@ -401,5 +433,40 @@ impl Fabric {
             self.header(l::H_STEPS).load(),
             self.header(l::H_LOCK_RECOVERIES).load(),
         )
+    }
+}
+
+/// The switch file's header but its magic (stored last, by whoever publishes it).
+fn fill_header(switch: &SharedFile, ports: usize) {
+    let header = |word| switch.word(l::header_word(word));
+    header(l::H_VERSION).store(l::LAYOUT_VERSION);
+    header(l::H_PORTS).store(ports as u64);
+    header(l::H_CREATOR).store(os::my_pid());
+}
+
+/// Identity registers of port `p` as the hardware has them after power-on: the spec's reset
+/// values, PORT_ID = the port number, GROUP_ID = the group's index.
+fn init_identity(windows: &Windows, p: usize) {
+    // SAFETY: as in `Fabric::window`: the page-aligned start of port p's WINDOW_SIZE bytes
+    // inside a live window mapping, reached only through `Atomic` handles.
+    let window: Device<Atomic> = unsafe { Device::from_shared_ptr(windows.base(p)) };
+    let global = window.global();
+    global
+        .device_id()
+        .device_side()
+        .set(global::reset::DEVICE_ID);
+    global.version().device_side().set(global::reset::VERSION);
+    global.caps().device_side().set(global::reset::CAPS);
+    global
+        .port_id()
+        .device_side()
+        .write(global::PORT_ID::PORT.val(p as u32));
+    for g in 0..l::GROUPS {
+        if let Some(block) = window.group(g) {
+            block
+                .group_id()
+                .device_side()
+                .write(group::GROUP_ID::ID.val(g as u32));
+        }
     }
 }

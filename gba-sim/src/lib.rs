@@ -1,7 +1,7 @@
 //! The GBA device simulator: the switch of docs/datasheet.md sections 4 and 5 on one machine.
 //!
-//! A [`Fabric`] is P switch ports in a directory of shared-memory files (by default under
-//! `/dev/shm`). Each port has its own register window, laid out exactly as the hardware's
+//! A [`Fabric`] is P switch ports in a directory of shared-memory files (by default in the
+//! user's runtime directory, [`default_path`]; only its owner may use it). Each port has its own register window, laid out exactly as the hardware's
 //! (`gba_pac::Device`), and its own DMA arena; several processes each open their own
 //! [`Port`], as hosts open their `/dev/gba0`. The switch model ([`engine`]) reads and writes
 //! the windows through gba-pac's generated definitions, with the atomic mechanism, and steps
@@ -26,13 +26,12 @@ pub mod layout;
 mod lock;
 pub mod os;
 mod port;
-mod shm;
 mod status;
 pub mod vm;
 
 pub use backend::SimBackend;
 pub use error::{Error, Result};
-pub use fabric::{CreateOptions, DEFAULT_PATH, Fabric, PATH_ENV};
+pub use fabric::{CreateOptions, Fabric, PATH_ENV, default_path};
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
 pub use status::{GroupReport, PortReport, error_name};

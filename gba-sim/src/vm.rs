@@ -1,5 +1,4 @@
-//! A fabric whose ports are shown to virtual machines (ARCHITECTURE.md, "ports in virtual
-//! machines"): one window file per port, padded to a power of two so that QEMU's
+//! A fabric whose ports are shown to virtual machines (docs/design/vm.md): one window file per port, padded to a power of two so that QEMU's
 //! `ivshmem-plain` can show it as a PCI BAR, and, per port, the guest's RAM file, so that the
 //! switch's release write lands in the guest's physical memory at RELEASE_ADDR.
 //!
@@ -13,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::layout::{self as l, WINDOW_SIZE};
-use crate::shm::{SharedFile, Word};
+use gba_hal::shared::{Policy, SharedFile, SharedWord, Size};
 
 /// Bytes of one per-port window file: the window padded to the next power of two, because
 /// an ivshmem BAR is a power of two in size (a 0x50000-byte backing file aborts QEMU 7.2).
@@ -49,26 +48,45 @@ pub(crate) enum Windows {
 }
 
 impl Windows {
-    pub(crate) fn create(dir: &Path, ports: usize, per_port: bool) -> Result<Windows> {
+    pub(crate) fn create(
+        dir: &Path,
+        ports: usize,
+        per_port: bool,
+        policy: &Policy,
+    ) -> Result<Windows> {
         if !per_port {
-            let file = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE)?;
+            let file = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE, policy)?;
             return Ok(Windows::One(file));
         }
         (0..ports)
-            .map(|p| SharedFile::create(&window_file(dir, p), WINDOW_FILE_SIZE))
+            .map(|p| {
+                Ok(SharedFile::create(
+                    &window_file(dir, p),
+                    WINDOW_FILE_SIZE,
+                    policy,
+                )?)
+            })
             .collect::<Result<_>>()
             .map(Windows::PerPort)
     }
 
     /// The windows of the fabric in `dir`: the `windows` file if there is one, else one
     /// `window-P` per port.
-    pub(crate) fn open(dir: &Path, ports: usize) -> Result<Windows> {
+    pub(crate) fn open(dir: &Path, ports: usize, policy: &Policy) -> Result<Windows> {
         let one = dir.join(l::WINDOWS_FILE);
-        if one.exists() || !window_file(dir, 0).exists() {
-            return SharedFile::open(&one, ports * WINDOW_SIZE).map(Windows::One);
+        if one.symlink_metadata().is_ok() || window_file(dir, 0).symlink_metadata().is_err() {
+            let file = SharedFile::open(&one, Size::Exact(ports * WINDOW_SIZE), policy)?;
+            return Ok(Windows::One(file));
         }
         (0..ports)
-            .map(|p| SharedFile::open(&window_file(dir, p), WINDOW_FILE_SIZE))
+            .map(|p| {
+                let path = window_file(dir, p);
+                Ok(SharedFile::open(
+                    &path,
+                    Size::Exact(WINDOW_FILE_SIZE),
+                    policy,
+                )?)
+            })
             .collect::<Result<_>>()
             .map(Windows::PerPort)
     }
@@ -101,22 +119,19 @@ pub(crate) struct GuestRam {
 
 impl GuestRam {
     /// `size` bytes of new guest RAM at `path` (QEMU's `-m` must be the same size).
-    pub(crate) fn create(path: &Path, size: u64) -> Result<GuestRam> {
+    pub(crate) fn create(path: &Path, size: u64, policy: &Policy) -> Result<GuestRam> {
         Ok(GuestRam::new(
-            SharedFile::create(path, to_len(path, size)?)?,
+            SharedFile::create(path, to_len(path, size)?, policy)?,
             size,
         ))
     }
 
-    /// The guest RAM file at `path`, whatever its size.
-    pub(crate) fn open(path: &Path) -> Result<GuestRam> {
-        let size = std::fs::metadata(path)
-            .map_err(|e| Error::io("stat", path, e))?
-            .len();
-        Ok(GuestRam::new(
-            SharedFile::open(path, to_len(path, size)?)?,
-            size,
-        ))
+    /// The guest RAM file at `path`, whatever its size (a whole number of pages).
+    pub(crate) fn open(path: &Path, policy: &Policy) -> Result<GuestRam> {
+        let file = SharedFile::open(path, Size::Between(4096, usize::MAX), policy)?;
+        let size = file.len() as u64;
+        to_len(path, size)?;
+        Ok(GuestRam::new(file, size))
     }
 
     fn new(file: SharedFile, size: u64) -> GuestRam {
@@ -128,9 +143,9 @@ impl GuestRam {
     }
 
     /// The word at guest-physical address `addr`, if it is 8-byte aligned and RAM.
-    pub(crate) fn word(&self, addr: u64) -> Option<Word<'_>> {
+    pub(crate) fn word(&self, addr: u64) -> Option<SharedWord<'_>> {
         let offset = q35_offset(addr, self.below_4g, self.size)?;
-        Some(self.file.word(usize::try_from(offset).ok()?))
+        self.file.try_word(usize::try_from(offset).ok()?)
     }
 }
 

@@ -294,7 +294,7 @@ fn the_fast_path_wraps_at_two_to_the_32() {
     model(u32::MAX, [Fate::Lives, Fate::Lives]);
 }
 
-// The claim record's CAS (`gba_sim::claim`, ARCHITECTURE.md "Claims"): every interleaving of
+// The claim record's CAS (`gba_sim::claim`, docs/design/host.md "Claims"): every interleaving of
 // two processes' transitions on one record.
 
 mod claims {

@@ -62,6 +62,7 @@ typedef struct mca_coll_gba_barrier_component_t {
     int ready_timeout_ms;
     int warn_timeout_ms;
     bool drive_progress;
+    bool eager_teams;
 
     /* device state, set by init_query */
     gba_device *device;
@@ -94,7 +95,10 @@ struct mca_coll_gba_barrier_module_t {
     mca_coll_base_module_t super;
 
     struct ompi_communicator_t *comm;   /* not retained: the communicator owns us */
-    gba_team *team;                     /* NULL until enable succeeded */
+    gba_team *team;                     /* NULL until the team formed */
+    /* whether the communicator's barrier runs on the GBA; decided at the same call on every
+     * rank (enable when eager, the first blocking barrier when lazy), and only once */
+    enum { GBA_TEAM_UNFORMED, GBA_TEAM_FORMED, GBA_TEAM_SOFTWARE } state;
     uint32_t group;
     uint64_t barriers;                  /* episodes run on this module */
 

@@ -132,6 +132,17 @@ static int gba_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &c->drive_progress);
 
+    c->eager_teams = false;
+    (void)mca_base_component_var_register(
+        v, "eager_teams",
+        "Form a communicator's GBA team (the agreement among its ranks, a switch group) when "
+        "the communicator is created. By default (false) it is formed at the communicator's "
+        "first MPI_Barrier, so a communicator that never calls one costs no agreement and no "
+        "group; MPI_Ibarriers before that first MPI_Barrier run in software. Must be the same "
+        "on every rank",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &c->eager_teams);
+
     return OMPI_SUCCESS;
 }
 
@@ -226,8 +237,8 @@ int mca_coll_gba_barrier_init_query(bool enable_progress_threads, bool enable_mp
         /* A device the user named and that does not work is a configuration error, said
          * at verbose 0 by world rank 0 (every rank usually shares the mistake; the verdict
          * names any other rank that has it). Without a named device, fallback is expected. */
-        GBA_LOG(c->device_explicit && 0 == c->world_rank ? 0 : 1,
-                "device %s unavailable: %s (%d): %s; this rank votes for the software barrier",
+        GBA_LOG(c->device_explicit && 0 == c->world_rank ? 0 : 10,
+                "device %s unavailable: %s (%d): %s; this rank votes to fall back",
                 c->device_name, gba_strerror(rc), rc, gba_last_error());
         return OMPI_SUCCESS;
     }

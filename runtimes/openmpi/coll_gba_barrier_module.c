@@ -1,7 +1,7 @@
 /*
- * coll/gba_barrier module: per-communicator enable (a libgba_barrier team formed over the
- * communicator's own allgather), the barrier, the split-phase ibarrier and the release of the
- * team. The agreement (devices, ports, group, GROUP_BUSY retries) is the library's.
+ * coll/gba_barrier module: per-communicator enable, the team (a libgba_barrier team formed
+ * over the communicator's own allgather, at its first MPI_Barrier unless coll_gba_barrier_
+ * eager_teams), the barrier, the split-phase ibarrier and the release of the team. The agreement (devices, ports, group, GROUP_BUSY retries) is the library's.
  *
  * Threads (MPI_THREAD_MULTIPLE): MPI forbids concurrent collectives on one communicator, but
  * an MPI_Ibarrier's completion may be driven by any thread's progress while the owner enters
@@ -84,6 +84,7 @@ static void gba_module_construct(mca_coll_gba_barrier_module_t *m)
 {
     m->comm = NULL;
     m->team = NULL;
+    m->state = GBA_TEAM_UNFORMED;
     m->group = 0;
     m->barriers = 0;
     m->previous_barrier = NULL;
@@ -256,10 +257,13 @@ static int gba_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     OBJ_RETAIN(m->previous_barrier_module);
     OBJ_RETAIN(m->previous_ibarrier_module);
 
-    if (OMPI_SUCCESS != gba_team_form(m, comm)) {
-        /* Returning an error makes comm_select drop this module: the previous barrier and
-         * ibarrier stay installed, with no indirection through us. */
-        return OMPI_ERR_NOT_AVAILABLE;
+    if (c->eager_teams) {
+        if (OMPI_SUCCESS != gba_team_form(m, comm)) {
+            /* Returning an error makes comm_select drop this module: the previous barrier
+             * and ibarrier stay installed, with no indirection through us. */
+            return OMPI_ERR_NOT_AVAILABLE;
+        }
+        m->state = GBA_TEAM_FORMED;
     }
 
     /* link into the component's list (for ibarrier progress and finalize) */
@@ -307,6 +311,19 @@ static int gba_barrier_blocking(struct ompi_communicator_t *comm, mca_coll_base_
     int rc;
     (void)comm;
 
+    if (GBA_TEAM_FORMED != m->state) {
+        /* Lazy formation: every rank of comm is in this same first MPI_Barrier (collectives
+         * are called in the same order on every rank), so the team's agreement, a collective
+         * over comm's allgather, is reached here alike on every rank, once. MPI_Ibarriers
+         * issued before it ran in software and need nothing from the team. */
+        if (GBA_TEAM_UNFORMED == m->state) {
+            m->state = OMPI_SUCCESS == gba_team_form(m, comm) ? GBA_TEAM_FORMED
+                                                              : GBA_TEAM_SOFTWARE;
+        }
+        if (GBA_TEAM_SOFTWARE == m->state) {
+            return m->previous_barrier(comm, m->previous_barrier_module);
+        }
+    }
     /* episodes run in issue order: earlier MPI_Ibarriers on this communicator first (another
      * thread's progress may be completing them: then we wait for it to let go) */
     for (;;) {
@@ -427,7 +444,12 @@ static int gba_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **reque
                         mca_coll_base_module_t *module)
 {
     mca_coll_gba_barrier_module_t *m = (mca_coll_gba_barrier_module_t *)module;
-    gba_ibarrier_request_t *r = OBJ_NEW(gba_ibarrier_request_t);
+    gba_ibarrier_request_t *r;
+    if (GBA_TEAM_FORMED != m->state) {
+        /* no team yet (formed at the first blocking MPI_Barrier), or none to be had */
+        return m->previous_ibarrier(comm, request, m->previous_ibarrier_module);
+    }
+    r = OBJ_NEW(gba_ibarrier_request_t);
     if (NULL == r) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }

@@ -41,6 +41,89 @@ fn uart_header_agrees_with_the_spec() {
     compile_and_run(&common::uart_target());
 }
 
+/// The self-test generated with each header (`include/<device>_regs_test.c`), as committed:
+/// it compiles warning-free beside its header and its checks pass when run.
+#[test]
+fn generated_self_tests_compile_and_pass() {
+    for target in [Target::gba(), common::uart_target()] {
+        let device = common::load_target(&target);
+        let test = selftest_path(&target, &device);
+        let binary = scratch(&device, "selftest").join("selftest");
+        let output = gcc(&test, &binary);
+        assert!(
+            output.status.success(),
+            "gcc {} rejected {}:\n{}",
+            CFLAGS.join(" "),
+            test.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let run = Command::new(&binary).output().expect("run the self-test");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(run.status.success(), "{}: {stdout}", test.display());
+        assert!(stdout.contains(", failed 0"), "{stdout}");
+    }
+}
+
+/// The self-test bites: a header whose mask, shift, offset or reset value is wrong does not
+/// compile against it, and the message names the macro.
+#[test]
+fn the_self_test_refuses_a_header_that_disagrees_with_the_spec() {
+    let target = Target::gba();
+    let device = common::load_target(&target);
+    let header = std::fs::read_to_string(header_path(&target, &device)).expect("the header");
+    let test = std::fs::read_to_string(selftest_path(&target, &device)).expect("the test");
+    for (from, to, named) in [
+        (
+            "#define GBA_GROUP_CONTROL_OFFSET 0x1000U",
+            "#define GBA_GROUP_CONTROL_OFFSET 0x1004U",
+            "GBA_GROUP_CONTROL_OFFSET",
+        ),
+        (
+            "#define GBA_GROUP_CONTROL_ENABLE_SHIFT 0",
+            "#define GBA_GROUP_CONTROL_ENABLE_SHIFT 1",
+            "GBA_GROUP_CONTROL_ENABLE_SHIFT",
+        ),
+    ] {
+        assert!(header.contains(from), "the header no longer has {from:?}");
+        let dir = scratch(&device, "mutated");
+        std::fs::write(dir.join("gba_regs.h"), header.replace(from, to)).unwrap();
+        std::fs::write(dir.join("gba_regs_test.c"), &test).unwrap();
+        let output = gcc(&dir.join("gba_regs_test.c"), &dir.join("selftest"));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{to:?} compiled");
+        assert!(stderr.contains(named), "{stderr}");
+    }
+}
+
+fn selftest_path(target: &Target, device: &Device) -> PathBuf {
+    root().join(&target.out).join(format!(
+        "include/{}_regs_test.c",
+        device.name.to_lowercase()
+    ))
+}
+
+fn scratch(device: &Device, what: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("c_header")
+        .join(format!("{}-{what}", device.name.as_str()));
+    std::fs::create_dir_all(&dir).expect("create the temporary directory");
+    dir
+}
+
+fn gcc(source: &Path, binary: &Path) -> std::process::Output {
+    Command::new("gcc")
+        .args(CFLAGS)
+        .arg(source)
+        .arg("-o")
+        .arg(binary)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run gcc ({e}): the C header tests need gcc on PATH (apt-get install gcc)"
+            )
+        })
+}
+
 #[test]
 fn gba_header_snapshot() {
     insta::assert_snapshot!("gba_regs.h", generated(&Target::gba()));
@@ -158,19 +241,39 @@ fn program(device: &Device, header: &Path) -> String {
             static_eq(&mut c, &format!("{r}_OFFSET"), u128::from(*reg.offset));
             static_eq(&mut c, &format!("{r}_RESET_VALUE"), u128::from(*reg.reset));
             static_size(&mut c, &format!("{r}_RESET_VALUE"), reg);
-            // The write-1 bits, computed here from the fields, not from the model's helper.
-            let write_one = reg
-                .fields
-                .iter()
-                .filter(|f| {
-                    f.side_effect.is_some_and(|s| {
-                        matches!(*s, SideEffect::WriteOneToClear | SideEffect::WriteOneToSet)
+            // The write-1 and write-0 bits, computed here from the fields, not from the
+            // model's helpers.
+            let effect_mask = |ones: bool| {
+                reg.fields
+                    .iter()
+                    .filter(|f| {
+                        f.side_effect.is_some_and(|s| {
+                            if ones {
+                                matches!(
+                                    *s,
+                                    SideEffect::WriteOneToClear
+                                        | SideEffect::WriteOneToSet
+                                        | SideEffect::WriteOneToToggle
+                                        | SideEffect::SinglePulse
+                                )
+                            } else {
+                                matches!(
+                                    *s,
+                                    SideEffect::WriteZeroToClear
+                                        | SideEffect::WriteZeroToSet
+                                        | SideEffect::WriteZeroToToggle
+                                )
+                            }
+                        })
                     })
-                })
-                .fold(0, |m, f| m | mask(f));
-            if write_one != 0 {
-                static_eq(&mut c, &format!("{r}_W1_MASK"), write_one);
-                static_size(&mut c, &format!("{r}_W1_MASK"), reg);
+                    .fold(0, |m, f| m | mask(f))
+            };
+            for (ones, suffix) in [(true, "W1_MASK"), (false, "W0_MASK")] {
+                let bits = effect_mask(ones);
+                if bits != 0 {
+                    static_eq(&mut c, &format!("{r}_{suffix}"), bits);
+                    static_size(&mut c, &format!("{r}_{suffix}"), reg);
+                }
             }
             if let Some(array) = &reg.array {
                 static_eq(&mut c, &format!("{r}_COUNT"), u128::from(*array.count));

@@ -54,6 +54,92 @@ fn modify_never_clears_pending_write_one_to_clear_events() {
     );
 }
 
+/// EVENTS holds two write-0-to-clear events, a write-1-to-toggle LED and a single pulse
+/// beside a plain field: `modify` of the plain field writes 1 into the write-0 bits and 0
+/// into the write-1 bits, so nothing is acknowledged, toggled or pulsed by the write-back.
+#[test]
+fn modify_writes_every_side_effect_bit_as_its_neutral_value() {
+    use uart_pac::regs::EVENTS;
+    let window = Window::new(uart_pac::Device::SIZE);
+    let events = window.uart().regs().events();
+    let offset = window.offset_of(events.as_ptr().cast());
+    // Neither event pending (they read 0), the LED on, FLUSH reading 1 (a pulse under way).
+    window.poke(offset, &0b1100u32.to_le_bytes());
+    events.modify(EVENTS::MODE.val(2));
+    assert_eq!(
+        window.peek_u32(offset),
+        0x0000_0203,
+        "wzc bits written as 1 (not acknowledged), wot and singlepulse bits as 0 (not \
+         toggled, not pulsed)"
+    );
+    // Asked for, each effect is written.
+    window.poke(offset, &0u32.to_le_bytes());
+    events.modify(EVENTS::BREAK_SEEN::CLEAR + EVENTS::LED::SET + EVENTS::FLUSH::SET);
+    assert_eq!(
+        window.peek_u32(offset),
+        0b1110,
+        "only BREAK_SEEN written as 0"
+    );
+}
+
+/// BAUD_FINE is locked while LOCK.CFG_LOCK is 1; TEST_CTRL is writable while LOCK.TEST_EN
+/// is 1. A write goes through the handle `unlocked` gives after reading the lock.
+#[test]
+fn a_locked_register_is_written_only_once_its_lock_is_read_open() {
+    use uart_pac::regs::{BAUD_FINE, LOCK, TEST_CTRL};
+    let window = Window::new(uart_pac::Device::SIZE);
+    let regs = window.uart().regs();
+    let lock = regs.lock();
+    let lock_offset = window.offset_of(lock.as_ptr().cast());
+    let baud_offset = window.offset_of(regs.baud_fine().as_ptr().cast());
+
+    let fine = regs
+        .baud_fine()
+        .unlocked(lock)
+        .expect("CFG_LOCK reads 0: unlocked");
+    fine.write(BAUD_FINE::FRACTION.val(21));
+    assert_eq!(window.peek(baud_offset, 2), 21u16.to_le_bytes());
+    // Reads need no unlocking.
+    assert_eq!(regs.baud_fine().read(BAUD_FINE::FRACTION), 21);
+
+    lock.modify(LOCK::CFG_LOCK::SET);
+    assert!(
+        regs.baud_fine().unlocked(lock).is_none(),
+        "CFG_LOCK reads 1"
+    );
+    // TEST_CTRL has the other polarity: locked while TEST_EN is 0.
+    assert!(regs.test_ctrl().unlocked(lock).is_none(), "TEST_EN reads 0");
+    window.poke(lock_offset, &[0b10]);
+    let test = regs.test_ctrl().unlocked(lock).expect("TEST_EN reads 1");
+    test.write(TEST_CTRL::LOOP_TX_RX::SET);
+    assert_eq!(regs.test_ctrl().read(TEST_CTRL::LOOP_TX_RX), 1);
+    // The caller who knows better says so in the code.
+    regs.baud_fine().assume_unlocked().set(5);
+    assert_eq!(window.peek(baud_offset, 2), 5u16.to_le_bytes());
+}
+
+/// A read-to-clear field in a read-write register, and a read-to-set one: both read only
+/// through `read_and_clear`; PEAK's other field is still written (`set`).
+#[test]
+fn read_to_clear_and_read_to_set_fields_read_only_by_read_and_clear() {
+    use uart_pac::regs::{PEAK, SEMAPHORE};
+    let window = Window::new(uart_pac::Device::SIZE);
+    let regs = window.uart().regs();
+    let peak = regs.peak();
+    let offset = window.offset_of(peak.as_ptr().cast());
+    peak.write(PEAK::THRESHOLD.val(12));
+    window.poke(offset, &[9, 12]);
+    let value = peak.read_and_clear();
+    assert_eq!(
+        (value.read(PEAK::LEVEL), value.read(PEAK::THRESHOLD)),
+        (9, 12)
+    );
+    let semaphore = regs.semaphore();
+    let at = window.offset_of(semaphore.as_ptr().cast());
+    window.poke(at, &[1]);
+    assert!(semaphore.read_and_clear().is_set(SEMAPHORE::TAKEN));
+}
+
 #[test]
 fn plain_read_write_registers_use_read_modify_write() {
     let window = Window::new(uart_pac::Device::SIZE);

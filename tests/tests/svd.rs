@@ -54,6 +54,67 @@ fn round_trip(spec: &str, svd: &str) {
     assert!(!expected.constants.is_empty() || spec.contains("rp2040"));
 }
 
+/// Single pulses and locks travel under `<vendorExtensions>` (SVD has no element for them):
+/// read back as written, and an entry that names nothing of the device is reported, not
+/// applied.
+#[test]
+fn pulses_and_locks_read_back_from_vendor_extensions() {
+    use gba_codegen::model::SideEffect;
+    let xml = read("tests/fixtures/uart/pac/uart.svd");
+    let imported = from_str(&xml).expect("imports");
+    let regs = &imported.device.blocks[0];
+    let register = |name: &str| regs.registers.iter().find(|r| *r.name == name).unwrap();
+    let flush = register("EVENTS")
+        .fields
+        .iter()
+        .find(|f| *f.name == "FLUSH")
+        .unwrap();
+    assert_eq!(flush.side_effect.map(|s| *s), Some(SideEffect::SinglePulse));
+    let lock = register("TEST_CTRL")
+        .lock
+        .as_ref()
+        .expect("TEST_CTRL is locked");
+    assert_eq!(
+        (
+            lock.register.as_str(),
+            lock.field.as_str(),
+            lock.locked_when
+        ),
+        ("LOCK", "TEST_EN", false)
+    );
+
+    let broken = xml
+        .replace(
+            "<field>regs.EVENTS.FLUSH</field>",
+            "<field>regs.EVENTS.MODE</field>",
+        )
+        .replace(
+            "<register>regs.BAUD_FINE</register>",
+            "<register>regs.NOPE</register>",
+        );
+    let imported = from_str(&broken).expect("imports");
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        messages,
+        [
+            "vendorExtensions.singlePulses: `regs.EVENTS.MODE` is no oneToSet field of this \
+             device: left out",
+            "vendorExtensions.locks: the lock of `regs.NOPE` by `LOCK.CFG_LOCK` names no \
+             register and bit: left out",
+        ]
+    );
+    let events = imported.device.blocks[0]
+        .registers
+        .iter()
+        .find(|r| *r.name == "EVENTS")
+        .unwrap();
+    let flush = events.fields.iter().find(|f| *f.name == "FLUSH").unwrap();
+    assert_eq!(
+        flush.side_effect.map(|s| *s),
+        Some(SideEffect::WriteOneToSet)
+    );
+}
+
 #[test]
 fn gba_svd_reads_back_as_gba_yaml() {
     round_trip("gba.yaml", "gba-pac/gba.svd");
@@ -226,7 +287,10 @@ fn importer_carries_what_it_can_and_reports_the_rest() {
     has("enumerated value `1X` renamed `V_1X`");
     has("enumerated value `set` renamed `set_`: reserved");
     has("TIMER0.CTRL.type.other: isDefault");
-    has("TIMER0.CTRL.TOGGLE: modifiedWriteValues oneToToggle not represented");
+    assert!(
+        !messages.iter().any(|m| m.contains("TOGGLE")),
+        "oneToToggle is carried (as `wot`): {messages:#?}"
+    );
     has("TIMER0.ODD: <size>24</size>: no bus access of 24 bits; read as 32");
     has("TIMER0.CTRL_X: register `CTRL_X` renamed `CTRL_X_2`: the name (ignoring case) is taken");
     has("enumerated value `1X` renamed `V_1X`: `1X` is not an identifier");
@@ -282,6 +346,11 @@ fn importer_carries_what_it_can_and_reports_the_rest() {
     assert_eq!(
         flag.side_effect.map(|s| *s),
         Some(gba_codegen::model::SideEffect::WriteOneToClear)
+    );
+    let toggle = ctrl.fields.iter().find(|f| *f.name == "TOGGLE").unwrap();
+    assert_eq!(
+        toggle.side_effect.map(|s| *s),
+        Some(gba_codegen::model::SideEffect::WriteOneToToggle)
     );
     let count = register("COUNT");
     assert_eq!(
@@ -464,6 +533,59 @@ fn slips_are_repaired_with_a_warning_naming_the_line_and_refused_when_strict() {
         *imported.device.blocks[0].registers[0].access,
         gba_codegen::model::Access::ReadOnly
     );
+}
+
+/// An empty `<resetValue>` once ended the import of the whole file (svd-parser's error): it
+/// is read as missing, so the register inherits the peripheral's reset value, with a
+/// warning counted as a repair; `--strict` still refuses it.
+#[test]
+fn an_empty_reset_value_is_read_as_missing_and_refused_when_strict() {
+    use gba_codegen::import::summary;
+    use gba_codegen::import::svd::{Mode, from_str_with};
+    for empty in [
+        "<resetValue></resetValue>",
+        "<resetValue/>",
+        "<resetValue> </resetValue>",
+    ] {
+        // The peripheral's own reset value is what the register then inherits.
+        let xml = slipped_svd("read-write", "0", "1")
+            .replace("<resetValue>0</resetValue>", empty)
+            .replace(
+                "<name>CMP_0</name>",
+                "<name>CMP_0</name><resetValue>0x2</resetValue>",
+            );
+        let imported = from_str_with(&xml, Mode::Lenient)
+            .unwrap_or_else(|e| panic!("{empty}: a lenient import repairs: {e}"));
+        let repairs: Vec<_> = imported
+            .warnings
+            .iter()
+            .filter(|w| w.message.contains("is empty"))
+            .collect();
+        assert_eq!(
+            repairs.len(),
+            2,
+            "one per peripheral: {:#?}",
+            imported.warnings
+        );
+        assert_eq!(
+            repairs[0].to_string(),
+            "CMP_0.CTRL: <resetValue> is empty: read as missing (the register inherits its \
+             cluster's, peripheral's or device's, else 0)"
+        );
+        assert_eq!(repairs[0].line, Some(10), "{empty}");
+        let summary = summary(&imported.warnings).expect("warnings");
+        assert!(summary.contains("2 repaired"), "{summary}");
+        // CMP_0 inherits 0x2 and CMP_1 nothing: they differ, so stay two blocks.
+        let resets: Vec<u64> = imported
+            .device
+            .blocks
+            .iter()
+            .map(|b| *b.registers[0].reset)
+            .collect();
+        assert_eq!(resets, [2, 0], "{empty}");
+        let error = from_str_with(&xml, Mode::Strict).expect_err("strict refuses");
+        assert!(error.to_string().contains("resetValue"), "{empty}: {error}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

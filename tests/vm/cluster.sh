@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # A cluster of QEMU guests (TCG) running barriers through the unchanged gba-barrier over VFIO
 # and over UIO, against the simulated switch stepped on the host (`gba sim run`), with an
-# independent observer on the host, and the last guest killed mid-run (ARCHITECTURE.md,
-# "ports in virtual machines"):
+# independent observer on the host, and the last guest killed mid-run (docs/design/vm.md):
 #
 # - a fabric with per-port window files and guest RAM files (`gba sim create
 #   --per-port-windows --guest-ram 256M`, in /dev/shm); guest P's RAM is guest-P.ram

@@ -11,6 +11,12 @@ vm_need_qemu() {
     fi
 }
 
+# vm_kernel_package: the guest kernel's package (linux-image-6.1.0-N-amd64, the newest apt
+# knows); tests/install.sh installs the matching linux-headers-6.1.0-N-amd64 for gba.ko.
+vm_kernel_package() {
+    apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | awk '{print $1}' | sort -V | tail -1
+}
+
 # vm_kernel CACHE: sets $vm_kdir to CACHE/kernel, holding vmlinuz and modules/, fetched once.
 vm_kernel() {
     vm_kdir="$1/kernel"
@@ -18,7 +24,7 @@ vm_kernel() {
     rm -rf "$vm_kdir.tmp" && mkdir -p "$vm_kdir.tmp"
     (
         cd "$vm_kdir.tmp"
-        pkg=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | awk '{print $1}' | sort -V | tail -1)
+        pkg=$(vm_kernel_package)
         [ -n "$pkg" ] || { echo "vm: no linux-image-6.1.0-*-amd64 package known to apt (apt-get update?)"; exit 1; }
         apt-get download "$pkg" >/dev/null 2>&1
         dpkg-deb -x ./*.deb root
@@ -34,7 +40,8 @@ vm_kernel() {
 VM_MODULES="uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
 
 # vm_initramfs OUT.gz INIT_SCRIPT BINARY...: busybox, the modules, the binaries (into /bin)
-# with their libraries, and INIT_SCRIPT as /init.
+# with their libraries, and INIT_SCRIPT as /init. $VM_EXTRA_MODULES: more .ko files (paths)
+# copied into /lib/modules beside them (tests/vm/kernel.sh's gba.ko), loaded by the init script.
 vm_initramfs() {
     local out=$1 init_script=$2 root
     shift 2
@@ -45,6 +52,7 @@ vm_initramfs() {
     for m in $VM_MODULES; do
         find "$vm_kdir/modules" -name "${m//-/[-_]}.ko*" -exec cp {} "$root/lib/modules/" \;
     done
+    for m in ${VM_EXTRA_MODULES:-}; do cp "$m" "$root/lib/modules/"; done
     local bin lib
     for bin in "$@"; do
         cp "$bin" "$root/bin/"
@@ -63,8 +71,10 @@ vm_initramfs() {
 VM_INIT_PRELUDE='#!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-# /dev/shm as on any distribution: the UIO backend keeps its host segment there.
+# /dev/shm and /run as on any distribution: the UIO and VFIO backends keep the host segment
+# of a port in /run/gba (the trusted runtime directory of root, made by the first opener).
 mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
+mkdir -p /run && mount -t tmpfs -o mode=0755 run /run
 for m in /lib/modules/*; do
     case $m in *.zst) zstd -dqf "$m" -o "${m%.zst}" 2>/dev/null && m=${m%.zst};; *.xz) xz -dkf "$m" && m=${m%.xz};; esac
 done

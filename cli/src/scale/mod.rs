@@ -2,7 +2,7 @@
 //!
 //! The software barriers are real MPI code run by SMPI on a simulated InfiniBand fat tree
 //! (OpenMPI's algorithms as SMPI implements them, and the dissemination barrier); the GBA is a
-//! SimGrid S4U model of the switch of DESIGN.md section 4 over the same links. Sources:
+//! SimGrid S4U model of the switch of docs/datasheet.md section 4 over the same links. Sources:
 //! `scale/` (the two programs and the README with every parameter and its source).
 
 mod build;

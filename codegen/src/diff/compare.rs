@@ -72,6 +72,16 @@ pub(super) fn side_effect_reason(
         (None, Some(SideEffect::ReadToClear)) => {
             format!("reading {what} now clears it: reads that were harmless consume its value")
         }
+        (None, Some(effect)) if effect.on_read() => format!(
+            "reading {what} now changes it ({}): reads that were harmless consume its value",
+            effect.text()
+        ),
+        (None, Some(effect)) => format!(
+            "{what} is now `{}` ({}): a read-modify-write that writes back a read value can \
+             trigger it",
+            effect.keyword(),
+            effect.text()
+        ),
         (Some(old), None) => format!(
             "{what} loses `{}`: code that relies on it (to acknowledge, trigger or consume) \
              silently stops working",

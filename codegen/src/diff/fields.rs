@@ -78,6 +78,29 @@ impl Walk {
                     .into(),
             );
         }
+        if old.lock != new.lock {
+            let side = |register: &Register| match &register.lock {
+                Some(lock) => (
+                    format!("{} {}.{}", lock.keyword(), *lock.register, *lock.field),
+                    lock.register.loc,
+                ),
+                None => ("none".to_string(), register.name.loc),
+            };
+            let what = format!("register `{}`", dotted(&path));
+            self.changed(
+                Breaking,
+                Class::AccessChanged,
+                ItemKind::Register,
+                &path,
+                "lock",
+                side(old),
+                side(new),
+                format!(
+                    "the write lock of {what} changed: its handle's type changes (writes go \
+                     through `unlocked(lock)` with the new lock bit, or directly without one)"
+                ),
+            );
+        }
         self.alternate(
             ItemKind::Register,
             &path,

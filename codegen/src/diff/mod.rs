@@ -29,6 +29,7 @@
 //! | block size increased | compatible | every old register stays where it was |
 //! | access loses read or write (`rw → ro`, `ro → wo`, …) | breaking | reads or writes no longer compile |
 //! | access gains read or write (`ro → rw`) | compatible | every old access is still allowed |
+//! | register's write lock (`locked_by`, `write_enable`) added, removed or changed (`access_changed`, key `lock`) | breaking | the handle's type changes: writes go through `unlocked(lock)`, or no longer do |
 //! | side effect added, removed or changed | breaking | read-modify-write, acknowledge and read patterns silently change meaning |
 //! | register's or block's `alternate_of` added, removed or changed | compatible | the generated accessors are the same (the docs say whose bytes the register shares); a move that makes or ends the overlap is reported on its own |
 //! | register reset value | compatible | code compiles and accesses the same bits, but software that assumes the reset state may misbehave |
@@ -74,7 +75,7 @@
 //!     "item": "device" | "constant" | "block" | "register" | "field" | "enumerated_value",
 //!     "path": ["<block>", "<register>", "<field>", "<value>"],   // names down to the item
 //!     "attribute": null | "name" | "offset" | "size" | "count" | "stride" | "width"
-//!                | "bits" | "access" | "side_effect" | "reset" | "alternate_of" | "value"
+//!                | "bits" | "access" | "side_effect" | "reset" | "alternate_of" | "lock" | "value"
 //!                | "version"
 //!                | "description",
 //!     "old": null | { "value": "<as text>", "location": null | { "file", "line", "column" } },

@@ -182,3 +182,33 @@ fn a_blocks_alternate_of_is_compared_as_a_registers_is() {
                 && c.old.as_ref().is_some_and(|s| s.value == "none"))
     );
 }
+
+#[test]
+fn a_write_lock_added_or_changed_is_a_breaking_access_change() {
+    let regs = |lock: &str| {
+        format!(
+            "      - {{ name: L, offset: 0, width: 32, access: rw, fields: [{{ name: A, bits: 0 }}, \
+             {{ name: B, bits: 1 }}] }}\n      - {{ name: R, offset: 4, width: 32, access: rw{lock} }}\n"
+        )
+    };
+    let none = spec("  []", "b", &regs(""));
+    let by_a = spec("  []", "b", &regs(", locked_by: L.A"));
+    let enable_b = spec("  []", "b", &regs(", write_enable: L.B"));
+    assert_eq!(compare(&by_a, &by_a).changes, []);
+    for (old, new, was, is) in [
+        (&none, &by_a, "none", "locked_by L.A"),
+        (&by_a, &enable_b, "locked_by L.A", "write_enable L.B"),
+        (&by_a, &none, "locked_by L.A", "none"),
+    ] {
+        let diff = compare(old, new);
+        assert_eq!(diff.changes.len(), 1, "{diff:?}");
+        let change = &diff.changes[0];
+        assert_eq!(
+            (change.class, change.attribute, change.severity),
+            (Class::AccessChanged, Some("lock"), Severity::Breaking)
+        );
+        assert_eq!(change.old.as_ref().map(|s| s.value.as_str()), Some(was));
+        assert_eq!(change.new.as_ref().map(|s| s.value.as_str()), Some(is));
+        assert_eq!(change.path, ["b", "R"]);
+    }
+}

@@ -65,7 +65,7 @@ pub const MARKER: &str = "Do not edit: change ";
 pub enum Output {
     /// The Rust crate sources (`src/`).
     Rust,
-    /// The C header (`include/<device>_regs.h`).
+    /// The C header (`include/<device>_regs.h`) and its self-test (`<device>_regs_test.c`).
     C,
     /// CMSIS-SVD (`<device>.svd`).
     Svd,

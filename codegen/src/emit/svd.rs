@@ -3,13 +3,17 @@
 //! Mapping: the device window is the address space (peripheral base addresses are block
 //! offsets); a block is a peripheral with one `addressBlock` of the block's size, a block
 //! array a `dim` peripheral (`name[%s]`); a register array a `dim` register; side effects
-//! become `modifiedWriteValues` (w1c → oneToClear, w1s → oneToSet) and `readAction`
-//! (rc → clear). Every register states its size, access, reset value and a full reset mask,
+//! become `modifiedWriteValues` (woclr → oneToClear, woset → oneToSet, wot → oneToToggle,
+//! wzc/wzs/wzt → zeroToClear/zeroToSet/zeroToToggle, singlepulse → oneToSet) and
+//! `readAction` (rclr → clear, rset → set). Every register states its size, access, reset value and a full reset mask,
 //! so nothing depends on inherited defaults.
 //!
 //! SVD has no element for the spec's constants: they go into `<vendorExtensions>` as
 //! `<constants><constant><name/><value/><description/></constant></constants>`, which the
-//! importer (`crate::import::svd`) reads back.
+//! importer (`crate::import::svd`) reads back. What else SVD cannot say goes there too, by
+//! path (`BLOCK.REGISTER.FIELD`): the fields that are single pulses
+//! (`<singlePulses><field/>`), and registers' locks
+//! (`<locks><lock><register/><lockedBy/>` or `<writeEnable/></lock>`).
 
 use svd_rs as svd;
 use svd_rs::ValidateLevel;
@@ -98,7 +102,8 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
     let config = svd_encoder::Config::default().register_size(svd_encoder::NumberFormat::Dec);
     let xml = svd_encoder::encode_with_config(svd, &config)
         .map_err(|e| SvdEmitError::Encode(e.to_string()))?;
-    if device.constants.is_empty() {
+    let extensions = extensions(device);
+    if device.constants.is_empty() && extensions.is_empty() {
         return Ok(ensure_newline(xml));
     }
     // svd-rs has no vendorExtensions; the element is spliced in before the closing tag,
@@ -108,6 +113,9 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
         return Err(SvdEmitError::Encode("no </device> in the output".into()));
     };
     let mut ext = String::from("  <vendorExtensions>\n    <constants>\n");
+    if device.constants.is_empty() {
+        ext = String::from("  <vendorExtensions>\n");
+    }
     for constant in &device.constants {
         ext.push_str("      <constant>\n");
         ext.push_str(&format!(
@@ -123,8 +131,64 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
         }
         ext.push_str("      </constant>\n");
     }
-    ext.push_str("    </constants>\n  </vendorExtensions>\n");
+    if !device.constants.is_empty() {
+        ext.push_str("    </constants>\n");
+    }
+    ext.push_str(&extensions);
+    ext.push_str("  </vendorExtensions>\n");
     Ok(ensure_newline(format!("{}{ext}{}", &xml[..at], &xml[at..])))
+}
+
+/// The element, under `<vendorExtensions>`, that lists the single-pulse fields.
+pub const SINGLE_PULSES_TAG: &str = "singlePulses";
+/// The element, under `<vendorExtensions>`, that lists the registers' locks.
+pub const LOCKS_TAG: &str = "locks";
+
+/// `<singlePulses>` and `<locks>`: what the spec says that SVD has no element for.
+fn extensions(device: &Device) -> String {
+    let mut pulses = String::new();
+    let mut locks = String::new();
+    for block in &device.blocks {
+        for register in &block.registers {
+            let path = format!("{}.{}", *block.name, *register.name);
+            for field in &register.fields {
+                if field
+                    .side_effect
+                    .is_some_and(|e| *e == SideEffect::SinglePulse)
+                {
+                    pulses.push_str(&format!(
+                        "      <field>{}.{}</field>\n",
+                        escape(&path),
+                        escape(&field.name)
+                    ));
+                }
+            }
+            if let Some(lock) = &register.lock {
+                let tag = if lock.locked_when {
+                    "lockedBy"
+                } else {
+                    "writeEnable"
+                };
+                locks.push_str(&format!(
+                    "      <lock>\n        <register>{}</register>\n        \
+                     <{tag}>{}.{}</{tag}>\n      </lock>\n",
+                    escape(&path),
+                    escape(&lock.register),
+                    escape(&lock.field)
+                ));
+            }
+        }
+    }
+    let mut out = String::new();
+    if !pulses.is_empty() {
+        out.push_str(&format!(
+            "    <{SINGLE_PULSES_TAG}>\n{pulses}    </{SINGLE_PULSES_TAG}>\n"
+        ));
+    }
+    if !locks.is_empty() {
+        out.push_str(&format!("    <{LOCKS_TAG}>\n{locks}    </{LOCKS_TAG}>\n"));
+    }
+    out
 }
 
 fn ensure_newline(mut text: String) -> String {
@@ -287,7 +351,15 @@ fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field
     let (modified_write_values, read_action) = match field.side_effect.map(|s| *s) {
         Some(SideEffect::WriteOneToClear) => (Some(svd::ModifiedWriteValues::OneToClear), None),
         Some(SideEffect::WriteOneToSet) => (Some(svd::ModifiedWriteValues::OneToSet), None),
+        Some(SideEffect::WriteOneToToggle) => (Some(svd::ModifiedWriteValues::OneToToggle), None),
+        Some(SideEffect::WriteZeroToClear) => (Some(svd::ModifiedWriteValues::ZeroToClear), None),
+        Some(SideEffect::WriteZeroToSet) => (Some(svd::ModifiedWriteValues::ZeroToSet), None),
+        Some(SideEffect::WriteZeroToToggle) => (Some(svd::ModifiedWriteValues::ZeroToToggle), None),
+        // SVD has no self-clearing write: a pulse is a bit that writing 1 sets (and the
+        // hardware clears); the description says the rest.
+        Some(SideEffect::SinglePulse) => (Some(svd::ModifiedWriteValues::OneToSet), None),
         Some(SideEffect::ReadToClear) => (None, Some(svd::ReadAction::Clear)),
+        Some(SideEffect::ReadToSet) => (None, Some(svd::ReadAction::Set)),
         None => (None, None),
     };
     let values = if field.values.is_empty() {

@@ -32,7 +32,7 @@ pub use cells::{Cells, HeapCells};
 #[cfg(not(loom))]
 pub use std_barrier::StdBarrier;
 
-use crate::backoff::{Stop, wait_until};
+use crate::backoff::{Stop, WaitPolicy, wait_until};
 use crate::error::{Missing, Result, WaitError, Who};
 use crate::primitive::Ordering;
 
@@ -89,6 +89,8 @@ pub struct SoftBarrier<C: Cells> {
     episode: u64,
     pending: Option<Pending>,
     name: &'static str,
+    /// Every member is a thread or process of this machine: chosen from their number.
+    policy: WaitPolicy,
 }
 
 impl SoftBarrier<HeapCells> {
@@ -130,6 +132,7 @@ impl<C: Cells> SoftBarrier<C> {
             episode: 0,
             pending: None,
             name,
+            policy: WaitPolicy::for_processes(members),
         }
     }
 
@@ -242,6 +245,7 @@ impl<C: Cells> SoftBarrier<C> {
                     || {},
                     || Ok::<(), ()>(()),
                     timeout,
+                    self.policy,
                 )
                 .map_err(|stop| (stop, p))
             }
@@ -262,6 +266,7 @@ impl<C: Cells> SoftBarrier<C> {
                         || {},
                         || Ok::<(), ()>(()),
                         left,
+                        self.policy,
                     ) {
                         let stop = match (stop, start) {
                             (Stop::TimedOut(_), Some(s)) => Stop::TimedOut(s.elapsed()),

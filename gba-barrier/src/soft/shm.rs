@@ -1,13 +1,15 @@
 //! Software barriers for processes: the cells live in a shared-memory file (e.g. under
-//! `/dev/shm`) that every member process maps.
+//! `/dev/shm`) that every member process maps, made and opened through
+//! [`gba_hal::shared::SharedFile`]: created 0600 (0660 with `GBA_SHARED_GROUP`) under a
+//! temporary name and published whole (`RENAME_NOREPLACE`), opened only if it is a regular
+//! file with one link, owned by the caller or root, writable by nobody else, and of the
+//! layout's size (so another user can neither plant nor edit nor truncate it).
 //!
 //! **Invariants.** (1) No `&` or `&mut` to the mapping is ever created, and none of its bytes
-//! are read or written non-atomically: every access is an `AtomicU64` operation through a raw
-//! pointer (`AtomicU64::from_ptr`, whose reference lives for that one operation). Other
+//! are read or written non-atomically: every access is a [`SharedWord`] operation. Other
 //! processes write the file concurrently, so a plain access would be a data race and a
-//! reference would let the compiler assume the bytes do not change. (2) Pointers are
-//! computed only from the mapping's base and offsets checked against its length once, when
-//! the file is created or opened.
+//! reference would let the compiler assume the bytes do not change. (2) Offsets are checked
+//! against the mapping's length: the header's sizes once, when the file is opened.
 //!
 //! File layout (little-endian `u64`s):
 //!
@@ -21,13 +23,13 @@
 //! ...   SLOTS[s]   at the next multiple of 128, one u64 per 128-byte line
 //! ```
 
-use std::fs::OpenOptions;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-use memmap2::MmapRaw;
+use gba_hal::cell::Cell64;
+use gba_hal::shared::{Policy, SharedError, SharedFile, SharedWord, Size};
 
 use super::cells::Cells;
 use super::{Algorithm, SoftBarrier};
@@ -97,6 +99,10 @@ pub enum ShmError {
         /// Members of the barrier.
         members: usize,
     },
+    /// The file is not one this process may trust (another user's, writable by others, a
+    /// symbolic link, a second link, the wrong size …), named with its owner and mode.
+    #[error(transparent)]
+    Refused(SharedError),
     /// Another live handle holds this member.
     #[error(
         "{path}: member {member} is already held by process {pid}; give each process its own \
@@ -112,53 +118,18 @@ pub enum ShmError {
     },
 }
 
-/// The mapped file: base pointer and length, checked once. Owns the mapping.
-#[derive(Debug)]
-struct Region {
-    /// Keeps the mapping alive; accessed only through `base`. `None` only in the unit tests,
-    /// which lay the file out in heap memory so that Miri can check this code (Miri cannot map
-    /// files).
-    _map: Option<MmapRaw>,
-    base: NonNull<u8>,
-    len: usize,
-}
-
-impl Region {
-    /// The atomic at byte `offset`.
-    ///
-    /// # Panics
-    /// If `offset` is misaligned or the word does not fit in the mapping.
-    #[inline]
-    fn word(&self, offset: usize) -> &AtomicU64 {
-        assert!(
-            offset.is_multiple_of(8) && offset + 8 <= self.len,
-            "offset {offset:#x} outside the barrier file"
-        );
-        // SAFETY: `base` is the start of a live mapping of `len` bytes owned by `self._map`
-        // (in unit tests: a heap allocation that outlives the region), page aligned, so
-        // `base + offset` is in bounds (checked above) and 8-byte aligned; the memory outlives
-        // the returned reference (it borrows `self`). Every process accesses these bytes only
-        // atomically (module invariant 1), so there is no mixed access.
-        unsafe { AtomicU64::from_ptr(self.base.as_ptr().add(offset).cast::<u64>()) }
-    }
-}
-
 /// Slots in a shared-memory barrier file (see the module docs); one member's view.
 #[derive(Debug)]
 pub struct ShmCells {
-    region: Region,
+    region: Arc<SharedFile>,
     slots_offset: usize,
     slots: usize,
     member: usize,
 }
 
-// SAFETY: the cells hold a pointer into a mapping they own; the mapping is valid from any
-// thread and is only accessed atomically.
-unsafe impl Send for ShmCells {}
-
 impl ShmCells {
     #[inline]
-    fn slot(&self, i: usize) -> &AtomicU64 {
+    fn slot(&self, i: usize) -> SharedWord<'_> {
         assert!(
             i < self.slots,
             "slot {i} out of range ({} slots)",
@@ -172,7 +143,10 @@ impl Drop for ShmCells {
     /// Give the member back, so that a replacement process may open it.
     fn drop(&mut self) {
         let claim = OFF_CLAIMS + 8 * self.member;
-        self.region.word(claim).store(0, Ordering::Release);
+        let _ = self
+            .region
+            .word(claim)
+            .compare_exchange(u64::from(std::process::id()), 0);
     }
 }
 
@@ -185,17 +159,17 @@ impl Cells for ShmCells {
 
     #[inline]
     fn load(&self, i: usize, order: Ordering) -> u64 {
-        self.slot(i).load(order)
+        self.slot(i).load_with(order)
     }
 
     #[inline]
     fn store(&self, i: usize, value: u64, order: Ordering) {
-        self.slot(i).store(value, order);
+        self.slot(i).store_with(value, order);
     }
 
     #[inline]
     fn fetch_add(&self, i: usize, value: u64, order: Ordering) -> u64 {
-        self.slot(i).fetch_add(value, order)
+        Cell64::fetch_add(&self.slot(i), value, order)
     }
 }
 
@@ -205,44 +179,30 @@ fn layout(members: usize, slots: usize) -> (usize, usize) {
     (slots_offset, slots_offset + slots * SLOT_STRIDE)
 }
 
-fn io_err<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> ShmError + 'a {
-    move |source| ShmError::Io {
-        op,
-        path: path.to_owned(),
-        source,
+/// A refusal or failure of the shared-file layer, as this module names it (`op`: what was
+/// being done).
+fn shared_err(op: &'static str) -> impl FnOnce(SharedError) -> ShmError {
+    move |e| match e {
+        SharedError::Io { path, source, .. } => ShmError::Io { op, path, source },
+        other => ShmError::Refused(other),
     }
 }
 
-fn map(file: &std::fs::File, path: &Path) -> Result<Region, ShmError> {
-    let map = MmapRaw::map_raw(file).map_err(io_err("map", path))?;
-    let len = map.len();
-    let base = NonNull::new(map.as_mut_ptr()).ok_or_else(|| ShmError::BadHeader {
-        path: path.to_owned(),
-        what: "mapped at address 0".into(),
-    })?;
-    Ok(Region {
-        _map: Some(map),
-        base,
-        len,
-    })
+fn policy() -> Result<Policy, ShmError> {
+    Policy::from_env().map_err(ShmError::Refused)
 }
 
-/// Write the header of a zero-filled region, then publish it with the magic (Release), so an
-/// opener that sees the magic (Acquire) sees the rest.
-fn init_header(region: &Region, algorithm: Algorithm, members: usize, slots: usize) {
+/// Write the header of a zero-filled region but its magic, which whoever publishes the file
+/// stores last (release), so an opener that sees the magic (acquire) sees the rest.
+fn init_header(region: &SharedFile, algorithm: Algorithm, members: usize, slots: usize) {
     let alg = match algorithm {
         Algorithm::CentralCounter => 1,
         Algorithm::Dissemination => 2,
     };
-    region.word(OFF_VERSION).store(VERSION, Ordering::Relaxed);
-    region.word(OFF_ALGORITHM).store(alg, Ordering::Relaxed);
-    region
-        .word(OFF_MEMBERS)
-        .store(members as u64, Ordering::Relaxed);
-    region
-        .word(OFF_SLOTS)
-        .store(slots as u64, Ordering::Relaxed);
-    region.word(OFF_MAGIC).store(MAGIC, Ordering::Release);
+    region.word(OFF_VERSION).store(VERSION);
+    region.word(OFF_ALGORITHM).store(alg);
+    region.word(OFF_MEMBERS).store(members as u64);
+    region.word(OFF_SLOTS).store(slots as u64);
 }
 
 /// A software barrier whose members are processes sharing a file.
@@ -264,66 +224,77 @@ impl SoftBarrier<ShmCells> {
         }
         let slots = algorithm.slots(members);
         let (_, size) = layout(members, slots);
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(io_err("create", path))?;
-        file.set_len(size as u64).map_err(io_err("size", path))?;
-        let region = map(&file, path)?;
-        init_header(&region, algorithm, members, slots);
-        Self::join(region, path, member)
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| ShmError::Io {
+                op: "create",
+                path: path.to_owned(),
+                source: io::Error::new(io::ErrorKind::InvalidInput, "no UTF-8 file name"),
+            })?;
+        let fill = |file: &SharedFile| init_header(file, algorithm, members, slots);
+        let region = SharedFile::publish(dir, name, size, &policy()?, (OFF_MAGIC, MAGIC), fill)
+            .map_err(shared_err("create"))?
+            .ok_or_else(|| ShmError::Io {
+                op: "create",
+                path: path.to_owned(),
+                source: io::ErrorKind::AlreadyExists.into(),
+            })?;
+        Self::join(Arc::new(region), member)
     }
 
     /// Open the barrier file at `path` created by [`SoftBarrier::create`] and join it as member
     /// `member` (each process its own index; a taken index is refused).
     pub fn open(path: &Path, member: usize) -> Result<Self, ShmError> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .map_err(io_err("open", path))?;
-        let region = map(&file, path)?;
-        if region.len < OFF_CLAIMS {
+        let (_, largest) = layout(MAX_MEMBERS, Algorithm::Dissemination.slots(MAX_MEMBERS));
+        let region = SharedFile::open(path, Size::Between(0, largest), &policy()?)
+            .map_err(shared_err("open"))?;
+        if region.len() < OFF_CLAIMS {
             return Err(ShmError::NotABarrier {
                 path: path.to_owned(),
                 magic: 0,
             });
         }
-        Self::join(region, path, member)
+        Self::join(Arc::new(region), member)
     }
 
-    /// Check the header of a mapped file and claim `member`.
-    fn join(region: Region, path: &Path, member: usize) -> Result<Self, ShmError> {
+    /// Check the header of a mapped file and claim `member` (taken over from a holder that
+    /// died without giving it back).
+    fn join(region: Arc<SharedFile>, member: usize) -> Result<Self, ShmError> {
+        let path = region.path().to_path_buf();
+        let path = path.as_path();
         let bad = |what: String| ShmError::BadHeader {
             path: path.to_owned(),
             what,
         };
-        let magic = region.word(OFF_MAGIC).load(Ordering::Acquire);
+        let magic = region.word(OFF_MAGIC).load();
         if magic != MAGIC {
             return Err(ShmError::NotABarrier {
                 path: path.to_owned(),
                 magic,
             });
         }
-        let version = region.word(OFF_VERSION).load(Ordering::Relaxed);
+        let version = region.word(OFF_VERSION).load();
         if version != VERSION {
             return Err(bad(format!(
                 "layout version {version}, this code reads {VERSION}"
             )));
         }
-        let algorithm = match region.word(OFF_ALGORITHM).load(Ordering::Relaxed) {
+        let algorithm = match region.word(OFF_ALGORITHM).load() {
             1 => Algorithm::CentralCounter,
             2 => Algorithm::Dissemination,
             other => return Err(bad(format!("unknown algorithm {other}"))),
         };
-        let members = region.word(OFF_MEMBERS).load(Ordering::Relaxed);
+        let members = region.word(OFF_MEMBERS).load();
         let members = usize::try_from(members)
             .ok()
             .filter(|m| (1..=MAX_MEMBERS).contains(m))
             .ok_or_else(|| bad(format!("member count {members} out of range")))?;
-        let slots = region.word(OFF_SLOTS).load(Ordering::Relaxed);
+        let slots = region.word(OFF_SLOTS).load();
         if slots != algorithm.slots(members) as u64 {
             return Err(bad(format!(
                 "{slots} slots, {} needs {}",
@@ -333,10 +304,10 @@ impl SoftBarrier<ShmCells> {
         }
         let slots = slots as usize;
         let (slots_offset, size) = layout(members, slots);
-        if region.len < size {
+        if region.len() != size {
             return Err(bad(format!(
                 "file is {} bytes, the layout needs {size}",
-                region.len
+                region.len()
             )));
         }
         if member >= members {
@@ -347,17 +318,18 @@ impl SoftBarrier<ShmCells> {
             });
         }
         let pid = u64::from(std::process::id());
-        if let Err(holder) = region.word(OFF_CLAIMS + 8 * member).compare_exchange(
-            0,
-            pid,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            return Err(ShmError::MemberTaken {
-                path: path.to_owned(),
-                member,
-                pid: holder,
-            });
+        let claim = region.word(OFF_CLAIMS + 8 * member);
+        if let Err(holder) = claim.compare_exchange(0, pid) {
+            // A holder that died without giving the member back (killed) leaves it to the
+            // next process; a live one keeps it.
+            let dead = holder != pid && !gba_hal::host::process::alive(holder);
+            if !dead || claim.compare_exchange(holder, pid).is_err() {
+                return Err(ShmError::MemberTaken {
+                    path: path.to_owned(),
+                    member,
+                    pid: holder,
+                });
+            }
         }
         let cells = ShmCells {
             region,
@@ -373,57 +345,30 @@ impl SoftBarrier<ShmCells> {
 /// Miri can check them: `cargo +nightly miri test -p gba-barrier --lib soft::shm`.
 #[cfg(test)]
 mod tests {
-    use std::alloc::{Layout, alloc_zeroed, dealloc};
-
     use super::*;
 
-    /// A zeroed, page-aligned heap block laid out as a barrier file for `members` members.
-    struct Heap {
-        base: NonNull<u8>,
-        layout: Layout,
-    }
-
-    impl Heap {
-        fn new(algorithm: Algorithm, members: usize) -> Self {
-            let (_, size) = layout(members, algorithm.slots(members));
-            let layout = Layout::from_size_align(size, 4096).unwrap();
-            // SAFETY: the layout has a non-zero size (the header alone is 0x40 bytes).
-            let base = NonNull::new(unsafe { alloc_zeroed(layout) }).expect("out of memory");
-            let heap = Heap { base, layout };
-            init_header(&heap.region(), algorithm, members, algorithm.slots(members));
-            heap
-        }
-
-        /// One more view of the block, as another process's mapping would be.
-        fn region(&self) -> Region {
-            Region {
-                _map: None,
-                base: self.base,
-                len: self.layout.size(),
-            }
-        }
-    }
-
-    impl Drop for Heap {
-        fn drop(&mut self) {
-            // SAFETY: allocated in `new` with this layout; every region over it is dropped
-            // before (the tests drop their barriers first).
-            unsafe { dealloc(self.base.as_ptr(), self.layout) }
-        }
+    /// A block of ordinary memory laid out as a barrier file for `members` members, which
+    /// every barrier of a test shares as processes share the file.
+    fn heap(algorithm: Algorithm, members: usize) -> Arc<SharedFile> {
+        let slots = algorithm.slots(members);
+        let (_, size) = layout(members, slots);
+        let file = SharedFile::in_memory("<heap>", size);
+        init_header(&file, algorithm, members, slots);
+        file.word(OFF_MAGIC).store(MAGIC);
+        Arc::new(file)
     }
 
     fn run(algorithm: Algorithm, members: usize, episodes: u64) {
-        let heap = Heap::new(algorithm, members);
-        let path = Path::new("<heap>");
+        let heap = heap(algorithm, members);
         let barriers: Vec<ShmBarrier> = (0..members)
-            .map(|m| SoftBarrier::join(heap.region(), path, m).unwrap())
+            .map(|m| SoftBarrier::join(heap.clone(), m).unwrap())
             .collect();
-        let err = SoftBarrier::join(heap.region(), path, 0).unwrap_err();
+        let err = SoftBarrier::join(heap.clone(), 0).unwrap_err();
         assert!(
             matches!(err, ShmError::MemberTaken { member: 0, .. }),
             "{err:?}"
         );
-        let err = SoftBarrier::join(heap.region(), path, members).unwrap_err();
+        let err = SoftBarrier::join(heap.clone(), members).unwrap_err();
         assert!(matches!(err, ShmError::MemberOutOfRange { .. }), "{err:?}");
         std::thread::scope(|s| {
             for mut b in barriers {
@@ -436,7 +381,7 @@ mod tests {
             }
         });
         // Every member was given back when its handle dropped.
-        drop(SoftBarrier::join(heap.region(), path, 0).unwrap());
+        drop(SoftBarrier::join(heap, 0).unwrap());
     }
 
     #[test]
@@ -451,15 +396,30 @@ mod tests {
 
     #[test]
     fn header_is_checked() {
-        let heap = Heap::new(Algorithm::CentralCounter, 2);
-        let path = Path::new("<heap>");
-        heap.region().word(OFF_SLOTS).store(7, Ordering::Relaxed);
-        let err = SoftBarrier::join(heap.region(), path, 0).unwrap_err();
+        let heap = heap(Algorithm::CentralCounter, 2);
+        heap.word(OFF_SLOTS).store(7);
+        let err = SoftBarrier::join(heap.clone(), 0).unwrap_err();
         assert!(matches!(err, ShmError::BadHeader { .. }), "{err:?}");
-        heap.region().word(OFF_MAGIC).store(0, Ordering::Relaxed);
-        let err = SoftBarrier::join(heap.region(), path, 0).unwrap_err();
+        heap.word(OFF_MAGIC).store(0);
+        let err = SoftBarrier::join(heap, 0).unwrap_err();
         assert!(
             matches!(err, ShmError::NotABarrier { magic: 0, .. }),
+            "{err:?}"
+        );
+    }
+
+    /// A member whose holder died (a pid no process has) is taken over; a live one is not.
+    #[test]
+    #[cfg_attr(miri, ignore = "asks the system whether a process lives")]
+    fn a_dead_holders_member_is_taken_over() {
+        let heap = heap(Algorithm::CentralCounter, 2);
+        heap.word(OFF_CLAIMS).store(u64::from(u32::MAX));
+        let b = SoftBarrier::join(heap.clone(), 0).unwrap();
+        assert_eq!(b.member(), 0);
+        heap.word(OFF_CLAIMS + 8).store(1);
+        let err = SoftBarrier::join(heap, 1).unwrap_err();
+        assert!(
+            matches!(err, ShmError::MemberTaken { pid: 1, .. }),
             "{err:?}"
         );
     }

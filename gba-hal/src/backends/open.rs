@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::kernel::KernelBackend;
 use super::uio::{DEFAULT_SYSFS, UioBackend};
 use super::vfio::{IovaChoice, VfioBackend};
 use crate::address::{AddressError, DeviceAddress};
@@ -27,12 +28,15 @@ pub enum OpenError {
     NeedsSimulator { address: DeviceAddress },
 
     #[error(
-        "{address} is not a UIO device: open it with gba_hal::backends::open_vfio or gba_barrier::AnyDevice::open"
+        "{address} is not a UIO device: open it with gba_hal::backends::open_vfio, open_kernel or gba_barrier::AnyDevice::open"
     )]
     NotUio { address: DeviceAddress },
 
     #[error("{address} is not a VFIO device (`vfio:0000:00:04.0`)")]
     NotVfio { address: DeviceAddress },
+
+    #[error("{address} is not a port of the kernel driver (`/dev/gbaN`)")]
+    NotKernel { address: DeviceAddress },
 
     #[error("{address} cannot be opened")]
     Backend {
@@ -58,7 +62,7 @@ pub fn open_hardware(address: &DeviceAddress) -> Result<Device<UioBackend>, Open
                 address: address.clone(),
             });
         }
-        DeviceAddress::Vfio(_) => {
+        DeviceAddress::Vfio(_) | DeviceAddress::Kernel(_) => {
             return Err(OpenError::NotUio {
                 address: address.clone(),
             });
@@ -90,6 +94,23 @@ pub fn open_vfio(address: &DeviceAddress) -> Result<Device<VfioBackend>, OpenErr
         _ => IovaChoice::Bump,
     };
     let backend = VfioBackend::open(bdf, iova).map_err(|source| OpenError::Backend {
+        address: address.clone(),
+        source: Box::new(source),
+    })?;
+    Device::new(backend).map_err(|source| OpenError::Device {
+        address: address.clone(),
+        source,
+    })
+}
+
+/// Opens a port of the kernel driver (`/dev/gba0`).
+pub fn open_kernel(address: &DeviceAddress) -> Result<Device<KernelBackend>, OpenError> {
+    let DeviceAddress::Kernel(path) = address else {
+        return Err(OpenError::NotKernel {
+            address: address.clone(),
+        });
+    };
+    let backend = KernelBackend::open(path).map_err(|source| OpenError::Backend {
         address: address.clone(),
         source: Box::new(source),
     })?;

@@ -8,7 +8,7 @@
 //! gives (root only): the way DPDK runs over UIO without an IOMMU.
 //!
 //! Several processes of a host may open one port (one member per host, many processes): the
-//! backend opens the port's host segment ([`crate::host::SegmentFile`], in `/dev/shm`, named
+//! backend opens the port's host segment ([`crate::host::SegmentFile`], in `/run/gba`, named
 //! from the device's PCI address or UIO name, its PORT_ID and the boot id), arbitrates the
 //! port's groups in it and combines the processes' arrivals there, and gives group g's
 //! release flag a fixed line every local process maps: line g of the DMA region's first page
@@ -77,7 +77,7 @@ pub enum UioError {
         needed: usize,
     },
     #[error(
-        "cannot set up the host segment of {} (where the host's processes arbitrate the port; its directory is {}, set {} to another tmpfs directory)",
+        "cannot set up the host segment of {} (where the host's processes arbitrate the port; its directory is {}, set {} to another directory you own that no other user can write)",
         path.display(), dir.display(), crate::host::SEGMENT_DIR_ENV
     )]
     HostSegment {
@@ -172,11 +172,14 @@ pub(super) unsafe fn port_id(window: *mut u8) -> u32 {
 
 impl UioBackend {
     /// Opens `device` (e.g. `/dev/uio0`), reading its maps from `sysfs` (e.g.
-    /// [`DEFAULT_SYSFS`]), its host segment in `GBA_HOST_SEGMENT_DIR` or `/dev/shm`.
+    /// [`DEFAULT_SYSFS`]), its host segment in `GBA_HOST_SEGMENT_DIR` or the caller's
+    /// runtime directory (`/run/gba` for root: [`crate::host::segment_dir`]).
     pub fn open(device: &Path, sysfs: &Path) -> Result<Self, UioError> {
-        let dir = std::env::var_os(crate::host::SEGMENT_DIR_ENV)
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(crate::host::file::DEFAULT_SEGMENT_DIR));
+        let dir = crate::host::segment_dir().map_err(|source| UioError::HostSegment {
+            path: device.to_path_buf(),
+            dir: crate::shared::dir::runtime_dir_path(),
+            source,
+        })?;
         Self::open_in(device, sysfs, &dir)
     }
 

@@ -164,7 +164,22 @@ pub enum VfioError {
     GroupInUse { bdf: String, path: PathBuf },
 
     #[error(
-        "cannot set up the host segment of {bdf} (where the host's processes share the device; its directory is {}, set {} to another tmpfs directory)",
+        "{bdf} is held by another process of this host, and its descriptor socket answered with something this process does not trust: {what}"
+    )]
+    ShareRefused { bdf: String, what: String },
+
+    #[error(
+        "cannot serve {bdf}'s descriptors to this host's other processes (its socket, @{name})"
+    )]
+    ShareSocket {
+        bdf: String,
+        name: String,
+        #[source]
+        source: io::Error,
+    },
+
+    #[error(
+        "cannot set up the host segment of {bdf} (where the host's processes share the device; its directory is {}, set {} to another directory you own that no other user can write)",
         dir.display(), crate::host::SEGMENT_DIR_ENV
     )]
     HostSegment {
@@ -395,16 +410,19 @@ impl VfioBackend {
     }
 
     /// As [`open`](Self::open) with other roots for sysfs and `/dev/vfio` (tests); the host
-    /// segment in `GBA_HOST_SEGMENT_DIR` or `/dev/shm`.
+    /// segment in `GBA_HOST_SEGMENT_DIR` or the caller's runtime directory
+    /// ([`crate::host::segment_dir`]).
     pub fn open_at(
         bdf: &str,
         pci_sysfs: &Path,
         dev_vfio: &Path,
         iova: IovaChoice,
     ) -> Result<Self, VfioError> {
-        let dir = std::env::var_os(crate::host::SEGMENT_DIR_ENV)
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(crate::host::file::DEFAULT_SEGMENT_DIR));
+        let dir = crate::host::segment_dir().map_err(|source| VfioError::HostSegment {
+            bdf: bdf.to_string(),
+            dir: crate::shared::dir::runtime_dir_path(),
+            source,
+        })?;
         Self::open_in(bdf, pci_sysfs, dev_vfio, iova, &dir)
     }
 
@@ -463,8 +481,10 @@ impl VfioBackend {
             // Another process of this host holds the group: ask it for its descriptors
             // (vfio_share.rs). Refused by name when no process serves them.
             Err(VfioError::GroupInUse { bdf, path }) => {
-                let received = super::vfio_share::socket_name(&bdf)
-                    .and_then(|name| super::vfio_share::receive_within(&name, SERVER_WAIT));
+                use super::vfio_share::{Expected, ShareError, receive_within, socket_name};
+                let received = socket_name(&bdf)
+                    .map_err(ShareError::Unavailable)
+                    .and_then(|name| receive_within(&name, &Expected::vfio(dev_vfio), SERVER_WAIT));
                 return match received {
                     Ok((container, device, flags_iova)) => Self::finish(
                         &bdf,
@@ -477,7 +497,8 @@ impl VfioBackend {
                         },
                         segment_dir,
                     ),
-                    Err(_) => Err(VfioError::GroupInUse { bdf, path }),
+                    Err(ShareError::Refused(what)) => Err(VfioError::ShareRefused { bdf, what }),
+                    Err(ShareError::Unavailable(_)) => Err(VfioError::GroupInUse { bdf, path }),
                 };
             }
             Err(e) => return Err(e),
@@ -669,17 +690,27 @@ impl VfioBackend {
                         return Err(failed(what)(source));
                     }
                 };
-                // Without a server the device serves this process alone (as before).
-                let server = super::vfio_share::socket_name(bdf).ok().and_then(|name| {
+                // A name already held (another user may have squatted it) is reported: the
+                // host's other processes would otherwise ask whoever holds it.
+                let served = super::vfio_share::socket_name(bdf).and_then(|name| {
                     super::vfio_share::Server::start(
                         &name,
                         container.as_raw_fd(),
                         device.as_raw_fd(),
                         flags_iova,
                     )
-                    .ok()
                 });
-                (flags_iova, server)
+                match served {
+                    Ok(server) => (flags_iova, Some(server)),
+                    Err(source) => {
+                        unmap_window();
+                        return Err(VfioError::ShareSocket {
+                            bdf: bdf.into(),
+                            name: super::vfio_share::socket_name(bdf).unwrap_or_default(),
+                            source,
+                        });
+                    }
+                }
             }
         };
         // SAFETY: the segment's flag page is page-aligned, one page (≥ FlagLines::BYTES),

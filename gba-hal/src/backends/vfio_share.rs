@@ -1,9 +1,16 @@
-//! Sharing one VFIO device among the processes of a host (ARCHITECTURE.md, "Host combining on
+//! Sharing one VFIO device among the processes of a host (docs/design/host.md, "Host combining on
 //! VFIO"). The kernel gives a VFIO group to one opener; the first opener therefore serves its
 //! container and device file descriptors on an abstract Unix socket named after the device
 //! and the boot, and a second process of the host that finds the group busy receives them
 //! (`SCM_RIGHTS`) with the IOVA of the host's flag page, which the first opener mapped into
-//! the container's IOMMU. Only processes of the same user are served (`SO_PEERCRED`).
+//! the container's IOMMU.
+//!
+//! The name is predictable (every part of it is public), so both sides authenticate: the
+//! server serves only processes of its own user (`SO_PEERCRED`), and the client accepts an
+//! answer only from a server of its own user, and only if what it received is the VFIO
+//! container and a VFIO device (`/proc/self/fd` says so); anything else is refused by name
+//! ([`ShareError::Refused`]). A name another process already holds is reported with that
+//! process's uid and pid, never ignored.
 //!
 //! The server is a thread of the first opener, stopped (and joined) when its backend drops;
 //! a process arriving after that, while others still hold the device, is refused by name
@@ -25,15 +32,43 @@ const POLL: Duration = Duration::from_millis(20);
 const ANSWER: Duration = Duration::from_secs(5);
 
 /// The socket's abstract name for device `bdf` on this boot.
-pub(super) fn socket_name(bdf: &str) -> io::Result<String> {
+pub fn socket_name(bdf: &str) -> io::Result<String> {
     let boot = crate::host::process::boot_id()
         .ok_or_else(|| io::Error::other("no boot id (/proc/sys/kernel/random/boot_id)"))?;
     Ok(format!("gba-vfio-{bdf}-boot-{boot}"))
 }
 
+/// Why the first opener's descriptors were not received.
+#[derive(Debug)]
+pub enum ShareError {
+    /// Nobody serves them (no server yet, or it stopped), or the socket failed.
+    Unavailable(io::Error),
+    /// Something answered that is not to be trusted: what, by name.
+    Refused(String),
+}
+
+/// What the received descriptors must be: `readlink` of `/proc/self/fd/N` for each.
+#[derive(Debug)]
+pub struct Expected {
+    /// The container's path (`/dev/vfio/vfio`).
+    pub container: std::path::PathBuf,
+    /// The device's link (`anon_inode:[vfio-device]`).
+    pub device: String,
+}
+
+impl Expected {
+    /// The real VFIO's, with `/dev/vfio` at `dev_vfio`.
+    pub fn vfio(dev_vfio: &std::path::Path) -> Expected {
+        Expected {
+            container: dev_vfio.join("vfio"),
+            device: "anon_inode:[vfio-device]".into(),
+        }
+    }
+}
+
 /// The first opener's server thread (see the module description).
 #[derive(Debug)]
-pub(super) struct Server {
+pub struct Server {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -41,13 +76,28 @@ pub(super) struct Server {
 impl Server {
     /// Serves `container` and `device` (raw descriptors that must stay open until this value
     /// drops) and `flags_iova` on the socket `name`.
-    pub(super) fn start(
+    pub fn start(
         name: &str,
         container: RawFd,
         device: RawFd,
         flags_iova: u64,
     ) -> io::Result<Server> {
-        let listener = UnixListener::bind_addr(&SocketAddr::from_abstract_name(name)?)?;
+        let address = SocketAddr::from_abstract_name(name)?;
+        let listener = match UnixListener::bind_addr(&address) {
+            Ok(listener) => listener,
+            Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
+                // Someone holds the name: say who, so that a squatter is found.
+                let holder = UnixStream::connect_addr(&address)
+                    .and_then(|stream| peer(&stream))
+                    .map(|(pid, uid)| format!("process {pid} of uid {uid}"))
+                    .unwrap_or_else(|_| "another process".into());
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("the socket @{name} is held by {holder}"),
+                ));
+            }
+            Err(e) => return Err(e),
+        };
         listener.set_nonblocking(true)?;
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
@@ -80,8 +130,8 @@ impl Drop for Server {
     }
 }
 
-/// The peer's user id (`SO_PEERCRED`).
-fn peer_uid(stream: &UnixStream) -> io::Result<u32> {
+/// The peer's process and user ids (`SO_PEERCRED`).
+fn peer(stream: &UnixStream) -> io::Result<(i32, u32)> {
     let mut cred = libc::ucred {
         pid: 0,
         uid: 0,
@@ -101,13 +151,17 @@ fn peer_uid(stream: &UnixStream) -> io::Result<u32> {
     if rc != 0 {
         return Err(io::Error::last_os_error());
     }
-    Ok(cred.uid)
+    Ok((cred.pid, cred.uid))
+}
+
+fn euid() -> u32 {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() }
 }
 
 fn serve(stream: &UnixStream, container: RawFd, device: RawFd, flags_iova: u64) -> io::Result<()> {
     stream.set_nonblocking(false)?;
-    // SAFETY: geteuid has no preconditions.
-    if peer_uid(stream)? != unsafe { libc::geteuid() } {
+    if peer(stream)?.1 != euid() {
         return Err(io::Error::other(
             "a process of another user asked for the device",
         ));
@@ -150,11 +204,15 @@ fn serve(stream: &UnixStream, container: RawFd, device: RawFd, flags_iova: u64) 
 
 /// [`receive`], retried until `limit` has passed while nobody listens yet (the first opener
 /// starts its server a moment after it took the group).
-pub(super) fn receive_within(name: &str, limit: Duration) -> io::Result<(File, File, u64)> {
+pub fn receive_within(
+    name: &str,
+    expected: &Expected,
+    limit: Duration,
+) -> Result<(File, File, u64), ShareError> {
     let deadline = std::time::Instant::now() + limit;
     loop {
-        match receive(name) {
-            Err(e)
+        match receive(name, expected) {
+            Err(ShareError::Unavailable(e))
                 if matches!(
                     e.kind(),
                     io::ErrorKind::ConnectionRefused | io::ErrorKind::NotFound
@@ -168,9 +226,41 @@ pub(super) fn receive_within(name: &str, limit: Duration) -> io::Result<(File, F
 }
 
 /// Asks the first opener of `bdf` on this host for its container and device descriptors and
-/// the flag page's IOVA.
-pub(super) fn receive(name: &str) -> io::Result<(File, File, u64)> {
+/// the flag page's IOVA, from a server of this user only, and only if they are what
+/// `expected` says.
+pub fn receive(name: &str, expected: &Expected) -> Result<(File, File, u64), ShareError> {
+    let (container, device, iova) = receive_any(name).map_err(ShareError::Unavailable)??;
+    for (file, what, want) in [
+        (
+            &container,
+            "container",
+            expected.container.to_string_lossy(),
+        ),
+        (&device, "device", expected.device.as_str().into()),
+    ] {
+        let link = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
+            .map(|l| l.to_string_lossy().into_owned())
+            .unwrap_or_else(|e| format!("unreadable ({e})"));
+        if link != want {
+            return Err(ShareError::Refused(format!(
+                "the server of @{name} sent {link:?} as the VFIO {what}, not {want:?}"
+            )));
+        }
+    }
+    Ok((container, device, iova))
+}
+
+/// The exchange itself: an I/O error, or the descriptors (or a refusal of the server's user).
+#[allow(clippy::type_complexity)]
+fn receive_any(name: &str) -> io::Result<Result<(File, File, u64), ShareError>> {
     let stream = UnixStream::connect_addr(&SocketAddr::from_abstract_name(name)?)?;
+    let (pid, uid) = peer(&stream)?;
+    if uid != euid() {
+        return Ok(Err(ShareError::Refused(format!(
+            "the socket @{name} is served by process {pid} of uid {uid}, not of this user ({}): another user holds the name",
+            euid()
+        ))));
+    }
     stream.set_read_timeout(Some(ANSWER))?;
     let mut payload = [0u8; 8];
     let mut iov = libc::iovec {
@@ -219,7 +309,7 @@ pub(super) fn receive(name: &str) -> io::Result<(File, File, u64)> {
     };
     // SAFETY: SCM_RIGHTS installed two new descriptors in this process, owned by nobody else.
     let (container, device) = unsafe { (File::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) };
-    Ok((container, device, u64::from_le_bytes(payload)))
+    Ok(Ok((container, device, u64::from_le_bytes(payload))))
 }
 
 #[cfg(test)]
@@ -231,20 +321,49 @@ mod tests {
     /// descriptors of the same open files, and the IOVA.
     #[test]
     fn descriptors_and_the_flag_iova_reach_a_second_opener() {
-        let mut a = tempfile::tempfile().unwrap();
-        let b = tempfile::tempfile().unwrap();
+        let mut a = tempfile::NamedTempFile::new().unwrap();
+        let b = tempfile::NamedTempFile::new().unwrap();
         a.write_all(b"container").unwrap();
+        let expected = Expected {
+            container: a.path().to_path_buf(),
+            device: b.path().to_string_lossy().into_owned(),
+        };
         let name = format!("gba-vfio-test-{}", std::process::id());
-        let server = Server::start(&name, a.as_raw_fd(), b.as_raw_fd(), 0xfff0_0000).unwrap();
-        let (mut container, _device, iova) = receive(&name).unwrap();
+        let server = Server::start(
+            &name,
+            a.as_file().as_raw_fd(),
+            b.as_file().as_raw_fd(),
+            0xfff0_0000,
+        )
+        .unwrap();
+        let (mut container, _device, iova) = receive(&name, &expected).unwrap();
         assert_eq!(iova, 0xfff0_0000);
         container.rewind().unwrap();
         let mut text = String::new();
         container.read_to_string(&mut text).unwrap();
         assert_eq!(text, "container", "the same open file");
+        // Descriptors that are not what is expected (here: the real VFIO's) are refused
+        // by name.
+        match receive(&name, &Expected::vfio(std::path::Path::new("/dev/vfio"))) {
+            Err(ShareError::Refused(what)) => {
+                assert!(
+                    what.contains("container") && what.contains("/dev/vfio/vfio"),
+                    "{what}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        // A second server cannot take the name, and says who holds it.
+        let err =
+            Server::start(&name, a.as_file().as_raw_fd(), b.as_file().as_raw_fd(), 0).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains(&name) && text.contains(&format!("process {}", std::process::id())),
+            "{text}"
+        );
         drop(server);
         assert!(
-            receive(&name).is_err(),
+            matches!(receive(&name, &expected), Err(ShareError::Unavailable(_))),
             "no server after drop: refused, not hung"
         );
     }

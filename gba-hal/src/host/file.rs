@@ -1,7 +1,7 @@
-//! A hardware port's host segment as a file of its own: `/dev/shm/gba-host-<identity>`, where
-//! the identity names the device (PCI address, or UIO name without one), its PORT_ID and this
-//! boot's id, so that two devices, two hosts (each its own `/dev/shm`) or two boots of one
-//! host never share a segment.
+//! A hardware port's host segment as a file of its own: `<runtime dir>/gba-host-<identity>`
+//! (`/run/gba` for root), where the identity names the device (PCI address, or UIO name
+//! without one), its PORT_ID and this boot's id, so that two devices, two hosts (each its own
+//! runtime directory) or two boots of one host never share a segment.
 //!
 //! ```text
 //! page 0               header: magic (stored last), version, identity (NUL-padded)
@@ -11,26 +11,35 @@
 //!                      address every process of the host finds through its own mapping
 //! ```
 //!
-//! Created under a temporary name, filled, its magic stored last with release, then
-//! `link`ed into place: a process that finds the name finds a whole segment, and of two
-//! creators exactly one link succeeds (the other opens the winner's). Never removed by the
-//! library: a claim outlives its processes (a dead owner's group is reclaimed from it), and a
-//! flag page the device may still write must not be freed while a group points at it.
+//! Made and opened through [`crate::shared::SharedFile`]: created 0600 (0660 with the
+//! configured group) in a trusted directory ([`segment_dir`]: `/run/gba` for root, the user's
+//! runtime directory otherwise), filled, its magic stored last with release, published with
+//! `RENAME_NOREPLACE` (of two creators one wins, the other opens the winner's); opened only
+//! if regular, with one link, a trusted owner, no write bit for others and the exact size,
+//! and the header (magic, version, identity) checked before any other word. Never removed by
+//! the library: a claim outlives its processes (a dead owner's group is reclaimed from it),
+//! and a flag page the device may still write must not be freed while a group points at it.
 
-use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use memmap2::{MmapOptions, MmapRaw};
+use crate::shared::{self, Policy, SharedError, SharedFile, SharedWord, Size};
 
 use super::{HostSegment, PORT_BYTES};
 
-/// The environment variable naming the directory of hardware host segments (default
-/// `/dev/shm`; any directory on a tmpfs every process of the host sees).
+/// The environment variable naming the directory of hardware host segments (default: the
+/// caller's runtime directory, [`segment_dir`]). It must be a directory the caller trusts:
+/// owned by it or root, writable by nobody else (`/dev/shm` itself is refused).
 pub const SEGMENT_DIR_ENV: &str = "GBA_HOST_SEGMENT_DIR";
-/// The default directory of hardware host segments.
-pub(crate) const DEFAULT_SEGMENT_DIR: &str = "/dev/shm";
+
+/// The directory of hardware host segments: [`SEGMENT_DIR_ENV`] if set, else the caller's
+/// runtime directory (`/run/gba` for root, made if missing).
+pub fn segment_dir() -> Result<PathBuf, SegmentError> {
+    match std::env::var_os(SEGMENT_DIR_ENV).filter(|d| !d.is_empty()) {
+        Some(dir) => Ok(PathBuf::from(dir)),
+        None => Ok(shared::dir::runtime_dir(&Policy::from_env()?)?),
+    }
+}
 
 const PAGE: usize = 4096;
 const MAGIC: u64 = u64::from_le_bytes(*b"GBAHOST1");
@@ -66,13 +75,14 @@ pub enum SegmentError {
         "the host segment's name {name:?} holds a '/' or is too long: the device's identity cannot name a file"
     )]
     BadName { name: String },
+    #[error(transparent)]
+    Shared(#[from] SharedError),
 }
 
 /// A mapped host segment file (see the module description).
 #[derive(Debug)]
 pub struct SegmentFile {
-    map: MmapRaw,
-    path: PathBuf,
+    file: SharedFile,
 }
 
 impl SegmentFile {
@@ -87,71 +97,43 @@ impl SegmentFile {
     }
 
     /// Opens the segment `dir/name`, creating it if no process of this host has yet.
-    /// `identity` is stored in it and checked on every later open.
+    /// `identity` is stored in it and checked on every later open. `dir` must be a directory
+    /// the caller trusts, and so must the file (see the module description).
     pub fn open_or_create(dir: &Path, name: &str, identity: &str) -> Result<Self, SegmentError> {
+        let policy = Policy::from_env()?;
+        shared::dir::check(dir, &policy)?;
         let path = dir.join(name);
-        let io = |what, path: &Path| {
-            let path = path.to_path_buf();
-            move |source| SegmentError::Io { what, path, source }
+        let fill = |file: &SharedFile| {
+            let bytes = identity.as_bytes();
+            for (i, chunk) in bytes.chunks(8).take(IDENTITY_BYTES / 8).enumerate() {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                file.word((2 + i) * 8).store(u64::from_le_bytes(word));
+            }
+            file.word(8).store(VERSION);
         };
-        if !path.exists() {
-            static SERIAL: AtomicU64 = AtomicU64::new(0);
-            let tmp = dir.join(format!(
-                ".{name}.{}.{}",
-                super::process::my_pid(),
-                SERIAL.fetch_add(1, Ordering::Relaxed)
-            ));
-            let file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-                .map_err(io("create", &tmp))?;
-            let made = (|| {
-                file.set_len(FILE_BYTES as u64).map_err(io("size", &tmp))?;
-                let segment = Self::map(&file, &tmp)?;
-                let bytes = identity.as_bytes();
-                for (i, chunk) in bytes.chunks(8).take(IDENTITY_BYTES / 8).enumerate() {
-                    let mut word = [0u8; 8];
-                    word[..chunk.len()].copy_from_slice(chunk);
-                    segment
-                        .header(2 + i)
-                        .store(u64::from_le_bytes(word), Ordering::Relaxed);
+        let file = match SharedFile::open(&path, Size::Exact(FILE_BYTES), &policy) {
+            Ok(file) => file,
+            Err(SharedError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                match SharedFile::publish(dir, name, FILE_BYTES, &policy, (0, MAGIC), fill)? {
+                    Some(file) => file,
+                    // Another process of the host published its segment first: use that one.
+                    None => SharedFile::open(&path, Size::Exact(FILE_BYTES), &policy)?,
                 }
-                segment.header(1).store(VERSION, Ordering::Relaxed);
-                // Last, with release: whoever sees the magic sees the whole header.
-                segment.header(0).store(MAGIC, Ordering::Release);
-                match std::fs::hard_link(&tmp, &path) {
-                    Ok(()) => Ok(()),
-                    // Another process of the host linked its segment first: use that one.
-                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-                    Err(e) => Err(io("link into place", &path)(e)),
-                }
-            })();
-            let _ = std::fs::remove_file(&tmp);
-            made?;
-        }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(io("open", &path))?;
-        let len = file.metadata().map_err(io("stat", &path))?.len();
-        if len != FILE_BYTES as u64 {
-            return Err(SegmentError::Corrupt {
-                path,
-                what: format!("is {len} bytes, not {FILE_BYTES}"),
-            });
-        }
-        let segment = Self::map(&file, &path)?;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let segment = SegmentFile { file };
         let corrupt = |what: String| SegmentError::Corrupt {
             path: path.clone(),
             what,
         };
-        if segment.header(0).load(Ordering::Acquire) != MAGIC {
+        if segment.header(0).load() != MAGIC {
             return Err(corrupt("has no GBA host segment magic".into()));
         }
-        let version = segment.header(1).load(Ordering::Relaxed);
+        let version = segment.header(1).load();
         if version != VERSION {
             return Err(corrupt(format!(
                 "has layout version {version}, this library {VERSION}"
@@ -166,46 +148,27 @@ impl SegmentFile {
         Ok(segment)
     }
 
-    fn map(file: &std::fs::File, path: &Path) -> Result<Self, SegmentError> {
-        // An explicit length: the mapping never depends on what the file reports later.
-        let map = MmapOptions::new()
-            .len(FILE_BYTES)
-            .map_raw(file)
-            .map_err(|source| SegmentError::Io {
-                what: "map",
-                path: path.to_path_buf(),
-                source,
-            })?;
-        Ok(SegmentFile {
-            map,
-            path: path.to_path_buf(),
-        })
-    }
-
-    fn header(&self, word: usize) -> &AtomicU64 {
+    fn header(&self, word: usize) -> SharedWord<'_> {
         assert!(word < PAGE / 8);
-        // SAFETY: word `word` of the header page, 8-aligned (the mapping is page-aligned),
-        // inside the mapping, which lives as long as `self`; every process reaches the file
-        // only atomically.
-        unsafe { AtomicU64::from_ptr(self.map.as_mut_ptr().cast::<u64>().add(word)) }
+        self.file.word(word * 8)
     }
 
     /// The device identity stored in the header.
     pub fn identity(&self) -> String {
         let bytes: Vec<u8> = (0..IDENTITY_BYTES / 8)
-            .flat_map(|i| self.header(2 + i).load(Ordering::Relaxed).to_le_bytes())
+            .flat_map(|i| self.header(2 + i).load().to_le_bytes())
             .take_while(|&b| b != 0)
             .collect();
         String::from_utf8_lossy(&bytes).into_owned()
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// The claim records and combining blocks.
     pub fn segment(&self) -> HostSegment<'_> {
-        let base = NonNull::new(self.map.as_mut_ptr().wrapping_add(SEGMENT_AT))
+        let base = NonNull::new(self.file.as_ptr().wrapping_add(SEGMENT_AT))
             .expect("a mapping is never at address 0");
         // SAFETY: PORT_BYTES from page 1 on are inside the mapping (FILE_BYTES), page-aligned,
         // alive while `self` is (the borrow), and every process reaches them only atomically.
@@ -215,7 +178,7 @@ impl SegmentFile {
     /// The flag page's first byte: group g's flag is the line at `g * 64`. Page-aligned
     /// within the file, [`PAGE`] bytes.
     pub fn flag_page(&self) -> NonNull<u8> {
-        NonNull::new(self.map.as_mut_ptr().wrapping_add(FLAGS_AT))
+        NonNull::new(self.file.as_ptr().wrapping_add(FLAGS_AT))
             .expect("a mapping is never at address 0")
     }
 
@@ -227,5 +190,50 @@ impl SegmentFile {
             return Err(std::io::Error::last_os_error());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    /// The attacks of issue 25 on a host segment that need no second user: a segment planted
+    /// writable by everyone, a symbolic link, a truncated file, a segment directory others
+    /// can write. Each is refused by name; none is mapped.
+    #[test]
+    #[cfg_attr(miri, ignore = "Miri cannot map files")]
+    fn planted_segments_are_refused_by_name() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path();
+        let made = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap();
+        assert_eq!(made.identity(), "dev-port0");
+        drop(made);
+        let path = dir.join("seg");
+        let mode = |m| std::fs::set_permissions(&path, std::fs::Permissions::from_mode(m));
+        mode(0o666).unwrap();
+        let err = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("seg") && text.contains("0666"), "{text}");
+        mode(0o600).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(FILE_BYTES as u64 - 4096)
+            .unwrap();
+        let err = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap_err();
+        assert!(err.to_string().contains("bytes"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+        let elsewhere = dir.join("elsewhere");
+        drop(SegmentFile::open_or_create(dir, "elsewhere", "dev-port0").unwrap());
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        let err = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let err = SegmentFile::open_or_create(dir, "other", "dev-port0").unwrap_err();
+        assert!(err.to_string().contains("writable by every user"), "{err}");
+        assert!(!dir.join("other").exists(), "nothing made in it");
     }
 }

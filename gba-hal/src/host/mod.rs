@@ -1,11 +1,12 @@
-//! The host segment (ARCHITECTURE.md "The host segment"): per switch port, the memory every
+//! The host segment (docs/design/host.md "The host segment"): per switch port, the memory every
 //! process of the host that opens the port maps, in which the host arbitrates the port's
 //! groups (claim records: groups owned, not overwritten) and combines its processes'
 //! arrivals (one member per host, many processes).
 //!
 //! One layout for every backend; only where the memory comes from differs:
 //! - the simulator: port p's block of its fabric's `hosts` file (gba-sim);
-//! - UIO hardware: a file of its own in `/dev/shm`, named from the device's identity and the
+//! - UIO hardware: a file of its own in the trusted runtime directory
+//!   (`/run/gba` for root), named from the device's identity and the
 //!   boot id ([`SegmentFile`]), which also holds the release-flag page when the device has no
 //!   DMA map of its own.
 //!
@@ -33,13 +34,13 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 pub use crate::arbiter::{ClaimReport, LocalSlot};
 pub use claims::{HostClaims, ResolveFlag, SegmentArbiter};
-pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile};
+pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile, segment_dir};
 pub use flags::FlagLines;
 pub use policy::{group_quota, quota_or_default};
 
 use crate::arbiter::ClaimState;
-use crate::cell::Cell64;
 use crate::claim::{self, JoinSlot, Liveness, Record, State, Taken};
+use crate::shared::SharedWord;
 
 /// The most processes of one team on one port (slots per group).
 pub const MAX_LOCAL: usize = 64;
@@ -70,50 +71,6 @@ const R_UID: usize = 6;
 /// The claimant's PID namespace (inode; 0: unknown).
 const R_NS: usize = 7;
 
-/// One 64-bit word of a segment, reached only atomically.
-#[derive(Clone, Copy, Debug)]
-pub struct HostWord<'a> {
-    ptr: *mut u64,
-    _segment: PhantomData<&'a ()>,
-}
-
-impl HostWord<'_> {
-    fn atomic(&self) -> &AtomicU64 {
-        // SAFETY: `ptr` is an 8-aligned word inside the segment (`HostSegment::word` computes
-        // it from the layout), valid while the borrow lasts (`HostSegment::new`'s contract),
-        // and every party reaches the segment only atomically.
-        unsafe { AtomicU64::from_ptr(self.ptr) }
-    }
-
-    pub fn load(&self) -> u64 {
-        self.atomic().load(Ordering::Acquire)
-    }
-
-    pub fn store(&self, value: u64) {
-        self.atomic().store(value, Ordering::Release)
-    }
-
-    fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
-        self.atomic()
-            .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
-    }
-}
-
-impl Cell64 for HostWord<'_> {
-    fn load(&self, order: Ordering) -> u64 {
-        self.atomic().load(order)
-    }
-    fn store(&self, value: u64, order: Ordering) {
-        self.atomic().store(value, order)
-    }
-    fn compare_exchange(&self, c: u64, n: u64, s: Ordering, f: Ordering) -> Result<u64, u64> {
-        self.atomic().compare_exchange(c, n, s, f)
-    }
-    fn fetch_add(&self, value: u64, order: Ordering) -> u64 {
-        self.atomic().fetch_add(value, order)
-    }
-}
-
 /// One port's host segment: [`PORT_BYTES`] of memory shared by the host's processes.
 #[derive(Clone, Copy, Debug)]
 pub struct HostSegment<'a> {
@@ -140,27 +97,27 @@ impl<'a> HostSegment<'a> {
         }
     }
 
-    fn word(&self, offset: usize) -> HostWord<'a> {
+    fn word(&self, offset: usize) -> SharedWord<'a> {
         assert!(
             offset.is_multiple_of(8) && offset + 8 <= PORT_BYTES,
             "host segment word {offset:#x} outside the layout"
         );
-        HostWord {
-            // In bounds: checked just above.
-            ptr: self.base.as_ptr().wrapping_add(offset).cast(),
-            _segment: PhantomData,
-        }
+        // In bounds: checked just above.
+        let ptr = self.base.as_ptr().wrapping_add(offset).cast();
+        // SAFETY: an 8-aligned word inside the segment (checked above; `base` is 64-byte
+        // aligned), valid for `'a` and reached only atomically (`HostSegment::new`'s contract).
+        unsafe { SharedWord::new(ptr) }
     }
 
-    fn record_word(&self, g: usize, word: usize) -> HostWord<'a> {
+    fn record_word(&self, g: usize, word: usize) -> SharedWord<'a> {
         self.word(g * GROUP_BYTES + word * 8)
     }
 
-    fn slot_word(&self, g: usize, slot: usize, word: usize) -> HostWord<'a> {
+    fn slot_word(&self, g: usize, slot: usize, word: usize) -> SharedWord<'a> {
         self.word(g * GROUP_BYTES + (2 + slot) * LINE + word * 8)
     }
 
-    fn with_record<R>(&self, g: usize, f: impl FnOnce(&Record<'_, HostWord<'a>>) -> R) -> R {
+    fn with_record<R>(&self, g: usize, f: impl FnOnce(&Record<'_, SharedWord<'a>>) -> R) -> R {
         let (word, start, team) = (
             self.record_word(g, R_WORD),
             self.record_word(g, R_START),
@@ -335,8 +292,9 @@ impl<'a> HostSegment<'a> {
     /// `entered`.
     pub fn combining_words(&self, g: usize, slot: usize) -> (*mut u64, *mut u64) {
         (
-            self.word(g * GROUP_BYTES + LINE).ptr,
-            self.slot_word(g, slot.min(MAX_LOCAL - 1), S_ENTERED).ptr,
+            self.word(g * GROUP_BYTES + LINE).as_ptr(),
+            self.slot_word(g, slot.min(MAX_LOCAL - 1), S_ENTERED)
+                .as_ptr(),
         )
     }
 

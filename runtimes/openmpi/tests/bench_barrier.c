@@ -4,7 +4,7 @@
  * exclusion), so it runs OpenMPI's own barrier (coll/tuned). Blocks of ITERS barriers
  * alternate between the two; each block's latency is the slowest rank's average; the
  * medians and minima over BLOCKS blocks are printed. Then the cost of a communicator:
- * MPI_Comm_dup + one barrier + MPI_Comm_free, with and without the GBA group's setup,
+ * MPI_Comm_dup + 0, 1 or 10 barriers + MPI_Comm_free, with and without coll/gba_barrier,
  * alternating.
  * Usage: bench_barrier [ITERS [BLOCKS]] */
 #include "gbatest.h"
@@ -80,34 +80,42 @@ int main(int argc, char **argv)
                tg[blocks / 2] * 1e6, tg[0] * 1e6, ts[blocks / 2] * 1e6, ts[0] * 1e6);
     }
     {
-        /* communicator setup: agreement (two allgathers), configure and READY, release. A
-         * GBA communicator and a software one alternate, COMM_ITERS times each; each
-         * iteration's cost is the slowest rank's, and the median is printed (a mean would be
-         * the machine's load: one descheduled rank costs a time slice). */
+        /* The cost of a communicator: MPI_Comm_dup, NB barriers (0, 1, 10), MPI_Comm_free. With
+         * lazy teams (the default) NB = 0 costs no agreement; from NB = 1 on it includes the
+         * team's formation (agreement, configure and READY) and its release. A GBA communicator
+         * and a software one alternate, COMM_ITERS times each; each iteration's cost is the
+         * slowest rank's, and the median is printed (a mean would be the machine's load: one
+         * descheduled rank costs a time slice). */
         enum { COMM_ITERS = 100 };
+        static const int nbs[] = {0, 1, 10};
         double *cg = calloc(COMM_ITERS, sizeof(double)), *cs = calloc(COMM_ITERS, sizeof(double));
-        for (int i = 0; i < 2 * COMM_ITERS; i++) {
-            int v = i % 2; /* v = 1: the software communicator */
-            double t0 = now_s(), t, worst;
-            MPI_Comm c;
-            if (v) {
-                MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c);
-            } else {
-                MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        for (size_t k = 0; k < sizeof(nbs) / sizeof(nbs[0]); k++) {
+            for (int i = 0; i < 2 * COMM_ITERS; i++) {
+                int v = i % 2; /* v = 1: the software communicator */
+                double t0 = now_s(), t, worst;
+                MPI_Comm c;
+                if (v) {
+                    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c);
+                } else {
+                    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+                }
+                for (int j = 0; j < nbs[k]; j++) {
+                    MPI_Barrier(c);
+                }
+                MPI_Comm_free(&c);
+                t = now_s() - t0;
+                MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                (v ? cs : cg)[i / 2] = worst;
             }
-            MPI_Barrier(c);
-            MPI_Comm_free(&c);
-            t = now_s() - t0;
-            MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            (v ? cs : cg)[i / 2] = worst;
-        }
-        if (0 == rank) {
-            qsort(cg, COMM_ITERS, sizeof(double), cmp);
-            qsort(cs, COMM_ITERS, sizeof(double), cmp);
-            printf("MPI_Comm_dup + MPI_Barrier + MPI_Comm_free np=%d, %d alternating: with a GBA "
-                   "group median %.1f us (min %.1f), without median %.1f us (min %.1f)\n",
-                   size, COMM_ITERS, cg[COMM_ITERS / 2] * 1e6, cg[0] * 1e6,
-                   cs[COMM_ITERS / 2] * 1e6, cs[0] * 1e6);
+            if (0 == rank) {
+                qsort(cg, COMM_ITERS, sizeof(double), cmp);
+                qsort(cs, COMM_ITERS, sizeof(double), cmp);
+                printf("MPI_Comm_dup + %d MPI_Barrier + MPI_Comm_free np=%d, %d alternating: "
+                       "coll/gba_barrier median %.1f us (min %.1f), OpenMPI's own median %.1f us "
+                       "(min %.1f), ratio %.2f\n",
+                       nbs[k], size, COMM_ITERS, cg[COMM_ITERS / 2] * 1e6, cg[0] * 1e6,
+                       cs[COMM_ITERS / 2] * 1e6, cs[0] * 1e6, cg[COMM_ITERS / 2] / cs[COMM_ITERS / 2]);
+            }
         }
         free(cg);
         free(cs);

@@ -8,36 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric_status.h"
+
 #define N 512
 
 static long data[N];
 static long counter_flag; /* unused symmetric; keeps the heap non-trivial */
-
-static long long completed(int port)
-{
-    const char *fabric = getenv("GBA_FABRIC"), *bin = getenv("GBA_BIN");
-    char cmd[1024], line[512];
-    long long total = 0;
-    int in_ports = 0;
-    FILE *p;
-    if (!fabric || !bin) {
-        return -1;
-    }
-    snprintf(cmd, sizeof(cmd), "%s sim status --path %s", bin, fabric);
-    if (!(p = popen(cmd, "r"))) {
-        return -1;
-    }
-    while (fgets(line, sizeof(line), p)) {
-        int pt;
-        long long done;
-        if (0 == strncmp(line, "port ", 5) && strstr(line, "completed")) {
-            in_ports = 1;
-        } else if (in_ports && 2 == sscanf(line, "%d %lld", &pt, &done) && pt == port) {
-            total = done;
-        }
-    }
-    return 0 == pclose(p) ? total : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -57,7 +33,7 @@ int main(int argc, char **argv)
 
     shmem_barrier_all();
     if (0 == me && expect >= 0) {
-        c0 = completed(port);
+        c0 = fabric_completed(port);
         if (c0 < 0) {
             fprintf(stderr, "FAIL: cannot read the fabric's counters\n");
             shmem_global_exit(1);
@@ -85,7 +61,7 @@ int main(int argc, char **argv)
     }
     if (0 == me && expect >= 0) {
         long long want = expect ? 2LL * rounds : 0;
-        c1 = completed(port);
+        c1 = fabric_completed(port);
         if (c1 - c0 != want) {
             fprintf(stderr, "FAIL: BARRIERS_COMPLETED grew by %lld, expected %lld\n", c1 - c0,
                     want);

@@ -11,6 +11,7 @@
 //! `-std=c11 -Wall -Wextra -Werror -pedantic` (the `c_header` test holds it to that).
 
 mod register;
+mod selftest;
 
 use std::collections::{HashMap, HashSet};
 
@@ -77,11 +78,25 @@ pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> 
     contents.push_str(&format!("#ifndef {guard}\n#define {guard}\n\n"));
     contents.push_str(&header.text);
     contents.push_str(&format!("#endif /* {guard} */\n"));
-    vec![GeneratedFile {
-        place: Place::Crate,
-        path: format!("include/{}_regs.h", names::lower(&device.name)),
-        contents,
-    }]
+    let header_name = format!("{}_regs.h", names::lower(&device.name));
+    let mut test = provenance.preamble("//");
+    test.push_str(
+        "//\n// The header's self-test: compile and run it with the header beside it\n\
+         // (cc -std=c11 -Wall -Wextra -Werror FILE.c && ./a.out).\n\n",
+    );
+    test.push_str(&selftest::program(device, &header_name));
+    vec![
+        GeneratedFile {
+            place: Place::Crate,
+            path: format!("include/{header_name}"),
+            contents,
+        },
+        GeneratedFile {
+            place: Place::Crate,
+            path: format!("include/{}_regs_test.c", names::lower(&device.name)),
+            contents: test,
+        },
+    ]
 }
 
 /// Every identifier the header defines, with the spec location of the name it comes from: the

@@ -7,12 +7,12 @@ use crate::names;
 
 /// How a register's identifiers are spelled.
 pub(super) struct Names<'a> {
-    block: &'a Block,
-    reg: &'a Register,
+    pub(super) block: &'a Block,
+    pub(super) reg: &'a Register,
     /// `GBA_GROUP_CONTROL`: prefix of the register's macros.
-    upper: String,
+    pub(super) upper: String,
     /// `gba_group_control`: prefix of its functions.
-    lower: String,
+    pub(super) lower: String,
     /// `gba_group_base`: the block instance's base function.
     block_base: String,
 }
@@ -46,7 +46,7 @@ impl<'a> Names<'a> {
     }
 
     /// A value of this register as a literal of its width.
-    fn literal(&self, value: u64) -> String {
+    pub(super) fn literal(&self, value: u64) -> String {
         unsigned(value, *self.reg.width)
     }
 }
@@ -67,6 +67,14 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         summary.push_str(&format!(
             " An alternate view of the bytes of {} (it overlaps them).",
             of.value
+        ));
+    }
+    if let Some(lock) = &reg.lock {
+        summary.push_str(&format!(
+            " Writes are ignored while {}.{} is {} (read it before writing).",
+            *lock.register,
+            *lock.field,
+            u8::from(lock.locked_when)
         ));
     }
     if let Some(array) = &reg.array {
@@ -91,12 +99,24 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         h.comment(
             "",
             &format!(
-                "Bits of {} that act when written as 1 (write-1-to-clear or -set): clear them \
-                 in a value read back before writing it.",
+                "Bits of {} that act when written as 1 (write-1-to-clear, -set, -toggle, single \
+                 pulses): clear them in a value read back before writing it.",
                 *reg.name
             ),
         );
         h.define(format!("{}_W1_MASK", n.upper), n.literal(write_one), loc);
+    }
+    let write_zero = reg.write_zero_mask();
+    if write_zero != 0 {
+        h.comment(
+            "",
+            &format!(
+                "Bits of {} that act when written as 0 (write-0-to-clear, -set, -toggle): set \
+                 them in a value read back before writing it.",
+                *reg.name
+            ),
+        );
+        h.define(format!("{}_W0_MASK", n.upper), n.literal(write_zero), loc);
     }
     if let Some(array) = &reg.array {
         h.define(format!("{}_COUNT", n.upper), count(*array.count), loc);
@@ -149,11 +169,7 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
 }
 
 fn effect_text(effect: SideEffect) -> &'static str {
-    match effect {
-        SideEffect::WriteOneToClear => "write 1 to clear",
-        SideEffect::WriteOneToSet => "write 1 to set",
-        SideEffect::ReadToClear => "cleared by reading",
-    }
+    effect.text()
 }
 
 fn accessors(h: &mut Header, n: &Names<'_>) {
@@ -187,14 +203,16 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
         &format!("return (volatile {ty} *)({address});"),
     );
     if reg.access.is_readable() {
-        let effect = if reg
-            .fields
-            .iter()
-            .any(|f| f.side_effect.is_some_and(|s| *s == SideEffect::ReadToClear))
-        {
-            " Clears the read-to-clear fields."
-        } else {
-            ""
+        let has = |e: SideEffect| {
+            reg.fields
+                .iter()
+                .any(|f| f.side_effect.is_some_and(|s| *s == e))
+        };
+        let effect = match (has(SideEffect::ReadToClear), has(SideEffect::ReadToSet)) {
+            (true, true) => " Clears the read-to-clear fields and sets the read-to-set ones.",
+            (true, false) => " Clears the read-to-clear fields.",
+            (false, true) => " Sets the read-to-set fields.",
+            (false, false) => "",
         };
         h.comment("", &format!("Reads {}.{effect}", *reg.name));
         h.function(
@@ -206,16 +224,21 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
         );
     }
     if reg.access.is_writable() {
-        let mask = reg.write_one_mask();
-        let caution = if mask == 0 {
-            String::new()
-        } else {
-            format!(
+        let mut caution = String::new();
+        if reg.write_one_mask() != 0 {
+            caution.push_str(&format!(
                 " Bits {}_W1_MASK act when written as 1: clear them in a value read back \
                  before writing it.",
                 n.upper
-            )
-        };
+            ));
+        }
+        if reg.write_zero_mask() != 0 {
+            caution.push_str(&format!(
+                " Bits {}_W0_MASK act when written as 0: set them in a value read back \
+                 before writing it.",
+                n.upper
+            ));
+        }
         h.comment("", &format!("Writes {}.{caution}", *reg.name));
         h.function(
             &format!("{}_write", n.lower),

@@ -208,6 +208,16 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
             of.value
         );
     }
+    if let Some(lock) = &register.lock {
+        let _ = write!(
+            facts,
+            " Writes are ignored while `{}.{}` is {} (`{}`).",
+            *lock.register,
+            *lock.field,
+            u8::from(lock.locked_when),
+            lock.keyword()
+        );
+    }
     if let Some(a) = &register.array {
         let _ = write!(
             facts,
@@ -241,7 +251,11 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
             *field.bits,
             *field.name,
             field.effective_access(register).keyword(),
-            field.side_effect.map_or("–", |s| s.keyword()),
+            field.side_effect.map_or("–".to_string(), |s| format!(
+                "`{}` ({})",
+                s.keyword(),
+                s.text()
+            )),
             field_reset(register, field),
             cell(&field.description)
         );

@@ -285,7 +285,12 @@ fn segment(svg: &mut String, register: &Register, segment: &Segment<'_>, r: Rect
             "#000000",
         );
     }
-    let effect = field.side_effect.map_or("", |s| s.keyword());
+    // A one-bit cell is 28 pixels wide: five characters fit, `singlepulse` does not (the
+    // table under the diagram spells it out).
+    let effect = field.side_effect.map_or("", |s| match *s {
+        crate::model::SideEffect::SinglePulse => "pulse",
+        s => s.keyword(),
+    });
     let part_reset =
         (*register.reset >> segment.lsb.min(63)) & (u64::MAX >> (64 - segment.bits().clamp(1, 64)));
     let reset = if segment.bits() == 1 {

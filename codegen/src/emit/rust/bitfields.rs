@@ -52,15 +52,18 @@ pub(super) fn register(block: &str, register: &Register, shared: &Shared) -> Tok
         .map(|f| field(block, f, register, &ty, shared));
     let head = field_set_head(register, &ty);
     // Only read-write registers get the masking `modify` that needs the mask.
-    let mask = register.write_one_mask();
-    let write_one = (mask != 0 && *register.access == crate::model::Access::ReadWrite).then(|| {
-        let mask = number(mask);
-        quote! {
-            impl crate::common::WriteOneBits<#ty> for Register {
-                const MASK: #ty = #mask;
+    let effects = register.write_effect_mask();
+    let write_one =
+        (effects != 0 && *register.access == crate::model::Access::ReadWrite).then(|| {
+            let mask = number(register.write_one_mask());
+            let zero_mask = number(register.write_zero_mask());
+            quote! {
+                impl crate::common::WriteOneBits<#ty> for Register {
+                    const MASK: #ty = #mask;
+                    const ZERO_MASK: #ty = #zero_mask;
+                }
             }
-        }
-    });
+        });
     quote! {
         #doc
         pub mod #module {

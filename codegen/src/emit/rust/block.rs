@@ -116,7 +116,7 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
 /// (for the impl over every mechanism).
 fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStream, TokenStream) {
     let method = format_ident!("{}", names::lower(&register.name));
-    let handle = handle_type(register);
+    let handle = handle_type(register, block);
     let offset = number(*register.offset);
     let bytes = register.bytes();
     let summary = format!(
@@ -133,6 +133,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
             Access::ReadOnly => "read-only",
             Access::WriteOnly => "write-only",
             Access::ReadWrite if register.write_one_mask() != 0 => "read-write with write-1 bits",
+            Access::ReadWrite if register.write_zero_mask() != 0 => "read-write with write-0 bits",
             Access::ReadWrite => "read-write",
         },
         *register.reset
@@ -140,20 +141,35 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
     let cleared_by_reading: Vec<&str> = register
         .fields
         .iter()
-        .filter(|f| {
-            f.side_effect
-                .is_some_and(|s| *s == crate::model::SideEffect::ReadToClear)
-        })
+        .filter(|f| f.side_effect.is_some_and(|s| s.on_read()))
         .map(|f| f.name.as_str())
         .collect();
     let summary = if cleared_by_reading.is_empty() {
         summary
     } else {
         format!(
-            "{summary}\n\nReading clears {}: every read has a side effect, so the only read is \
+            "{summary}\n\nReading {} {}: every read has a side effect, so the only read is \
              `read_and_clear`.",
+            if register.fields.iter().any(|f| {
+                f.side_effect
+                    .is_some_and(|s| *s == crate::model::SideEffect::ReadToSet)
+            }) {
+                "changes"
+            } else {
+                "clears"
+            },
             cleared_by_reading.join(", ")
         )
+    };
+    let summary = match &register.lock {
+        Some(lock) => format!(
+            "{summary}\n\nWrites are ignored while `{}.{}` is {}: write through \
+             `unlocked(lock)`, which reads it first.",
+            *lock.register,
+            *lock.field,
+            u8::from(lock.locked_when)
+        ),
+        None => summary,
     };
     let summary = match &register.alternate_of {
         Some(of) => format!(
@@ -226,7 +242,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
 /// `crate::common::Reg<u32, NAME::Register, crate::common::Rw, _M>`: the value type, the
 /// field set, the access mode and the block's mechanism, each by a path that no name of the
 /// spec can shadow (`_M` starts with an underscore, which no spec name does).
-fn handle_type(register: &Register) -> TokenStream {
+fn handle_type(register: &Register, block: &Block) -> TokenStream {
     let value = uint(register);
     let fields = if register.fields.is_empty() {
         quote! { () }
@@ -235,21 +251,33 @@ fn handle_type(register: &Register) -> TokenStream {
         quote! { #module::Register }
     };
     let access = format_ident!("{}", access_mode(register));
-    quote! { crate::common::Reg<#value, #fields, crate::common::#access, _M> }
+    let mut access = quote! { crate::common::#access };
+    // Validation made the lock a one-bit field of another plain register of this block.
+    if let Some(lock) = &register.lock {
+        let bit = block
+            .registers
+            .iter()
+            .find(|r| *r.name == *lock.register)
+            .and_then(|r| r.fields.iter().find(|f| *f.name == *lock.field));
+        if let Some(bit) = bit {
+            let module = format_ident!("{}", names::upper(&lock.register));
+            let mask = number(bit.bits.mask());
+            let locked = number(if lock.locked_when { bit.bits.mask() } else { 0 });
+            access = quote! { crate::common::Locked<#access, #module::Register, #mask, #locked> };
+        }
+    }
+    quote! { crate::common::Reg<#value, #fields, #access, _M> }
 }
 
 /// The access-mode type of `common.rs` that the register's handle carries.
 fn access_mode(register: &Register) -> &'static str {
-    let read_clears = register.fields.iter().any(|f| {
-        f.side_effect
-            .is_some_and(|s| *s == crate::model::SideEffect::ReadToClear)
-    });
+    let read_clears = register.read_has_effect();
     match *register.access {
         Access::ReadOnly if read_clears => "RoRc",
         Access::ReadWrite if read_clears => "RwRc",
         Access::ReadOnly => "Ro",
         Access::WriteOnly => "Wo",
-        Access::ReadWrite if register.write_one_mask() != 0 => "RwW1",
+        Access::ReadWrite if register.write_effect_mask() != 0 => "RwW1",
         Access::ReadWrite => "Rw",
     }
 }

@@ -138,7 +138,7 @@ impl Shared {
 fn field_set_key(register: &Register) -> FieldSetKey<'_> {
     FieldSetKey {
         width: *register.width,
-        write_one_mask: register.write_one_mask() != 0 && *register.access == Access::ReadWrite,
+        write_one_mask: register.write_effect_mask() != 0 && *register.access == Access::ReadWrite,
         fields: register
             .fields
             .iter()

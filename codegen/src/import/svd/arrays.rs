@@ -374,5 +374,6 @@ fn merge_group(elements: &[&Register], key: &str) -> Option<Register> {
         }),
         fields,
         alternate_of: None,
+        lock: None,
     })
 }

@@ -1,10 +1,11 @@
-//! The constants that our own SVD emitter writes under `<vendorExtensions><constants>`, which
-//! svd-parser does not read.
+//! What our own SVD emitter writes under `<vendorExtensions>`, which svd-parser does not
+//! read: the constants (`<constants>`), the single-pulse fields (`<singlePulses>`) and the
+//! registers' locks (`<locks>`).
 
 use super::warnings::Warnings;
 use crate::import::Treatment;
 use crate::location::Located;
-use crate::model::Constant;
+use crate::model::{Constant, Device, Lock, SideEffect};
 
 /// The constants that our SVD emitter writes under `<vendorExtensions><constants>`.
 pub(super) fn constants(xml: &str, warnings: &mut Warnings) -> Vec<Constant> {
@@ -53,5 +54,111 @@ fn parse_number(text: &str) -> Option<u64> {
     match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => text.parse().ok(),
+    }
+}
+
+/// The single pulses and locks under `<vendorExtensions>`, as paths, to apply to the device
+/// once converted ([`Extensions::apply`]).
+#[derive(Default)]
+pub(super) struct Extensions {
+    /// `BLOCK.REGISTER.FIELD`.
+    pulses: Vec<String>,
+    /// `BLOCK.REGISTER`, `REGISTER.FIELD`, locked when the bit is 1.
+    locks: Vec<(String, String, bool)>,
+}
+
+pub(super) fn extensions(xml: &str) -> Extensions {
+    let mut out = Extensions::default();
+    let Ok(doc) = roxmltree::Document::parse(xml) else {
+        return out;
+    };
+    let Some(ext) = doc
+        .root_element()
+        .children()
+        .find(|n| n.has_tag_name("vendorExtensions"))
+    else {
+        return out;
+    };
+    let text = |node: roxmltree::Node, tag: &str| {
+        node.children()
+            .find(|n| n.has_tag_name(tag))
+            .and_then(|n| n.text())
+            .map(|t| t.trim().to_string())
+    };
+    for list in ext.children() {
+        if list.has_tag_name(crate::emit::svd::SINGLE_PULSES_TAG) {
+            out.pulses.extend(
+                list.children()
+                    .filter(|n| n.has_tag_name("field"))
+                    .filter_map(|n| n.text().map(|t| t.trim().to_string())),
+            );
+        } else if list.has_tag_name(crate::emit::svd::LOCKS_TAG) {
+            for lock in list.children().filter(|n| n.has_tag_name("lock")) {
+                let register = text(lock, "register").unwrap_or_default();
+                let (bit, locked_when) = match (text(lock, "lockedBy"), text(lock, "writeEnable")) {
+                    (Some(bit), _) => (bit, true),
+                    (None, Some(bit)) => (bit, false),
+                    (None, None) => (String::new(), true),
+                };
+                out.locks.push((register, bit, locked_when));
+            }
+        }
+    }
+    out
+}
+
+impl Extensions {
+    /// Marks the single pulses (SVD wrote them as `oneToSet`) and sets the locks; what names
+    /// nothing of the device is reported and left out.
+    pub(super) fn apply(self, device: &mut Device, warnings: &mut Warnings) {
+        for path in self.pulses {
+            let field = path.split('.').collect::<Vec<_>>();
+            let found = match field.as_slice() {
+                [b, r, f] => device
+                    .blocks
+                    .iter_mut()
+                    .find(|x| *x.name == *b)
+                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == *r))
+                    .and_then(|x| x.fields.iter_mut().find(|x| *x.name == *f))
+                    .filter(|x| {
+                        x.side_effect
+                            .is_some_and(|e| *e == SideEffect::WriteOneToSet)
+                    }),
+                _ => None,
+            };
+            match found {
+                Some(field) => {
+                    field.side_effect = Some(Located::synthetic(SideEffect::SinglePulse))
+                }
+                None => warnings.warn(
+                    Treatment::LeftOut,
+                    "vendorExtensions.singlePulses",
+                    format!("`{path}` is no oneToSet field of this device: left out"),
+                ),
+            }
+        }
+        for (path, bit, locked_when) in self.locks {
+            let register = path.split_once('.').and_then(|(b, r)| {
+                device
+                    .blocks
+                    .iter_mut()
+                    .find(|x| *x.name == b)
+                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == r))
+            });
+            match (register, bit.split_once('.')) {
+                (Some(register), Some((lock_register, field))) => {
+                    register.lock = Some(Lock {
+                        register: Located::synthetic(lock_register.to_string()),
+                        field: Located::synthetic(field.to_string()),
+                        locked_when,
+                    });
+                }
+                _ => warnings.warn(
+                    Treatment::LeftOut,
+                    "vendorExtensions.locks",
+                    format!("the lock of `{path}` by `{bit}` names no register and bit: left out"),
+                ),
+            }
+        }
     }
 }

@@ -410,6 +410,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
         array,
         fields,
         alternate_of: None,
+        lock: None,
     };
     let views: Vec<Register> = views
         .into_iter()
@@ -427,6 +428,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
             array: register.array.clone(),
             fields,
             alternate_of: None,
+            lock: None,
         })
         .collect();
     std::iter::once(register).chain(views).collect()
@@ -511,6 +513,10 @@ pub(super) fn field(
         None | Some(svd::ModifiedWriteValues::Modify) => None,
         Some(svd::ModifiedWriteValues::OneToClear) => Some(SideEffect::WriteOneToClear),
         Some(svd::ModifiedWriteValues::OneToSet) => Some(SideEffect::WriteOneToSet),
+        Some(svd::ModifiedWriteValues::OneToToggle) => Some(SideEffect::WriteOneToToggle),
+        Some(svd::ModifiedWriteValues::ZeroToClear) => Some(SideEffect::WriteZeroToClear),
+        Some(svd::ModifiedWriteValues::ZeroToSet) => Some(SideEffect::WriteZeroToSet),
+        Some(svd::ModifiedWriteValues::ZeroToToggle) => Some(SideEffect::WriteZeroToToggle),
         Some(other) => {
             warnings.warn(
                 Treatment::NotRepresented,
@@ -523,6 +529,7 @@ pub(super) fn field(
     let read_effect = match read {
         None => None,
         Some(svd::ReadAction::Clear) => Some(SideEffect::ReadToClear),
+        Some(svd::ReadAction::Set) => Some(SideEffect::ReadToSet),
         Some(other) => {
             warnings.warn(
                 Treatment::NotRepresented,
@@ -547,9 +554,10 @@ pub(super) fn field(
         (w, r) => w.or(r),
     };
     if let Some(effect) = side_effect {
-        let fits = match effect {
-            SideEffect::ReadToClear => effective.is_readable(),
-            _ => effective.is_writable(),
+        let fits = if effect.on_read() {
+            effective.is_readable()
+        } else {
+            effective.is_writable()
         };
         if !fits {
             warnings.warn(

@@ -23,8 +23,9 @@
 //!
 //! Kept: peripherals (a `name[%s]` peripheral array becomes a block array), `[%s]` register
 //! and cluster arrays (as register arrays), access, `modifiedWriteValues` oneToClear /
-//! oneToSet, `readAction` clear, enumerated values, reset values, descriptions, and the
-//! constants that our own SVD emitter writes into `<vendorExtensions>`. List-style arrays
+//! oneToSet / oneToToggle / zeroToClear / zeroToSet / zeroToToggle, `readAction` clear / set,
+//! enumerated values, reset values, descriptions, and the constants, single pulses and locks
+//! that our own SVD emitter writes into `<vendorExtensions>`. List-style arrays
 //! (`UART%s` with `dimIndex`) are expanded into one item per index, which loses nothing.
 //! Everything else is reported as a [`Warning`](super::Warning).
 
@@ -94,7 +95,8 @@ pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
     let parsed = svd_parser::parse_with_config(xml, &config)
         .map_err(|e| ImportError::Parse(format!("{e:#}")))?;
     let constants = constants::constants(xml, &mut warnings);
-    let mut imported = convert(&parsed, constants, warnings)?;
+    let extensions = constants::extensions(xml);
+    let mut imported = convert(&parsed, constants, extensions, warnings)?;
     // The lines of the file as written: the repairs may remove lines.
     lines::Lines::of(original).cite(&mut imported.warnings);
     Ok(imported)
@@ -102,17 +104,24 @@ pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
 
 /// Converts an already parsed SVD device (constants come only from [`from_str`]).
 pub fn from_device(device: &svd::Device) -> Result<Imported, ImportError> {
-    convert(device, Vec::new(), Warnings::default())
+    convert(
+        device,
+        Vec::new(),
+        constants::Extensions::default(),
+        Warnings::default(),
+    )
 }
 
 fn convert(
     parsed: &svd::Device,
     constants: Vec<Constant>,
+    extensions: constants::Extensions,
     mut warnings: Warnings,
 ) -> Result<Imported, ImportError> {
     let mut resolved = derive::resolve(parsed)?;
     svd_parser::expand::expand_properties(&mut resolved);
     let mut device = convert::device(&mut warnings, &resolved, constants);
+    extensions.apply(&mut device, &mut warnings);
     let problems = legalise::legalise(&mut warnings, &mut device);
     if !problems.is_empty() {
         return Err(ImportError::Invalid(

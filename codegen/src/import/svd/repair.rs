@@ -11,6 +11,8 @@
 //! - a `<resetValue>` or `<resetMask>` wider than the register (`0xfffffffffffffff1` in a
 //!   32-bit register): cut to the register's size (as imported: 24 bits are reached by a
 //!   32-bit access, `convert.rs`);
+//! - an empty `<resetValue>` or `<resetMask>`: read as missing (left out, so that the
+//!   register inherits it, as the schema says of a missing one);
 //! - a register `<size>` no bus access has (24 bits; 1 where a byte was meant): read as the
 //!   size of the access that reaches it (32, 8), as the import gives such registers anyway;
 //! - an `<enumeratedValue>` whose value does not fit its field: that value is left out (and
@@ -252,6 +254,23 @@ fn reset(
     let Some(holder) = node.parent_element() else {
         return;
     };
+    let tag = node.tag_name().name();
+    if node.text().is_none_or(|t| t.trim().is_empty()) {
+        // svd-parser refuses the whole file for it, though the schema's default (inherit,
+        // else 0) is what an empty value can only have meant.
+        warn(
+            src,
+            node,
+            warnings,
+            Treatment::Repaired,
+            format!(
+                "<{tag}> is empty: read as missing (the register inherits its cluster's, \
+                 peripheral's or device's, else 0)"
+            ),
+        );
+        edits.push((node.range(), String::new()));
+        return;
+    }
     let (Some(text), Some(range)) = (node.text().map(str::trim), text_range(node)) else {
         return;
     };
@@ -264,7 +283,6 @@ fn reset(
         return;
     }
     let cut = value & ((1u64 << size) - 1);
-    let tag = node.tag_name().name();
     warn(
         src,
         node,

@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# The kernel driver (driver/gba.ko) in a QEMU guest (TCG), against the simulated switch
+# stepped on the host (`gba sim run`), as tests/vm/cluster.sh boots its guests:
+#
+# - gba.ko is built on the host against the guest kernel's headers (linux-headers-<guest
+#   version>, installed by tests/install.sh) from a copy of driver/, as a DKMS tree would be,
+#   and loaded in the guest with ivshmem=1 groups_per_uid=3; /dev/gba0 gets what 99-gba.rules
+#   gives it (group gba, 0660);
+# - two unprivileged users, alice (1001) and bob (1002), both in group gba, run a team of two
+#   processes each on the one port at once (tests/vm/kernel_test.c: claim or join by ioctl,
+#   mmap of the run-time page and the shared flag memory, host combining), every process
+#   checking after each release that its whole team had entered (no early release);
+# - meanwhile bob replays the attacks on alice's group (mmap of configuration pages, of her
+#   run-time page and flag memory, claim and join with her key, more groups than the quota):
+#   each must be refused by name, and alice's team must finish unharmed;
+# - carol (1003, not in gba) cannot open the device; a holder killed with SIGKILL has its group
+#   freed by the driver (GROUP_ENABLED cleared, another uid can claim it); rmmod at the end.
+#
+# - the library's own path over the driver (gba-hal's KernelBackend, address /dev/gba0):
+#   `gba dump` lists the driver's claims with their uid, and alice runs gba-barrier's
+#   `vm_team` (two processes, one team, host combining; the port must count each barrier once)
+#   unchanged over /dev/gba0;
+#
+# Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_team)
+# Environment: GBA_VM_CACHE (default ~/.cache/gba-vm), GBA_VM_KEEP=1 (keep the work directory),
+#   GBA_KERNEL_EPISODES (each team's minimum, default 300), GBA_KERNEL_COMPARE=R (then boot a
+#   second guest, behind intel-iommu in passthrough mode, that runs R alternating rounds of
+#   GBA_KERNEL_COMPARE_EPISODES (default 2000) barriers of examples/vm_member over the same
+#   port bound to gba.ko, uio_pci_generic and vfio-pci in turn, and report each path's minimum
+#   and median: a measurement, no check).
+# Exit 0 every check passed, 1 one failed, 77 QEMU cannot run here (one line says why).
+# Bounded: the guest is killed after 300 s.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$here/lib.sh"
+target=${1:-$repo/target/debug}
+gba=$target/gba
+episodes=${GBA_KERNEL_EPISODES:-300}
+cache=${GBA_VM_CACHE:-$HOME/.cache/gba-vm}
+mkdir -p "$cache"
+
+vm_need_qemu
+team=$target/examples/vm_team
+for bin in "$gba" "$team"; do
+    [ -x "$bin" ] || { echo "kernel: $bin is missing (cargo build -p gba -p gba-barrier --bins --example vm_team)"; exit 1; }
+done
+vm_kernel "$cache"
+# The guest kernel's version, from a module's vermagic (the cache keeps no other trace of it).
+vermagic() { grep -ao 'vermagic=[^ ]*' "$1" | head -1 | cut -d= -f2; }
+kver=$(vermagic "$(find "$vm_kdir/modules" -name 'uio.ko*' | head -1)")
+if [ ! -d "/lib/modules/$kver/build" ]; then
+    echo "kernel: no headers for the guest kernel $kver: apt-get install linux-headers-$kver (tests/install.sh does)"
+    exit 1
+fi
+
+work=$(mktemp -d -p /dev/shm gba-kernel.XXXXXX 2>/dev/null || mktemp -d)
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    if [ -n "${GBA_VM_KEEP:-}" ]; then echo "kernel: kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# The module, from a copy of driver/ (the source tree stays clean), against the guest's headers.
+cp -r "$repo/driver" "$work/driver"
+make -s -C "$work/driver" KVER="$kver" GBA_REGS_DIR="$repo/gba-pac/include" >"$work/build.log" 2>&1 ||
+    { cat "$work/build.log"; echo "kernel: FAILED: gba.ko did not build against $kver"; exit 1; }
+echo "kernel: built gba.ko for $kver (vermagic $(vermagic "$work/driver/gba.ko"))"
+gcc -std=c11 -Wall -Wextra -Werror -O2 -I "$repo/driver" -I "$repo/gba-pac/include" \
+    "$here/kernel_test.c" -o "$work/kernel_test"
+
+cat > "$work/init" <<INIT
+$VM_INIT_PRELUDE
+t=kernel_test
+# The initramfs root is made by mktemp (0700): unprivileged users need to traverse it.
+chmod 0755 / && chmod 1777 /tmp
+insmod /lib/modules/gba.ko ivshmem=1 groups_per_uid=3; echo "GUEST: insmod rc=\$?"
+dmesg | grep -a ' gba ' | sed 's/^/GUEST: dmesg: /'
+# What 99-gba.rules has udev do: group gba (990), 0660.
+ls -l /dev/gba0 | sed 's/^/GUEST: before the rule: /'
+chgrp 990 /dev/gba0 && chmod 0660 /dev/gba0
+\$t info /dev/gba0 | sed 's/^/GUEST: before: /'
+\$t --as 1003:1003 info /dev/gba0 2>&1 | sed 's/^/GUEST: carol: /'
+
+# Two users' teams at once on the one port; bob attacks alice's group meanwhile.
+\$t --as 1001 team /dev/gba0 1 0xa11ce 2 $episodes /tmp/stop > /tmp/alice 2>&1 &
+a=\$!
+\$t --as 1002 team /dev/gba0 2 0xb0b 2 $episodes /tmp/stop > /tmp/bob 2>&1 &
+b=\$!
+n=0
+until \$t claims /dev/gba0 | grep -q 'g=1 uid=1001 .* files=2' && \$t claims /dev/gba0 | grep -q 'g=2 uid=1002 .* files=2'; do
+    n=\$((n + 1)); [ \$n -gt 100 ] && break; sleep 0.1
+done
+\$t claims /dev/gba0 | sed 's/^/GUEST: during: /'
+\$t --as 1002 attack /dev/gba0 1 0xa11ce 2>&1 | sed 's/^/GUEST: bob: /'
+\$t claims /dev/gba0 | sed 's/^/GUEST: after the attacks: /'
+touch /tmp/stop
+wait \$a; echo "GUEST: alice rc=\$?"
+wait \$b; echo "GUEST: bob rc=\$?"
+sed 's/^/GUEST: alice: /' /tmp/alice
+sed 's/^/GUEST: bob: /' /tmp/bob
+\$t info /dev/gba0 | sed 's/^/GUEST: after the teams: /'
+
+# A holder killed: the driver frees its group.
+\$t --as 1001 hold /dev/gba0 5 0xdead > /tmp/hold 2>&1 &
+h=\$!
+n=0; until grep -q 'held 5' /tmp/hold; do n=\$((n + 1)); [ \$n -gt 100 ] && break; sleep 0.1; done
+\$t claims /dev/gba0 | grep 'g=5' | sed 's/^/GUEST: held: /'
+gba dump --device /dev/gba0 2>&1 | grep -a 'PORT_ID\|claims\|g5=' | sed 's/^/GUEST: dump: /'
+\$t info /dev/gba0 | sed 's/^/GUEST: held: /'
+\$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob while held: /'
+kill -9 \$h; wait \$h
+\$t claims /dev/gba0 | sed 's/^/GUEST: after the kill: /'
+\$t info /dev/gba0 | sed 's/^/GUEST: after the kill: /'
+\$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob after the kill: /'
+# The library over the driver: gba-barrier's team of two processes on this port, as alice.
+mkdir -p /tmp/team && chmod 1777 /tmp/team
+\$t --as 1001 exec vm_team /dev/gba0 2 100 /tmp/team/a 2>&1 | sed 's/^/GUEST: alice: /'
+\$t claims /dev/gba0 | sed 's/^/GUEST: after vm_team: /'
+rmmod gba; echo "GUEST: rmmod rc=\$?"
+echo "GUEST: done"
+poweroff -f
+INIT
+VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team"
+
+passed=0 failed=0
+check() { # check NAME CONDITION...: one line per check, counted.
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "kernel: FAILED: $name"
+    fi
+}
+
+fabric=$work/fabric
+"$gba" sim create --ports 1 --per-port-windows --guest-ram 256M --path "$fabric" >/dev/null
+"$gba" sim run --path "$fabric" 2>/dev/null &
+pids+=($!)
+start=$(date +%s%N)
+log=$work/guest.log
+timeout 300 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 2 \
+    -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs.gz" \
+    -append "console=ttyS0 quiet panic=-1 no_timer_check" \
+    -object memory-backend-file,id=ram0,mem-path="$fabric/guest-0.ram",size=256M,share=on \
+    -object memory-backend-file,id=gba0,mem-path="$fabric/window-0",size=512K,share=on \
+    -device ivshmem-plain,memdev=gba0 > "$log" 2>&1 || true
+echo "kernel: the guest ran in $((($(date +%s%N) - start) / 1000000)) ms"
+grep -a 'GUEST: ' "$log" | sed 's/^GUEST: /kernel: guest: /'
+
+has() { grep -aq -- "$1" "$log"; }
+check "gba.ko loads (ivshmem=1)" has "GUEST: insmod rc=0"
+check "the driver bound the port as /dev/gba0" has "GUEST: dmesg: .*/dev/gba0: GBA port 0"
+check "/dev/gba0 is root's only before the rule" has "GUEST: before the rule: crw-------"
+check "carol (not in group gba) cannot open it" has "GUEST: carol: kernel_test: open /dev/gba0: Permission denied"
+check "both teams held their groups at once" has "GUEST: during: claim g=1 uid=1001 .* files=2"
+check "bob's team held group 2 meanwhile" has "GUEST: during: claim g=2 uid=1002 .* files=2"
+for attack in "mmap the victim's run-time page, no claim" "mmap the global page, no claim" \
+    "GBA_IOC_STATE with no claim" "claim the victim's group with another key" \
+    "join the victim's group with its stolen key" \
+    "mmap its own group's configuration page (RELEASE_ADDR)" "mmap the victim's configuration page" \
+    "mmap the victim's run-time page" "mmap the victim's flag memory" "mmap the global page" \
+    "mmap its own run-time page and the next one" "mmap its own run-time page privately" \
+    "mmap its own run-time page executable" \
+    "a second claim on one file" "a member set past MAX_MEMBERS" "claim every free group"; do
+    check "refused: $attack" has "GUEST: bob: refused: $attack ("
+done
+check "no attack got through" has "GUEST: bob: attacks: 16 refused, 0 breaches"
+check "alice's group is still hers after the attacks" has "GUEST: after the attacks: claim g=1 uid=1001 .* files=2"
+check "alice's team finished: no early release" has "GUEST: alice: team 1: ok: "
+check "bob's team finished: no early release" has "GUEST: bob: team 2: ok: "
+check "no process saw an early release" bash -c "! grep -aq 'EARLY RELEASE' '$log'"
+check "alice's processes exited 0" has "GUEST: alice rc=0"
+check "bob's processes exited 0" has "GUEST: bob rc=0"
+# Each team of two is one member: the port counts each of its barriers once.
+count() { sed -n "s/.*GUEST: $1: .* \([0-9][0-9]*\) episodes, .*/\1/p" "$log" | head -1; }
+completed() { sed -n "s/.*GUEST: $1: .*BARRIERS_COMPLETED \([0-9]*\) .*/\1/p" "$log" | head -1; }
+a=$(count alice) b=$(count bob) c0=$(completed before) c1=$(completed "after the teams")
+echo "kernel: alice ${a:-?} + bob ${b:-?} barriers; BARRIERS_COMPLETED ${c0:-?} -> ${c1:-?}"
+counted_once() { [ -n "$a" ] && [ -n "$b" ] && [ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 - c0)) = $((a + b)) ]; }
+check "the port counted each team's barriers once" counted_once
+check "the holder's claim is listed with its uid" has "GUEST: held: claim g=5 uid=1001 "
+check "its group is enabled on the port while held" grep -aEq "GUEST: held: info: .*GROUP_ENABLED 0x20 " "$log"
+check "bob cannot take it while held" has "GUEST: bob while held: claim 5: busy (held by another team), owner uid 1001"
+check "the killed holder's group is freed by the driver" bash -c "! grep -aq 'GUEST: after the kill: claim g=5' '$log'"
+check "and disabled on the port" grep -aEq "GUEST: after the kill: info: .*GROUP_ENABLED 0x0 " "$log"
+check "bob can claim it after the kill" has "GUEST: bob after the kill: claim 5: won"
+check "gba dump lists the driver's claim with its uid" grep -aEq "GUEST: dump:   g5=[0-9]+ uid 1001 held joined 1/1" "$log"
+check "gba-barrier's team of two ran over /dev/gba0, each barrier counted once" \
+    has "GUEST: alice: vm_team: ok: 2 processes on one port (ranks 0..1 of 2), 100 barriers"
+check "vm_team's group was freed when it exited" has "GUEST: after vm_team: claims: 0"
+check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
+check "the guest ran to its end" has "GUEST: done"
+
+# The comparison: one guest, the port rebound between the three drivers every round.
+compare() {
+    local rounds=$1 n=${GBA_KERNEL_COMPARE_EPISODES:-2000} member=$target/examples/vm_member
+    [ -x "$member" ] || { echo "kernel: compare: $member is missing (cargo build -p gba-barrier --example vm_member)"; return 0; }
+    cat > "$work/init-compare" <<INIT
+$VM_INIT_PRELUDE
+insmod /lib/modules/gba.ko ivshmem=1
+rebind() { # rebind DRIVER
+    [ -e /sys/bus/pci/devices/\$bdf/driver ] && echo \$bdf > /sys/bus/pci/devices/\$bdf/driver/unbind
+    echo \$1 > /sys/bus/pci/devices/\$bdf/driver_override
+    echo \$bdf > /sys/bus/pci/drivers_probe
+}
+export GBA_VFIO_IOVA=physical
+for r in \$(seq $rounds); do
+    rebind gba; vm_member /dev/gba0 1 3 $n 2>&1 | tail -1 | sed "s/^/GUEST: compare \$r kernel: /"
+    rebind uio_pci_generic; vm_member /dev/uio0 1 3 $n 2>&1 | tail -1 | sed "s/^/GUEST: compare \$r uio: /"
+    rebind vfio-pci; vm_member vfio:\$bdf 1 3 $n 2>&1 | tail -1 | sed "s/^/GUEST: compare \$r vfio: /"
+done
+poweroff -f
+INIT
+    VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs-compare.gz" "$work/init-compare" "$member"
+    local clog=$work/compare.log
+    timeout 600 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 1 \
+        -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs-compare.gz" \
+        -append "console=ttyS0 quiet panic=-1 no_timer_check intel_iommu=on iommu=pt" -device intel-iommu \
+        -object memory-backend-file,id=ram0,mem-path="$fabric/guest-0.ram",size=256M,share=on \
+        -object memory-backend-file,id=gba0,mem-path="$fabric/window-0",size=512K,share=on \
+        -device ivshmem-plain,memdev=gba0 > "$clog" 2>&1 || true
+    grep -a 'GUEST: compare' "$clog" | sed 's/^GUEST: /kernel: /'
+    local path rows
+    for path in kernel uio vfio; do
+        # "median min" per round
+        rows=$(grep -a "GUEST: compare [0-9]* $path: member 0: " "$clog" |
+            sed -n 's/.* median \([0-9]*\) ns, p99 [0-9]* ns, min \([0-9]*\) ns.*/\1 \2/p')
+        if [ -z "$rows" ]; then echo "kernel: compare $path: no round ran"; continue; fi
+        echo "kernel: compare $path: $(wc -l <<<"$rows") rounds, min $(cut -d' ' -f2 <<<"$rows" | sort -n | head -1) ns," \
+            "median of medians $(cut -d' ' -f1 <<<"$rows" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') ns"
+    done
+}
+if [ -n "${GBA_KERNEL_COMPARE:-}" ]; then compare "$GBA_KERNEL_COMPARE"; fi
+
+if [ "$failed" != 0 ]; then
+    echo "kernel: the guest's log:"
+    tail -40 "$log"
+fi
+echo "kernel: $passed passed, $failed failed"
+[ "$failed" = 0 ]
