@@ -1,4 +1,4 @@
-//! `gba dump` shows a hardware port's claims (issue 25): it asks the port's arbiter, whatever
+//! `gba dump` shows a hardware port's claims: it asks the port's arbiter, whatever
 //! the backend, instead of matching on the backend's type (which is how VFIO's claims went
 //! missing). The port is a UIO device over a fake sysfs whose window is a simulator fabric's
 //! (as `gba-barrier/tests/uio_host.rs` lays it out); VFIO's backend holds the same

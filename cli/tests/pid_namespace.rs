@@ -1,4 +1,4 @@
-//! A claimant in another PID namespace keeps its group (issue 25): a process started with
+//! A claimant in another PID namespace keeps its group: a process started with
 //! `unshare --user --pid --fork --map-root-user` (what any unprivileged user can do) holds a
 //! simulator group; its pid is 1 in its namespace, which here names init, another process
 //! started at another time. Before claims recorded the PID namespace, `gba sim fault reclaim`
