@@ -171,27 +171,32 @@ fn dump_register(
     offset: usize,
     read: &impl Fn(usize, u32) -> Option<u64>,
 ) {
-    let clears: Vec<&str> = register
-        .fields
-        .iter()
-        .filter(|f| {
-            f.side_effect
-                .as_ref()
-                .is_some_and(|s| **s == SideEffect::ReadToClear)
-        })
-        .map(|f| f.name.as_str())
-        .collect();
+    // Fields a read would change: such a register is named, not read.
+    let changed_by_reading = |effect: SideEffect| -> Vec<&str> {
+        register
+            .fields
+            .iter()
+            .filter(|f| f.side_effect.as_ref().is_some_and(|s| **s == effect))
+            .map(|f| f.name.as_str())
+            .collect()
+    };
     if *register.access == Access::WriteOnly {
         let _ = writeln!(out, "  {offset:#07x} {name:<20} (write-only: not readable)");
         return;
     }
-    if !clears.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {offset:#07x} {name:<20} (not read: reading clears {})",
-            clears.join(", ")
-        );
-        return;
+    for (effect, verb) in [
+        (SideEffect::ReadToClear, "clears"),
+        (SideEffect::ReadToSet, "sets"),
+    ] {
+        let fields = changed_by_reading(effect);
+        if !fields.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {offset:#07x} {name:<20} (not read: reading {verb} {})",
+                fields.join(", ")
+            );
+            return;
+        }
     }
     let Some(value) = read(offset, *register.width) else {
         let _ = writeln!(out, "  {offset:#07x} {name:<20} (outside the window)");
