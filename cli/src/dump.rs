@@ -25,6 +25,40 @@ pub struct DumpArgs {
     /// Dump only this group's block (default: the global block and every enabled group).
     #[arg(long)]
     group: Option<usize>,
+    /// Print one JSON document (for scripts) instead of the text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One block (the global block, or one group's) as read.
+struct BlockView {
+    name: String,
+    index: Option<usize>,
+    base: usize,
+    registers: Vec<RegisterView>,
+}
+
+struct RegisterView {
+    name: String,
+    offset: usize,
+    width: u32,
+    reading: Reading,
+}
+
+enum Reading {
+    Value {
+        raw: u64,
+        fields: Vec<FieldView>,
+    },
+    /// Not read, and why (write-only, a read would change it, outside the window).
+    NotRead(String),
+}
+
+struct FieldView {
+    name: String,
+    raw: u64,
+    /// The enumerated value's name, when the spec names this value.
+    value: Option<String>,
 }
 
 pub fn run(args: DumpArgs) -> ExitCode {
@@ -65,10 +99,10 @@ pub fn run(args: DumpArgs) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let mut out = format!("{device}\n");
     // The kernel driver maps no group's registers to a process that does not hold it: its
     // global block (from the driver, read at open) and its claims are what there is to show.
     let kernel = matches!(device.address(), DeviceAddress::Kernel(_));
+    let mut blocks = Vec::new();
     for block in &spec.blocks {
         let count = block.array.as_ref().map_or(1, |a| *a.count as usize);
         let stride = block.array.as_ref().map_or(0, |a| *a.stride as usize);
@@ -82,27 +116,29 @@ pub fn run(args: DumpArgs) -> ExitCode {
                 (None, None) => true,
             };
             if selected {
-                dump_block(&mut out, block, index, base, &read);
+                blocks.push(read_block(block, index, base, &read));
             }
         }
+    }
+    let claims: Vec<_> = device
+        .host_claims()
+        .into_iter()
+        .filter(|c| args.group.is_none_or(|g| g == c.group))
+        .collect();
+    if args.json {
+        println!("{}", json(&device, &blocks, &claims, kernel));
+        return ExitCode::SUCCESS;
+    }
+    let mut out = format!("{device}\n");
+    for block in &blocks {
+        text_block(&mut out, block);
     }
     if kernel {
         out += "\ngroup registers: mapped only by a group's holder (the kernel driver)\n";
     }
-    host_claims(&mut out, &device, args.group);
-    print!("{out}");
-    ExitCode::SUCCESS
-}
-
-/// The claims of this port, as its arbiter reports them (the host segment's on the
-/// simulator, UIO and VFIO): group, owner pid and uid, state, team key, joined of L, and each
-/// local process.
-fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
-    let claims: Vec<_> = device
-        .host_claims()
-        .into_iter()
-        .filter(|c| group.is_none_or(|g| g == c.group))
-        .collect();
+    // The claims of this port, as its arbiter reports them (the host segment's on the
+    // simulator, UIO and VFIO; the driver's): group, owner pid and uid, state, team key,
+    // joined of L, and each local process.
     let _ = writeln!(out, "host claims ({}):", claims.len());
     for c in &claims {
         let _ = writeln!(out, "  {c}");
@@ -118,6 +154,8 @@ fn host_claims(out: &mut String, device: &AnyDevice, group: Option<usize>) {
             );
         }
     }
+    print!("{out}");
+    ExitCode::SUCCESS
 }
 
 /// Whether the global block's GROUP_ENABLED has bit `index` (the spec's names decide).
@@ -135,21 +173,13 @@ fn group_enabled(
         .is_some_and(|v| v & (1 << index) != 0)
 }
 
-fn dump_block(
-    out: &mut String,
+fn read_block(
     block: &Block,
     index: usize,
     base: usize,
     read: &impl Fn(usize, u32) -> Option<u64>,
-) {
-    match &block.array {
-        Some(_) => {
-            let _ = writeln!(out, "\n{}[{index}] at {base:#x}", *block.name);
-        }
-        None => {
-            let _ = writeln!(out, "\n{} at {base:#x}", *block.name);
-        }
-    }
+) -> BlockView {
+    let mut registers = Vec::new();
     for register in &block.registers {
         let count = register.array.as_ref().map_or(1, |a| *a.count as usize);
         let stride = register.array.as_ref().map_or(0, |a| *a.stride as usize);
@@ -159,65 +189,155 @@ fn dump_block(
                 Some(_) => format!("{}[{element}]", *register.name),
                 None => register.name.to_string(),
             };
-            dump_register(out, register, &name, offset, read);
+            registers.push(RegisterView {
+                name,
+                offset,
+                width: *register.width,
+                reading: read_register(register, offset, read),
+            });
         }
+    }
+    BlockView {
+        name: block.name.to_string(),
+        index: block.array.as_ref().map(|_| index),
+        base,
+        registers,
     }
 }
 
-fn dump_register(
-    out: &mut String,
+fn read_register(
     register: &Register,
-    name: &str,
     offset: usize,
     read: &impl Fn(usize, u32) -> Option<u64>,
-) {
-    let clears: Vec<&str> = register
-        .fields
-        .iter()
-        .filter(|f| {
-            f.side_effect
-                .as_ref()
-                .is_some_and(|s| **s == SideEffect::ReadToClear)
-        })
-        .map(|f| f.name.as_str())
-        .collect();
+) -> Reading {
     if *register.access == Access::WriteOnly {
-        let _ = writeln!(out, "  {offset:#07x} {name:<20} (write-only: not readable)");
-        return;
+        return Reading::NotRead("write-only: not readable".into());
     }
-    if !clears.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {offset:#07x} {name:<20} (not read: reading clears {})",
-            clears.join(", ")
-        );
-        return;
+    // A register a read would change is named, not read.
+    for (effect, verb) in [
+        (SideEffect::ReadToClear, "clears"),
+        (SideEffect::ReadToSet, "sets"),
+    ] {
+        let fields: Vec<&str> = register
+            .fields
+            .iter()
+            .filter(|f| f.side_effect.as_ref().is_some_and(|s| **s == effect))
+            .map(|f| f.name.as_str())
+            .collect();
+        if !fields.is_empty() {
+            return Reading::NotRead(format!("not read: reading {verb} {}", fields.join(", ")));
+        }
     }
-    let Some(value) = read(offset, *register.width) else {
-        let _ = writeln!(out, "  {offset:#07x} {name:<20} (outside the window)");
-        return;
+    let Some(raw) = read(offset, *register.width) else {
+        return Reading::NotRead("outside the window".into());
     };
-    let digits = (*register.width / 4) as usize;
-    let _ = write!(out, "  {offset:#07x} {name:<20} 0x{value:0digits$x}");
-    let fields: Vec<String> = register
+    let fields = register
         .fields
         .iter()
         .filter(|f| f.bits.width() < *register.width || register.fields.len() > 1)
         .map(|f| {
             let bits = *f.bits;
-            let raw = (value >> bits.lsb) & mask(bits.width());
-            let named = f.values.iter().find(|v| *v.value == raw);
-            match named {
-                Some(v) => format!("{}={}", *f.name, *v.name),
-                None if raw < 0x1_0000 => format!("{}={raw}", *f.name),
-                None => format!("{}={raw:#x}", *f.name),
+            let field_raw = (raw >> bits.lsb) & mask(bits.width());
+            FieldView {
+                name: f.name.to_string(),
+                raw: field_raw,
+                value: f
+                    .values
+                    .iter()
+                    .find(|v| *v.value == field_raw)
+                    .map(|v| v.name.to_string()),
             }
         })
         .collect();
-    if !fields.is_empty() {
-        let _ = write!(out, "  {}", fields.join(" "));
+    Reading::Value { raw, fields }
+}
+
+fn text_block(out: &mut String, block: &BlockView) {
+    match block.index {
+        Some(index) => {
+            let _ = writeln!(out, "\n{}[{index}] at {:#x}", block.name, block.base);
+        }
+        None => {
+            let _ = writeln!(out, "\n{} at {:#x}", block.name, block.base);
+        }
     }
-    out.push('\n');
+    for r in &block.registers {
+        let (offset, name) = (r.offset, &r.name);
+        match &r.reading {
+            Reading::NotRead(why) => {
+                let _ = writeln!(out, "  {offset:#07x} {name:<20} ({why})");
+            }
+            Reading::Value { raw, fields } => {
+                let digits = (r.width / 4) as usize;
+                let _ = write!(out, "  {offset:#07x} {name:<20} 0x{raw:0digits$x}");
+                let fields: Vec<String> = fields
+                    .iter()
+                    .map(|f| match &f.value {
+                        Some(v) => format!("{}={v}", f.name),
+                        None if f.raw < 0x1_0000 => format!("{}={}", f.name, f.raw),
+                        None => format!("{}={:#x}", f.name, f.raw),
+                    })
+                    .collect();
+                if !fields.is_empty() {
+                    let _ = write!(out, "  {}", fields.join(" "));
+                }
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// `gba dump --json`: the same content as the text, as one document.
+fn json(
+    device: &AnyDevice,
+    blocks: &[BlockView],
+    claims: &[gba_hal::ClaimReport],
+    kernel: bool,
+) -> serde_json::Value {
+    use serde_json::json;
+    let blocks: Vec<_> = blocks
+        .iter()
+        .map(|b| {
+            let registers: Vec<_> = b
+                .registers
+                .iter()
+                .map(|r| match &r.reading {
+                    Reading::NotRead(why) => json!({
+                        "name": r.name, "offset": r.offset, "width": r.width, "not_read": why,
+                    }),
+                    Reading::Value { raw, fields } => json!({
+                        "name": r.name, "offset": r.offset, "width": r.width, "value": raw,
+                        "fields": fields.iter().map(|f| json!({
+                            "name": f.name, "value": f.raw, "named": f.value,
+                        })).collect::<Vec<_>>(),
+                    }),
+                })
+                .collect();
+            json!({"block": b.name, "index": b.index, "base": b.base, "registers": registers})
+        })
+        .collect();
+    let claims: Vec<_> = claims
+        .iter()
+        .map(|c| {
+            let slots: Vec<_> = device
+                .host()
+                .slot_list(c.group)
+                .iter()
+                .map(|s| {
+                    json!({"slot": s.slot, "pid": s.pid, "alive": s.alive, "team_rank": s.rank, "entered": s.entered})
+                })
+                .collect();
+            let mut claim = crate::sim::claim_json(c);
+            claim["slots"] = json!(slots);
+            claim
+        })
+        .collect();
+    json!({
+        "device": device.to_string(),
+        "group_registers_hidden_by_driver": kernel,
+        "blocks": blocks,
+        "claims": claims,
+    })
 }
 
 fn mask(width: u32) -> u64 {

@@ -430,7 +430,8 @@ pub fn status_json(fabric: &Fabric) -> serde_json::Value {
     })
 }
 
-fn claim_json(c: &gba_hal::ClaimReport) -> serde_json::Value {
+/// One claim in the `--json` documents of `gba sim status` and `gba dump`.
+pub(crate) fn claim_json(c: &gba_hal::ClaimReport) -> serde_json::Value {
     serde_json::json!({
         "group": c.group,
         "state": c.state.to_string(),

@@ -257,6 +257,29 @@ fn dump_of_a_live_group_is_current() {
         .find(|l| l.contains("RELEASE_SEQ"))
         .unwrap_or_else(|| panic!("no RELEASE_SEQ line in\n{dump}"));
     assert!(line.contains("SEQUENCE=5"), "{line}\n{dump}");
+    let out = gba(&[
+        "dump",
+        "--json",
+        "--device",
+        &address.to_string(),
+        "--group",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let dump: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let block = &dump["blocks"][0];
+    assert_eq!(block["index"], 3, "{dump}");
+    let register = |name: &str| {
+        block["registers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {dump}"))
+            .clone()
+    };
+    assert_eq!(register("RELEASE_SEQ")["value"], 5, "{dump}");
+    assert!(register("ARRIVAL")["not_read"].is_string(), "{dump}");
     let out = gba(&["sim", "status", "--json", "--path", path]);
     let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(status["groups"][0]["group"], 3, "{status}");

@@ -19,7 +19,7 @@
 #include "gba_barrier.h"
 
 #define MAX_RANKS 16
-#define MAX_BYTES 256
+#define MAX_BYTES 128
 
 /* The runtime's side: an allgather among the forked processes over shared memory. */
 struct oob {
