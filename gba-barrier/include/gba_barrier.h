@@ -14,6 +14,12 @@
 #include <stdint.h>
 #include <stddef.h>
 
+// The version of this C ABI: raised by one with every change to the header's declarations
+// (a new or changed function, type, constant or meaning; `tests/header.rs` fails until it
+// is), and recorded in CHANGELOG.md. A caller that needs an ABI at least N checks
+// `GBA_ABI_VERSION >= N` at compile time. A changed meaning gets a new name.
+#define GBA_ABI_VERSION 2
+
 // Success.
 #define GBA_OK 0
 
@@ -132,7 +138,8 @@ typedef struct {
   uint32_t group;
   // GBA_OK when offloaded; else why (GBA_ERR_NO_DEVICE: a rank has no device;
   // GBA_ERR_INVALID: a port shared or out of range; GBA_ERR_GROUP_BUSY: no common free
-  // group; GBA_ERR_CONFIG: refused; GBA_ERR_TIMEOUT: not READY in time).
+  // group; GBA_ERR_CONFIG: refused; GBA_ERR_TIMEOUT: not READY in time; GBA_ERR_DENIED:
+  // the rank's user is at its group quota, or another user holds the team's claim).
   int reason;
   // The team rank that caused the fallback, -1 when offloaded.
   int32_t rank;

@@ -26,6 +26,12 @@ use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
 use crate::device::{AnyBarrier, AnyDevice};
 use crate::error::{WaitError, chain};
 
+/// The version of this C ABI: raised by one with every change to the header's declarations
+/// (a new or changed function, type, constant or meaning; `tests/header.rs` fails until it
+/// is), and recorded in CHANGELOG.md. A caller that needs an ABI at least N checks
+/// `GBA_ABI_VERSION >= N` at compile time. A changed meaning gets a new name.
+pub const GBA_ABI_VERSION: c_int = 2;
+
 /// Success.
 pub const GBA_OK: c_int = 0;
 /// A required pointer argument was NULL.

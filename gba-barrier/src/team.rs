@@ -76,6 +76,9 @@ pub enum Reason {
     Configure,
     /// The rank's configuration did not become READY in time.
     Timeout,
+    /// The rank's arbiter refused the claim: its user holds its quota of groups on its port,
+    /// or another user holds the team's key.
+    Denied,
 }
 
 /// What every rank of a team learns from [`Team::create`]: the same value on every rank.
@@ -140,6 +143,7 @@ enum Outcome {
     Busy = 1,
     Timeout = 2,
     Refused = 3,
+    Denied = 4,
 }
 
 impl Team {
@@ -306,6 +310,7 @@ impl Team {
                 Ok(b) => (Outcome::Ready, Some(b)),
                 Err(e) if e.is_retryable() => (Outcome::Busy, None),
                 Err(gba_hal::Error::Timeout { .. }) => (Outcome::Timeout, None),
+                Err(gba_hal::Error::ClaimRefused { .. }) => (Outcome::Denied, None),
                 Err(_) => (Outcome::Refused, None),
             };
             let mut outcomes = vec![0u8; n];
@@ -314,6 +319,7 @@ impl Team {
                 0 => Outcome::Ready,
                 1 => Outcome::Busy,
                 2 => Outcome::Timeout,
+                4 => Outcome::Denied,
                 _ => Outcome::Refused,
             };
             if (0..n).all(|r| of(r) == Outcome::Ready) {
@@ -341,10 +347,19 @@ impl Team {
                 continue;
             }
             let r = (0..n)
-                .find(|&r| of(r) == Outcome::Refused)
+                .find(|&r| of(r) == Outcome::Denied)
+                .or_else(|| (0..n).find(|&r| of(r) == Outcome::Refused))
                 .or_else(|| (0..n).find(|&r| of(r) == Outcome::Timeout))
                 .unwrap_or(0);
-            let (reason, what) = if of(r) == Outcome::Refused {
+            let (reason, what) = if of(r) == Outcome::Denied {
+                (
+                    Reason::Denied,
+                    "was denied by its host's arbiter: its user holds its quota of groups on \
+                     its port (GBA_GROUP_QUOTA, or the kernel driver's groups_per_uid), or \
+                     another user holds the team's claim; that rank's error says which"
+                        .to_string(),
+                )
+            } else if of(r) == Outcome::Refused {
                 (Reason::Configure, "was refused".to_string())
             } else {
                 // The runtime adds which of its parameters sets the limit.

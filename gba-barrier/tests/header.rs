@@ -1,4 +1,5 @@
-//! The committed C header is exactly what cbindgen generates from `src/ffi.rs`.
+//! The committed C header is exactly what cbindgen generates from `src/ffi.rs`, and a change
+//! to its declarations comes with a new `GBA_ABI_VERSION`.
 
 use std::path::Path;
 
@@ -24,4 +25,53 @@ fn the_c_header_is_current() {
         committed == generated,
         "include/gba_barrier.h is stale: run `GBA_BLESS=1 cargo test -p gba-barrier --test header`"
     );
+}
+
+/// The ABI version and the hash of the header's declarations it was recorded with. When the
+/// declarations change, raise `GBA_ABI_VERSION` in `src/ffi.rs` by one and record the new
+/// pair here (the failure message prints it), with a CHANGELOG entry.
+const RECORDED_ABI: (i32, u64) = (2, 0xf2e7_40ad_b30d_dfe7);
+
+/// FNV-1a over the header's lines that are not comments or blank, the version's own line
+/// left out: what a C caller compiles against.
+fn declarations_hash(header: &str) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for line in header.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("//") || line.contains("GBA_ABI_VERSION") {
+            continue;
+        }
+        for byte in line.bytes().chain([b'\n']) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+#[test]
+fn a_changed_abi_has_a_new_version() {
+    let header = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("include/gba_barrier.h"),
+    )
+    .expect("the header");
+    let version = gba_barrier::ffi::GBA_ABI_VERSION;
+    let hash = declarations_hash(&header);
+    assert_eq!(
+        (version, hash),
+        RECORDED_ABI,
+        "the C ABI's declarations changed (or its version did) since they were recorded: raise \
+         GBA_ABI_VERSION in src/ffi.rs to {} (if not yet), add a CHANGELOG entry, and record \
+         ({}, {hash:#x}) in RECORDED_ABI",
+        RECORDED_ABI.0 + 1,
+        RECORDED_ABI.0 + 1,
+    );
+}
+
+#[test]
+fn the_declarations_hash_ignores_comments_but_not_declarations() {
+    let a = "// one\nint f(void);\n";
+    assert_eq!(
+        declarations_hash(a),
+        declarations_hash("// two\n\nint f(void);\n")
+    );
+    assert_ne!(declarations_hash(a), declarations_hash("int f(int);\n"));
 }

@@ -93,9 +93,14 @@ for np in 2 4; do
         "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 3000 1
     expect_log "np=$np MPI_COMM_WORLD on a GBA group" "MPI_COMM_WORLD \(cid 0, size $np\): barrier on GBA group"
     check "np=$np MPI_Ibarrier overlapped with computation" "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/ibarrier" 200 1
+    # every group of the switch for one user (the quota raised to all of them): beyond them
+    # communicators fall back naming the switch; with the default quota, naming the quota
     check "np=$np MPI_Comm_dup/split groups, >32 communicators fall back, free releases" \
-        "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/comms"
+        env GBA_GROUP_QUOTA=32 "${MPIRUN[@]}" -x GBA_GROUP_QUOTA -np $np "${W[@]}" "$BUILD/comms"
     expect_log "np=$np the fallback beyond 32 groups says why" "software barrier: no GBA group is free on every member"
+    check "np=$np beyond the default quota of groups per user, communicators fall back" \
+        "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/comms"
+    expect_log "np=$np the fallback beyond the quota names it" "was denied by its host's arbiter: its user holds its quota of groups"
     check "np=$np lazy teams: communicators with no barrier hold no group; Ibarrier before the first barrier runs in software" \
         "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/lazy"
 

@@ -4,9 +4,9 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use super::{
-    DeviceState, Entered, GBA_ERR_CONFIG, GBA_ERR_GROUP_BUSY, GBA_ERR_INVALID, GBA_ERR_IO,
-    GBA_ERR_NO_DEVICE, GBA_ERR_NULL, GBA_ERR_OOB, GBA_ERR_PENDING, GBA_ERR_TIMEOUT, GBA_OK,
-    KIND_TEAM, device_state, enter, fail, guard, register, timeout, wait_error,
+    DeviceState, Entered, GBA_ERR_CONFIG, GBA_ERR_DENIED, GBA_ERR_GROUP_BUSY, GBA_ERR_INVALID,
+    GBA_ERR_IO, GBA_ERR_NO_DEVICE, GBA_ERR_NULL, GBA_ERR_OOB, GBA_ERR_PENDING, GBA_ERR_TIMEOUT,
+    GBA_OK, KIND_TEAM, device_state, enter, fail, guard, register, timeout, wait_error,
 };
 use crate::team::{OobError, Reason, Team, TeamError, TeamParams, Verdict};
 
@@ -44,7 +44,8 @@ pub struct gba_verdict {
     pub group: u32,
     /// GBA_OK when offloaded; else why (GBA_ERR_NO_DEVICE: a rank has no device;
     /// GBA_ERR_INVALID: a port shared or out of range; GBA_ERR_GROUP_BUSY: no common free
-    /// group; GBA_ERR_CONFIG: refused; GBA_ERR_TIMEOUT: not READY in time).
+    /// group; GBA_ERR_CONFIG: refused; GBA_ERR_TIMEOUT: not READY in time; GBA_ERR_DENIED:
+    /// the rank's user is at its group quota, or another user holds the team's claim).
     pub reason: c_int,
     /// The team rank that caused the fallback, -1 when offloaded.
     pub rank: i32,
@@ -105,6 +106,7 @@ fn reason_code(reason: Reason) -> c_int {
         Reason::NoFreeGroup => GBA_ERR_GROUP_BUSY,
         Reason::Configure => GBA_ERR_CONFIG,
         Reason::Timeout => GBA_ERR_TIMEOUT,
+        Reason::Denied => GBA_ERR_DENIED,
     }
 }
 

@@ -1,6 +1,6 @@
 /* Communicators and groups: MPI_Comm_dup and MPI_Comm_split communicators get their own GBA
- * groups; beyond the 32 groups the extra communicators fall back cleanly (and their barriers
- * still work); MPI_Comm_idup'd communicators too; an inter-communicator keeps OpenMPI's
+ * groups; beyond the free groups (the switch's, or the user's quota of them) the extra
+ * communicators fall back cleanly (and their barriers still work); MPI_Comm_idup'd communicators too; an inter-communicator keeps OpenMPI's
  * barrier; MPI_Comm_free releases a group so that a new communicator claims it again.
  * A communicator is "on the GBA" when one barrier on it adds exactly 1 to BARRIERS_COMPLETED
  * of its rank 0's port, and "software" when it adds 0. Needs GBA_FABRIC and GBA_BIN. */
