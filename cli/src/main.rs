@@ -39,6 +39,8 @@ enum Emit {
     C,
     Svd,
     Docs,
+    Systemrdl,
+    Ipxact,
 }
 
 impl From<Emit> for Output {
@@ -48,6 +50,8 @@ impl From<Emit> for Output {
             Emit::C => Output::C,
             Emit::Svd => Output::Svd,
             Emit::Docs => Output::Docs,
+            Emit::Systemrdl => Output::SystemRdl,
+            Emit::Ipxact => Output::IpXact,
         }
     }
 }

@@ -1,0 +1,149 @@
+//! The one table that says how the spec's access and side effects are spelt in the hardware
+//! formats, SystemRDL 2.0 and IP-XACT 1685-2014, in both directions: the emitters
+//! (`emit::systemrdl`, `emit::ipxact`) and the importers (`import::rdl`, `import::ipxact`)
+//! all read it, so that a new side effect is one new row here.
+//!
+//! Also here: the names of the user-defined properties (SystemRDL) and vendor extensions
+//! (IP-XACT) that carry what those formats have no place for, so that writer and reader
+//! cannot drift apart.
+
+use crate::model::{Access, SideEffect};
+
+/// How one side effect is written in each format.
+#[derive(Debug)]
+pub struct EffectSpelling {
+    pub effect: SideEffect,
+    /// SystemRDL: the property (`onwrite` or `onread`) and its value.
+    pub rdl_property: &'static str,
+    pub rdl_value: &'static str,
+    /// IP-XACT: the element (`modifiedWriteValue` or `readAction`) and its value.
+    pub ipxact_element: &'static str,
+    pub ipxact_value: &'static str,
+}
+
+/// Every side effect of the spec format. The names are the formats' own (SystemRDL's
+/// `woclr`, IP-XACT's `oneToClear`), never new vocabulary.
+pub const EFFECTS: &[EffectSpelling] = &[
+    EffectSpelling {
+        effect: SideEffect::WriteOneToClear,
+        rdl_property: "onwrite",
+        rdl_value: "woclr",
+        ipxact_element: "modifiedWriteValue",
+        ipxact_value: "oneToClear",
+    },
+    EffectSpelling {
+        effect: SideEffect::WriteOneToSet,
+        rdl_property: "onwrite",
+        rdl_value: "woset",
+        ipxact_element: "modifiedWriteValue",
+        ipxact_value: "oneToSet",
+    },
+    EffectSpelling {
+        effect: SideEffect::ReadToClear,
+        rdl_property: "onread",
+        rdl_value: "rclr",
+        ipxact_element: "readAction",
+        ipxact_value: "clear",
+    },
+];
+
+/// The spelling of `effect`.
+pub fn spelling(effect: SideEffect) -> &'static EffectSpelling {
+    EFFECTS
+        .iter()
+        .find(|s| s.effect == effect)
+        .expect("every side effect has a row in interchange::EFFECTS")
+}
+
+/// The side effect a SystemRDL property value means (`onwrite`, `woclr`), if the spec has it.
+pub fn from_rdl(property: &str, value: &str) -> Option<SideEffect> {
+    EFFECTS
+        .iter()
+        .find(|s| s.rdl_property == property && s.rdl_value == value)
+        .map(|s| s.effect)
+}
+
+/// The side effect an IP-XACT element value means (`readAction`, `clear`), if the spec has
+/// it.
+pub fn from_ipxact(element: &str, value: &str) -> Option<SideEffect> {
+    EFFECTS
+        .iter()
+        .find(|s| s.ipxact_element == element && s.ipxact_value == value)
+        .map(|s| s.effect)
+}
+
+/// SystemRDL's `sw` for an access.
+pub fn rdl_sw(access: Access) -> &'static str {
+    match access {
+        Access::ReadOnly => "r",
+        Access::WriteOnly => "w",
+        Access::ReadWrite => "rw",
+    }
+}
+
+/// The access a SystemRDL `sw` value gives (`w1`, `rw1`: write-once, carried as writable;
+/// `na`: none).
+pub fn from_rdl_sw(sw: &str) -> Option<Access> {
+    match sw {
+        "r" => Some(Access::ReadOnly),
+        "w" | "w1" => Some(Access::WriteOnly),
+        "rw" | "wr" | "rw1" => Some(Access::ReadWrite),
+        _ => None,
+    }
+}
+
+/// IP-XACT's `access` for an access.
+pub fn ipxact_access(access: Access) -> &'static str {
+    match access {
+        Access::ReadOnly => "read-only",
+        Access::WriteOnly => "write-only",
+        Access::ReadWrite => "read-write",
+    }
+}
+
+/// The access an IP-XACT `access` value gives (`writeOnce`, `read-writeOnce`: carried as
+/// writable).
+pub fn from_ipxact_access(access: &str) -> Option<Access> {
+    match access {
+        "read-only" => Some(Access::ReadOnly),
+        "write-only" | "writeOnce" => Some(Access::WriteOnly),
+        "read-write" | "read-writeOnce" => Some(Access::ReadWrite),
+        _ => None,
+    }
+}
+
+/// Whether a SystemRDL `sw`/IP-XACT access is a write-once one (carried as plain writable,
+/// with a warning).
+pub fn is_write_once(access: &str) -> bool {
+    matches!(access, "w1" | "rw1" | "writeOnce" | "read-writeOnce")
+}
+
+/// SystemRDL user-defined properties (declared at the top of every emitted file).
+pub mod udp {
+    /// addrmap (the device): the spec's `version`.
+    pub const VERSION: &str = "gba_version";
+    /// addrmap (the device): the spec's constants, an array of `gba_constant` structs.
+    pub const CONSTANTS: &str = "gba_constants";
+    pub const CONSTANT_STRUCT: &str = "gba_constant";
+    /// addrmap (a block): the bytes one instance owns.
+    pub const SIZE: &str = "gba_size";
+    /// addrmap or reg: the block or register this one is another view of.
+    pub const ALTERNATE_OF: &str = "gba_alternate_of";
+    /// addrmap: holds one alternate register of the named block (SystemRDL lets registers
+    /// overlap only across the children of a `bridge` address map).
+    pub const VIEW_OF: &str = "gba_view_of";
+    /// reg: its place among its block's registers (views are emitted apart from the block).
+    pub const POSITION: &str = "gba_position";
+    /// reg or field: the spec's access (`ro`, `wo`, `rw`), where the fields do not say it.
+    pub const ACCESS: &str = "gba_access";
+    /// reg: the reset value, where bits outside every field are set.
+    pub const RESET: &str = "gba_reset";
+    /// field: stands for a register that has no fields (SystemRDL needs one).
+    pub const IMPLICIT: &str = "gba_implicit";
+}
+
+/// IP-XACT vendor extensions, in their own namespace.
+pub mod ext {
+    pub const NAMESPACE: &str = "urn:gba-codegen:ipxact:1";
+    pub const PREFIX: &str = "gba";
+}
