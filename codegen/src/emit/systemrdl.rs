@@ -136,7 +136,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
          property {pos} {{ type = longint unsigned; component = addrmap | reg | field; }};\n\
          property {acc} {{ type = string; component = reg | field; }};\n\
          property {reset} {{ type = longint unsigned; component = reg; }};\n\
-         property {imp} {{ type = boolean; component = field; }};\n\
+         property {imp} {{ type = boolean; component = reg | field; }};\n\
          struct {el}_t {{ string array; longint unsigned index; longint unsigned count; longint unsigned stride; }};\n\
          property {el} {{ type = {el}_t; component = reg; }};\n\n",
         el = udp::ELEMENT,
@@ -223,6 +223,14 @@ fn write_block(out: &mut String, block: &Block, position: usize, placed: bool) {
         .filter(|r| r.alternate_of.is_none())
         .collect();
     let placed = interchange::out_of_order(&primaries, |r| *r.offset);
+    if primaries.is_empty() {
+        // SystemRDL needs a child in every address map: a stand-in register.
+        let _ = writeln!(
+            out,
+            "        reg {{ {imp} = true; field {{ sw = r; {imp} = true; }} VALUE[7:0] = 0; }} gba_empty @ 0x0;",
+            imp = udp::IMPLICIT
+        );
+    }
     for (position, register) in block.registers.iter().enumerate() {
         if register.alternate_of.is_some() {
             continue;

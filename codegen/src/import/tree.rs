@@ -40,6 +40,8 @@ pub(crate) struct Gba {
     pub gba_access: Option<String>,
     pub gba_reset: Option<u64>,
     pub gba_element: Option<ElementNode>,
+    /// reg: the stand-in of a block without registers (SystemRDL needs one).
+    pub gba_implicit: Option<bool>,
 }
 
 /// One element of an interleaved register array, written alone (`interchange::udp::ELEMENT`).
@@ -358,10 +360,16 @@ fn block(ctx: &mut Ctx, node: &Node) -> Option<Block> {
     }
     let mut registers = Vec::new();
     flatten(ctx, &placed(&node.children), "", 0, &at, &mut registers);
-    let size = node
-        .gba
-        .gba_size
-        .unwrap_or_else(|| node.size.max(1).next_power_of_two());
+    resolve_overlaps(ctx, &at, &mut registers);
+    // A foreign block owns its registers' span, rounded up to a power of two where its
+    // array's stride leaves room.
+    let size = node.gba.gba_size.unwrap_or_else(|| {
+        let rounded = node.size.max(1).next_power_of_two();
+        match &array {
+            Some(a) if rounded > *a.stride => node.size.max(1),
+            _ => rounded,
+        }
+    });
     Some(Block {
         name: located(node.name.clone()),
         description: node.desc.trim().to_string(),
@@ -371,6 +379,58 @@ fn block(ctx: &mut Ctx, node: &Node) -> Option<Block> {
         registers,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
     })
+}
+
+/// SystemRDL lets a read-only and a write-only register share an address, and fields
+/// likewise; the spec needs the second register declared an alternate view of the first, and
+/// has no overlapping fields: the later of two overlapping fields is left out.
+fn resolve_overlaps(ctx: &mut Ctx, at: &str, registers: &mut [Register]) {
+    for i in 0..registers.len() {
+        let register = &registers[i];
+        if register.alternate_of.is_some() {
+            continue;
+        }
+        let span = |r: &Register| {
+            let start = *r.offset;
+            let end = r
+                .element_offsets()
+                .last()
+                .unwrap_or(start)
+                .saturating_add(r.bytes());
+            (start, end)
+        };
+        let (start, end) = span(register);
+        let primary = registers[..i].iter().find(|other| {
+            let (s, e) = span(other);
+            other.alternate_of.is_none() && s < end && start < e
+        });
+        if let Some(primary) = primary {
+            let name = primary.name.value.clone();
+            ctx.warn(
+                Treatment::Reshaped,
+                &format!("{at}.{}", *registers[i].name),
+                None,
+                format!("overlaps register `{name}`: imported as an alternate view of it"),
+            );
+            registers[i].alternate_of = Some(located(name));
+        }
+    }
+    for register in registers.iter_mut() {
+        let mut kept: Vec<Field> = Vec::new();
+        for field in std::mem::take(&mut register.fields) {
+            if let Some(other) = kept.iter().find(|k| k.bits.mask() & field.bits.mask() != 0) {
+                ctx.warn(
+                    Treatment::LeftOut,
+                    &format!("{at}.{}.{}", *register.name, *field.name),
+                    None,
+                    format!("overlaps field `{}`: left out", *other.name),
+                );
+                continue;
+            }
+            kept.push(field);
+        }
+        register.fields = kept;
+    }
 }
 
 /// `nodes` in the order their positions say (`interchange::udp::POSITION`), when every one
@@ -396,6 +456,7 @@ fn flatten(
     for node in nodes {
         let here = format!("{at}.{}", node.name);
         match node.kind {
+            Kind::Reg if node.gba.gba_implicit == Some(true) => {}
             Kind::Reg => {
                 let array = match &node.gba.gba_element {
                     // Only the first element of an interleaved array stands for it.
