@@ -34,6 +34,7 @@ from pathlib import Path
 
 from systemrdl import RDLCompiler, RDLCompileError
 from systemrdl import node as rdlnode
+from systemrdl.messages import MessagePrinter, Severity
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ["peakrdl-python==4.0.0", "peakrdl-cheader==1.1.0", "peakrdl-ipxact==3.5.0"]
@@ -60,14 +61,30 @@ def corpus() -> list[Path]:
     return sorted(files)
 
 
+class Collect(MessagePrinter):
+    """Keeps the compiler's errors for the report instead of printing every message."""
+
+    def __init__(self):
+        super().__init__()
+        self.errors = []
+
+    def print_message(self, severity, text, src_ref):
+        if severity in (Severity.ERROR, Severity.FATAL):
+            self.errors.append(text)
+
+
 def elaborate(path: Path, ipxact: bool = False):
-    compiler = RDLCompiler()
-    if ipxact:
-        from peakrdl_ipxact import IPXACTImporter
-        IPXACTImporter(compiler).import_file(str(path), remap_state="default")
-    else:
-        compiler.compile_file(str(path))
-    return compiler.elaborate()
+    printer = Collect()
+    compiler = RDLCompiler(message_printer=printer)
+    try:
+        if ipxact:
+            from peakrdl_ipxact import IPXACTImporter
+            IPXACTImporter(compiler).import_file(str(path), remap_state="default")
+        else:
+            compiler.compile_file(str(path))
+        return compiler.elaborate()
+    except RDLCompileError as e:
+        raise RDLCompileError(printer.errors[0] if printer.errors else str(e)) from None
 
 
 def regmap(root) -> dict:
@@ -88,7 +105,25 @@ def regmap(root) -> dict:
             fields.append((f.low, f.high, sw, onread.name if onread else None,
                            onwrite.name if onwrite else None, reset or 0))
         out[reg.absolute_address].append((reg.get_property("regwidth"), tuple(sorted(fields))))
+        WHY.setdefault(reg.absolute_address, why_left_out(reg))
     return {a: sorted(v) for a, v in out.items()}
+
+
+# address -> what the spec format lacks for the original register there (for the report).
+WHY = {}
+
+
+def why_left_out(reg) -> str:
+    node = reg
+    while node is not None:
+        if isinstance(node, rdlnode.MemNode):
+            return "a register inside a memory"
+        if getattr(node, "array_dimensions", None) and len(node.array_dimensions) > 1:
+            return "a multi-dimensional array"
+        node = node.parent
+    if reg.get_property("regwidth") > 64:
+        return "a register wider than 64 bits"
+    return "other"
 
 
 def difference(original: dict, back: dict) -> str | None:
@@ -98,7 +133,7 @@ def difference(original: dict, back: dict) -> str | None:
         if a == b:
             continue
         if b is None:
-            return "register missing after the round trip (left out, warned)"
+            return f"register missing after the round trip: {WHY.get(address, 'other')} (left out, warned)"
         if a is None:
             return "register added by the round trip"
         if len(a) != len(b):
@@ -130,9 +165,13 @@ def run(cmd, timeout=600):
 
 
 def first_error(text: str) -> str:
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
         if "error" in line.lower() or "refused" in line.lower():
-            line = line.split(": error: ", 1)[-1]
+            # `error: FILE: why`, without the file; a list's first item after its colon.
+            line = line.split(": ", 2)[-1] if line.startswith("error: ") else line
+            if line.endswith(":") and i + 1 < len(lines):
+                line += " " + lines[i + 1].strip()
             return line.strip()[:160]
     return (text.strip().splitlines() or ["?"])[-1][:160]
 
@@ -164,6 +203,7 @@ def rdl_corpus(gba, verbose) -> dict:
         entry = {"file": name}
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
+            WHY.clear()
             try:
                 root = elaborate(path)
                 original = regmap(root)

@@ -390,20 +390,27 @@ fn resolve_overlaps(ctx: &mut Ctx, at: &str, registers: &mut [Register]) {
         if register.alternate_of.is_some() {
             continue;
         }
-        let span = |r: &Register| {
-            let start = *r.offset;
-            let end = r
-                .element_offsets()
-                .last()
-                .unwrap_or(start)
-                .saturating_add(r.bytes());
-            (start, end)
+        // Element by element: interleaved arrays (the RP2040's) do not overlap. Huge arrays
+        // are compared by span, so that a hostile count cannot make this quadratic.
+        let overlaps = |a: &Register, b: &Register| {
+            let count = |r: &Register| r.array.as_ref().map_or(1, |x| *x.count);
+            if count(a).saturating_mul(count(b)) > 1 << 16 {
+                let end = |r: &Register| {
+                    r.element_offsets()
+                        .last()
+                        .unwrap_or(*r.offset)
+                        .saturating_add(r.bytes())
+                };
+                return *a.offset < end(b) && *b.offset < end(a);
+            }
+            a.element_offsets().any(|x| {
+                b.element_offsets()
+                    .any(|y| x < y.saturating_add(b.bytes()) && y < x.saturating_add(a.bytes()))
+            })
         };
-        let (start, end) = span(register);
-        let primary = registers[..i].iter().find(|other| {
-            let (s, e) = span(other);
-            other.alternate_of.is_none() && s < end && start < e
-        });
+        let primary = registers[..i]
+            .iter()
+            .find(|other| other.alternate_of.is_none() && overlaps(other, register));
         if let Some(primary) = primary {
             let name = primary.name.value.clone();
             ctx.warn(
