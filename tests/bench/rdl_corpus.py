@@ -93,6 +93,11 @@ def regmap(root) -> dict:
     for reg in root.descendants(unroll=True):
         if not isinstance(reg, rdlnode.RegNode):
             continue
+        try:
+            if reg.get_property("gba_implicit"):
+                continue  # our stand-in for a block that kept no register
+        except LookupError:
+            pass
         fields = []
         for f in reg.fields():
             sw = f.get_property("sw").name

@@ -216,7 +216,12 @@ fn component(document: &Document) -> Result<Node, IpXactError> {
 }
 
 fn address_block(document: &Document, block: XmlNode) -> Node {
-    let mut node = empty_node(Kind::Map, text(block, "name").unwrap_or_default());
+    // A memory (`usage` memory) is not a register block: left out, as in SystemRDL.
+    let kind = match text(block, "usage").as_deref() {
+        Some("memory") => Kind::Mem,
+        _ => Kind::Map,
+    };
+    let mut node = empty_node(kind, text(block, "name").unwrap_or_default());
     node.desc = text(block, "description").unwrap_or_default();
     node.offset = num(block, "baseAddress").unwrap_or(0);
     node.size = num(block, "range").unwrap_or(0);

@@ -217,6 +217,7 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
         );
         let mut registers = Vec::new();
         flatten(&mut ctx, &top.children, "", 0, &top.name, &mut registers);
+        resolve_overlaps(&mut ctx, &top.name, &mut registers);
         let size = top.size.max(1).next_power_of_two();
         blocks.push((
             None,
