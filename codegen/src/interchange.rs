@@ -130,15 +130,39 @@ pub fn interleaved(block: &Block, register: &Register) -> bool {
         return false;
     }
     let start = *register.offset;
+    // systemrdl-compiler's span of an array: count times the stride.
     let end = start
-        .saturating_add(array.stride.saturating_mul(array.count.saturating_sub(1)))
-        .saturating_add(register.bytes());
+        .saturating_add(array.stride.saturating_mul(*array.count))
+        .max(
+            start
+                .saturating_add(array.stride.saturating_mul(array.count.saturating_sub(1)))
+                .saturating_add(register.bytes()),
+        );
     block.registers.iter().any(|other| {
         !std::ptr::eq(other, register)
             && other.alternate_of.is_none()
             && other
                 .element_offsets()
                 .any(|o| o < end && o + other.bytes() > start)
+    })
+}
+
+/// Whether a block array's span (first byte to its last instance's end) holds another block:
+/// the formats see an array as one span, so SystemRDL needs a `bridge` root and IP-XACT one
+/// address block per instance.
+pub fn interleaved_block(device: &crate::model::Device, block: &Block) -> bool {
+    let Some(array) = &block.array else {
+        return false;
+    };
+    let start = *block.offset;
+    let end = start
+        .saturating_add(array.stride.saturating_mul(array.count.saturating_sub(1)))
+        .saturating_add(*block.size);
+    device.blocks.iter().any(|other| {
+        !std::ptr::eq(other, block)
+            && other.alternate_of.is_none()
+            && *other.offset < end
+            && start < other.offset.saturating_add(*other.size)
     })
 }
 

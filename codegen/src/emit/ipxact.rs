@@ -131,6 +131,35 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
     for (position, block) in device.blocks.iter().enumerate() {
         if block.alternate_of.is_some() {
             alternates.push((position, block));
+        } else if interchange::interleaved_block(device, block) {
+            // Other blocks lie between the instances: one address block per instance.
+            let Some(array) = &block.array else { continue };
+            for index in 0..*array.count {
+                let instance = Block {
+                    name: crate::location::Located::synthetic(format!("{}_{index}", *block.name)),
+                    offset: crate::location::Located::synthetic(
+                        block
+                            .offset
+                            .saturating_add(index.saturating_mul(*array.stride)),
+                    ),
+                    array: None,
+                    ..block.clone()
+                };
+                address_block(&mut x, &instance, None);
+                // The marker goes inside the address block just written.
+                if let Some(end) = x.out.rfind("</ipxact:vendorExtensions>") {
+                    let at = x.out[..end].rfind('\n').map_or(0, |n| n + 1);
+                    x.out.insert_str(
+                        at,
+                        &format!(
+                            "          <gba:element>\n            <gba:array>{}</gba:array>\n            <gba:index>{index}</gba:index>\n            <gba:count>{}</gba:count>\n            <gba:stride>{}</gba:stride>\n          </gba:element>\n",
+                            escape(&block.name),
+                            *array.count,
+                            hex(*array.stride)
+                        ),
+                    );
+                }
+            }
         } else {
             address_block(&mut x, block, None);
         }

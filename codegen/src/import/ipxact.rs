@@ -231,6 +231,16 @@ fn address_block(document: &Document, block: XmlNode) -> Node {
     node.gba.gba_alternate_of = ours(block, "alternateOf");
     node.gba.gba_view_of = ours(block, "viewOf");
     node.gba.gba_position = ours(block, "position").as_deref().and_then(number);
+    if let Some(element) = ours_node(block, "element") {
+        // One instance of an interleaved block array: the first stands for the array.
+        let index = num(element, "index").unwrap_or(0);
+        if index != 0 {
+            node.gba.gba_implicit = Some(true);
+        }
+        node.name = text(element, "array").unwrap_or_default();
+        node.dims = vec![num(element, "count").unwrap_or(1)];
+        node.stride = num(element, "stride").unwrap_or(0);
+    }
     let default_access = node.access.clone();
     let mut items = registers(document, block, default_access.as_deref());
     if let Some(array) = ours_node(block, "array") {

@@ -234,6 +234,9 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
     } else {
         for child in &top.children {
             let at = child.name.clone();
+            if child.gba.gba_implicit == Some(true) {
+                continue; // an instance of an interleaved block array other than the first
+            }
             if child.kind == Kind::Mem {
                 ctx.warn(
                     Treatment::LeftOut,
