@@ -34,6 +34,14 @@ if ((${#need_packages[@]})); then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_packages[@]}"
 fi
+# SystemRDL's and IP-XACT's reference front ends: `gba import-rdl` elaborates with
+# systemrdl-compiler, and codegen/tests/interchange.rs checks every export with it and with
+# peakrdl-ipxact (those tests fail under CI=true when these are missing).
+if ! python3 -c "import systemrdl, peakrdl_ipxact" >/dev/null 2>&1; then
+    echo "installing systemrdl-compiler peakrdl-ipxact (pip)"
+    python3 -m pip install -q systemrdl-compiler peakrdl-ipxact 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages systemrdl-compiler peakrdl-ipxact
+fi
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
     rustup component add rustfmt clippy
 fi

@@ -39,6 +39,8 @@ enum Emit {
     C,
     Svd,
     Docs,
+    Systemrdl,
+    Ipxact,
 }
 
 impl From<Emit> for Output {
@@ -48,6 +50,8 @@ impl From<Emit> for Output {
             Emit::C => Output::C,
             Emit::Svd => Output::Svd,
             Emit::Docs => Output::Docs,
+            Emit::Systemrdl => Output::SystemRdl,
+            Emit::Ipxact => Output::IpXact,
         }
     }
 }
@@ -115,6 +119,31 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Convert a SystemRDL file into a spec, elaborated by systemrdl-compiler (`python3 -m
+    /// pip install systemrdl-compiler`; GBA_PYTHON names another interpreter); what the spec
+    /// cannot carry is listed on stderr.
+    ImportRdl {
+        /// The SystemRDL file.
+        file: PathBuf,
+        /// Write the spec here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Refuse the file if anything in it cannot be carried as it is.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Convert an IP-XACT (1685-2014 or 2009) component's memory map into a spec; what the
+    /// spec cannot carry is listed on stderr.
+    ImportIpxact {
+        /// The IP-XACT XML file.
+        file: PathBuf,
+        /// Write the spec here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Refuse the file if anything in it cannot be carried as it is.
+        #[arg(long)]
+        strict: bool,
+    },
 }
 
 /// `gba diff` exit statuses; scripts tell breaking from compatible by them.
@@ -161,6 +190,18 @@ fn main() -> ExitCode {
         }
         Command::Check { file } => check_spec(&file, style),
         Command::ImportSvd { file, out, strict } => import_svd(&file, out.as_deref(), strict),
+        Command::ImportRdl { file, out, strict } => {
+            let imported = gba_codegen::import::rdl::import(&file, strict);
+            finish_import(&file, out.as_deref(), imported, "import-rdl", "SystemRDL")
+        }
+        Command::ImportIpxact { file, out, strict } => {
+            let imported = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read it: {e}"))
+                .and_then(|xml| {
+                    gba_codegen::import::ipxact::from_str(&xml, strict).map_err(|e| e.to_string())
+                });
+            finish_import(&file, out.as_deref(), imported, "import-ipxact", "IP-XACT")
+        }
         Command::Diff { old, new, json } => diff(&old, &new, json, style),
         Command::Sim { command } => sim::run(command),
         Command::Bench(args) => bench::run(args),
@@ -328,7 +369,20 @@ fn import_svd(file: &Path, out: Option<&Path>, strict: bool) -> ExitCode {
     } else {
         gba_codegen::import::svd::Mode::Lenient
     };
-    let imported = match gba_codegen::import::svd::from_str_with(&xml, mode) {
+    let imported = gba_codegen::import::svd::from_str_with(&xml, mode);
+    finish_import(file, out, imported, "import-svd", "SVD")
+}
+
+/// Prints an import's warnings and writes its spec (`gba import-svd`, `import-rdl`,
+/// `import-ipxact`).
+fn finish_import<E: std::fmt::Display>(
+    file: &Path,
+    out: Option<&Path>,
+    imported: Result<gba_codegen::import::Imported, E>,
+    command: &str,
+    format: &str,
+) -> ExitCode {
+    let imported = match imported {
         Ok(imported) => imported,
         Err(error) => {
             eprintln!("error: {}: {error}", file.display());
@@ -345,7 +399,7 @@ fn import_svd(file: &Path, out: Option<&Path>, strict: bool) -> ExitCode {
         eprintln!("{summary}");
     }
     let header = format!(
-        "Imported from {} by `gba import-svd`, and validated.\nWhat the SVD holds that this spec lacks was listed by the import as warnings.",
+        "Imported from {} by `gba {command}`, and validated.\nWhat the {format} holds that this spec lacks was listed by the import as warnings.",
         file.file_name().map_or_else(
             || file.display().to_string(),
             |n| n.to_string_lossy().into_owned()

@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod diff;
 pub mod emit;
 pub mod import;
+pub mod interchange;
 pub mod location;
 pub mod model;
 pub mod names;

@@ -82,7 +82,15 @@ pub fn validate(device: Device, outputs: &[Output]) -> Result<Validated, Vec<Dia
     let mut outputs = outputs.to_vec();
     outputs.sort();
     outputs.dedup();
-    let warnings = warnings(&device);
+    let mut warnings = warnings(&device);
+    for (output, format) in [
+        (Output::SystemRdl, "SystemRDL"),
+        (Output::IpXact, "IP-XACT"),
+    ] {
+        if outputs.contains(&output) {
+            warnings.extend(crate::interchange::check(&device, format));
+        }
+    }
     Ok(Validated {
         device,
         outputs,

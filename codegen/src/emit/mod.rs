@@ -13,8 +13,10 @@ use crate::model::Device;
 
 pub mod c;
 pub mod docs;
+pub mod ipxact;
 pub mod rust;
 pub mod svd;
+pub mod systemrdl;
 mod text;
 
 /// One generated file: where it goes, and its full text.
@@ -71,10 +73,21 @@ pub enum Output {
     Svd,
     /// `registers.md` and its diagrams.
     Docs,
+    /// SystemRDL 2.0 (`<device>.rdl`).
+    SystemRdl,
+    /// IP-XACT 1685-2014 (`<device>.xml`).
+    IpXact,
 }
 
 impl Output {
-    pub const ALL: [Output; 4] = [Output::Rust, Output::C, Output::Svd, Output::Docs];
+    pub const ALL: [Output; 6] = [
+        Output::Rust,
+        Output::C,
+        Output::Svd,
+        Output::Docs,
+        Output::SystemRdl,
+        Output::IpXact,
+    ];
 
     /// The spelling on the command line (`--emit rust,c`).
     pub fn keyword(self) -> &'static str {
@@ -83,6 +96,8 @@ impl Output {
             Output::C => "c",
             Output::Svd => "svd",
             Output::Docs => "docs",
+            Output::SystemRdl => "systemrdl",
+            Output::IpXact => "ipxact",
         }
     }
 
@@ -96,6 +111,8 @@ impl Output {
             Output::C => Ok(c::files(device, provenance)),
             Output::Svd => svd::files(device, provenance),
             Output::Docs => Ok(docs::files(device, provenance)),
+            Output::SystemRdl => Ok(systemrdl::files(device, provenance)),
+            Output::IpXact => Ok(ipxact::files(device, provenance)),
         }
     }
 
@@ -105,7 +122,7 @@ impl Output {
             Output::Rust => rust::check(device),
             Output::C => c::check(device),
             Output::Svd => svd::check(device),
-            Output::Docs => Vec::new(),
+            Output::Docs | Output::SystemRdl | Output::IpXact => Vec::new(),
         }
     }
 }
@@ -117,6 +134,8 @@ impl std::fmt::Display for Output {
             Output::C => "C",
             Output::Svd => "SVD",
             Output::Docs => "documentation",
+            Output::SystemRdl => "SystemRDL",
+            Output::IpXact => "IP-XACT",
         })
     }
 }

@@ -5,7 +5,12 @@
 //! model cannot hold, and every name it had to change, becomes a [`Warning`]; and the device
 //! it returns has passed the same validation as a hand-written spec.
 
+pub mod ipxact;
+pub mod rdl;
 pub mod svd;
+mod tree;
+
+pub use tree::TreeError;
 
 /// What the import did with an item it could not carry over as the source has it: each
 /// warning says which, so that a summary can count them (`gba import-svd`'s last line).

@@ -40,7 +40,7 @@ enum Item {
 
 /// Renames until every check passes; returns the problems renaming could not fix (empty when
 /// the device is valid for every output).
-pub(super) fn legalise(warnings: &mut Warnings, device: &mut Device) -> Vec<Diagnostic> {
+pub(crate) fn legalise(warnings: &mut Warnings, device: &mut Device) -> Vec<Diagnostic> {
     let items = tag(device);
     let by_loc: HashMap<Loc, usize> = items
         .iter()

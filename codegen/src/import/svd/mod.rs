@@ -34,12 +34,12 @@ mod constants;
 mod convert;
 mod derive;
 mod flatten;
-mod legalise;
+pub(crate) mod legalise;
 mod lines;
 mod overlaps;
 mod rename;
 mod repair;
-mod warnings;
+pub(crate) mod warnings;
 
 use svd_rs as svd;
 

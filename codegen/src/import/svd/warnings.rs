@@ -4,12 +4,12 @@ use crate::import::{Treatment, Warning};
 
 /// The warnings so far, in the order the passes found them.
 #[derive(Debug, Default)]
-pub(super) struct Warnings(Vec<Warning>);
+pub(crate) struct Warnings(Vec<Warning>);
 
 impl Warnings {
     /// Reports `message` about the item at `at` (`UART0.UARTDR.DATA`), which the import
     /// treated as `treatment` says.
-    pub(super) fn warn(
+    pub(crate) fn warn(
         &mut self,
         treatment: Treatment,
         at: impl Into<String>,
@@ -25,7 +25,7 @@ impl Warnings {
 
     /// Reports `message` about the item at `at`, whose line the pass knows already (the
     /// repairs read the file's XML themselves).
-    pub(super) fn warn_at_line(
+    pub(crate) fn warn_at_line(
         &mut self,
         treatment: Treatment,
         at: String,
@@ -40,7 +40,7 @@ impl Warnings {
         });
     }
 
-    pub(super) fn into_vec(self) -> Vec<Warning> {
+    pub(crate) fn into_vec(self) -> Vec<Warning> {
         self.0
     }
 }

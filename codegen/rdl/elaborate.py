@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Elaborates a SystemRDL file with the reference front end, systemrdl-compiler, and prints
+the elaborated register map as JSON for `gba import-rdl` (codegen/src/import/rdl.rs reads it;
+the shape is `import::tree::Map`).
+
+Usage: elaborate.py FILE.rdl [--top NAME] [--incdir DIR ...]
+Exit status 0 with the JSON on stdout; 1 with systemrdl-compiler's messages on stderr when the
+file does not compile; 3 when systemrdl-compiler is not installed.
+"""
+
+import argparse
+import json
+import sys
+
+try:
+    from systemrdl import RDLCompiler, RDLCompileError
+    from systemrdl import node as rdlnode
+    from systemrdl import rdltypes
+except ImportError:
+    print("systemrdl-compiler is not installed: run `python3 -m pip install systemrdl-compiler`",
+          file=sys.stderr)
+    sys.exit(3)
+
+# Our own user-defined properties (codegen/src/interchange.rs, `udp`).
+GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
+       "gba_position", "gba_access", "gba_reset", "gba_implicit"}
+# Field behaviour the spec format has no place for, reported when set.
+FIELD_BEHAVIOUR = ["singlepulse", "swwe", "swwel", "swmod", "swacc", "counter", "intr",
+                   "sticky", "stickybit", "hwclr", "hwset", "paritycheck", "rclr", "rset",
+                   "woset", "woclr", "we", "wel", "anded", "ored", "xored", "overflow",
+                   "underflow", "incr", "decr", "threshold", "saturate"]
+
+
+def text(value):
+    return value if isinstance(value, str) else ""
+
+
+def enum_name(value):
+    return value.name if value is not None and hasattr(value, "name") else None
+
+
+def gba_props(node):
+    out = {}
+    unsupported = []
+    for prop in node.list_properties(include_native=False, include_udp=True):
+        value = node.get_property(prop)
+        if prop in GBA:
+            if prop == "gba_constants":
+                value = [{"name": c.name, "value": c.value, "desc": c.desc} for c in value]
+            elif prop == "gba_element":
+                value = {"array": value.array, "index": value.index, "count": value.count,
+                         "stride": value.stride}
+            out[prop] = value
+        else:
+            unsupported.append(f"user-defined property `{prop}`")
+    return out, unsupported
+
+
+def line_of(node):
+    ref = node.inst.inst_src_ref or node.inst.def_src_ref
+    try:
+        return ref.line
+    except Exception:
+        return None
+
+
+def field(node):
+    gba, unsupported = gba_props(node)
+    for prop in FIELD_BEHAVIOUR:
+        try:
+            value = node.get_property(prop)
+        except LookupError:
+            continue
+        if value is True or (value not in (False, None, 0) and prop in ("counter", "intr")):
+            # rclr/woclr/woset as booleans are SystemRDL 1.0 spellings of onread/onwrite,
+            # which systemrdl-compiler already folds in; they are read below.
+            if prop not in ("rclr", "rset", "woset", "woclr"):
+                unsupported.append(f"`{prop}`")
+    reset = node.get_property("reset")
+    if reset is not None and not isinstance(reset, int):
+        unsupported.append("a reset value that is a reference, not a number")
+        reset = None
+    encode = node.get_property("encode")
+    values = []
+    if encode is not None:
+        values = [{"name": m.name, "value": m.value, "desc": text(m.rdl_desc)} for m in encode]
+    return {
+        "name": node.inst_name,
+        "desc": text(node.get_property("desc")),
+        "lsb": node.low,
+        "msb": node.high,
+        "sw": enum_name(node.get_property("sw")),
+        "onread": enum_name(node.get_property("onread")),
+        "onwrite": enum_name(node.get_property("onwrite")),
+        "reset": reset,
+        "values": values,
+        "gba_access": gba.get("gba_access"),
+        "implicit": bool(gba.get("gba_implicit")),
+        "position": gba.get("gba_position"),
+        "unsupported": unsupported,
+        "line": line_of(node),
+    }
+
+
+def addressable(node):
+    gba, unsupported = gba_props(node)
+    kind = {rdlnode.AddrmapNode: "map", rdlnode.RegfileNode: "regfile",
+            rdlnode.RegNode: "reg", rdlnode.MemNode: "mem"}[type(node)]
+    out = {
+        "kind": kind,
+        "name": node.inst_name,
+        "desc": text(node.get_property("desc")),
+        "offset": node.raw_address_offset,
+        "dims": list(node.array_dimensions or []),
+        "stride": node.array_stride or 0,
+        "size": node.size,
+        "gba": gba,
+        "unsupported": unsupported,
+        "line": line_of(node),
+        "children": [],
+        "fields": [],
+        "width": 0,
+    }
+    if kind == "reg":
+        out["width"] = node.get_property("regwidth")
+        if node.is_alias:
+            out["unsupported"].append(f"an alias of `{node.alias_primary.inst_name}`")
+        out["fields"] = [field(f) for f in node.fields()]
+    elif kind != "mem":
+        out["children"] = [addressable(c) for c in node.children(unroll=False)
+                           if isinstance(c, rdlnode.AddressableNode)]
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file")
+    parser.add_argument("--top")
+    parser.add_argument("--incdir", action="append", default=[])
+    args = parser.parse_args()
+    # Descriptions exactly as written (the spec keeps its indentation); not dedented.
+    compiler = RDLCompiler(dedent_desc=False)
+    try:
+        compiler.compile_file(args.file, incl_search_paths=args.incdir)
+        root = compiler.elaborate(top_def_name=args.top)
+    except RDLCompileError:
+        sys.exit(1)
+    top = addressable(root.top)
+    top["name"] = root.top.type_name or root.top.inst_name
+    json.dump(top, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,410 @@
+//! SystemRDL 2.0 (`<device>.rdl`), for hardware flows (PeakRDL and the like).
+//!
+//! Mapping: the device is the root `addrmap` (its type name is the device's name); a block
+//! a child `addrmap` at its offset, a block array an `addrmap` array (`name[count] @ offset
+//! += stride`); a register a `reg` (`regwidth`), a register array a `reg` array; a field a
+//! `field` with `sw`, its part of the register's reset value, `onwrite`/`onread` for its side
+//! effect (`crate::interchange::EFFECTS`) and an `enum` (`encode`) for its values.
+//!
+//! SystemRDL has no place for the rest, so user-defined properties declared at the top of the
+//! file carry it (`crate::interchange::udp`): the version, the constants, a block's size, the
+//! spec's access where the fields do not say it, reset bits outside every field, a stand-in
+//! field for a register without fields, and alternate views. SystemRDL lets registers
+//! overlap only when one is read-only and the other write-only, and address maps only under a
+//! `bridge` root: so a device with alternates is a `bridge`, and each alternate register is
+//! emitted in an address map of its own (`gba_view_of`) at its block's offset.
+
+use std::fmt::Write;
+
+use super::{GeneratedFile, Place, Provenance};
+use crate::Validated;
+use crate::interchange::{self, udp};
+use crate::model::{Block, Device, Field, Register};
+
+pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
+    vec![GeneratedFile {
+        place: Place::Crate,
+        path: format!("{}.rdl", crate::names::lower(&device.name)),
+        contents: render(device, provenance),
+    }]
+}
+
+/// SystemRDL 2.0's keywords: a name that is one is written escaped (`\field`), which the
+/// language reads as the plain name.
+const KEYWORDS: &[&str] = &[
+    "abstract",
+    "accesstype",
+    "addressingtype",
+    "addrmap",
+    "alias",
+    "all",
+    "bit",
+    "boolean",
+    "bothedge",
+    "compact",
+    "component",
+    "componentwidth",
+    "constraint",
+    "default",
+    "encode",
+    "enum",
+    "external",
+    "false",
+    "field",
+    "fullalign",
+    "hw",
+    "inside",
+    "internal",
+    "level",
+    "longint",
+    "mem",
+    "na",
+    "negedge",
+    "nonsticky",
+    "number",
+    "onreadtype",
+    "onwritetype",
+    "posedge",
+    "property",
+    "r",
+    "rclr",
+    "ref",
+    "reg",
+    "regalign",
+    "regfile",
+    "rset",
+    "ruser",
+    "rw",
+    "rw1",
+    "signal",
+    "string",
+    "struct",
+    "sw",
+    "this",
+    "true",
+    "type",
+    "unsigned",
+    "w",
+    "w1",
+    "wclr",
+    "woclr",
+    "woset",
+    "wot",
+    "wr",
+    "wset",
+    "wuser",
+    "wzc",
+    "wzs",
+    "wzt",
+];
+
+fn ident(name: &str) -> String {
+    if KEYWORDS.contains(&name) {
+        format!("\\{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// A string literal: `\\` and `\"` are the escapes systemrdl-compiler reads back (and its
+/// preprocessor needs a lone backslash doubled to see where the string ends).
+fn string(text: &str) -> String {
+    format!(
+        "\"{}\"",
+        super::text::xml(text)
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+    )
+}
+
+fn desc(out: &mut String, indent: usize, text: &str) {
+    if !text.is_empty() {
+        let _ = writeln!(out, "{:indent$}desc = {};", "", string(text));
+    }
+}
+
+pub fn render(device: &Device, provenance: &Provenance) -> String {
+    let mut out = provenance.preamble("//");
+    out.push_str(&format!(
+        "\n// User-defined properties for what SystemRDL has no place for (gba-codegen).\n\
+         property {v} {{ type = string; component = addrmap; }};\n\
+         struct {s} {{ string name; longint unsigned value; string desc; }};\n\
+         property {c} {{ type = {s}[]; component = addrmap; }};\n\
+         property {size} {{ type = longint unsigned; component = addrmap; }};\n\
+         property {alt} {{ type = string; component = addrmap | reg; }};\n\
+         property {view} {{ type = string; component = addrmap; }};\n\
+         property {pos} {{ type = longint unsigned; component = addrmap | reg | field; }};\n\
+         property {acc} {{ type = string; component = reg | field; }};\n\
+         property {reset} {{ type = longint unsigned; component = reg; }};\n\
+         property {imp} {{ type = boolean; component = reg | field; }};\n\
+         struct {el}_t {{ string array; longint unsigned index; longint unsigned count; longint unsigned stride; }};\n\
+         property {el} {{ type = {el}_t; component = reg; }};\n\n",
+        el = udp::ELEMENT,
+        v = udp::VERSION,
+        s = udp::CONSTANT_STRUCT,
+        c = udp::CONSTANTS,
+        size = udp::SIZE,
+        alt = udp::ALTERNATE_OF,
+        view = udp::VIEW_OF,
+        pos = udp::POSITION,
+        acc = udp::ACCESS,
+        reset = udp::RESET,
+        imp = udp::IMPLICIT,
+    ));
+    let _ = writeln!(out, "addrmap {} {{", ident(&device.name));
+    let has_alternates = device
+        .blocks
+        .iter()
+        .any(|b| b.alternate_of.is_some() || b.registers.iter().any(|r| r.alternate_of.is_some()));
+    if has_alternates {
+        out.push_str("    bridge;\n");
+    }
+    desc(&mut out, 4, &device.description);
+    let _ = writeln!(out, "    {} = {};", udp::VERSION, string(&device.version));
+    if !device.constants.is_empty() {
+        let _ = writeln!(out, "    {} = '{{", udp::CONSTANTS);
+        for (i, c) in device.constants.iter().enumerate() {
+            let comma = if i + 1 < device.constants.len() {
+                ","
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "        {}'{{name:{}, value:{:#x}, desc:{}}}{comma}",
+                udp::CONSTANT_STRUCT,
+                string(&c.name),
+                *c.value,
+                string(&c.description)
+            );
+        }
+        out.push_str("    };\n");
+    }
+    let primaries: Vec<&Block> = device
+        .blocks
+        .iter()
+        .filter(|b| b.alternate_of.is_none())
+        .collect();
+    let placed = interchange::out_of_order(&primaries, |b| *b.offset);
+    for (position, block) in device.blocks.iter().enumerate() {
+        out.push('\n');
+        write_block(&mut out, block, position, placed);
+    }
+    out.push_str("};\n");
+    out
+}
+
+/// `name[count] @ offset += stride` (or `name @ offset`).
+fn placement(name: &str, offset: u64, array: Option<&crate::model::Array>) -> String {
+    match array {
+        Some(a) => format!(
+            "{}[{}] @ {offset:#x} += {:#x}",
+            ident(name),
+            *a.count,
+            *a.stride
+        ),
+        None => format!("{} @ {offset:#x}", ident(name)),
+    }
+}
+
+fn write_block(out: &mut String, block: &Block, position: usize, placed: bool) {
+    out.push_str("    addrmap {\n");
+    desc(out, 8, &block.description);
+    let _ = writeln!(out, "        {} = {:#x};", udp::SIZE, *block.size);
+    if let Some(of) = &block.alternate_of {
+        let _ = writeln!(out, "        {} = {};", udp::ALTERNATE_OF, string(of));
+    }
+    if placed || block.alternate_of.is_some() {
+        let _ = writeln!(out, "        {} = {position};", udp::POSITION);
+    }
+    let primaries: Vec<&Register> = block
+        .registers
+        .iter()
+        .filter(|r| r.alternate_of.is_none())
+        .collect();
+    let placed = interchange::out_of_order(&primaries, |r| *r.offset);
+    if primaries.is_empty() {
+        // SystemRDL needs a child in every address map: a stand-in register.
+        let _ = writeln!(
+            out,
+            "        reg {{ {imp} = true; field {{ sw = r; {imp} = true; }} VALUE[7:0] = 0; }} gba_empty @ 0x0;",
+            imp = udp::IMPLICIT
+        );
+    }
+    for (position, register) in block.registers.iter().enumerate() {
+        if register.alternate_of.is_some() {
+            continue;
+        }
+        let position = placed.then_some(position);
+        if interchange::interleaved(block, register) {
+            write_elements(out, register, position);
+        } else {
+            write_register(out, 8, register, position);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "    }} {};",
+        placement(&block.name, *block.offset, block.array.as_ref())
+    );
+    for (position, register) in block.registers.iter().enumerate() {
+        if register.alternate_of.is_none() {
+            continue;
+        }
+        out.push_str("    addrmap {\n");
+        let _ = writeln!(out, "        {} = {};", udp::VIEW_OF, string(&block.name));
+        write_register(out, 8, register, Some(position));
+        let _ = writeln!(
+            out,
+            "    }} {};",
+            placement(
+                &format!("{}__{}", *block.name, *register.name),
+                *block.offset,
+                block.array.as_ref()
+            )
+        );
+    }
+}
+
+/// An interleaved register array, one register per element (`NAME_0`, `NAME_1`, …), each
+/// marked with `udp::ELEMENT`.
+fn write_elements(out: &mut String, register: &Register, position: Option<usize>) {
+    let Some(array) = &register.array else {
+        return write_register(out, 8, register, position);
+    };
+    for (index, offset) in register.element_offsets().enumerate() {
+        let element = Register {
+            name: crate::location::Located::synthetic(format!("{}_{index}", *register.name)),
+            offset: crate::location::Located::synthetic(offset),
+            array: None,
+            ..register.clone()
+        };
+        write_register_as(
+            out,
+            8,
+            &element,
+            position,
+            Some((&register.name, index, *array.count, *array.stride)),
+        );
+    }
+}
+
+fn write_register(out: &mut String, indent: usize, register: &Register, position: Option<usize>) {
+    write_register_as(out, indent, register, position, None);
+}
+
+fn write_register_as(
+    out: &mut String,
+    indent: usize,
+    register: &Register,
+    position: Option<usize>,
+    element: Option<(&str, usize, u64, u64)>,
+) {
+    let pad = " ".repeat(indent);
+    let _ = writeln!(out, "{pad}reg {{");
+    let inner = indent + 4;
+    let _ = writeln!(out, "{pad}    regwidth = {};", *register.width);
+    desc(out, inner, &register.description);
+    let _ = writeln!(
+        out,
+        "{pad}    {} = {};",
+        udp::ACCESS,
+        string(register.access.keyword())
+    );
+    let field_bits = register.fields.iter().fold(0, |m, f| m | f.bits.mask());
+    if *register.reset & !field_bits != 0 && !register.fields.is_empty() {
+        let _ = writeln!(out, "{pad}    {} = {:#x};", udp::RESET, *register.reset);
+    }
+    if let Some(of) = &register.alternate_of {
+        let _ = writeln!(out, "{pad}    {} = {};", udp::ALTERNATE_OF, string(of));
+    }
+    if let Some(position) = position {
+        let _ = writeln!(out, "{pad}    {} = {position};", udp::POSITION);
+    }
+    if let Some((name, index, count, stride)) = element {
+        let _ = writeln!(
+            out,
+            "{pad}    {el} = {el}_t'{{array:{}, index:{index}, count:{count}, stride:{stride:#x}}};",
+            string(name),
+            el = udp::ELEMENT
+        );
+    }
+    if register.fields.is_empty() {
+        let _ = writeln!(
+            out,
+            "{pad}    field {{ sw = {}; {} = true; }} VALUE[{}:0] = {:#x};",
+            interchange::rdl_sw(*register.access),
+            udp::IMPLICIT,
+            *register.width - 1,
+            *register.reset
+        );
+    }
+    let placed = interchange::out_of_order(&register.fields, |f| u64::from(f.bits.lsb));
+    for (position, field) in register.fields.iter().enumerate() {
+        write_field(out, inner, register, field, placed.then_some(position));
+    }
+    let _ = writeln!(
+        out,
+        "{pad}}} {};",
+        placement(&register.name, *register.offset, register.array.as_ref())
+    );
+}
+
+fn write_field(
+    out: &mut String,
+    indent: usize,
+    register: &Register,
+    field: &Field,
+    position: Option<usize>,
+) {
+    let pad = " ".repeat(indent);
+    let _ = writeln!(out, "{pad}field {{");
+    desc(out, indent + 4, &field.description);
+    if let Some(position) = position {
+        let _ = writeln!(out, "{pad}    {} = {position};", udp::POSITION);
+    }
+    if !field.values.is_empty() {
+        let _ = writeln!(out, "{pad}    enum {}_e {{", *field.name);
+        for value in &field.values {
+            let body = if value.description.is_empty() {
+                String::new()
+            } else {
+                format!(" {{ desc = {}; }}", string(&value.description))
+            };
+            let _ = writeln!(
+                out,
+                "{pad}        {} = {:#x}{body};",
+                ident(&value.name),
+                *value.value
+            );
+        }
+        let _ = writeln!(out, "{pad}    }};");
+        let _ = writeln!(out, "{pad}    encode = {}_e;", *field.name);
+    }
+    let _ = writeln!(
+        out,
+        "{pad}    sw = {};",
+        interchange::rdl_sw(field.effective_access(register))
+    );
+    if let Some(access) = &field.access {
+        let _ = writeln!(
+            out,
+            "{pad}    {} = {};",
+            udp::ACCESS,
+            string(access.keyword())
+        );
+    }
+    // A side effect without a spelling is left out, as validation warned
+    // (`interchange::check`).
+    if let Some(s) = field.side_effect.and_then(|e| interchange::spelling(*e)) {
+        let _ = writeln!(out, "{pad}    {} = {};", s.rdl_property, s.rdl_value);
+    }
+    let reset = (*register.reset & field.bits.mask()) >> field.bits.lsb;
+    let _ = writeln!(
+        out,
+        "{pad}}} {}[{}:{}] = {reset:#x};",
+        ident(&field.name),
+        field.bits.msb,
+        field.bits.lsb
+    );
+}

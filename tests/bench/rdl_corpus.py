@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""The SystemRDL corpus benchmark: register maps nobody here wrote, through `gba import-rdl`
+and back, judged by the reference front end.
+
+Corpus: every .rdl file in the source distributions of peakrdl-python, peakrdl-cheader and
+peakrdl-ipxact on PyPI (their own examples and tests), fetched with `pip download --no-deps
+--no-binary :all:` into $GBA_RDL_CACHE (default ~/.cache/gba/rdl-corpus, outside the
+repository). For each file that systemrdl-compiler elaborates on its own:
+
+  rdl     `gba import-rdl FILE` (or the refusal, with its reason), then `gba gen --emit
+          systemrdl`, and the round-tripped file elaborated again: its register map must equal
+          the original's (every register element's address and width; every field's bits,
+          software access, onread/onwrite side effect and reset value; names are not compared,
+          since flattened register files are renamed)
+  ipxact  the original exported to IP-XACT 1685-2014 by peakrdl-ipxact, `gba import-ipxact`,
+          exported back to SystemRDL by `gba gen`, and compared the same way
+
+With --svd N, also N vendor SVD files of cmsis-svd 0.4 (tests/bench/svd_corpus.py fetches
+them): `gba import-svd`, `gba gen --emit systemrdl,ipxact`, the .rdl elaborated by
+systemrdl-compiler and the .xml imported by peakrdl-ipxact.
+
+Usage: tests/bench/rdl_corpus.py [--gba PATH] [--svd N] [--json FILE] [--verbose]
+"""
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+from systemrdl import RDLCompiler, RDLCompileError
+from systemrdl import node as rdlnode
+from systemrdl.messages import MessagePrinter, Severity
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ["peakrdl-python==4.0.0", "peakrdl-cheader==1.1.0", "peakrdl-ipxact==3.5.0"]
+# Side effects the spec format carries (codegen/src/interchange.rs).
+CARRIED = {"rclr", "woclr", "woset"}
+
+
+def corpus() -> list[Path]:
+    cache = Path(os.environ.get("GBA_RDL_CACHE", Path.home() / ".cache/gba/rdl-corpus"))
+    cache.mkdir(parents=True, exist_ok=True)
+    if not list(cache.glob("*.tar.gz")):
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                        "--no-binary", ":all:", *PACKAGES, "-d", str(cache)], check=True)
+    files = []
+    for archive in sorted(cache.glob("*.tar.gz")):
+        with tarfile.open(archive) as tar:
+            members = [m for m in tar.getmembers()
+                       if m.isfile() and m.name.endswith(".rdl")
+                       and not m.name.startswith("/") and ".." not in Path(m.name).parts]
+            missing = [m for m in members if not (cache / m.name).exists()]
+            if missing:
+                tar.extractall(cache, members=missing)
+            files += [cache / m.name for m in members]
+    return sorted(files)
+
+
+class Collect(MessagePrinter):
+    """Keeps the compiler's errors for the report instead of printing every message."""
+
+    def __init__(self):
+        super().__init__()
+        self.errors = []
+
+    def print_message(self, severity, text, src_ref):
+        if severity in (Severity.ERROR, Severity.FATAL):
+            self.errors.append(text)
+
+
+def elaborate(path: Path, ipxact: bool = False):
+    printer = Collect()
+    compiler = RDLCompiler(message_printer=printer)
+    try:
+        if ipxact:
+            from peakrdl_ipxact import IPXACTImporter
+            IPXACTImporter(compiler).import_file(str(path), remap_state="default")
+        else:
+            compiler.compile_file(str(path))
+        return compiler.elaborate()
+    except RDLCompileError as e:
+        raise RDLCompileError(printer.errors[0] if printer.errors else str(e)) from None
+
+
+def regmap(root) -> dict:
+    """address -> sorted register descriptions (width, fields by bits)."""
+    out = collections.defaultdict(list)
+    for reg in root.descendants(unroll=True):
+        if not isinstance(reg, rdlnode.RegNode):
+            continue
+        try:
+            if reg.get_property("gba_implicit"):
+                continue  # our stand-in for a block that kept no register
+        except LookupError:
+            pass
+        fields = []
+        for f in reg.fields():
+            sw = f.get_property("sw").name
+            sw = {"w1": "w", "rw1": "rw", "wr": "rw"}.get(sw, sw)
+            onread = f.get_property("onread")
+            onwrite = f.get_property("onwrite")
+            reset = f.get_property("reset")
+            if reset is not None and not isinstance(reset, int):
+                reset = "ref"
+            fields.append((f.low, f.high, sw, onread.name if onread else None,
+                           onwrite.name if onwrite else None, reset or 0))
+        out[reg.absolute_address].append((reg.get_property("regwidth"), tuple(sorted(fields))))
+        WHY.setdefault(reg.absolute_address, why_left_out(reg))
+    return {a: sorted(v) for a, v in out.items()}
+
+
+# address -> what the spec format lacks for the original register there (for the report).
+WHY = {}
+
+
+def why_left_out(reg) -> str:
+    node = reg
+    while node is not None:
+        if isinstance(node, rdlnode.MemNode):
+            return "a register inside a memory"
+        if getattr(node, "array_dimensions", None) and len(node.array_dimensions) > 1:
+            return "a multi-dimensional array"
+        node = node.parent
+    if reg.get_property("regwidth") > 64:
+        return "a register wider than 64 bits"
+    return "other"
+
+
+def difference(original: dict, back: dict) -> str | None:
+    """The class of the first difference between two register maps, or None."""
+    for address in sorted(set(original) | set(back)):
+        a, b = original.get(address), back.get(address)
+        if a == b:
+            continue
+        if b is None:
+            return f"register missing after the round trip: {WHY.get(address, 'other')} (left out, warned)"
+        if a is None:
+            return "register added by the round trip"
+        if len(a) != len(b):
+            return "overlapping registers at one address not all carried"
+        for (wa, fa), (wb, fb) in zip(a, b):
+            if wa != wb:
+                return "register width differs"
+            if [f[:2] for f in fa] != [f[:2] for f in fb]:
+                return "field bits differ"
+            for x, y in zip(fa, fb):
+                if x[2] != y[2]:
+                    return "software access differs"
+                if x[3:5] != y[3:5]:
+                    effects = {e for e in x[3:5] if e}
+                    if effects - CARRIED:
+                        return "side effect the spec lacks (warned)"
+                    return "side effect differs"
+                if x[5] != y[5]:
+                    return "reset value differs" if x[5] != "ref" else "reset is a reference (warned)"
+    return None
+
+
+def run(cmd, timeout=600):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return -1, "timed out"
+
+
+def first_error(text: str) -> str:
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if "error" in line.lower() or "refused" in line.lower():
+            # `error: FILE: why`, without the file; a list's first item after its colon.
+            line = line.split(": ", 2)[-1] if line.startswith("error: ") else line
+            if line.endswith(":") and i + 1 < len(lines):
+                line += " " + lines[i + 1].strip()
+            return line.strip()[:160]
+    return (text.strip().splitlines() or ["?"])[-1][:160]
+
+
+def round_trip(gba, spec_source: Path, kind: str, work: Path, original: dict) -> tuple[str, str]:
+    """(outcome, detail): `pass`, `refused`, `not elaborated` or `differs`."""
+    spec = work / "spec.yaml"
+    command = "import-rdl" if kind == "rdl" else "import-ipxact"
+    rc, text = run([gba, command, str(spec_source), "--out", str(spec)])
+    if rc != 0:
+        return "refused", first_error(text)
+    out = work / "out"
+    rc, text = run([gba, "gen", "--spec", str(spec), "--out", str(out), "--emit", "systemrdl"])
+    if rc != 0:
+        return "gen failed", first_error(text)
+    rdl = next(out.glob("*.rdl"))
+    try:
+        back = regmap(elaborate(rdl))
+    except RDLCompileError as e:
+        return "not elaborated", str(e)[:160]
+    diff = difference(original, back)
+    return ("pass", "") if diff is None else ("differs", diff)
+
+
+def rdl_corpus(gba, verbose) -> dict:
+    results = []
+    for path in corpus():
+        name = "/".join(path.parts[-3:])
+        entry = {"file": name}
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            WHY.clear()
+            try:
+                root = elaborate(path)
+                original = regmap(root)
+            except Exception as e:  # the file needs includes, defines or another file
+                entry["original"] = f"does not elaborate alone: {str(e)[:120]}"
+                results.append(entry)
+                continue
+            (work / "rdl").mkdir()
+            entry["rdl"] = round_trip(gba, path, "rdl", work / "rdl", original)
+            xml = work / "peakrdl.xml"
+            try:
+                from peakrdl_ipxact import IPXACTExporter
+                IPXACTExporter().export(root.top, str(xml))
+            except Exception as e:
+                entry["ipxact"] = ("not exported", f"peakrdl-ipxact: {str(e)[:120]}")
+            else:
+                (work / "ipxact").mkdir()
+                entry["ipxact"] = round_trip(gba, xml, "ipxact", work / "ipxact", original)
+        if verbose:
+            print(json.dumps(entry), flush=True)
+        results.append(entry)
+    return summarise(results)
+
+
+def summarise(results) -> dict:
+    summary = {"files": len(results),
+               "elaborate alone": sum(1 for r in results if "original" not in r)}
+    for kind in ("rdl", "ipxact"):
+        outcomes = collections.Counter(r[kind][0] for r in results if kind in r)
+        classes = collections.Counter(f"{r[kind][0]}: {r[kind][1]}" for r in results
+                                      if kind in r and r[kind][0] != "pass")
+        summary[kind] = {"outcomes": dict(outcomes), "classes": dict(classes.most_common())}
+    summary["not elaborating alone"] = [r["file"] for r in results if "original" in r]
+    summary["results"] = results
+    return summary
+
+
+def svd_sample(gba, n, verbose) -> dict:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import svd_corpus
+    files = svd_corpus.sample(list(svd_corpus.corpus_dir().rglob("*.svd")), n)
+    counts = collections.Counter()
+    failures = []
+    for svd in files:
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            rc, text = run([gba, "import-svd", str(svd), "--out", str(work / "spec.yaml")])
+            if rc != 0:
+                counts["import-svd refused"] += 1
+                continue
+            rc, text = run([gba, "gen", "--spec", str(work / "spec.yaml"), "--out",
+                            str(work / "out"), "--emit", "systemrdl,ipxact"])
+            if rc != 0:
+                counts["gen failed"] += 1
+                failures.append((svd.name, "gen", first_error(text)))
+                continue
+            counts["exported"] += 1
+            for kind, pattern in (("rdl", "*.rdl"), ("ipxact", "*.xml")):
+                try:
+                    elaborate(next((work / "out").glob(pattern)), ipxact=(kind == "ipxact"))
+                    counts[f"{kind} accepted"] += 1
+                except Exception as e:
+                    failures.append((svd.name, kind, str(e)[:160]))
+        if verbose:
+            print(svd.name, dict(counts), flush=True)
+    return {"sampled": len(files), "counts": dict(counts), "failures": failures}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--gba", default=str(ROOT / "target/debug/gba"))
+    parser.add_argument("--svd", type=int, default=0)
+    parser.add_argument("--json")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    report = {"rdl corpus": rdl_corpus(args.gba, args.verbose)}
+    if args.svd:
+        report["svd sample"] = svd_sample(args.gba, args.svd, args.verbose)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+    brief = {k: {kk: vv for kk, vv in v.items() if kk != "results"} for k, v in report.items()}
+    print(json.dumps(brief, indent=1))
+
+
+if __name__ == "__main__":
+    main()
