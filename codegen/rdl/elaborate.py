@@ -22,7 +22,7 @@ except ImportError:
     sys.exit(3)
 
 # Our own user-defined properties (codegen/src/interchange.rs, `udp`).
-GBA = {"gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
+GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
        "gba_position", "gba_access", "gba_reset", "gba_implicit"}
 # Field behaviour the spec format has no place for, reported when set.
 FIELD_BEHAVIOUR = ["singlepulse", "swwe", "swwel", "swmod", "swacc", "counter", "intr",
@@ -47,6 +47,9 @@ def gba_props(node):
         if prop in GBA:
             if prop == "gba_constants":
                 value = [{"name": c.name, "value": c.value, "desc": c.desc} for c in value]
+            elif prop == "gba_element":
+                value = {"array": value.array, "index": value.index, "count": value.count,
+                         "stride": value.stride}
             out[prop] = value
         else:
             unsupported.append(f"user-defined property `{prop}`")
@@ -93,6 +96,7 @@ def field(node):
         "values": values,
         "gba_access": gba.get("gba_access"),
         "implicit": bool(gba.get("gba_implicit")),
+        "position": gba.get("gba_position"),
         "unsupported": unsupported,
         "line": line_of(node),
     }
@@ -134,7 +138,8 @@ def main():
     parser.add_argument("--top")
     parser.add_argument("--incdir", action="append", default=[])
     args = parser.parse_args()
-    compiler = RDLCompiler()
+    # Descriptions exactly as written (the spec keeps its indentation); not dedented.
+    compiler = RDLCompiler(dedent_desc=False)
     try:
         compiler.compile_file(args.file, incl_search_paths=args.incdir)
         root = compiler.elaborate(top_def_name=args.top)

@@ -7,7 +7,7 @@
 //! (IP-XACT) that carry what those formats have no place for, so that writer and reader
 //! cannot drift apart.
 
-use crate::model::{Access, SideEffect};
+use crate::model::{Access, Block, Register, SideEffect};
 
 /// How one side effect is written in each format.
 #[derive(Debug)]
@@ -118,6 +118,37 @@ pub fn is_write_once(access: &str) -> bool {
     matches!(access, "w1" | "rw1" | "writeOnce" | "read-writeOnce")
 }
 
+/// Whether a register array's elements interleave with another register's (the RP2040's
+/// `CLK_GPOUTn_CTRL`, `_DIV`, `_SELECTED`, 12 bytes apart): SystemRDL and IP-XACT both see
+/// an array as one span, so such an array is written element by element (marked, so that
+/// the importers fold it back).
+pub fn interleaved(block: &Block, register: &Register) -> bool {
+    let Some(array) = &register.array else {
+        return false;
+    };
+    if *array.stride == register.bytes() {
+        return false;
+    }
+    let start = *register.offset;
+    let end = start
+        .saturating_add(array.stride.saturating_mul(array.count.saturating_sub(1)))
+        .saturating_add(register.bytes());
+    block.registers.iter().any(|other| {
+        !std::ptr::eq(other, register)
+            && other.alternate_of.is_none()
+            && other
+                .element_offsets()
+                .any(|o| o < end && o + other.bytes() > start)
+    })
+}
+
+/// Whether `items` are out of the order of `key`: systemrdl-compiler gives blocks and
+/// registers in address order and fields in bit order, so the SystemRDL emitter then states
+/// each one's place (`udp::POSITION`).
+pub fn out_of_order<T>(items: &[T], key: impl Fn(&T) -> u64) -> bool {
+    items.windows(2).any(|w| key(&w[0]) > key(&w[1]))
+}
+
 /// SystemRDL user-defined properties (declared at the top of every emitted file).
 pub mod udp {
     /// addrmap (the device): the spec's `version`.
@@ -140,6 +171,9 @@ pub mod udp {
     pub const RESET: &str = "gba_reset";
     /// field: stands for a register that has no fields (SystemRDL needs one).
     pub const IMPLICIT: &str = "gba_implicit";
+    /// reg: one element of an interleaved register array (a `gba_element` struct: the
+    /// array's name, this element's index, the count and the stride).
+    pub const ELEMENT: &str = "gba_element";
 }
 
 /// IP-XACT vendor extensions, in their own namespace.

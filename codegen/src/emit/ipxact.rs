@@ -4,7 +4,7 @@
 //! an `addressBlock` spanning every instance that holds one `registerFile` array (`dim`,
 //! `range` = the stride), since 1685-2014 has no address-block arrays; a register a
 //! `register` (`size`, `access`); a register array a `register` with `dim` when its elements
-//! are contiguous, else a `registerFile` array holding it (1685-2014 has no register stride);
+//! are contiguous, else one register per element (1685-2014 has no register stride);
 //! a field a `field` with its part of the reset value, `access` only where it differs from
 //! the register's (the standard's own inheritance), `modifiedWriteValue`/`readAction` for its
 //! side effect (`crate::interchange::EFFECTS`) and `enumeratedValues`.
@@ -253,7 +253,10 @@ fn address_block(x: &mut Xml, block: &Block, alternate: Option<Alternate>) {
             }
             x.leaf("gba:position", &position.to_string());
         }
-        Some(Alternate::Register(_)) => x.leaf("gba:viewOf", &block.name),
+        Some(Alternate::Register(position)) => {
+            x.leaf("gba:viewOf", &block.name);
+            x.leaf("gba:position", &position.to_string());
+        }
         None => {}
     }
     x.close("ipxact:vendorExtensions");
@@ -261,28 +264,39 @@ fn address_block(x: &mut Xml, block: &Block, alternate: Option<Alternate>) {
 }
 
 fn register(x: &mut Xml, register: &Register) {
-    let contiguous = register
-        .array
-        .as_ref()
-        .is_none_or(|a| *a.stride == register.bytes());
-    let wrapped = !contiguous;
-    if let (true, Some(a)) = (wrapped, &register.array) {
-        x.open("ipxact:registerFile");
-        x.leaf("ipxact:name", &register.name);
-        x.leaf("ipxact:dim", &a.count.to_string());
-        x.leaf("ipxact:addressOffset", &hex(*register.offset));
-        x.leaf("ipxact:range", &hex(*a.stride));
+    match &register.array {
+        // 1685-2014 has no register stride: an array whose elements are not contiguous is
+        // written element by element (`NAME_0`, `NAME_1`, …), each marked `gba:element`.
+        Some(array) if *array.stride != register.bytes() => {
+            for (index, offset) in register.element_offsets().enumerate() {
+                let element = Register {
+                    name: crate::location::Located::synthetic(format!(
+                        "{}_{index}",
+                        *register.name
+                    )),
+                    offset: crate::location::Located::synthetic(offset),
+                    array: None,
+                    ..register.clone()
+                };
+                register_as(
+                    x,
+                    &element,
+                    Some((&register.name, index, *array.count, *array.stride)),
+                );
+            }
+        }
+        _ => register_as(x, register, None),
     }
+}
+
+fn register_as(x: &mut Xml, register: &Register, element: Option<(&str, usize, u64, u64)>) {
     x.open("ipxact:register");
     x.leaf("ipxact:name", &register.name);
     x.description(&register.description);
-    if let (false, Some(a)) = (wrapped, &register.array) {
+    if let Some(a) = &register.array {
         x.leaf("ipxact:dim", &a.count.to_string());
     }
-    x.leaf(
-        "ipxact:addressOffset",
-        &hex(if wrapped { 0 } else { *register.offset }),
-    );
+    x.leaf("ipxact:addressOffset", &hex(*register.offset));
     x.leaf("ipxact:size", &register.width.to_string());
     x.leaf(
         "ipxact:access",
@@ -304,7 +318,7 @@ fn register(x: &mut Xml, register: &Register) {
     }
     let field_bits = register.fields.iter().fold(0, |m, f| m | f.bits.mask());
     let extra_reset = *register.reset & !field_bits != 0 && !register.fields.is_empty();
-    if extra_reset || register.alternate_of.is_some() || wrapped {
+    if extra_reset || register.alternate_of.is_some() || element.is_some() {
         x.open("ipxact:vendorExtensions");
         if extra_reset {
             x.leaf("gba:reset", &hex(*register.reset));
@@ -312,15 +326,17 @@ fn register(x: &mut Xml, register: &Register) {
         if let Some(of) = &register.alternate_of {
             x.leaf("gba:alternateOf", of);
         }
-        if wrapped {
-            x.leaf("gba:registerArray", "true");
+        if let Some((array, index, count, stride)) = element {
+            x.open("gba:element");
+            x.leaf("gba:array", array);
+            x.leaf("gba:index", &index.to_string());
+            x.leaf("gba:count", &count.to_string());
+            x.leaf("gba:stride", &hex(stride));
+            x.close("gba:element");
         }
         x.close("ipxact:vendorExtensions");
     }
     x.close("ipxact:register");
-    if wrapped {
-        x.close("ipxact:registerFile");
-    }
 }
 
 fn resets(x: &mut Xml, value: u64) {

@@ -106,9 +106,15 @@ fn ident(name: &str) -> String {
     }
 }
 
-/// A string literal: SystemRDL escapes only the double quote.
+/// A string literal: `\\` and `\"` are the escapes systemrdl-compiler reads back (and its
+/// preprocessor needs a lone backslash doubled to see where the string ends).
 fn string(text: &str) -> String {
-    format!("\"{}\"", super::text::xml(text).replace('"', "\\\""))
+    format!(
+        "\"{}\"",
+        super::text::xml(text)
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+    )
 }
 
 fn desc(out: &mut String, indent: usize, text: &str) {
@@ -127,10 +133,13 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
          property {size} {{ type = longint unsigned; component = addrmap; }};\n\
          property {alt} {{ type = string; component = addrmap | reg; }};\n\
          property {view} {{ type = string; component = addrmap; }};\n\
-         property {pos} {{ type = longint unsigned; component = addrmap | reg; }};\n\
+         property {pos} {{ type = longint unsigned; component = addrmap | reg | field; }};\n\
          property {acc} {{ type = string; component = reg | field; }};\n\
          property {reset} {{ type = longint unsigned; component = reg; }};\n\
-         property {imp} {{ type = boolean; component = field; }};\n\n",
+         property {imp} {{ type = boolean; component = field; }};\n\
+         struct {el}_t {{ string array; longint unsigned index; longint unsigned count; longint unsigned stride; }};\n\
+         property {el} {{ type = {el}_t; component = reg; }};\n\n",
+        el = udp::ELEMENT,
         v = udp::VERSION,
         s = udp::CONSTANT_STRUCT,
         c = udp::CONSTANTS,
@@ -171,9 +180,15 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
         }
         out.push_str("    };\n");
     }
+    let primaries: Vec<&Block> = device
+        .blocks
+        .iter()
+        .filter(|b| b.alternate_of.is_none())
+        .collect();
+    let placed = interchange::out_of_order(&primaries, |b| *b.offset);
     for (position, block) in device.blocks.iter().enumerate() {
         out.push('\n');
-        write_block(&mut out, block, position);
+        write_block(&mut out, block, position, placed);
     }
     out.push_str("};\n");
     out
@@ -192,16 +207,32 @@ fn placement(name: &str, offset: u64, array: Option<&crate::model::Array>) -> St
     }
 }
 
-fn write_block(out: &mut String, block: &Block, position: usize) {
+fn write_block(out: &mut String, block: &Block, position: usize, placed: bool) {
     out.push_str("    addrmap {\n");
     desc(out, 8, &block.description);
     let _ = writeln!(out, "        {} = {:#x};", udp::SIZE, *block.size);
     if let Some(of) = &block.alternate_of {
         let _ = writeln!(out, "        {} = {};", udp::ALTERNATE_OF, string(of));
+    }
+    if placed || block.alternate_of.is_some() {
         let _ = writeln!(out, "        {} = {position};", udp::POSITION);
     }
-    for register in block.registers.iter().filter(|r| r.alternate_of.is_none()) {
-        write_register(out, 8, register, None);
+    let primaries: Vec<&Register> = block
+        .registers
+        .iter()
+        .filter(|r| r.alternate_of.is_none())
+        .collect();
+    let placed = interchange::out_of_order(&primaries, |r| *r.offset);
+    for (position, register) in block.registers.iter().enumerate() {
+        if register.alternate_of.is_some() {
+            continue;
+        }
+        let position = placed.then_some(position);
+        if interchange::interleaved(block, register) {
+            write_elements(out, register, position);
+        } else {
+            write_register(out, 8, register, position);
+        }
     }
     let _ = writeln!(
         out,
@@ -227,7 +258,40 @@ fn write_block(out: &mut String, block: &Block, position: usize) {
     }
 }
 
+/// An interleaved register array, one register per element (`NAME_0`, `NAME_1`, …), each
+/// marked with `udp::ELEMENT`.
+fn write_elements(out: &mut String, register: &Register, position: Option<usize>) {
+    let Some(array) = &register.array else {
+        return write_register(out, 8, register, position);
+    };
+    for (index, offset) in register.element_offsets().enumerate() {
+        let element = Register {
+            name: crate::location::Located::synthetic(format!("{}_{index}", *register.name)),
+            offset: crate::location::Located::synthetic(offset),
+            array: None,
+            ..register.clone()
+        };
+        write_register_as(
+            out,
+            8,
+            &element,
+            position,
+            Some((&register.name, index, *array.count, *array.stride)),
+        );
+    }
+}
+
 fn write_register(out: &mut String, indent: usize, register: &Register, position: Option<usize>) {
+    write_register_as(out, indent, register, position, None);
+}
+
+fn write_register_as(
+    out: &mut String,
+    indent: usize,
+    register: &Register,
+    position: Option<usize>,
+    element: Option<(&str, usize, u64, u64)>,
+) {
     let pad = " ".repeat(indent);
     let _ = writeln!(out, "{pad}reg {{");
     let inner = indent + 4;
@@ -243,9 +307,19 @@ fn write_register(out: &mut String, indent: usize, register: &Register, position
     if *register.reset & !field_bits != 0 && !register.fields.is_empty() {
         let _ = writeln!(out, "{pad}    {} = {:#x};", udp::RESET, *register.reset);
     }
-    if let (Some(of), Some(position)) = (&register.alternate_of, position) {
+    if let Some(of) = &register.alternate_of {
         let _ = writeln!(out, "{pad}    {} = {};", udp::ALTERNATE_OF, string(of));
+    }
+    if let Some(position) = position {
         let _ = writeln!(out, "{pad}    {} = {position};", udp::POSITION);
+    }
+    if let Some((name, index, count, stride)) = element {
+        let _ = writeln!(
+            out,
+            "{pad}    {el} = {el}_t'{{array:{}, index:{index}, count:{count}, stride:{stride:#x}}};",
+            string(name),
+            el = udp::ELEMENT
+        );
     }
     if register.fields.is_empty() {
         let _ = writeln!(
@@ -257,8 +331,9 @@ fn write_register(out: &mut String, indent: usize, register: &Register, position
             *register.reset
         );
     }
-    for field in &register.fields {
-        write_field(out, inner, register, field);
+    let placed = interchange::out_of_order(&register.fields, |f| u64::from(f.bits.lsb));
+    for (position, field) in register.fields.iter().enumerate() {
+        write_field(out, inner, register, field, placed.then_some(position));
     }
     let _ = writeln!(
         out,
@@ -267,10 +342,19 @@ fn write_register(out: &mut String, indent: usize, register: &Register, position
     );
 }
 
-fn write_field(out: &mut String, indent: usize, register: &Register, field: &Field) {
+fn write_field(
+    out: &mut String,
+    indent: usize,
+    register: &Register,
+    field: &Field,
+    position: Option<usize>,
+) {
     let pad = " ".repeat(indent);
     let _ = writeln!(out, "{pad}field {{");
     desc(out, indent + 4, &field.description);
+    if let Some(position) = position {
+        let _ = writeln!(out, "{pad}    {} = {position};", udp::POSITION);
+    }
     if !field.values.is_empty() {
         let _ = writeln!(out, "{pad}    enum {}_e {{", *field.name);
         for value in &field.values {

@@ -8,7 +8,9 @@
 use roxmltree::{Document, Node as XmlNode};
 
 use super::Imported;
-use super::tree::{self, ConstantNode, FieldNode, Format, Gba, Kind, Node, TreeError, ValueNode};
+use super::tree::{
+    self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, Node, TreeError, ValueNode,
+};
 use crate::emit::ipxact::ALTERNATE_STATE;
 
 #[derive(Debug, thiserror::Error)]
@@ -256,10 +258,6 @@ fn registers(document: &Document, parent: XmlNode, access: Option<&str>) -> Vec<
                 node.stride = node.size;
                 node.line = line(document, item);
                 node.children = registers(document, item, access);
-                node.gba.gba_register_array = node.children.len() == 1
-                    && children(item, "register")
-                        .next()
-                        .is_some_and(|r| ours(r, "registerArray").is_some());
                 out.push(node);
             }
             _ => {}
@@ -288,6 +286,12 @@ fn register(document: &Document, item: XmlNode, access: Option<&str>) -> Node {
         .and_then(number)
         .or_else(|| child(item, "reset").and_then(|r| num(r, "value")));
     node.gba.gba_alternate_of = ours(item, "alternateOf");
+    node.gba.gba_element = ours_node(item, "element").map(|e| ElementNode {
+        array: text(e, "array").unwrap_or_default(),
+        index: num(e, "index").unwrap_or(0),
+        count: num(e, "count").unwrap_or(1),
+        stride: num(e, "stride").unwrap_or(0),
+    });
     if let Some(alternates) = child(item, "alternateRegisters") {
         for alternate in children(alternates, "alternateRegister") {
             node.unsupported.push(format!(
@@ -334,6 +338,7 @@ fn register(document: &Document, item: XmlNode, access: Option<&str>) -> Node {
             values,
             gba_access: None,
             implicit: ours(f, "implicit").is_some(),
+            position: None,
             unsupported,
             line: line(document, f),
         });

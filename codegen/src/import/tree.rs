@@ -39,9 +39,16 @@ pub(crate) struct Gba {
     pub gba_position: Option<u64>,
     pub gba_access: Option<String>,
     pub gba_reset: Option<u64>,
-    /// IP-XACT: a register file that only wraps a register array with a stride.
-    #[serde(default)]
-    pub gba_register_array: bool,
+    pub gba_element: Option<ElementNode>,
+}
+
+/// One element of an interleaved register array, written alone (`interchange::udp::ELEMENT`).
+#[derive(Clone, Debug, Deserialize)]
+pub(crate) struct ElementNode {
+    pub array: String,
+    pub index: u64,
+    pub count: u64,
+    pub stride: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -90,6 +97,9 @@ pub(crate) struct FieldNode {
     pub values: Vec<ValueNode>,
     pub gba_access: Option<String>,
     pub implicit: bool,
+    /// Its place among the register's fields, where that is not bit order.
+    #[serde(default)]
+    pub position: Option<u64>,
     pub unsupported: Vec<String>,
     pub line: Option<u32>,
 }
@@ -191,7 +201,7 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
             description: c.desc.clone(),
         })
         .collect();
-    let mut blocks: Vec<Block> = Vec::new();
+    let mut blocks: Vec<(Option<u64>, Block)> = Vec::new();
     let mut placed_blocks: Vec<(u64, Block)> = Vec::new();
     let mut views: Vec<(String, u64, Register)> = Vec::new();
     if top.children.iter().any(|c| c.kind == Kind::Reg) {
@@ -206,15 +216,18 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
         let mut registers = Vec::new();
         flatten(&mut ctx, &top.children, "", 0, &top.name, &mut registers);
         let size = top.size.max(1).next_power_of_two();
-        blocks.push(Block {
-            name: located(top.name.clone()),
-            description: String::new(),
-            offset: located(0),
-            size: located(size),
-            array: None,
-            registers,
-            alternate_of: None,
-        });
+        blocks.push((
+            None,
+            Block {
+                name: located(top.name.clone()),
+                description: String::new(),
+                offset: located(0),
+                size: located(size),
+                array: None,
+                registers,
+                alternate_of: None,
+            },
+        ));
     } else {
         for child in &top.children {
             let at = child.name.clone();
@@ -230,8 +243,13 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
             if let Some(block) = &child.gba.gba_view_of {
                 let mut registers = Vec::new();
                 flatten(&mut ctx, &child.children, "", 0, &at, &mut registers);
+                let position = child
+                    .gba
+                    .gba_position
+                    .or_else(|| child.children.first().and_then(|r| r.gba.gba_position))
+                    .unwrap_or(0);
                 for register in registers {
-                    views.push((block.clone(), child.gba.gba_position.unwrap_or(0), register));
+                    views.push((block.clone(), position, register));
                 }
                 continue;
             }
@@ -242,10 +260,15 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
                 Some(position) if block.alternate_of.is_some() => {
                     placed_blocks.push((position, block))
                 }
-                _ => blocks.push(block),
+                _ => blocks.push((child.gba.gba_position, block)),
             }
         }
     }
+    let all_placed = blocks.iter().all(|(p, _)| p.is_some());
+    if all_placed {
+        blocks.sort_by_key(|(p, _)| *p);
+    }
+    let mut blocks: Vec<Block> = blocks.into_iter().map(|(_, b)| b).collect();
     placed_blocks.sort_by_key(|(p, _)| *p);
     for (position, block) in placed_blocks {
         let at = usize::try_from(position)
@@ -334,7 +357,7 @@ fn block(ctx: &mut Ctx, node: &Node) -> Option<Block> {
         );
     }
     let mut registers = Vec::new();
-    flatten(ctx, &node.children, "", 0, &at, &mut registers);
+    flatten(ctx, &placed(&node.children), "", 0, &at, &mut registers);
     let size = node
         .gba
         .gba_size
@@ -348,6 +371,16 @@ fn block(ctx: &mut Ctx, node: &Node) -> Option<Block> {
         registers,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
     })
+}
+
+/// `nodes` in the order their positions say (`interchange::udp::POSITION`), when every one
+/// has a position; else as given.
+fn placed(nodes: &[Node]) -> Vec<Node> {
+    let mut nodes = nodes.to_vec();
+    if nodes.iter().all(|n| n.gba.gba_position.is_some()) {
+        nodes.sort_by_key(|n| n.gba.gba_position);
+    }
+    nodes
 }
 
 /// The registers of `nodes`, register files and nested maps flattened into their block (a
@@ -364,7 +397,19 @@ fn flatten(
         let here = format!("{at}.{}", node.name);
         match node.kind {
             Kind::Reg => {
-                if let Some(register) = register(ctx, node, prefix, base, &here, None) {
+                let array = match &node.gba.gba_element {
+                    // Only the first element of an interleaved array stands for it.
+                    Some(element) if element.index != 0 => continue,
+                    Some(element) => Some((
+                        element.array.clone(),
+                        Array {
+                            count: located(element.count),
+                            stride: located(element.stride),
+                        },
+                    )),
+                    None => None,
+                };
+                if let Some(register) = register(ctx, node, prefix, base, &here, array) {
                     out.push(register);
                 }
             }
@@ -375,20 +420,6 @@ fn flatten(
                 "a memory, which the spec format has no place for: left out".into(),
             ),
             Kind::Map | Kind::Regfile => {
-                if node.gba.gba_register_array
-                    && let ([count], [only]) = (node.dims.as_slice(), node.children.as_slice())
-                {
-                    let array = Array {
-                        count: located(*count),
-                        stride: located(node.stride),
-                    };
-                    if let Some(register) =
-                        register(ctx, only, prefix, base + node.offset, &here, Some(array))
-                    {
-                        out.push(register);
-                    }
-                    continue;
-                }
                 for what in &node.unsupported {
                     ctx.warn(
                         Treatment::NotRepresented,
@@ -446,11 +477,11 @@ fn register(
     prefix: &str,
     base: u64,
     at: &str,
-    wrapped: Option<Array>,
+    element: Option<(String, Array)>,
 ) -> Option<Register> {
-    let array = match wrapped {
-        Some(array) => Some(array),
-        None => array_of(ctx, node, at).ok()?,
+    let (name, array) = match element {
+        Some((name, array)) => (name, Some(array)),
+        None => (node.name.clone(), array_of(ctx, node, at).ok()?),
     };
     if ![8, 16, 32, 64].contains(&node.width) {
         ctx.warn(
@@ -482,7 +513,11 @@ fn register(
     let mut reset = 0u64;
     let mut readable = false;
     let mut writable = false;
-    for f in &node.fields {
+    let mut ordered: Vec<&FieldNode> = node.fields.iter().collect();
+    if ordered.iter().all(|f| f.position.is_some()) {
+        ordered.sort_by_key(|f| f.position);
+    }
+    for f in ordered {
         let here = format!("{at}.{}", f.name);
         if let Some(value) = f.reset {
             let shifted = value.checked_shl(f.lsb).unwrap_or(0);
@@ -602,7 +637,7 @@ fn register(
         })
         .collect();
     Some(Register {
-        name: located(format!("{prefix}{}", node.name)),
+        name: located(format!("{prefix}{name}")),
         description: node.desc.trim().to_string(),
         offset: located(base + node.offset),
         width: located(node.width),

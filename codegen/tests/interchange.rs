@@ -1,0 +1,340 @@
+//! SystemRDL and IP-XACT, both directions: yaml → rdl → yaml and yaml → IP-XACT → yaml are
+//! the identity on gba.yaml and every fixture spec, the field's reference front ends accept
+//! every export (systemrdl-compiler elaborates the .rdl, peakrdl-ipxact imports the XML), and
+//! what a spec cannot carry is warned about, or refused with `--strict`.
+//!
+//! The Python front ends come from `tests/install.sh`. Without them a test here says so and
+//! passes only outside CI: under `CI=true` it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gba_codegen::emit::{Provenance, ipxact, systemrdl};
+use gba_codegen::import::{Treatment, ipxact as ipxact_import, rdl};
+use gba_codegen::{Validated, parse_str, spec_writer};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// gba.yaml and every valid fixture spec.
+fn specs() -> Vec<PathBuf> {
+    let mut specs = vec![
+        root().join("gba.yaml"),
+        root().join("tests/fixtures/uart/uart.yaml"),
+        root().join("tests/fixtures/rp2040/rp2040.yaml"),
+    ];
+    let mut diff: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fixtures/diff"))
+        .expect("tests/fixtures/diff exists")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml") && !p.ends_with("invalid.yaml"))
+        .collect();
+    diff.sort();
+    assert!(diff.len() >= 10, "the diff fixtures went missing");
+    specs.extend(diff);
+    specs
+}
+
+fn load(path: &Path) -> Validated {
+    let text = std::fs::read_to_string(path).expect("the spec is readable");
+    parse_str(&text).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()))
+}
+
+fn provenance(path: &Path) -> Provenance {
+    Provenance {
+        spec: path.display().to_string(),
+        command: "gba gen".into(),
+    }
+}
+
+/// Whether `python3` has the given modules; `false` (with a note) outside CI, a failure
+/// under `CI=true`.
+fn python_has(modules: &str) -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        let message = format!(
+            "python3 lacks {modules}: run `bash tests/install.sh` (or `python3 -m pip install \
+             systemrdl-compiler peakrdl-ipxact`)"
+        );
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+        eprintln!("NOT RUN: {message}");
+    }
+    ok
+}
+
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("gba-interchange-{name}-"))
+        .tempdir()
+        .expect("a temporary directory")
+}
+
+/// Spec → SystemRDL → spec through systemrdl-compiler, strictly (no warning at all).
+#[test]
+fn yaml_to_systemrdl_to_yaml_is_the_identity() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let dir = scratch("rdl");
+    for spec in specs() {
+        let device = load(&spec);
+        let path = dir.path().join("spec.rdl");
+        std::fs::write(&path, systemrdl::render(&device, &provenance(&spec))).unwrap();
+        let imported = rdl::import(&path, true).unwrap_or_else(|e| {
+            panic!(
+                "{}: the SystemRDL export does not import strictly: {e}",
+                spec.display()
+            )
+        });
+        assert_eq!(imported.device, *device, "{}", spec.display());
+        assert_eq!(
+            spec_writer::write(&imported.device, "h"),
+            spec_writer::write(&device, "h"),
+            "{}",
+            spec.display()
+        );
+    }
+}
+
+/// Spec → IP-XACT → spec, strictly.
+#[test]
+fn yaml_to_ipxact_to_yaml_is_the_identity() {
+    for spec in specs() {
+        let device = load(&spec);
+        let xml = ipxact::render(&device, &provenance(&spec));
+        let imported = ipxact_import::from_str(&xml, true).unwrap_or_else(|e| {
+            panic!(
+                "{}: the IP-XACT export does not import strictly: {e}",
+                spec.display()
+            )
+        });
+        assert_eq!(imported.device, *device, "{}", spec.display());
+    }
+}
+
+/// peakrdl-ipxact imports every exported XML and systemrdl-compiler elaborates what it
+/// made of it, with the same registers at the same addresses as the spec (the alternate
+/// views are in a memoryRemap, which peakrdl-ipxact leaves out unless asked for its state).
+#[test]
+fn peakrdl_ipxact_imports_every_export() {
+    if !python_has("systemrdl, peakrdl_ipxact") {
+        return;
+    }
+    let dir = scratch("ipxact");
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    for (i, spec) in specs().into_iter().enumerate() {
+        let device = load(&spec);
+        let path = dir.path().join(format!("{i}.xml"));
+        std::fs::write(&path, ipxact::render(&device, &provenance(&spec))).unwrap();
+        files.push(path);
+        // Register elements outside alternate views, as peakrdl-ipxact sees the map.
+        let count: u64 = device
+            .blocks
+            .iter()
+            .filter(|b| b.alternate_of.is_none())
+            .map(|b| {
+                let blocks = b.array.as_ref().map_or(1, |a| *a.count);
+                let registers: u64 = b
+                    .registers
+                    .iter()
+                    .filter(|r| r.alternate_of.is_none())
+                    .map(|r| r.array.as_ref().map_or(1, |a| *a.count))
+                    .sum();
+                blocks * registers
+            })
+            .sum();
+        expected.push(format!("{count}"));
+    }
+    let script = r#"
+import sys
+from systemrdl import RDLCompiler, node
+from peakrdl_ipxact import IPXACTImporter
+for path in sys.argv[1:]:
+    compiler = RDLCompiler()
+    IPXACTImporter(compiler).import_file(path, remap_state="default")
+    root = compiler.elaborate()
+    print(sum(1 for n in root.descendants(unroll=True) if isinstance(n, node.RegNode)))
+"#;
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(&files)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "peakrdl-ipxact refused an export:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let counts: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        counts,
+        expected,
+        "register elements per spec: {:?}",
+        specs()
+    );
+}
+
+/// The committed exports are what the SystemRDL reference front end accepts.
+#[test]
+fn systemrdl_compiler_elaborates_the_committed_exports() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    for file in ["gba-pac/gba.rdl", "tests/fixtures/uart/pac/uart.rdl"] {
+        let imported =
+            rdl::import(&root().join(file), true).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(imported.warnings.is_empty());
+    }
+}
+
+const FOREIGN_RDL: &str = r#"
+addrmap chip {
+    reg {
+        field { sw = rw; onwrite = woclr; } DONE[0:0] = 0;
+        field { sw = rw; singlepulse; } GO[1:1] = 0;
+        field { sw = r; onread = rclr; } COUNT[15:8] = 0;
+        field { sw = rw; onwrite = wzc; } ZC[16:16] = 1;
+    } STATUS @ 0x0;
+    regfile {
+        reg { field { sw = w; } D[7:0]; } TX @ 0x0;
+    } fifo[2] @ 0x10 += 0x8;
+};
+"#;
+
+/// What a SystemRDL file holds that the spec cannot is warned about, item by item, with the
+/// file's line; `--strict` refuses the file instead.
+#[test]
+fn foreign_systemrdl_warns_and_strict_refuses() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let dir = scratch("foreign");
+    let path = dir.path().join("chip.rdl");
+    std::fs::write(&path, FOREIGN_RDL).unwrap();
+    let imported = rdl::import(&path, false).expect("imports leniently");
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    let has = |needle: &str| messages.iter().any(|m| m.contains(needle));
+    assert!(
+        has("chip.STATUS.GO: `singlepulse` is not carried"),
+        "{messages:#?}"
+    );
+    assert!(
+        has("chip.STATUS.ZC: onwrite `wzc` is not carried"),
+        "{messages:#?}"
+    );
+    assert!(
+        has("register file array `fifo[2]` unrolled"),
+        "{messages:#?}"
+    );
+    assert!(imported.warnings.iter().all(|w| w.line.is_some()));
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .any(|w| w.treatment == Treatment::Reshaped)
+    );
+    let block = &imported.device.blocks[0];
+    let status = &block.registers[0];
+    let effect = |name: &str| {
+        status
+            .fields
+            .iter()
+            .find(|f| *f.name == name)
+            .and_then(|f| f.side_effect.map(|s| s.keyword()))
+    };
+    assert_eq!(effect("DONE"), Some("w1c"));
+    assert_eq!(effect("COUNT"), Some("rc"));
+    assert_eq!(*status.reset, 1 << 16);
+    let names: Vec<&str> = block.registers.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["STATUS", "fifo0_TX", "fifo1_TX"]);
+    assert_eq!(*block.registers[2].offset, 0x18);
+    let refused = rdl::import(&path, true).expect_err("--strict refuses");
+    assert!(refused.to_string().contains("singlepulse"), "{refused}");
+}
+
+/// A file systemrdl-compiler refuses is refused with its message.
+#[test]
+fn invalid_systemrdl_is_refused_with_the_compilers_message() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let dir = scratch("invalid");
+    let path = dir.path().join("bad.rdl");
+    std::fs::write(&path, "addrmap x { reg { field {} F[40:0]; } R; };\n").unwrap();
+    let error = rdl::import(&path, false).expect_err("refused").to_string();
+    assert!(
+        error.contains("systemrdl-compiler refused the file"),
+        "{error}"
+    );
+    assert!(error.contains("bad.rdl"), "{error}");
+}
+
+/// IP-XACT that is not ours: a second memory map, an alternate register and a memoryRemap
+/// are warned about; 1685-2009's register-level reset is read.
+#[test]
+fn foreign_ipxact_warns_and_strict_refuses() {
+    let xml = r#"<?xml version="1.0"?>
+<spirit:component xmlns:spirit="http://www.spiritconsortium.org/XMLSchema/SPIRIT/1.5">
+  <spirit:vendor>v</spirit:vendor><spirit:library>l</spirit:library>
+  <spirit:name>chip</spirit:name><spirit:version>2</spirit:version>
+  <spirit:memoryMaps>
+    <spirit:memoryMap><spirit:name>main</spirit:name>
+      <spirit:addressBlock><spirit:name>ctl</spirit:name>
+        <spirit:baseAddress>0x100</spirit:baseAddress><spirit:range>0x10</spirit:range>
+        <spirit:width>32</spirit:width>
+        <spirit:register><spirit:name>CTRL</spirit:name><spirit:addressOffset>4</spirit:addressOffset>
+          <spirit:size>32</spirit:size><spirit:access>read-write</spirit:access>
+          <spirit:reset><spirit:value>0x5</spirit:value></spirit:reset>
+          <spirit:field><spirit:name>EN</spirit:name><spirit:bitOffset>0</spirit:bitOffset>
+            <spirit:bitWidth>1</spirit:bitWidth>
+            <spirit:modifiedWriteValue>oneToClear</spirit:modifiedWriteValue></spirit:field>
+          <spirit:field><spirit:name>MODE</spirit:name><spirit:bitOffset>1</spirit:bitOffset>
+            <spirit:bitWidth>2</spirit:bitWidth>
+            <spirit:modifiedWriteValue>zeroToToggle</spirit:modifiedWriteValue></spirit:field>
+          <spirit:alternateRegisters><spirit:alternateRegister><spirit:name>CTRL_ALT</spirit:name>
+          </spirit:alternateRegister></spirit:alternateRegisters>
+        </spirit:register>
+      </spirit:addressBlock>
+    </spirit:memoryMap>
+    <spirit:memoryMap><spirit:name>debug</spirit:name></spirit:memoryMap>
+  </spirit:memoryMaps>
+</spirit:component>"#;
+    let imported = ipxact_import::from_str(xml, false).expect("imports leniently");
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    let has = |needle: &str| messages.iter().any(|m| m.contains(needle));
+    assert!(has("memory map `debug`"), "{messages:#?}");
+    assert!(has("alternate register `CTRL_ALT`"), "{messages:#?}");
+    assert!(
+        has("modifiedWriteValue `zeroToToggle` is not carried"),
+        "{messages:#?}"
+    );
+    let register = &imported.device.blocks[0].registers[0];
+    assert_eq!((*register.offset, *register.reset), (4, 5));
+    assert_eq!(*imported.device.blocks[0].offset, 0x100);
+    assert_eq!(
+        register.fields[0].side_effect.map(|s| s.keyword()),
+        Some("w1c")
+    );
+    let refused = ipxact_import::from_str(xml, true).expect_err("--strict refuses");
+    assert!(refused.to_string().contains("zeroToToggle"), "{refused}");
+}
+
+#[test]
+fn not_ipxact_is_refused_clearly() {
+    let error = ipxact_import::from_str("<device/>", false)
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("root element is <device>"), "{error}");
+    let error = ipxact_import::from_str("<component", false)
+        .expect_err("refused")
+        .to_string();
+    assert!(error.starts_with("not XML"), "{error}");
+}
