@@ -17,10 +17,18 @@ need g++ g++
 need qemu-system-x86_64 qemu-system-x86
 [ -x /bin/busybox ] || need_packages+=(busybox-static)
 need cpio cpio
+# The co-simulation stage (cli/tests/cosim.rs): Verilator builds the register block's RTL.
+need verilator verilator
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_packages[@]}"
+fi
+# The co-simulation stage: PeakRDL-regblock writes the RTL from SystemRDL (PyPI; Debian 12's
+# own Python refuses a plain `pip install` outside a virtual environment).
+if ! python3 -c 'import peakrdl_regblock, systemrdl' 2>/dev/null; then
+    python3 -m pip install -q peakrdl-regblock systemrdl-compiler 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages peakrdl-regblock systemrdl-compiler
 fi
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
     rustup component add rustfmt clippy

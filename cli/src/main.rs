@@ -3,9 +3,9 @@
 mod bench;
 mod dump;
 mod rtl;
-mod verify;
 mod scale;
 mod sim;
+mod verify;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

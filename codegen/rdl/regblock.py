@@ -22,7 +22,9 @@ What the spec does not say about the hardware side is decided here, uniformly:
     writing the high half commits the whole register (buffer_writes), so that a 64-bit
     access is atomic;
   - the spec's blocks become regfiles: regblock treats a nested addrmap as an external
-    block with its own bus, while a regfile has the same layout inside this block.
+    block with its own bus, while a regfile has the same layout inside this block;
+  - its structures are packed (see below), which needs the map without arrays: `gba rtl`
+    unrolls them before this script sees the map.
 """
 
 import os
@@ -183,6 +185,15 @@ def main():
     except RDLCompileError:
         # systemrdl-compiler has printed the reasons on stderr.
         return 1
+    # Verilator 5.006 writes C++ that does not compile for a bit-select of an unpacked
+    # structure's member (regblock's strobes of wide registers); with no arrays left every
+    # structure can be packed, which Verilator handles fully.
+    for sv in (f"{name}_regs.sv", f"{name}_regs_pkg.sv"):
+        path = os.path.join(out, sv)
+        with open(path, encoding="utf-8") as f:
+            code = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(code.replace("struct {", "struct packed {"))
     hw_fields = [
         (sv_path(node, top), spec_path(node, top), node.width)
         for node in top.descendants(unroll=True)

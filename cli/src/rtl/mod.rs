@@ -104,8 +104,8 @@ pub fn run(args: &RtlArgs, spec: &Path) -> Result<String, String> {
 
 /// The device name of a SystemRDL file `gba rtl` wrote (`gba_flat.rdl` → `gba`).
 fn rdl_name(rdl: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(rdl)
-        .map_err(|e| format!("cannot read {}: {e}", rdl.display()))?;
+    let text =
+        std::fs::read_to_string(rdl).map_err(|e| format!("cannot read {}: {e}", rdl.display()))?;
     text.lines()
         .find_map(|line| {
             let rest = line.strip_prefix("addrmap ")?;
@@ -158,7 +158,9 @@ fn lint(dir: &Path, name: &str) -> Result<(), String> {
         .arg(&top)
         .args(&files)
         .output()
-        .map_err(|e| format!("cannot run verilator: {e}; install it (apt-get install verilator)"))?;
+        .map_err(|e| {
+            format!("cannot run verilator: {e}; install it (apt-get install verilator)")
+        })?;
     if output.status.success() {
         Ok(())
     } else {

@@ -103,7 +103,10 @@ fn elements(device: &Device) -> Vec<Element<'_>> {
             .map_or((1, 0), |a| (*a.count, *a.stride));
         for b in 0..count {
             let (bpath, bhw) = if block.array.is_some() {
-                (format!("{}[{b}]", *block.name), element_name(&block.name, b))
+                (
+                    format!("{}[{b}]", *block.name),
+                    element_name(&block.name, b),
+                )
             } else {
                 (block.name.to_string(), block.name.to_string())
             };
@@ -160,7 +163,11 @@ pub fn run(device: &Device, bus: &mut dyn Bus) -> Result<Report, String> {
     Ok(report)
 }
 
-fn reset_values(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+fn reset_values(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    report: &mut Report,
+) -> Result<(), String> {
     if !bus.reset()? {
         report
             .not_run
@@ -175,7 +182,10 @@ fn reset_values(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) ->
                 got == want,
                 e.field_path(f),
                 "reset value",
-                format!("expected {want:#x}, read {got:#x} (register {:#x} at {:#x})", value, e.addr),
+                format!(
+                    "expected {want:#x}, read {got:#x} (register {:#x} at {:#x})",
+                    value, e.addr
+                ),
             );
         }
     }
@@ -204,7 +214,10 @@ fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Re
                 got == want,
                 e.field_path(f),
                 "read-only",
-                format!("a write of {:#x} changed it from {want:#x} to {got:#x}", get(flipped, f)),
+                format!(
+                    "a write of {:#x} changed it from {want:#x} to {got:#x}",
+                    get(flipped, f)
+                ),
             );
         }
         bus.write(e.addr, e.width(), e.base())?;
@@ -214,7 +227,10 @@ fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Re
 
 fn write_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
     bus.reset()?;
-    for e in elements.iter().filter(|e| *e.reg.access == Access::WriteOnly) {
+    for e in elements
+        .iter()
+        .filter(|e| *e.reg.access == Access::WriteOnly)
+    {
         let mask = e.reg.fields.iter().fold(0, |m, f| m | f.bits.mask()) & !e.reg.write_one_mask();
         let written = 0xa5a5_a5a5_a5a5_a5a5 & mask;
         if written == 0 {
@@ -276,19 +292,30 @@ fn bit_bash(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
     Ok(())
 }
 
-fn side_effects(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+fn side_effects(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    report: &mut Report,
+) -> Result<(), String> {
     bus.reset()?;
     for e in elements {
         let base = e.base();
         for f in &e.reg.fields {
-            let Some(effect) = f.side_effect else { continue };
+            let Some(effect) = f.side_effect else {
+                continue;
+            };
             let all = f.bits.value_mask();
             let place = e.field_path(f);
             match *effect {
                 SideEffect::WriteOneToSet => {
                     bus.write(e.addr, e.width(), base)?;
                     let before = get(bus.read(e.addr, e.width())?, f);
-                    report.check(before == get(*e.reg.reset, f), place.clone(), "w1s", format!("writing 0 made it {before:#x}"));
+                    report.check(
+                        before == get(*e.reg.reset, f),
+                        place.clone(),
+                        "w1s",
+                        format!("writing 0 made it {before:#x}"),
+                    );
                     bus.write(e.addr, e.width(), put(base, f, all))?;
                     let set = get(bus.read(e.addr, e.width())?, f);
                     // Self-clearing bits may read 0 already; a bit that stays set must not be
@@ -296,9 +323,19 @@ fn side_effects(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) ->
                     if set == all {
                         bus.write(e.addr, e.width(), base)?;
                         let after = get(bus.read(e.addr, e.width())?, f);
-                        report.check(after == all, place, "w1s", format!("writing 0 cleared it to {after:#x}"));
+                        report.check(
+                            after == all,
+                            place,
+                            "w1s",
+                            format!("writing 0 cleared it to {after:#x}"),
+                        );
                     } else {
-                        report.check(set == 0, place, "w1s", format!("writing 1s made it {set:#x}"));
+                        report.check(
+                            set == 0,
+                            place,
+                            "w1s",
+                            format!("writing 1s made it {set:#x}"),
+                        );
                     }
                     bus.reset()?;
                 }
@@ -312,17 +349,37 @@ fn side_effects(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) ->
                         continue;
                     }
                     let set = get(bus.read(e.addr, e.width())?, f);
-                    let ok = report.check(set == all, place.clone(), effect.keyword(), format!("hardware set it to {all:#x}, read {set:#x}"));
+                    let ok = report.check(
+                        set == all,
+                        place.clone(),
+                        effect.keyword(),
+                        format!("hardware set it to {all:#x}, read {set:#x}"),
+                    );
                     if ok && *effect == SideEffect::WriteOneToClear {
                         bus.write(e.addr, e.width(), base)?;
                         let kept = get(bus.read(e.addr, e.width())?, f);
-                        report.check(kept == all, place.clone(), "w1c", format!("writing 0 changed it to {kept:#x}"));
+                        report.check(
+                            kept == all,
+                            place.clone(),
+                            "w1c",
+                            format!("writing 0 changed it to {kept:#x}"),
+                        );
                         bus.write(e.addr, e.width(), put(base, f, all))?;
                         let cleared = get(bus.read(e.addr, e.width())?, f);
-                        report.check(cleared == 0, place, "w1c", format!("writing 1s left {cleared:#x}"));
+                        report.check(
+                            cleared == 0,
+                            place,
+                            "w1c",
+                            format!("writing 1s left {cleared:#x}"),
+                        );
                     } else if ok {
                         let cleared = get(bus.read(e.addr, e.width())?, f);
-                        report.check(cleared == 0, place, "rc", format!("a second read returned {cleared:#x}"));
+                        report.check(
+                            cleared == 0,
+                            place,
+                            "rc",
+                            format!("a second read returned {cleared:#x}"),
+                        );
                     }
                     bus.reset()?;
                 }
@@ -332,17 +389,29 @@ fn side_effects(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) ->
     Ok(())
 }
 
-fn hardware_writes(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+fn hardware_writes(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    report: &mut Report,
+) -> Result<(), String> {
     bus.reset()?;
     for e in elements {
-        for f in e.reg.fields.iter().filter(|f| e.access(f) == Access::ReadOnly && f.side_effect.is_none()) {
+        for f in e
+            .reg
+            .fields
+            .iter()
+            .filter(|f| e.access(f) == Access::ReadOnly && f.side_effect.is_none())
+        {
             let hw = format!("{}.{}", e.hw, *f.name);
             let all = f.bits.value_mask();
             let others = e.stable_mask() & !f.bits.mask();
             let reset = *e.reg.reset;
             for v in [0x5555_5555_5555_5555 & all, 0xaaaa_aaaa_aaaa_aaaa & all] {
                 if !bus.hw_write(&hw, v)? {
-                    report.not_run.push(format!("{}: hardware writes: the transport cannot drive it", e.field_path(f)));
+                    report.not_run.push(format!(
+                        "{}: hardware writes: the transport cannot drive it",
+                        e.field_path(f)
+                    ));
                     break;
                 }
                 let value = bus.read(e.addr, e.width())?;
@@ -355,7 +424,12 @@ fn hardware_writes(elements: &[Element], bus: &mut dyn Bus, report: &mut Report)
                     value & others == reset & others,
                     e.path.clone(),
                     "hardware write",
-                    format!("hardware writing {} changed other fields: {:#x} instead of {:#x}", *f.name, value & others, reset & others),
+                    format!(
+                        "hardware writing {} changed other fields: {:#x} instead of {:#x}",
+                        *f.name,
+                        value & others,
+                        reset & others
+                    ),
                 );
                 if !ok {
                     break;
@@ -383,7 +457,12 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
             continue;
         }
         let value = bus.read(e.addr, e.width())?;
-        for f in e.reg.fields.iter().filter(|f| e.access(f).is_readable() && f.side_effect.is_none()) {
+        for f in e
+            .reg
+            .fields
+            .iter()
+            .filter(|f| e.access(f).is_readable() && f.side_effect.is_none())
+        {
             report.check(
                 get(value, f) == get(want, f),
                 e.field_path(f),

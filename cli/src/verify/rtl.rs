@@ -46,7 +46,9 @@ pub fn build(dir: &Path, name: &str, build: &Path) -> Result<PathBuf, String> {
     let cpp = build.join("harness.cpp");
     std::fs::write(&cpp, HARNESS).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
     let output = Command::new("verilator")
-        .args(["--cc", "--exe", "--build", "-j", "2", "-O1", "--prefix", "Vtop"])
+        .args([
+            "--cc", "--exe", "--build", "-j", "2", "-O1", "--prefix", "Vtop",
+        ])
         .arg("--top-module")
         .arg(&top)
         .arg("-Mdir")
@@ -55,7 +57,9 @@ pub fn build(dir: &Path, name: &str, build: &Path) -> Result<PathBuf, String> {
         .args(&files)
         .arg(&cpp)
         .output()
-        .map_err(|e| format!("cannot run verilator: {e}; install it (apt-get install verilator)"))?;
+        .map_err(|e| {
+            format!("cannot run verilator: {e}; install it (apt-get install verilator)")
+        })?;
     if !output.status.success() {
         return Err(format!(
             "verilator could not build the harness in {}:\n{}",
@@ -88,7 +92,10 @@ impl RtlBus {
             {
                 hw.insert(field.to_string(), index);
             } else {
-                return Err(format!("{}: not `INDEX<TAB>FIELD<TAB>WIDTH`: {line}", hwif.display()));
+                return Err(format!(
+                    "{}: not `INDEX<TAB>FIELD<TAB>WIDTH`: {line}",
+                    hwif.display()
+                ));
             }
         }
         let mut child = Command::new(harness)
@@ -144,7 +151,9 @@ impl Bus for RtlBus {
             8 | 16 if addr % u64::from(width / 8) == 0 => {
                 Ok((self.read32(word)? >> shift) & ((1 << width) - 1))
             }
-            _ => Err(format!("unaligned or unknown access: {width} bits at {addr:#x}")),
+            _ => Err(format!(
+                "unaligned or unknown access: {width} bits at {addr:#x}"
+            )),
         }
     }
 
@@ -161,7 +170,9 @@ impl Bus for RtlBus {
                 let strobe = ((1u64 << (width / 8)) - 1) << (addr & 3);
                 self.write32(word, value << shift, strobe)
             }
-            _ => Err(format!("unaligned or unknown access: {width} bits at {addr:#x}")),
+            _ => Err(format!(
+                "unaligned or unknown access: {width} bits at {addr:#x}"
+            )),
         }
     }
 
@@ -171,7 +182,9 @@ impl Bus for RtlBus {
 
     fn hw_write(&mut self, field: &str, value: u64) -> Result<bool, String> {
         match self.hw.get(field) {
-            Some(&index) => self.command(&format!("h {index:x} {value:x}")).map(|_| true),
+            Some(&index) => self
+                .command(&format!("h {index:x} {value:x}"))
+                .map(|_| true),
             None => Ok(false),
         }
     }
