@@ -1,7 +1,8 @@
 """The register block's RTL from a spec's SystemRDL: PeakRDL-regblock with an APB4 CPU
 interface, and a wrapper with flat ports.
 
-Run by `gba rtl` (from standard input): python3 - SPEC.rdl OUTDIR. Writes into OUTDIR:
+Run by `gba rtl` (from standard input): python3 - SPEC.rdl OUTDIR NAME. Writes into OUTDIR,
+with NAME the device's name in lower case:
   <name>_regs.sv, <name>_regs_pkg.sv   PeakRDL-regblock's module and package
   <name>_regs_hwif.rpt                  its report of the hardware interface
   <name>_rtl.sv                         the wrapper: flat ports (Verilator 5.006 cannot take
@@ -160,7 +161,7 @@ def wrapper(name, top, hw_fields, addr_width):
 
 
 def main():
-    rdl, out = sys.argv[1], sys.argv[2]
+    rdl, out, name = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(out, exist_ok=True)
     with open(rdl, encoding="utf-8") as f:
         try:
@@ -178,7 +179,6 @@ def main():
         rdlc.compile_file(source)
         top = rdlc.elaborate().top
         decide_hardware_side(top)
-        name = top.inst_name
         exporter = RegblockExporter()
         exporter.export(top, out, cpuif_cls=APB4_Cpuif_flattened, module_name=f"{name}_regs",
                         package_name=f"{name}_regs_pkg", generate_hwif_report=True)

@@ -84,7 +84,7 @@ pub fn run(args: &RtlArgs, spec: &Path) -> Result<String, String> {
             (rdl, name)
         }
     };
-    regblock(&rdl, &args.out)?;
+    regblock(&rdl, &args.out, &name)?;
     let generated = started.elapsed();
     eprintln!(
         "rtl: {} written by PeakRDL-regblock in {:.2} s",
@@ -109,17 +109,18 @@ fn rdl_name(rdl: &Path) -> Result<String, String> {
     text.lines()
         .find_map(|line| {
             let rest = line.strip_prefix("addrmap ")?;
-            Some(rest.trim_end_matches(['{', ' ']).to_string())
+            Some(gba_codegen::names::lower(rest.trim_end_matches(['{', ' '])))
         })
         .ok_or_else(|| format!("{}: no top-level `addrmap NAME {{` line", rdl.display()))
 }
 
-fn regblock(rdl: &Path, out: &Path) -> Result<(), String> {
+fn regblock(rdl: &Path, out: &Path, name: &str) -> Result<(), String> {
     let python = python();
     let mut child = Command::new(&python)
         .arg("-")
         .arg(rdl)
         .arg(out)
+        .arg(name)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
