@@ -143,12 +143,12 @@ impl Bus for RtlBus {
         let word = addr & !3;
         let shift = (addr & 3) * 8;
         match width {
-            64 if addr % 8 == 0 => {
+            64 if addr.is_multiple_of(8) => {
                 let low = self.read32(addr)?;
                 Ok(low | self.read32(addr + 4)? << 32)
             }
-            32 if addr % 4 == 0 => self.read32(addr),
-            8 | 16 if addr % u64::from(width / 8) == 0 => {
+            32 if addr.is_multiple_of(4) => self.read32(addr),
+            8 | 16 if addr.is_multiple_of(u64::from(width / 8)) => {
                 Ok((self.read32(word)? >> shift) & ((1 << width) - 1))
             }
             _ => Err(format!(
@@ -161,12 +161,12 @@ impl Bus for RtlBus {
         let word = addr & !3;
         let shift = (addr & 3) * 8;
         match width {
-            64 if addr % 8 == 0 => {
+            64 if addr.is_multiple_of(8) => {
                 self.write32(addr, value & 0xffff_ffff, 0xf)?;
                 self.write32(addr + 4, value >> 32, 0xf)
             }
-            32 if addr % 4 == 0 => self.write32(addr, value, 0xf),
-            8 | 16 if addr % u64::from(width / 8) == 0 => {
+            32 if addr.is_multiple_of(4) => self.write32(addr, value, 0xf),
+            8 | 16 if addr.is_multiple_of(u64::from(width / 8)) => {
                 let strobe = ((1u64 << (width / 8)) - 1) << (addr & 3);
                 self.write32(word, value << shift, strobe)
             }
