@@ -29,18 +29,22 @@ if command -v apt-cache >/dev/null; then
         need_packages+=("linux-headers-${guest_kernel#linux-image-}")
     fi
 fi
+# The co-simulation stage (cli/tests/cosim.rs): Verilator builds the register block's RTL.
+need verilator verilator
 if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_packages[@]}"
 fi
-# SystemRDL's and IP-XACT's reference front ends: `gba import-rdl` elaborates with
-# systemrdl-compiler, and codegen/tests/interchange.rs checks every export with it and with
-# peakrdl-ipxact (those tests fail under CI=true when these are missing).
-if ! python3 -c "import systemrdl, peakrdl_ipxact" >/dev/null 2>&1; then
-    echo "installing systemrdl-compiler peakrdl-ipxact (pip)"
-    python3 -m pip install -q systemrdl-compiler peakrdl-ipxact 2>/dev/null ||
-        python3 -m pip install -q --break-system-packages systemrdl-compiler peakrdl-ipxact
+# SystemRDL's and IP-XACT's reference front ends and PeakRDL-regblock: `gba import-rdl`
+# elaborates with systemrdl-compiler, codegen/tests/interchange.rs checks every export with it
+# and with peakrdl-ipxact, and the co-simulation stage writes the RTL with peakrdl-regblock
+# (those tests fail under CI=true when these are missing). Debian 12's own Python refuses a
+# plain `pip install` outside a virtual environment.
+if ! python3 -c "import systemrdl, peakrdl_ipxact, peakrdl_regblock" >/dev/null 2>&1; then
+    echo "installing systemrdl-compiler peakrdl-ipxact peakrdl-regblock (pip)"
+    python3 -m pip install -q systemrdl-compiler peakrdl-ipxact peakrdl-regblock 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages systemrdl-compiler peakrdl-ipxact peakrdl-regblock
 fi
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
     rustup component add rustfmt clippy

@@ -19,6 +19,7 @@ STAGES=(
     "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
     "unit|cargo test --workspace"
     "security|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
+    "cosim|gba.yaml's RTL (PeakRDL-regblock, Verilator) against checks generated from the spec; a mutated RTL"
     "openmpi|OpenMPI 4.1 and OpenSHMEM: the coll component on the simulator (installs OpenMPI)"
     "openmpi5|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|several hosts on one machine: network + UTS namespaces, one fabric port per host"
@@ -122,6 +123,16 @@ stage_security() {
     elif [ "$rc" != 0 ]; then
         return 1
     fi
+}
+
+stage_cosim() {
+    # `gba rtl` and `gba verify` (cli/tests/cosim.rs): minutes of Verilator builds, kept in
+    # target/ and reused while the RTL is the same.
+    if ! command -v verilator >/dev/null 2>&1 || ! python3 -c 'import peakrdl_regblock, systemrdl' 2>/dev/null; then
+        skip cosim "verilator or peakrdl-regblock is missing (tests/install.sh installs them)"
+        return
+    fi
+    cargo test -p gba --test cosim -- --ignored 2>&1 | tee -a "$log"
 }
 
 stage_openmpi() { bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"; }

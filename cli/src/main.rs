@@ -2,8 +2,10 @@
 
 mod bench;
 mod dump;
+mod rtl;
 mod scale;
 mod sim;
+mod verify;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -106,6 +108,14 @@ enum Command {
     },
     /// Every register of a device port (or of one group) decoded into fields and values.
     Dump(dump::DumpArgs),
+    /// The register block's RTL (SystemVerilog, APB4) by PeakRDL-regblock from the spec's
+    /// SystemRDL, linted by Verilator (`pip install peakrdl-regblock`, `apt-get install
+    /// verilator`).
+    Rtl(rtl::RtlArgs),
+    /// Conformance checks generated from the spec (reset values, read-only, write-only,
+    /// bit-bash, side effects, hardware writes, aliasing) against the RTL `gba rtl` wrote,
+    /// built with Verilator and driven over APB4; exit 1 naming each failing field.
+    Verify(verify::VerifyArgs),
     /// Convert a CMSIS-SVD file into a spec; what the spec cannot carry is listed on stderr.
     ImportSvd {
         /// The SVD file.
@@ -189,6 +199,42 @@ fn main() -> ExitCode {
             generate(check, spec.zip(out), &outputs, style)
         }
         Command::Check { file } => check_spec(&file, style),
+        Command::Verify(args) => {
+            let spec = match (&args.spec, project_root()) {
+                (Some(spec), _) => spec.clone(),
+                (None, Some(root)) => root.join(Target::gba().spec),
+                (None, None) => {
+                    eprintln!("error: no gba.yaml in this directory or any parent; give --spec");
+                    return ExitCode::from(2);
+                }
+            };
+            match verify::run(&args, &spec) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::FAILURE,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::Rtl(args) => {
+            let spec = match (&args.spec, project_root()) {
+                (Some(spec), _) => spec.clone(),
+                (None, Some(root)) => root.join(Target::gba().spec),
+                (None, None) if args.rdl.is_some() => PathBuf::new(),
+                (None, None) => {
+                    eprintln!("error: no gba.yaml in this directory or any parent; give --spec");
+                    return ExitCode::from(2);
+                }
+            };
+            match rtl::run(&args, &spec) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::ImportSvd { file, out, strict } => import_svd(&file, out.as_deref(), strict),
         Command::ImportRdl { file, out, strict } => {
             let imported = gba_codegen::import::rdl::import(&file, strict);

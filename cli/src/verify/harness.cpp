@@ -1,0 +1,109 @@
+// The co-simulation harness: the Verilated register block (top class Vtop, the wrapper with
+// flat ports) driven by a line protocol on stdin/stdout, one reply line per command:
+//   r ADDR              one 32-bit APB4 read      -> "ok DATA" | "err slverr" | "err timeout"
+//   w ADDR DATA STRB    one APB4 write            -> "ok" | "err slverr" | "err timeout"
+//   h INDEX VALUE       hardware writes field INDEX (the _hwif.tsv row) for one cycle -> "ok"
+//   reset               synchronous reset          -> "ok"
+// Numbers are hexadecimal. End of input ends the process. Built by `gba verify --rtl`.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+
+#include "Vtop.h"
+#include "verilated.h"
+
+static Vtop* top;
+
+static void tick() {
+    top->clk = 0;
+    top->eval();
+    top->clk = 1;
+    top->eval();
+}
+
+static void reset() {
+    top->s_apb_psel = 0;
+    top->s_apb_penable = 0;
+    top->hw_we = 0;
+    top->rst = 1;
+    tick();
+    tick();
+    top->rst = 0;
+    tick();
+}
+
+// One APB4 transfer: the setup phase, then the access phase until PREADY (sampled before
+// the rising edge that completes it). 0: done, 1: PSLVERR, 2: no PREADY in 64 cycles.
+static int transfer(bool write, uint32_t addr, uint32_t data, uint32_t strb, uint32_t* rdata) {
+    top->s_apb_psel = 1;
+    top->s_apb_penable = 0;
+    top->s_apb_pwrite = write;
+    top->s_apb_pprot = 0;
+    top->s_apb_paddr = addr;
+    top->s_apb_pwdata = data;
+    top->s_apb_pstrb = strb;
+    tick();
+    top->s_apb_penable = 1;
+    for (int cycle = 0; cycle < 64; cycle++) {
+        top->clk = 0;
+        top->eval();
+        bool ready = top->s_apb_pready;
+        uint32_t value = top->s_apb_prdata;
+        bool error = top->s_apb_pslverr;
+        top->clk = 1;
+        top->eval();
+        if (ready) {
+            top->s_apb_psel = 0;
+            top->s_apb_penable = 0;
+            *rdata = value;
+            return error ? 1 : 0;
+        }
+    }
+    top->s_apb_psel = 0;
+    top->s_apb_penable = 0;
+    return 2;
+}
+
+static void reply(int status, const char* ok) {
+    if (status == 0) {
+        fputs(ok, stdout);
+    } else {
+        fputs(status == 1 ? "err slverr\n" : "err timeout\n", stdout);
+    }
+}
+
+int main(int argc, char** argv) {
+    Verilated::commandArgs(argc, argv);
+    top = new Vtop;
+    reset();
+    char line[256];
+    while (fgets(line, sizeof line, stdin)) {
+        unsigned long long a = 0, b = 0, c = 0;
+        uint32_t value = 0;
+        char out[64];
+        if (sscanf(line, "r %llx", &a) == 1) {
+            int status = transfer(false, (uint32_t)a, 0, 0, &value);
+            snprintf(out, sizeof out, "ok %x\n", value);
+            reply(status, out);
+        } else if (sscanf(line, "w %llx %llx %llx", &a, &b, &c) == 3) {
+            reply(transfer(true, (uint32_t)a, (uint32_t)b, (uint32_t)c, &value), "ok\n");
+        } else if (sscanf(line, "h %llx %llx", &a, &b) == 2) {
+            top->hw_sel = a;
+            top->hw_next = b;
+            top->hw_we = 1;
+            tick();
+            top->hw_we = 0;
+            fputs("ok\n", stdout);
+        } else if (strncmp(line, "reset", 5) == 0) {
+            reset();
+            fputs("ok\n", stdout);
+        } else {
+            fputs("err unknown command\n", stdout);
+        }
+        fflush(stdout);
+    }
+    top->final();
+    delete top;
+    return 0;
+}

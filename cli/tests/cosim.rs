@@ -1,0 +1,130 @@
+//! Co-simulation: the register block's RTL (`gba rtl`: PeakRDL-regblock from the spec's
+//! SystemRDL) built with Verilator and driven over APB4 by the conformance checks generated
+//! from the spec (`gba verify`), and a mutated RTL that must fail naming each mutated
+//! register and field.
+//!
+//! Needs python3 with peakrdl-regblock and verilator (tests/install.sh installs them), and
+//! minutes of building: `tests/run.sh cosim` runs these (`cargo test -p gba --test cosim --
+//! --ignored`). Builds are kept in the target directory and reused while the RTL is the same.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gba(args: &[&str]) -> Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    Command::new(env!("CARGO_BIN_EXE_gba"))
+        .current_dir(root)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn work(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cosim")
+        .join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock, and minutes: run by tests/run.sh cosim"]
+fn gba_yaml_rtl_conforms_to_the_spec() {
+    let out = work("gba");
+    let out = out.to_str().unwrap();
+    let rtl = gba(&["rtl", "--out", out]);
+    assert!(rtl.status.success(), "{}", text(&rtl));
+    let verify = gba(&["verify", "--rtl", out]);
+    let report = text(&verify);
+    assert!(verify.status.success(), "{report}");
+    assert!(report.contains(", 0 failed"), "{report}");
+    let passed: usize = report
+        .lines()
+        .find_map(|l| l.strip_prefix("verify: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    // At least the bit-bash of the 32 × 12 MEMBER_MASK words (64 bits, walking 1s and 0s).
+    assert!(passed > 32 * 12 * 128, "{report}");
+}
+
+/// One RTL with three mutations, in a port window of two groups (so that the build is
+/// small): a reset value, a field's position and an access mode.
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock, and minutes: run by tests/run.sh cosim"]
+fn a_mutated_rtl_fails_naming_the_register_and_field() {
+    let dir = work("mutated");
+    let spec = dir.join("two_groups.yaml");
+    let yaml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../gba.yaml"))
+        .unwrap()
+        .replace("    count: 32\n", "    count: 2\n");
+    std::fs::write(&spec, yaml).unwrap();
+    let spec = spec.to_str().unwrap();
+
+    let clean = dir.join("clean");
+    let clean = clean.to_str().unwrap();
+    let rtl = gba(&["rtl", "--spec", spec, "--out", clean, "--no-lint"]);
+    assert!(rtl.status.success(), "{}", text(&rtl));
+    let verify = gba(&["verify", "--spec", spec, "--rtl", clean]);
+    assert!(
+        verify.status.success(),
+        "the unmutated RTL must pass:\n{}",
+        text(&verify)
+    );
+
+    let rdl = std::fs::read_to_string(Path::new(clean).join("gba_flat.rdl")).unwrap();
+    let mutations = [
+        // global.CAPS.MAX_GROUPS resets to 0x21 instead of 0x20.
+        ("} MAX_GROUPS[7:0] = 0x20;", "} MAX_GROUPS[7:0] = 0x21;"),
+        // group[0].LOCAL_MEMBER_ID.ID moves up one bit.
+        ("} ID[9:0] = 0x0;", "} ID[10:1] = 0x0;"),
+        // group[0].MEMBER_COUNT.COUNT becomes read-only.
+        (
+            "sw = rw;\n            } COUNT[9:0] = 0x0;",
+            "sw = r;\n            } COUNT[9:0] = 0x0;",
+        ),
+    ];
+    let mut mutated = rdl.clone();
+    for (from, to) in mutations {
+        assert!(mutated.contains(from), "the RDL no longer has `{from}`");
+        mutated = mutated.replacen(from, to, 1);
+    }
+    let mutant = dir.join("mutant");
+    std::fs::create_dir_all(&mutant).unwrap();
+    let mutated_rdl = mutant.join("gba_flat.rdl");
+    std::fs::write(&mutated_rdl, mutated).unwrap();
+    let mutant = mutant.to_str().unwrap();
+    let rtl = gba(&[
+        "rtl",
+        "--rdl",
+        mutated_rdl.to_str().unwrap(),
+        "--out",
+        mutant,
+        "--no-lint",
+    ]);
+    assert!(rtl.status.success(), "{}", text(&rtl));
+    let verify = gba(&["verify", "--spec", spec, "--rtl", mutant]);
+    let report = text(&verify);
+    assert_eq!(verify.status.code(), Some(1), "{report}");
+    for expected in [
+        "FAIL global.CAPS.MAX_GROUPS: reset value: expected 0x20, read 0x21",
+        "FAIL group[0].LOCAL_MEMBER_ID.ID: bit-bash: walking 1: wrote 0x1, read 0x0",
+        "FAIL group[0].MEMBER_COUNT.COUNT: bit-bash: walking 1: wrote 0x1, read 0x0",
+    ] {
+        assert!(
+            report.contains(expected),
+            "missing `{expected}` in:\n{report}"
+        );
+    }
+    // The unmutated group is not accused.
+    assert!(!report.contains("FAIL group[1]."), "{report}");
+}

@@ -1,0 +1,217 @@
+"""The register block's RTL from a spec's SystemRDL: PeakRDL-regblock with an APB4 CPU
+interface, and a wrapper with flat ports.
+
+Run by `gba rtl` (from standard input): python3 - SPEC.rdl OUTDIR NAME. Writes into OUTDIR,
+with NAME the device's name in lower case:
+  <name>_regs.sv, <name>_regs_pkg.sv   PeakRDL-regblock's module and package
+  <name>_regs_hwif.rpt                  its report of the hardware interface
+  <name>_rtl.sv                         the wrapper: flat ports (Verilator 5.006 cannot take
+                                        the struct ports as top), hardware writes by index
+  <name>_hwif.tsv                       index, field path, width of each hardware write
+  regblock_input.rdl                    the SystemRDL as regblock elaborated it
+
+Exit status 3: a package is missing (the message names it); 1: regblock refused the map.
+
+What the spec does not say about the hardware side is decided here, uniformly:
+  - a field software can write is read by hardware (hw = r); a field of a write-only
+    register also tells hardware that software wrote it (swmod), a doorbell's strobe;
+  - a field software can only read, or one software clears (woclr, rclr), is written by
+    hardware, with a write enable (hw = w, we), so that it keeps its reset value until
+    hardware writes it;
+  - a register wider than 32 bits is accessed in 32-bit halves (APB4's widest data bus),
+    low half first: reading the low half latches the whole register (buffer_reads) and
+    writing the high half commits the whole register (buffer_writes), so that a 64-bit
+    access is atomic;
+  - the spec's blocks become regfiles: regblock treats a nested addrmap as an external
+    block with its own bus, while a regfile has the same layout inside this block;
+  - its structures are packed (see below), which needs the map without arrays: `gba rtl`
+    unrolls them before this script sees the map.
+"""
+
+import os
+import re
+import sys
+
+try:
+    from systemrdl import RDLCompiler, RDLCompileError
+    from systemrdl.node import FieldNode, RegNode
+    from systemrdl.rdltypes import AccessType, OnReadType, OnWriteType
+    from peakrdl_regblock import RegblockExporter
+    from peakrdl_regblock.cpuif.apb4 import APB4_Cpuif_flattened
+    from peakrdl_regblock.udps import ALL_UDPS
+    from peakrdl_regblock.identifier_filter import kw_filter
+except ImportError as e:
+    print(f"{e.name or e}: run `python3 -m pip install peakrdl-regblock systemrdl-compiler`",
+          file=sys.stderr)
+    sys.exit(3)
+
+
+def regblock_source(text):
+    """The exported SystemRDL with the spec's blocks as regfiles (see the module's doc)."""
+    if re.search(r"^addrmap\s+\w+\s*\{", text, flags=re.M) is None or "bridge" in text:
+        raise ValueError("the register block is made of one address map; a spec with "
+                         "alternate blocks (a SystemRDL bridge) has none")
+    # User-defined properties that the blocks carry must be allowed on a regfile too.
+    text = re.sub(r"component = ([a-z |]*)addrmap", r"component = \1addrmap | regfile", text)
+    return re.sub(r"^(\s+)addrmap \{", r"\1regfile {", text, flags=re.M)
+
+
+def decide_hardware_side(top):
+    seen = set()
+    for node in top.descendants():
+        if id(node.inst) in seen:
+            continue
+        seen.add(id(node.inst))
+        if isinstance(node, RegNode) and node.get_property("regwidth") > 32:
+            node.inst.properties["accesswidth"] = 32
+            if node.has_sw_writable:
+                node.inst.properties["buffer_writes"] = True
+            if node.has_sw_readable:
+                node.inst.properties["buffer_reads"] = True
+        elif isinstance(node, FieldNode):
+            status = (node.get_property("onwrite") in (OnWriteType.woclr, OnWriteType.wzc)
+                      or node.get_property("onread") == OnReadType.rclr)
+            if node.is_sw_writable and not status:
+                node.inst.properties["hw"] = AccessType.r
+                if not node.parent.has_sw_readable:
+                    node.inst.properties["swmod"] = True
+            else:
+                node.inst.properties["hw"] = AccessType.w
+                node.inst.properties["we"] = True
+
+
+def sv_path(node, top):
+    """hwif_in's member path of an unrolled field: global_.DEVICE_ID.ID, group[3].STATUS.READY."""
+    parts = []
+    while node is not top:
+        name = kw_filter(node.inst_name)
+        if getattr(node, "is_array", False) and node.current_idx is not None:
+            name += "".join(f"[{i}]" for i in node.current_idx)
+        parts.append(name)
+        node = node.parent
+    return ".".join(reversed(parts))
+
+
+def spec_path(node, top):
+    """The same path in the spec's names (global.DEVICE_ID.ID)."""
+    parts = []
+    while node is not top:
+        name = node.inst_name
+        if getattr(node, "is_array", False) and node.current_idx is not None:
+            name += "".join(f"[{i}]" for i in node.current_idx)
+        parts.append(name)
+        node = node.parent
+    return ".".join(reversed(parts))
+
+
+def wrapper(name, top, hw_fields, addr_width):
+    regs = f"{name}_regs"
+    pkg = f"{regs}_pkg"
+    sel_width = max(1, (len(hw_fields) - 1).bit_length())
+    out = [
+        f"// The register block {regs} with flat ports: APB4, and hardware writes by index",
+        f"// ({name}_hwif.tsv lists them). Generated by `gba rtl`; do not edit.",
+        f"module {name}_rtl (",
+        "    input wire clk,",
+        "    input wire rst,",
+        "    input wire s_apb_psel,",
+        "    input wire s_apb_penable,",
+        "    input wire s_apb_pwrite,",
+        "    input wire [2:0] s_apb_pprot,",
+        f"    input wire [{addr_width - 1}:0] s_apb_paddr,",
+        "    input wire [31:0] s_apb_pwdata,",
+        "    input wire [3:0] s_apb_pstrb,",
+        "    output logic s_apb_pready,",
+        "    output logic [31:0] s_apb_prdata,",
+        "    output logic s_apb_pslverr,",
+        "    // One hardware write per cycle: the field hw_sel takes hw_next while hw_we is 1.",
+        f"    input wire [{sel_width - 1}:0] hw_sel,",
+        "    input wire [63:0] hw_next,",
+        "    input wire hw_we",
+        ");",
+        f"    {pkg}::{top.type_name}__in_t hwif_in;",
+        f"    {pkg}::{top.type_name}__out_t hwif_out;",
+        "",
+        "    always_comb begin",
+    ]
+    for path, _, width in hw_fields:
+        out.append(f"        hwif_in.{path}.next = '0;")
+        out.append(f"        hwif_in.{path}.we = 1'b0;")
+    out.append("        case (hw_sel)")
+    for index, (path, _, width) in enumerate(hw_fields):
+        out.append(f"            {sel_width}'d{index}: begin")
+        out.append(f"                hwif_in.{path}.next = hw_next[{width - 1}:0];")
+        out.append(f"                hwif_in.{path}.we = hw_we;")
+        out.append("            end")
+    out += [
+        "            default: ;",
+        "        endcase",
+        "    end",
+        "",
+        f"    {regs} regs (",
+        "        .clk, .rst,",
+        "        .s_apb_psel, .s_apb_penable, .s_apb_pwrite, .s_apb_pprot, .s_apb_paddr,",
+        "        .s_apb_pwdata, .s_apb_pstrb, .s_apb_pready, .s_apb_prdata, .s_apb_pslverr,",
+        "        .hwif_in, .hwif_out",
+        "    );",
+        "endmodule",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def main():
+    rdl, out, name = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(out, exist_ok=True)
+    with open(rdl, encoding="utf-8") as f:
+        try:
+            text = regblock_source(f.read())
+        except ValueError as e:
+            print(f"{rdl}: {e}", file=sys.stderr)
+            return 1
+    source = os.path.join(out, "regblock_input.rdl")
+    with open(source, "w", encoding="utf-8") as f:
+        f.write(text)
+    rdlc = RDLCompiler()
+    for udp in ALL_UDPS:
+        rdlc.register_udp(udp)
+    try:
+        rdlc.compile_file(source)
+        top = rdlc.elaborate().top
+        decide_hardware_side(top)
+        exporter = RegblockExporter()
+        exporter.export(top, out, cpuif_cls=APB4_Cpuif_flattened, module_name=f"{name}_regs",
+                        package_name=f"{name}_regs_pkg", generate_hwif_report=True)
+    except RDLCompileError:
+        # systemrdl-compiler has printed the reasons on stderr.
+        return 1
+    # Verilator 5.006 writes C++ that does not compile for a bit-select of an unpacked
+    # structure's member (regblock's strobes of wide registers); with no arrays left every
+    # structure can be packed, which Verilator handles fully.
+    for sv in (f"{name}_regs.sv", f"{name}_regs_pkg.sv"):
+        path = os.path.join(out, sv)
+        with open(path, encoding="utf-8") as f:
+            code = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(code.replace("struct {", "struct packed {"))
+    hw_fields = [
+        (sv_path(node, top), spec_path(node, top), node.width)
+        for node in top.descendants(unroll=True)
+        if isinstance(node, FieldNode) and node.get_property("we")
+    ]
+    if len(hw_fields) == 0:
+        # The wrapper's selector needs one entry; a map with no hardware-written field has
+        # nothing to drive.
+        print(f"{rdl}: no field is written by hardware", file=sys.stderr)
+    addr_width = exporter.cpuif.addr_width
+    with open(os.path.join(out, f"{name}_rtl.sv"), "w", encoding="utf-8") as f:
+        f.write(wrapper(name, top, hw_fields, addr_width))
+    with open(os.path.join(out, f"{name}_hwif.tsv"), "w", encoding="utf-8") as f:
+        f.write(f"# index\tfield\twidth (hardware writes of {name}_rtl: hw_sel, hw_next, hw_we)\n")
+        for index, (_, path, width) in enumerate(hw_fields):
+            f.write(f"{index}\t{path}\t{width}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
