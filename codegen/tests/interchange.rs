@@ -189,11 +189,9 @@ fn systemrdl_compiler_elaborates_the_committed_exports() {
     if !python_has("systemrdl") {
         return;
     }
-    for file in ["gba-pac/gba.rdl"] {
-        let imported =
-            rdl::import(&root().join(file), true).unwrap_or_else(|e| panic!("{file}: {e}"));
-        assert!(imported.warnings.is_empty());
-    }
+    let file = "gba-pac/gba.rdl";
+    let imported = rdl::import(&root().join(file), true).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(imported.warnings.is_empty());
 }
 
 const FOREIGN_RDL: &str = r#"
