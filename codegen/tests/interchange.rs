@@ -225,9 +225,19 @@ fn foreign_systemrdl_warns_and_strict_refuses() {
         has("chip.STATUS.GO: `singlepulse` is not carried"),
         "{messages:#?}"
     );
-    assert!(
-        has("chip.STATUS.ZC: onwrite `wzc` is not carried"),
-        "{messages:#?}"
+    // `wzc` is carried: no warning, and the field has it.
+    assert!(!has("wzc"), "{messages:#?}");
+    let zc = imported
+        .device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .flat_map(|r| &r.fields)
+        .find(|f| *f.name == "ZC")
+        .expect("field ZC");
+    assert_eq!(
+        zc.side_effect.map(|e| *e),
+        Some(gba_codegen::model::SideEffect::WriteZeroToClear)
     );
     assert!(
         has("register file array `fifo[2]` unrolled"),
@@ -249,8 +259,8 @@ fn foreign_systemrdl_warns_and_strict_refuses() {
             .find(|f| *f.name == name)
             .and_then(|f| f.side_effect.map(|s| s.keyword()))
     };
-    assert_eq!(effect("DONE"), Some("w1c"));
-    assert_eq!(effect("COUNT"), Some("rc"));
+    assert_eq!(effect("DONE"), Some("woclr"));
+    assert_eq!(effect("COUNT"), Some("rclr"));
     assert_eq!(*status.reset, 1 << 16);
     let names: Vec<&str> = block.registers.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["STATUS", "fifo0_TX", "fifo1_TX"]);
@@ -311,19 +321,22 @@ fn foreign_ipxact_warns_and_strict_refuses() {
     let has = |needle: &str| messages.iter().any(|m| m.contains(needle));
     assert!(has("memory map `debug`"), "{messages:#?}");
     assert!(has("alternate register `CTRL_ALT`"), "{messages:#?}");
-    assert!(
-        has("modifiedWriteValue `zeroToToggle` is not carried"),
-        "{messages:#?}"
-    );
+    // `zeroToToggle` is carried: no warning, and the field has it.
+    assert!(!has("zeroToToggle"), "{messages:#?}");
     let register = &imported.device.blocks[0].registers[0];
+    let mode = register.fields.iter().find(|f| *f.name == "MODE").unwrap();
+    assert_eq!(
+        mode.side_effect.map(|e| *e),
+        Some(gba_codegen::model::SideEffect::WriteZeroToToggle)
+    );
     assert_eq!((*register.offset, *register.reset), (4, 5));
     assert_eq!(*imported.device.blocks[0].offset, 0x100);
     assert_eq!(
         register.fields[0].side_effect.map(|s| s.keyword()),
-        Some("w1c")
+        Some("woclr")
     );
     let refused = ipxact_import::from_str(xml, true).expect_err("--strict refuses");
-    assert!(refused.to_string().contains("zeroToToggle"), "{refused}");
+    assert!(refused.to_string().contains("CTRL_ALT"), "{refused}");
 }
 
 #[test]
