@@ -411,11 +411,18 @@ fn outputs(device: &Device) -> Option<Vec<GeneratedFile>> {
 #[test]
 fn every_accepted_spec_has_outputs_that_build() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut runner = TestRunner::new(Config {
-        cases: cases(),
-        failure_persistence: None,
-        ..Config::default()
-    });
+    // A fixed seed: the same specs on every run, so that the acceptance rate below (about a
+    // quarter of random specs are valid) cannot fail by chance; cases() widens the search.
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases: cases(),
+            failure_persistence: None,
+            ..Config::default()
+        },
+        proptest::test_runner::TestRng::deterministic_rng(
+            proptest::test_runner::RngAlgorithm::ChaCha,
+        ),
+    );
     let accepted = std::cell::Cell::new(0u32);
     let started = std::time::Instant::now();
     let result = runner.run(&device(), |device| {
