@@ -641,8 +641,6 @@ fn register_overlaps(block: &Block, diags: &mut Vec<Diagnostic>) {
     locks(block, diags);
 }
 
-/// A register's `alternate_of` names another register of its block, one that is not an
-/// alternate itself, and whose bytes it overlaps: an alternate is another view of them.
 /// `locked_by`/`write_enable` name a readable one-bit field of another plain register of the
 /// same block, and lock a register that can be written.
 fn locks(block: &Block, diags: &mut Vec<Diagnostic>) {
@@ -753,49 +751,78 @@ fn locks(block: &Block, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// A register's `alternate_of` names another register of its block, one that is not an
+/// alternate itself, and whose bytes it overlaps: an alternate is another view of them.
 fn alternates(block: &Block, diags: &mut Vec<Diagnostic>) {
-    for register in &block.registers {
-        let Some(of) = &register.alternate_of else {
+    alternate_rules(
+        &block.registers,
+        &Views {
+            noun: "register",
+            not_found: format!("which is no register of block `{}`", *block.name),
+            not_found_label: "not a register of this block",
+            name: |r: &Register| &r.name,
+            of: |r: &Register| r.alternate_of.as_ref(),
+            offset: |r: &Register| r.offset.loc,
+            spans: |r: &Register| {
+                r.element_offsets()
+                    .take(MAX_EXPANDED as usize)
+                    .map(|s| (s, s.saturating_add(r.bytes())))
+                    .collect()
+            },
+        },
+        diags,
+    );
+}
+
+/// What [`alternate_rules`] needs to know of registers or of blocks.
+struct Views<T> {
+    noun: &'static str,
+    /// Completes "X is an alternate of `Y`, …" when Y is not there.
+    not_found: String,
+    not_found_label: &'static str,
+    name: fn(&T) -> &Located<String>,
+    of: fn(&T) -> Option<&Located<String>>,
+    offset: fn(&T) -> Loc,
+    spans: fn(&T) -> Vec<(u64, u64)>,
+}
+
+/// The rules an alternate view obeys, the same for registers and for blocks: it names an
+/// item of its scope, not itself, not another alternate, and shares a byte with it.
+fn alternate_rules<T>(items: &[T], views: &Views<T>, diags: &mut Vec<Diagnostic>) {
+    let noun = views.noun;
+    for item in items {
+        let Some(of) = (views.of)(item) else {
             continue;
         };
-        let what = format!("register `{}`", *register.name);
-        let Some(target) = block.registers.iter().find(|r| *r.name == **of) else {
+        let what = format!("{noun} `{}`", (views.name)(item).value);
+        let Some(target) = items.iter().find(|t| *(views.name)(t).value == of.value) else {
             diags.push(Diagnostic::error(
-                format!(
-                    "{what} is an alternate of `{}`, which is no register of block `{}`",
-                    **of, *block.name
-                ),
+                format!("{what} is an alternate of `{}`, {}", **of, views.not_found),
                 of.loc,
-                "not a register of this block",
+                views.not_found_label,
             ));
             continue;
         };
-        if std::ptr::eq(target, register) {
+        if std::ptr::eq(target, item) {
             diags.push(Diagnostic::error(
                 format!("{what} is declared an alternate of itself"),
                 of.loc,
-                "name the register whose bytes this one is another view of",
+                format!("name the {noun} whose bytes this one is another view of"),
             ));
             continue;
         }
-        if target.alternate_of.is_some() {
+        if (views.of)(target).is_some() {
             diags.push(
                 Diagnostic::error(
                     format!("{what} is an alternate of `{}`, itself an alternate", **of),
                     of.loc,
-                    "name the register that the other alternates are views of",
+                    format!("name the {noun} that the other alternates are views of"),
                 )
-                .also(target.name.loc, "declared an alternate here"),
+                .also((views.name)(target).loc, "declared an alternate here"),
             );
             continue;
         }
-        let spans = |r: &Register| -> Vec<(u64, u64)> {
-            r.element_offsets()
-                .take(MAX_EXPANDED as usize)
-                .map(|s| (s, s.saturating_add(r.bytes())))
-                .collect()
-        };
-        if !share_a_byte(&spans(register), &spans(target)) {
+        if !share_a_byte(&(views.spans)(item), &(views.spans)(target)) {
             diags.push(
                 Diagnostic::error(
                     format!(
@@ -805,7 +832,10 @@ fn alternates(block: &Block, diags: &mut Vec<Diagnostic>) {
                     of.loc,
                     "an alternate is another view of the same bytes",
                 )
-                .also(target.offset.loc, format!("`{}` is here", *target.name)),
+                .also(
+                    (views.offset)(target),
+                    format!("`{}` is here", (views.name)(target).value),
+                ),
             );
         }
     }
@@ -896,55 +926,19 @@ pub(crate) fn block_spans(block: &Block) -> Vec<(u64, u64)> {
 /// A block's `alternate_of` names another block of the device, one that is not an
 /// alternate itself, and whose bytes it overlaps: the same rules as for registers.
 fn block_alternates(device: &Device, diags: &mut Vec<Diagnostic>) {
-    for block in &device.blocks {
-        let Some(of) = &block.alternate_of else {
-            continue;
-        };
-        let what = format!("block `{}`", *block.name);
-        let Some(target) = device.blocks.iter().find(|b| *b.name == **of) else {
-            diags.push(Diagnostic::error(
-                format!(
-                    "{what} is an alternate of `{}`, which is no block of the device",
-                    **of
-                ),
-                of.loc,
-                "not a block of this device",
-            ));
-            continue;
-        };
-        if std::ptr::eq(target, block) {
-            diags.push(Diagnostic::error(
-                format!("{what} is declared an alternate of itself"),
-                of.loc,
-                "name the block whose bytes this one is another view of",
-            ));
-            continue;
-        }
-        if target.alternate_of.is_some() {
-            diags.push(
-                Diagnostic::error(
-                    format!("{what} is an alternate of `{}`, itself an alternate", **of),
-                    of.loc,
-                    "name the block that the other alternates are views of",
-                )
-                .also(target.name.loc, "declared an alternate here"),
-            );
-            continue;
-        }
-        if !share_a_byte(&block_spans(block), &block_spans(target)) {
-            diags.push(
-                Diagnostic::error(
-                    format!(
-                        "{what} is an alternate of `{}` but shares no byte with it",
-                        **of
-                    ),
-                    of.loc,
-                    "an alternate is another view of the same bytes",
-                )
-                .also(target.offset.loc, format!("`{}` is here", *target.name)),
-            );
-        }
-    }
+    alternate_rules(
+        &device.blocks,
+        &Views {
+            noun: "block",
+            not_found: "which is no block of the device".to_string(),
+            not_found_label: "not a block of this device",
+            name: |b: &Block| &b.name,
+            of: |b: &Block| b.alternate_of.as_ref(),
+            offset: |b: &Block| b.offset.loc,
+            spans: block_spans,
+        },
+        diags,
+    );
 }
 
 /// Sorts the extents and reports each pair of distinct owners whose extents intersect, once,
