@@ -10,17 +10,20 @@ use crate::arbiter::{DEFAULT_GROUP_QUOTA, QUOTA_ENV};
 use crate::claim::{self, Claimant, Liveness, State};
 
 /// Groups one uid may hold on a port (from [`QUOTA_ENV`], else [`DEFAULT_GROUP_QUOTA`]); an
-/// error saying what is wrong when the variable is set to anything but 1 to 32.
+/// error saying what is wrong when the variable is set to anything but 1 to the register
+/// map's `MAX_GROUPS`.
 pub fn group_quota() -> Result<u32, &'static str> {
     match std::env::var(QUOTA_ENV) {
         Err(std::env::VarError::NotPresent) => Ok(DEFAULT_GROUP_QUOTA),
         Ok(text) => match text.trim().parse::<u32>() {
-            Ok(n @ 1..=32) => Ok(n),
+            Ok(n) if (1..=GROUPS as u32).contains(&n) => Ok(n),
             _ => Err(
-                "GBA_GROUP_QUOTA must be a whole number from 1 to 32 (groups one user may hold on a port); unset it for the default, 8",
+                "GBA_GROUP_QUOTA must be a whole number from 1 to the port's groups (MAX_GROUPS; groups one user may hold on a port); unset it for the default, 8",
             ),
         },
-        Err(_) => Err("GBA_GROUP_QUOTA is not valid Unicode: set it to a number from 1 to 32"),
+        Err(_) => Err(
+            "GBA_GROUP_QUOTA is not valid Unicode: set it to a number from 1 to the port's groups (MAX_GROUPS)",
+        ),
     }
 }
 
@@ -242,8 +245,11 @@ mod tests {
             String::from_utf8_lossy(&out.stdout).into_owned()
         };
         assert!(run("12").contains("quota: Ok(12)"));
-        assert!(run("0").contains("from 1 to 32"));
-        assert!(run("lots").contains("from 1 to 32"));
+        let all = GROUPS.to_string();
+        assert!(run(&all).contains(&format!("quota: Ok({all})")));
+        assert!(run("0").contains("from 1 to the port's groups (MAX_GROUPS"));
+        assert!(run(&(GROUPS + 1).to_string()).contains("MAX_GROUPS"));
+        assert!(run("lots").contains("from 1 to the port's groups (MAX_GROUPS"));
     }
 
     #[test]
