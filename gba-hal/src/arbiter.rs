@@ -9,8 +9,9 @@ use crate::backend::{Combining, DmaRegion, LocalTeam};
 use crate::members::MemberSet;
 
 /// The environment variable that sets how many groups of a port one user may hold through
-/// the host segment (default [`DEFAULT_GROUP_QUOTA`]). The kernel driver's quota is its
-/// `groups_per_uid` module parameter.
+/// the host segment (default [`DEFAULT_GROUP_QUOTA`]), read by the process that makes the
+/// segment (or the simulator's fabric) and recorded in it: every later opener applies the
+/// recorded quota. The kernel driver's quota is its `groups_per_uid` module parameter.
 pub const QUOTA_ENV: &str = "GBA_GROUP_QUOTA";
 
 /// Groups of a port one user may hold unless [`QUOTA_ENV`] says otherwise.
@@ -109,7 +110,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::Quota { uid, held, quota } => write!(
                 f,
-                "uid {uid} holds {held} groups on this port, its quota of {quota}: free one (end a job or a communicator), or raise the quota ({QUOTA_ENV} for the host segment, the kernel driver's groups_per_uid parameter)"
+                "uid {uid} holds {held} groups on this port, its quota of {quota}: free one (end a job or a communicator), or raise the quota ({QUOTA_ENV} of whoever makes the host segment or fabric, the kernel driver's groups_per_uid parameter)"
             ),
             Refusal::Arbiter { reason } => f.write_str(reason),
         }

@@ -25,7 +25,7 @@ impl Fabric {
         // when the fabric was opened), 64-aligned (page-aligned mapping, PORT_BYTES a multiple
         // of 64), alive while the borrow of `self` lasts, and reached by every process only
         // atomically (shm.rs's invariant).
-        unsafe { HostSegment::new(base) }
+        unsafe { HostSegment::new(base) }.with_quota(self.group_quota())
     }
 
     /// Takes over group `g`'s claim on port `p` if every process of it is dead (for

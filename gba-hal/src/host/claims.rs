@@ -45,6 +45,7 @@ impl SegmentArbiter {
         SegmentArbiter {
             segment: HostSegment {
                 base: segment.base,
+                quota: segment.quota,
                 _memory: PhantomData,
             },
             claims: HostClaims::new(),
@@ -173,12 +174,7 @@ impl HostClaims {
             return Claim::Busy;
         }
         // Called again and again while a team-mate configures (`Claim::Wait`): patient.
-        let quota = match super::group_quota() {
-            Ok(quota) => quota,
-            Err(reason) => return Claim::Refused(Refusal::Arbiter { reason }),
-        };
-        let taken =
-            segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience), quota);
+        let taken = segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience));
         if let Taken::Won { .. } | Taken::Joined = taken {
             self.slots[group].store(slot as u32 + 1, Ordering::Relaxed);
         }

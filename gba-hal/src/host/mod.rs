@@ -75,6 +75,9 @@ const R_NS: usize = 7;
 #[derive(Clone, Copy, Debug)]
 pub struct HostSegment<'a> {
     base: NonNull<u8>,
+    /// Groups one uid may hold on this port: the segment's own, recorded by whoever made it
+    /// ([`with_quota`](Self::with_quota)), so every process of the port applies one quota.
+    quota: u32,
     _memory: PhantomData<&'a ()>,
 }
 
@@ -93,8 +96,23 @@ impl<'a> HostSegment<'a> {
     pub unsafe fn new(base: NonNull<u8>) -> Self {
         HostSegment {
             base,
+            quota: crate::arbiter::DEFAULT_GROUP_QUOTA,
             _memory: PhantomData,
         }
+    }
+
+    /// This segment with `quota` groups per uid (what its creator recorded beside it: the
+    /// segment file's header, the fabric's switch header), clamped to 1 to [`GROUPS`].
+    pub fn with_quota(self, quota: u32) -> Self {
+        HostSegment {
+            quota: quota.clamp(1, GROUPS as u32),
+            ..self
+        }
+    }
+
+    /// Groups one uid may hold on this port.
+    pub fn quota(&self) -> u32 {
+        self.quota
     }
 
     fn word(&self, offset: usize) -> SharedWord<'a> {
@@ -150,17 +168,16 @@ impl<'a> HostSegment<'a> {
     /// processes of team `key` (team rank `rank`). On a win the record's slots are cleared, L
     /// recorded and the slot registered; on a join the slot is registered.
     pub fn take_claim(&self, g: usize, key: u64, slot: usize, local: usize, rank: u64) -> Taken {
-        self.take_claim_waiting(g, key, slot, local, rank, None, quota_or_default())
+        self.take_claim_waiting(g, key, slot, local, rank, None)
     }
 
     /// [`take_claim`](Self::take_claim) from a loop that waits for a team-mate's
     /// configuration: with `patience`, a CLAIMING claimant is presumed alive for
     /// [`Patience::GRACE`] after this waiter first saw (or last checked) that very claim,
     /// instead of asking the system at every poll (see [`Patience`]). A claim this process
-    /// would take rather than join is refused ([`Taken::Quota`]) when its user holds `quota`
-    /// groups of the port already.
-    // The claim's five coordinates, how this caller waits, and its quota.
-    #[allow(clippy::too_many_arguments)]
+    /// would take rather than join is refused ([`Taken::Quota`]) when its user holds the
+    /// segment's quota of groups of the port already, counted after the record is taken
+    /// (see [`over_quota_after_win`](Self::over_quota_after_win)).
     pub fn take_claim_waiting(
         &self,
         g: usize,
@@ -169,16 +186,17 @@ impl<'a> HostSegment<'a> {
         local: usize,
         rank: u64,
         patience: Option<&Patience>,
-        quota: u32,
     ) -> Taken {
+        let quota = self.quota;
         let (pid, start) = (process::my_pid(), process::my_start_time());
         let me = claim::Claimant {
             pid,
             start,
             uid: process::my_uid(),
         };
-        // Joining a claim of this team takes no new group: only a take is counted (two claims
-        // of one user at the same instant may both pass; the quota bounds, it does not meter).
+        // Joining a claim of this team takes no new group: only a take is counted. This first
+        // count only spares a record a take that would be given back; the exact one follows
+        // the take.
         let joinable = self.with_record(g, |r| r.state()).state == claim::HELD
             && self.record_word(g, R_TEAM).load() == key;
         if !joinable && let Some(held) = self.quota_reached(g, quota) {
@@ -206,6 +224,12 @@ impl<'a> HostSegment<'a> {
             rank,
         };
         let taken = self.with_record(g, |r| r.take_as(&me, key, &live, &join_slot));
+        if let Taken::Won { .. } = taken
+            && let Some(held) = self.over_quota_after_win(g, quota)
+        {
+            self.with_record(g, |r| r.free(pid));
+            return Taken::Quota { held, quota };
+        }
         if let Taken::Won { .. } = taken {
             // Read by others only after our HELD (release), as the team key is.
             self.record_word(g, R_NS).store(process::my_pid_ns());
@@ -222,6 +246,18 @@ impl<'a> HostSegment<'a> {
             }
         }
         taken
+    }
+
+    /// Claim, then count: with group `g`'s record just taken (CLAIMING, our uid stored), the
+    /// groups other than `g` our uid holds, when they are the quota or more (`Some`: give
+    /// `g` back). Counting before taking let two claims of one user at the same instant both
+    /// pass; counted after, of two racing takes at least one sees the other's record (each
+    /// stores its record, then a SeqCst fence, then reads the others': of two such fences one
+    /// is first in their single total order, and the reads after the second see the stores
+    /// before the first). So racing claims may both be refused, never both pass.
+    fn over_quota_after_win(&self, g: usize, quota: u32) -> Option<u32> {
+        core::sync::atomic::fence(Ordering::SeqCst);
+        self.quota_reached(g, quota)
     }
 
     /// The winner publishes the group's release flag (IOVA and length) and holds the claim.
@@ -271,7 +307,7 @@ impl<'a> HostSegment<'a> {
         if state.state == claim::FREE {
             return None;
         }
-        let live = self.claim_live(g, quota_or_default());
+        let live = self.claim_live(g, self.quota);
         let me = claim::Claimant {
             pid: process::my_pid(),
             start: 0,
@@ -304,7 +340,7 @@ impl<'a> HostSegment<'a> {
             .filter(|&g| {
                 let state = self.with_record(g, |r| r.state());
                 state.state != claim::FREE && {
-                    let live = self.claim_live(g, quota_or_default());
+                    let live = self.claim_live(g, self.quota);
                     live.live(state, self.record_word(g, R_START).load())
                 }
             })
