@@ -45,7 +45,8 @@ pub const H_MAGIC: usize = 0;
 pub const H_VERSION: usize = 1;
 pub const H_PORTS: usize = 2;
 pub const H_CREATOR: usize = 3;
-/// The step lock: 0 when free, else the pid of the process stepping the switch.
+/// The step lock: 0 when free, else the process stepping the switch: its pid, and its PID
+/// namespace's inode in the upper 32 bits (see `lock`).
 pub const H_LOCK: usize = 4;
 /// How often a stepper found the lock held by a dead process and took it over.
 pub const H_LOCK_RECOVERIES: usize = 5;
