@@ -99,6 +99,16 @@ pub enum Refusal {
     Quota { uid: u32, held: u32, quota: u32 },
     /// The arbiter's own reason (the kernel driver's), in its words.
     Arbiter { reason: &'static str },
+    /// The host segment holds a value its layout does not allow in a word of `group`'s
+    /// record (damaged, or written by a process that may write the segment): named, with
+    /// what it may hold, instead of being trusted.
+    Corrupt {
+        file: &'static str,
+        group: usize,
+        word: &'static str,
+        value: u64,
+        allowed: &'static str,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -113,6 +123,16 @@ impl fmt::Display for Refusal {
                 "uid {uid} holds {held} groups on this port, its quota of {quota}: free one (end a job or a communicator), or raise the quota ({QUOTA_ENV} of whoever makes the host segment or fabric, the kernel driver's groups_per_uid parameter)"
             ),
             Refusal::Arbiter { reason } => f.write_str(reason),
+            Refusal::Corrupt {
+                file,
+                group,
+                word,
+                value,
+                allowed,
+            } => write!(
+                f,
+                "the host segment {file} is corrupt: group {group}'s {word} reads {value:#x}, where it may hold {allowed}; remove the file (or re-create the fabric) when no process uses the port"
+            ),
         }
     }
 }

@@ -195,7 +195,9 @@ impl SegmentFile {
             .expect("a mapping is never at address 0");
         // SAFETY: PORT_BYTES from page 1 on are inside the mapping (FILE_BYTES), page-aligned,
         // alive while `self` is (the borrow), and every process reaches them only atomically.
-        unsafe { HostSegment::new(base) }.with_quota(self.quota())
+        unsafe { HostSegment::new(base) }
+            .with_quota(self.quota())
+            .with_name(&self.path().to_string_lossy())
     }
 
     /// The flag page's first byte: group g's flag is the line at `g * 64`. Page-aligned

@@ -23,6 +23,8 @@
 //! memory other processes share: no reference to it is ever made, every access is atomic.
 
 mod claims;
+#[cfg(all(test, not(miri)))]
+mod corrupt;
 pub(crate) mod file;
 mod flags;
 mod policy;
@@ -78,6 +80,8 @@ pub struct HostSegment<'a> {
     /// Groups one uid may hold on this port: the segment's own, recorded by whoever made it
     /// ([`with_quota`](Self::with_quota)), so every process of the port applies one quota.
     quota: u32,
+    /// What errors call it: the segment file (or the fabric's `hosts` file and port).
+    name: &'static str,
     _memory: PhantomData<&'a ()>,
 }
 
@@ -97,8 +101,22 @@ impl<'a> HostSegment<'a> {
         HostSegment {
             base,
             quota: crate::arbiter::DEFAULT_GROUP_QUOTA,
+            name: "<memory>",
             _memory: PhantomData,
         }
+    }
+
+    /// This segment, called `name` in errors (its file, and the port for a file of several).
+    pub fn with_name(self, name: &str) -> Self {
+        HostSegment {
+            name: intern(name),
+            ..self
+        }
+    }
+
+    /// What errors call this segment.
+    pub fn name(&self) -> &'static str {
+        self.name
     }
 
     /// This segment with `quota` groups per uid (what its creator recorded beside it: the
@@ -188,6 +206,9 @@ impl<'a> HostSegment<'a> {
         patience: Option<&Patience>,
     ) -> Taken {
         let quota = self.quota;
+        if let Some(corrupt) = self.check_record(g) {
+            return corrupt;
+        }
         let (pid, start) = (process::my_pid(), process::my_start_time());
         let me = claim::Claimant {
             pid,
@@ -230,6 +251,12 @@ impl<'a> HostSegment<'a> {
             self.with_record(g, |r| r.free(pid));
             return Taken::Quota { held, quota };
         }
+        if taken == Taken::Joined
+            && let Some(corrupt) = self.check_join(g, local)
+        {
+            self.leave_claim(g, slot);
+            return corrupt;
+        }
         if let Taken::Won { .. } = taken {
             // Read by others only after our HELD (release), as the team key is.
             self.record_word(g, R_NS).store(process::my_pid_ns());
@@ -246,6 +273,57 @@ impl<'a> HostSegment<'a> {
             }
         }
         taken
+    }
+
+    /// Group `g`'s claim word, if it holds what no transition writes: a state other than
+    /// FREE, CLAIMING and HELD, a claimed record naming no process or pid 0, or a free one
+    /// naming any. Such a record is refused by name rather than taken for a live claim (or
+    /// for a dead one to take over).
+    fn check_record(&self, g: usize) -> Option<Taken> {
+        let word = self.record_word(g, R_WORD).load();
+        let state = State::unpack(word);
+        let corrupt = |allowed| {
+            Some(Taken::Corrupt {
+                word: "claim word (record word 0: generation, state, joined, pid)",
+                value: word,
+                allowed,
+            })
+        };
+        match state.state {
+            claim::FREE if state.joined != 0 || state.pid != 0 => {
+                corrupt("no process and pid 0 when its state is FREE")
+            }
+            claim::FREE => None,
+            claim::CLAIMING | claim::HELD if state.joined == 0 || state.pid == 0 => {
+                corrupt("at least one process and a pid when it is claimed")
+            }
+            claim::CLAIMING | claim::HELD => None,
+            _ => corrupt("state 0 (free), 1 (claiming) or 2 (held)"),
+        }
+    }
+
+    /// What a joiner of group `g`'s claim (one of `local` processes of its team on this
+    /// port) reads from the claimant: L must be the team's (a smaller one would let this
+    /// host's doorbell ring before all its processes arrived, a larger one never), and the
+    /// published flag at most one line.
+    fn check_join(&self, g: usize, local: usize) -> Option<Taken> {
+        let l = self.record_word(g, R_LOCAL).load();
+        if l != local as u64 {
+            return Some(Taken::Corrupt {
+                word: "L (record word 5: the team's processes on this port)",
+                value: l,
+                allowed: "the number this team's processes agreed on",
+            });
+        }
+        let len = self.record_word(g, R_FLAG_LEN).load();
+        if !(1..=LINE as u64).contains(&len) {
+            return Some(Taken::Corrupt {
+                word: "flag length (record word 4)",
+                value: len,
+                allowed: "1 to 64 bytes (one line)",
+            });
+        }
+        None
     }
 
     /// Claim, then count: with group `g`'s record just taken (CLAIMING, our uid stored), the
@@ -442,6 +520,21 @@ impl<'a> HostSegment<'a> {
     }
 }
 
+/// `name` as a `&'static str`, leaked once per distinct name in this process (a handful of
+/// segment files), so that a [`Refusal`](crate::Refusal) naming the file stays `Copy`.
+fn intern(name: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&known) = names.iter().find(|&&n| n == name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.push(leaked);
+    leaked
+}
+
 /// A waiter's memory of the CLAIMING claims it polls, per group: the claim word and when it
 /// was first seen or last found alive. A process waiting for a team-mate's configuration
 /// polls the claim (every few microseconds); asking the system whether the claimant lives
@@ -587,6 +680,9 @@ pub(super) mod tests {
             );
             assert!(r.hold(dead));
         });
+        // What the dead claimant published: L and its flag.
+        segment.record_word(0, R_LOCAL).store(2);
+        segment.record_word(0, R_FLAG_LEN).store(64);
         assert_eq!(
             segment.live_claims(),
             0,
