@@ -22,7 +22,8 @@
 #   written by a release and zeroed again); `gba dump` lists the driver's claims with their uid
 #   and each claim's local processes (GBA_IOC_LOCALS: pid, team rank, entered), and alice runs
 #   gba-barrier's `vm_team` (two processes, one team, host combining; the port must count each
-#   barrier once) unchanged over /dev/gba0;
+#   barrier once) unchanged over /dev/gba0, and again with a straggler whose timeout must name
+#   the local process that did not arrive;
 #
 # Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_team,
 #   examples/conformance)
@@ -131,6 +132,8 @@ kill -9 \$h; wait \$h
 mkdir -p /tmp/team && chmod 1777 /tmp/team
 \$t --as 1001 exec vm_team /dev/gba0 2 100 /tmp/team/a 2>&1 | sed 's/^/GUEST: alice: /'
 \$t claims /dev/gba0 | sed 's/^/GUEST: after vm_team: /'
+# A local process that does not arrive: the timeout names it (GBA_IOC_LOCALS).
+\$t --as 1001 exec vm_team /dev/gba0 2 5 /tmp/team/s --straggler 2>&1 | sed 's/^/GUEST: straggler: /'
 rmmod gba; echo "GUEST: rmmod rc=\$?"
 echo "GUEST: done"
 poweroff -f
@@ -211,6 +214,8 @@ check "the suite's claims were freed when it exited" has "GUEST: after the suite
 check "gba-barrier's team of two ran over /dev/gba0, each barrier counted once" \
     has "GUEST: alice: vm_team: ok: 2 processes on one port (ranks 0..1 of 2), 100 barriers"
 check "vm_team's group was freed when it exited" has "GUEST: after vm_team: claims: 0"
+check "a timeout over /dev/gba0 names the local process that did not arrive" \
+    grep -aEq "GUEST: straggler: vm_team: straggler: .*on this host not arrived: pid [0-9]+ \(team rank 1\)" "$log"
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
 check "the guest ran to its end" has "GUEST: done"
 
