@@ -77,6 +77,10 @@ struct gba_claim {
 	u32 local;
 	u64 indices;			/* local indices of the files in the claim */
 	u32 files;
+	/* Per local index, the process that claimed with it (diagnosis: GBA_IOC_LOCALS). */
+	struct pid *pids[GBA_IOCTL_MAX_LOCAL];
+	kuid_t uids[GBA_IOCTL_MAX_LOCAL];
+	u32 ranks[GBA_IOCTL_MAX_LOCAL];
 	void *shared;			/* GBA_IOCTL_SHARED_SIZE bytes of coherent DMA memory */
 	dma_addr_t shared_dma;
 };
@@ -151,6 +155,7 @@ static void gba_claim_free(struct gba_claim *c)
 {
 	struct gba_port *port = c->port;
 	bool reset = true;
+	u32 i;
 
 	port->claims[c->group] = NULL;
 	if (!port->gone) {
@@ -166,8 +171,19 @@ static void gba_claim_free(struct gba_claim *c)
 			 "group %u: RESET not done after %d ms; its %llu bytes of flag memory are kept\n",
 			 c->group, GBA_RESET_TIMEOUT_MS, GBA_IOCTL_SHARED_SIZE);
 	}
+	for (i = 0; i < GBA_IOCTL_MAX_LOCAL; i++)
+		put_pid(c->pids[i]);
 	put_pid(c->winner);
 	kfree(c);
+}
+
+/* Records the calling process as local index `index` of `c`. Called with port->lock. */
+static void gba_claim_local(struct gba_claim *c, struct gba_file *f, const struct gba_claim_req *req)
+{
+	put_pid(c->pids[req->index]);
+	c->pids[req->index] = get_pid(task_tgid(current));
+	c->uids[req->index] = f->uid;
+	c->ranks[req->index] = req->rank;
 }
 
 static int gba_open(struct inode *inode, struct file *file)
@@ -206,6 +222,8 @@ static int gba_release(struct inode *inode, struct file *file)
 	if (c) {
 		c->files--;
 		c->indices &= ~BIT_ULL(f->index);
+		put_pid(c->pids[f->index]);
+		c->pids[f->index] = NULL;
 		if (c->files == 0)
 			gba_claim_free(c);
 	}
@@ -319,6 +337,7 @@ static void gba_join(struct gba_file *f, struct gba_claim *c, struct gba_claim_r
 	}
 	c->files++;
 	c->indices |= BIT_ULL(req->index);
+	gba_claim_local(c, f, req);
 	f->claim = c;
 	f->index = req->index;
 	gba_claim_answer(req, c, GBA_CLAIM_JOINED, GBA_REASON_NONE);
@@ -364,6 +383,7 @@ static void gba_win(struct gba_file *f, struct gba_claim_req *req, u32 count)
 		req->reason = GBA_REASON_RESET_TIMEOUT;
 		return;
 	}
+	gba_claim_local(c, f, req);
 	port->claims[req->group] = c;
 	f->claim = c;
 	f->index = req->index;
@@ -379,7 +399,7 @@ static long gba_claim(struct gba_file *f, void __user *arg)
 
 	if (copy_from_user(&req, arg, sizeof(req)))
 		return -EFAULT;
-	if (req.group >= GBA_IOCTL_GROUPS || req.key == 0 || req.flags != 0 ||
+	if (req.group >= GBA_IOCTL_GROUPS || req.key == 0 || req.flags != 0 || req.reserved != 0 ||
 	    req.local == 0 || req.local > GBA_IOCTL_MAX_LOCAL || req.index >= req.local)
 		return -EINVAL;
 	req.result = 0;
@@ -476,6 +496,49 @@ static long gba_claims(struct gba_file *f, void __user *arg)
 	return ret;
 }
 
+/*
+ * The files of one claim: pid, uid, local index, team rank and the `entered` word of each,
+ * read from the claim's shared memory. What any opener may see of another job (as with
+ * GBA_IOC_CLAIMS, never the team key); its timeouts name its own local processes with it.
+ */
+static long gba_locals(struct gba_file *f, void __user *arg)
+{
+	struct gba_port *port = f->port;
+	struct gba_locals *all;
+	struct gba_claim *c;
+	u32 group, i;
+	long ret = 0;
+
+	if (get_user(group, (u32 __user *)arg))
+		return -EFAULT;
+	if (group >= GBA_IOCTL_GROUPS)
+		return -EINVAL;
+	all = kzalloc(sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+	all->group = group;
+	mutex_lock(&port->lock);
+	c = port->claims[group];
+	for (i = 0; c && i < GBA_IOCTL_MAX_LOCAL; i++) {
+		struct gba_local *e = &all->entries[all->count];
+		const u64 *entered = (const u64 *)((u8 *)c->shared + (2 + i) * GBA_IOCTL_LINE);
+
+		if (!(c->indices & BIT_ULL(i)))
+			continue;
+		e->pid = pid_vnr(c->pids[i]);
+		e->uid = from_kuid_munged(current_user_ns(), c->uids[i]);
+		e->index = i;
+		e->rank = c->ranks[i];
+		e->entered = READ_ONCE(*entered);
+		all->count++;
+	}
+	mutex_unlock(&port->lock);
+	if (copy_to_user(arg, all, sizeof(*all)))
+		ret = -EFAULT;
+	kfree(all);
+	return ret;
+}
+
 static long gba_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct gba_file *f = file->private_data;
@@ -490,6 +553,8 @@ static long gba_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return gba_state(f, uarg);
 	case GBA_IOC_CLAIMS:
 		return gba_claims(f, uarg);
+	case GBA_IOC_LOCALS:
+		return gba_locals(f, uarg);
 	default:
 		return -ENOTTY;
 	}

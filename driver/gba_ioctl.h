@@ -80,6 +80,8 @@ struct gba_claim_req {
 	__u64 run_offset;	/* out: mmap offset of the run-time page */
 	__u64 shared_offset;	/* out: mmap offset of the shared memory */
 	__u64 flag_iova;	/* out: what the driver wrote into RELEASE_ADDR */
+	__u32 rank;		/* in: this process's team rank (GBA_IOC_LOCALS reports it) */
+	__u32 reserved;		/* in: 0 */
 };
 
 /* GBA_IOC_STATE: the held group's registers, for diagnosis. */
@@ -114,10 +116,30 @@ struct gba_claims {
 	struct gba_claim_entry entries[GBA_IOCTL_GROUPS];
 };
 
+/*
+ * One file of a claim, as GBA_IOC_LOCALS reports it: the process that won or joined with it,
+ * so that a barrier's timeout names the local processes that have not arrived.
+ */
+struct gba_local {
+	__s32 pid;		/* the claiming process, in the caller's pid namespace (0: not visible) */
+	__u32 uid;		/* its uid, in the caller's user namespace */
+	__u32 index;		/* its local index (combining slot) */
+	__u32 rank;		/* the team rank it gave at its claim */
+	__u64 entered;		/* its combining slot's `entered` word (the last sequence it entered) */
+};
+
+/* GBA_IOC_LOCALS: the files of one group's claim (count 0: the group is not claimed). */
+struct gba_locals {
+	__u32 group;		/* in: below GBA_IOCTL_GROUPS */
+	__u32 count;		/* out */
+	struct gba_local entries[GBA_IOCTL_MAX_LOCAL]; /* out: by local index */
+};
+
 #define GBA_IOCTL_MAGIC 0xBA
 #define GBA_IOC_INFO _IOR(GBA_IOCTL_MAGIC, 0, struct gba_info)
 #define GBA_IOC_CLAIM _IOWR(GBA_IOCTL_MAGIC, 1, struct gba_claim_req)
 #define GBA_IOC_STATE _IOR(GBA_IOCTL_MAGIC, 2, struct gba_state)
 #define GBA_IOC_CLAIMS _IOR(GBA_IOCTL_MAGIC, 3, struct gba_claims)
+#define GBA_IOC_LOCALS _IOWR(GBA_IOCTL_MAGIC, 4, struct gba_locals)
 
 #endif /* _UAPI_GBA_IOCTL_H */

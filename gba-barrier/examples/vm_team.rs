@@ -5,7 +5,7 @@
 //! the release flag is the host segment's flag page in /dev/shm, found at its physical
 //! address), and what runs anywhere else for a quick check.
 //!
-//! `vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback] [--team SIZE FIRST]`
+//! `vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback] [--team SIZE FIRST] [--straggler]`
 //!
 //! RANKS processes run here: the first starts the others as copies of itself, runs its part
 //! and waits for them. Alone they are the whole team; with `--team SIZE FIRST` they are ranks
@@ -18,6 +18,11 @@
 //! team falls back together instead of waiting for it. `--expect-fallback` is for a device a
 //! second process cannot open (VFIO): every rank must then get the same fallback verdict, and
 //! rank 0 prints `vm_team: ok: fallback: …`.
+//!
+//! `--straggler` (ranks all here): after the EPISODES barriers, the last rank does not arrive
+//! at one more; rank 0 waits 3 s for it and prints `vm_team: straggler: ERROR`, the timeout
+//! naming the local processes that did not arrive (what the arbiter reports of the claim's
+//! local slots), then lets the last rank go.
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -37,9 +42,9 @@ fn run_rank(
     ranks: usize,
     episodes: u64,
     dir: &PathBuf,
-    expect_fallback: bool,
+    options: &Options,
 ) -> bool {
-    let ok = rank_body(address, rank, ranks, episodes, dir, expect_fallback);
+    let ok = rank_body(address, rank, ranks, episodes, dir, options);
     if !ok {
         println!("vm_team: rank {rank}: FAILED");
     }
@@ -52,8 +57,9 @@ fn rank_body(
     ranks: usize,
     episodes: u64,
     dir: &PathBuf,
-    expect_fallback: bool,
+    options: &Options,
 ) -> bool {
+    let expect_fallback = options.expect_fallback;
     let device = match AnyDevice::open_str(Some(address)) {
         Ok(device) => Some(device),
         Err(e) => {
@@ -92,6 +98,9 @@ fn rank_body(
             return false;
         }
     }
+    if options.straggler {
+        straggle(&mut team, rank, ranks, dir);
+    }
     // The switch's bookkeeping may trail the release (the simulator's fast path counts at its
     // next step): let it settle, bounded, before comparing.
     let mut counted = device.barriers_completed() - before;
@@ -107,11 +116,36 @@ fn rank_body(
     counted == episodes
 }
 
-/// Flags after the four positional arguments: `--expect-fallback`, `--team SIZE FIRST`.
+/// `--straggler`: the last rank skips one barrier and stays alive (its claim held) until
+/// rank 0 has timed out on it and printed the error.
+fn straggle(team: &mut Team, rank: usize, ranks: usize, dir: &std::path::Path) {
+    let done = dir.join("straggler-done");
+    if rank == 0 {
+        match team.wait(Some(Duration::from_secs(3))) {
+            Ok(()) => println!(
+                "vm_team: straggler: released although rank {} never arrived",
+                ranks - 1
+            ),
+            Err(e) => println!("vm_team: straggler: {e}"),
+        }
+        let _ = std::fs::write(&done, "");
+    } else if rank == ranks - 1 {
+        let start = std::time::Instant::now();
+        while !done.exists() && start.elapsed() < LIMIT {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    } else {
+        let _ = team.wait(Some(Duration::from_secs(3)));
+    }
+}
+
+/// Flags after the four positional arguments: `--expect-fallback`, `--team SIZE FIRST`,
+/// `--straggler`.
 struct Options {
     expect_fallback: bool,
     size: Option<usize>,
     first: usize,
+    straggler: bool,
 }
 
 fn options(rest: &[String]) -> Option<Options> {
@@ -119,11 +153,13 @@ fn options(rest: &[String]) -> Option<Options> {
         expect_fallback: false,
         size: None,
         first: 0,
+        straggler: false,
     };
     let mut rest = rest.iter();
     while let Some(flag) = rest.next() {
         match flag.as_str() {
             "--expect-fallback" => options.expect_fallback = true,
+            "--straggler" => options.straggler = true,
             "--team" => {
                 options.size = Some(rest.next()?.parse().ok()?);
                 options.first = rest.next()?.parse().ok()?;
@@ -136,7 +172,7 @@ fn options(rest: &[String]) -> Option<Options> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback] [--team SIZE FIRST]";
+    let usage = "usage: vm_team ADDRESS RANKS EPISODES DIR [--expect-fallback] [--team SIZE FIRST] [--straggler]";
     let (Some([address, here, episodes, dir]), Some(options)) = (
         args.get(..4).and_then(|a| <&[String; 4]>::try_from(a).ok()),
         args.get(4..).and_then(options),
@@ -160,7 +196,7 @@ fn main() -> ExitCode {
     let dir = PathBuf::from(dir);
     if let Ok(rank) = std::env::var(RANK_ENV) {
         let rank = rank.parse().unwrap_or(usize::MAX);
-        return if run_rank(address, rank, size, episodes, &dir, expect_fallback) {
+        return if run_rank(address, rank, size, episodes, &dir, &options) {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -186,7 +222,7 @@ fn main() -> ExitCode {
                 .spawn()
         })
         .collect();
-    let mut ok = run_rank(address, first, size, episodes, &dir, expect_fallback);
+    let mut ok = run_rank(address, first, size, episodes, &dir, &options);
     for child in children {
         ok &= child
             .and_then(|mut c| c.wait())

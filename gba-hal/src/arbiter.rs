@@ -9,8 +9,9 @@ use crate::backend::{Combining, DmaRegion, LocalTeam};
 use crate::members::MemberSet;
 
 /// The environment variable that sets how many groups of a port one user may hold through
-/// the host segment (default [`DEFAULT_GROUP_QUOTA`]). The kernel driver's quota is its
-/// `groups_per_uid` module parameter.
+/// the host segment (default [`DEFAULT_GROUP_QUOTA`]), read by the process that makes the
+/// segment (or the simulator's fabric) and recorded in it: every later opener applies the
+/// recorded quota. The kernel driver's quota is its `groups_per_uid` module parameter.
 pub const QUOTA_ENV: &str = "GBA_GROUP_QUOTA";
 
 /// Groups of a port one user may hold unless [`QUOTA_ENV`] says otherwise.
@@ -98,6 +99,16 @@ pub enum Refusal {
     Quota { uid: u32, held: u32, quota: u32 },
     /// The arbiter's own reason (the kernel driver's), in its words.
     Arbiter { reason: &'static str },
+    /// The host segment holds a value its layout does not allow in a word of `group`'s
+    /// record (damaged, or written by a process that may write the segment): named, with
+    /// what it may hold, instead of being trusted.
+    Corrupt {
+        file: &'static str,
+        group: usize,
+        word: &'static str,
+        value: u64,
+        allowed: &'static str,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -109,9 +120,19 @@ impl fmt::Display for Refusal {
             ),
             Refusal::Quota { uid, held, quota } => write!(
                 f,
-                "uid {uid} holds {held} groups on this port, its quota of {quota}: free one (end a job or a communicator), or raise the quota ({QUOTA_ENV} for the host segment, the kernel driver's groups_per_uid parameter)"
+                "uid {uid} holds {held} groups on this port, its quota of {quota}: free one (end a job or a communicator), or raise the quota ({QUOTA_ENV} of whoever makes the host segment or fabric, the kernel driver's groups_per_uid parameter)"
             ),
             Refusal::Arbiter { reason } => f.write_str(reason),
+            Refusal::Corrupt {
+                file,
+                group,
+                word,
+                value,
+                allowed,
+            } => write!(
+                f,
+                "the host segment {file} is corrupt: group {group}'s {word} reads {value:#x}, where it may hold {allowed}; remove the file (or re-create the fabric) when no process uses the port"
+            ),
         }
     }
 }

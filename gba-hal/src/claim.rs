@@ -102,6 +102,13 @@ pub enum Taken {
     /// This user holds its quota of the port's groups already (decided by the host segment
     /// before the record is touched).
     Quota { held: u32, quota: u32 },
+    /// A word of the record holds a value its layout does not allow (decided by the host
+    /// segment, which names it): nothing was taken or joined.
+    Corrupt {
+        word: &'static str,
+        value: u64,
+        allowed: &'static str,
+    },
 }
 
 /// Who takes or joins a record: its pid, start time and uid.

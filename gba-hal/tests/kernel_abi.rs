@@ -50,7 +50,9 @@ fn expected() -> Vec<(String, u64)> {
             files,
             run_offset,
             shared_offset,
-            flag_iova
+            flag_iova,
+            rank,
+            reserved
         ]
     );
     fields!(
@@ -75,6 +77,8 @@ fn expected() -> Vec<(String, u64)> {
         [group, uid, pid, local, files, member_count, flag_iova]
     );
     fields!("gba_claims", Claims, [count, reserved, entries]);
+    fields!("gba_local", Local, [pid, uid, index, rank, entered]);
+    fields!("gba_locals", Locals, [group, count, entries]);
     for (e, x) in [
         ("GBA_IOCTL_MEMBER_WORDS", MEMBER_WORDS as u64),
         ("GBA_IOCTL_GROUPS", GROUPS as u64),
@@ -98,6 +102,7 @@ fn expected() -> Vec<(String, u64)> {
         ("GBA_IOC_CLAIM", IOC_CLAIM),
         ("GBA_IOC_STATE", IOC_STATE),
         ("GBA_IOC_CLAIMS", IOC_CLAIMS),
+        ("GBA_IOC_LOCALS", IOC_LOCALS),
     ] {
         add(e, x);
     }

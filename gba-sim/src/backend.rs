@@ -49,8 +49,13 @@ impl SimBackend {
         let (p, fabric) = (port.number(), port.fabric().clone());
         let host_key = host_key(&fabric, p);
         // A team-mate's flag is a line of this port's arena, which every process maps.
-        let resolve = move |_group, iova, len| {
-            fabric.dma_offset(p, iova)?;
+        let resolve = move |_group, iova, len: usize| {
+            // The whole flag inside the port's arena (the segment's words are checked, not
+            // trusted: a length reaching past the arena is no flag of a team-mate's).
+            let offset = fabric.dma_offset(p, iova)? % crate::layout::ARENA_SIZE;
+            if len > crate::layout::ARENA_SIZE - offset {
+                return None;
+            }
             let (arena, _) = fabric.arena(p);
             let host = arena.wrapping_add((iova - crate::layout::IOVA_BASE) as usize);
             Some(DmaRegion {

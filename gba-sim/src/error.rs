@@ -26,6 +26,9 @@ pub enum Error {
     #[error("{} is not a usable fabric: it {what}; remove it with `gba sim destroy`", path.display())]
     Corrupt { path: PathBuf, what: String },
 
+    #[error("cannot make a fabric: {reason}")]
+    Quota { reason: &'static str },
+
     #[error("a fabric has 1 to {max} ports (one per switch port); {ports} were asked for")]
     PortCount { ports: usize, max: usize },
 

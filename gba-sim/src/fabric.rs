@@ -72,6 +72,7 @@ impl Fabric {
         if ports == 0 || ports > max {
             return Err(Error::PortCount { ports, max });
         }
+        let quota = creator_quota()?;
         let policy = Policy::from_env()?;
         if dir.symlink_metadata().is_ok() {
             // Someone else's directory (or one others can write) is refused by name before
@@ -117,7 +118,7 @@ impl Fabric {
             l::switch_size(ports),
             &policy,
             (l::header_word(l::H_MAGIC), l::MAGIC),
-            |switch| fill_header(switch, ports),
+            |switch| fill_header(switch, ports, quota),
         )?;
         let Some(switch) = published else {
             return Err(Error::Exists {
@@ -146,7 +147,7 @@ impl Fabric {
         let name = "<memory>";
         Ok(Fabric::init(
             Path::new(name),
-            ports,
+            (ports, creator_quota()?),
             SharedFile::in_memory(name, l::switch_size(ports)),
             Windows::One(SharedFile::in_memory(name, ports * WINDOW_SIZE)),
             SharedFile::in_memory(name, ports * ARENA_SIZE),
@@ -157,7 +158,7 @@ impl Fabric {
 
     fn init(
         dir: &Path,
-        ports: usize,
+        (ports, quota): (usize, u32),
         switch: SharedFile,
         windows: Windows,
         arenas: SharedFile,
@@ -167,7 +168,7 @@ impl Fabric {
         for p in 0..ports {
             init_identity(&windows, p);
         }
-        fill_header(&switch, ports);
+        fill_header(&switch, ports, quota);
         switch.word(l::header_word(l::H_MAGIC)).store(l::MAGIC);
         Fabric {
             dir: dir.to_path_buf(),
@@ -238,14 +239,28 @@ impl Fabric {
             )));
         }
         let ports = switch.word(l::header_word(l::H_PORTS)).load();
-        match usize::try_from(ports) {
-            Ok(p) if (1..=gba_pac::MAX_MEMBERS).contains(&p) && l::switch_size(p) == len => {
-                Ok((switch, p))
+        let ports = match usize::try_from(ports) {
+            Ok(p) if (1..=gba_pac::MAX_MEMBERS).contains(&p) && l::switch_size(p) == len => p,
+            _ => {
+                return Err(corrupt(format!(
+                    "claims {ports} ports in a {len}-byte switch file"
+                )));
             }
-            _ => Err(corrupt(format!(
-                "claims {ports} ports in a {len}-byte switch file"
-            ))),
+        };
+        let quota = switch.word(l::header_word(l::H_GROUP_QUOTA)).load();
+        if !(1..=l::GROUPS as u64).contains(&quota) {
+            return Err(corrupt(format!(
+                "records a group quota of {quota} (switch header word H_GROUP_QUOTA), outside 1 to {}",
+                l::GROUPS
+            )));
         }
+        Ok((switch, ports))
+    }
+
+    /// Groups one uid may hold on each port: what the fabric's creator recorded (checked to
+    /// be 1 to GROUPS when the fabric was opened).
+    pub fn group_quota(&self) -> u32 {
+        self.header(l::H_GROUP_QUOTA).load() as u32
     }
 
     /// Removes the fabric in `dir`: its four files (and its per-port window and guest RAM files) and the directory if it is then empty.
@@ -437,9 +452,16 @@ impl Fabric {
 }
 
 /// The switch file's header but its magic (stored last, by whoever publishes it).
-fn fill_header(switch: &SharedFile, ports: usize) {
+/// The group quota a new fabric records: its creator's `GBA_GROUP_QUOTA` (default 8),
+/// refused by name when malformed.
+fn creator_quota() -> Result<u32> {
+    gba_hal::host::group_quota().map_err(|reason| Error::Quota { reason })
+}
+
+fn fill_header(switch: &SharedFile, ports: usize, quota: u32) {
     let header = |word| switch.word(l::header_word(word));
     header(l::H_VERSION).store(l::LAYOUT_VERSION);
+    header(l::H_GROUP_QUOTA).store(u64::from(quota));
     header(l::H_PORTS).store(ports as u64);
     header(l::H_CREATOR).store(os::my_pid());
 }

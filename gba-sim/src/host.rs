@@ -26,6 +26,11 @@ impl Fabric {
         // of 64), alive while the borrow of `self` lasts, and reached by every process only
         // atomically (shm.rs's invariant).
         unsafe { HostSegment::new(base) }
+            .with_quota(self.group_quota())
+            .with_name(&format!(
+                "{} (port {p})",
+                self.dir().join(HOSTS_FILE).display()
+            ))
     }
 
     /// Takes over group `g`'s claim on port `p` if every process of it is dead (for

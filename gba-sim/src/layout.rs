@@ -16,7 +16,7 @@ use gba_pac::Device;
 /// "GBASIM01" in ASCII: the first word of every switch file.
 pub const MAGIC: u64 = u64::from_be_bytes(*b"GBASIM01");
 /// Bumped whenever the layout below changes; a fabric of another layout is refused.
-pub const LAYOUT_VERSION: u64 = 4;
+pub const LAYOUT_VERSION: u64 = 5;
 
 /// Bytes of one port's register window.
 pub const WINDOW_SIZE: usize = Device::SIZE;
@@ -45,7 +45,8 @@ pub const H_MAGIC: usize = 0;
 pub const H_VERSION: usize = 1;
 pub const H_PORTS: usize = 2;
 pub const H_CREATOR: usize = 3;
-/// The step lock: 0 when free, else the pid of the process stepping the switch.
+/// The step lock: 0 when free, else the process stepping the switch: its pid, and its PID
+/// namespace's inode in the upper 32 bits (see `lock`).
 pub const H_LOCK: usize = 4;
 /// How often a stepper found the lock held by a dead process and took it over.
 pub const H_LOCK_RECOVERIES: usize = 5;
@@ -69,6 +70,9 @@ pub const H_LAST_STEP_NS: usize = 12;
 /// and waiters do not wait for [`QUIET_STEP_NS`] while any is set. Only a hint for speed:
 /// without it the idle-group scan still finds the write, a few steps later.
 pub const H_CONTROL_WRITTEN: usize = 13;
+/// Groups one uid may hold on each port (the host segments' quota): the creator's
+/// `GBA_GROUP_QUOTA`, the same for every process that opens the fabric.
+pub const H_GROUP_QUOTA: usize = 14;
 /// How often a waiter steps the switch while every busy group runs on the fast path: the
 /// stepper then only catches up on bookkeeping and on an arrival whose member died between
 /// its doorbell and its combine, so stepping at every wait-loop call would only take the CPU

@@ -269,3 +269,59 @@ fn a_claim_can_be_given_up_before_its_timeout() {
     // Given up means undone: the group is this device's to claim again.
     assert!(device.free_groups().contains(4));
 }
+
+/// The group quota is the fabric's, recorded by its creator: a fabric made under
+/// `GBA_GROUP_QUOTA=3` (in a child process, whose environment is its own) refuses this
+/// process a fourth group although its own environment says nothing (the default, 8); a
+/// recorded quota outside 1 to GROUPS is refused at open, naming the header word.
+#[test]
+fn the_quota_is_the_fabrics_creators() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("fabric");
+    if let Some(target) = std::env::var_os("GBA_QUOTA_CREATE") {
+        gba_sim::Fabric::create(std::path::Path::new(&target), 1).expect("fabric");
+        return;
+    }
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "the_quota_is_the_fabrics_creators"])
+        .env("GBA_QUOTA_CREATE", &path)
+        .env(gba_hal::QUOTA_ENV, "3")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let fabric = Arc::new(gba_sim::Fabric::open(&path).expect("the child's fabric"));
+    assert_eq!(fabric.group_quota(), 3);
+    let device = common::sim_device(&fabric, 0);
+    let _held: Vec<_> = (0..3)
+        .map(|g| device.claim(GroupConfig::new(g, members(&[0]))).unwrap())
+        .collect();
+    let error = device
+        .claim(GroupConfig::new(3, members(&[0])))
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ClaimRefused {
+                refusal: gba_hal::Refusal::Quota { quota: 3, .. },
+                ..
+            }
+        ),
+        "{error}"
+    );
+    drop(_held);
+    drop(device);
+    drop(fabric);
+    use std::os::unix::fs::FileExt;
+    let switch = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path.join(gba_sim::layout::SWITCH_FILE))
+        .unwrap();
+    let at = gba_sim::layout::header_word(gba_sim::layout::H_GROUP_QUOTA) as u64;
+    switch.write_all_at(&0u64.to_le_bytes(), at).unwrap();
+    let error = gba_sim::Fabric::open(&path).unwrap_err().to_string();
+    assert!(
+        error.contains("group quota of 0") && error.contains("H_GROUP_QUOTA"),
+        "{error}"
+    );
+}

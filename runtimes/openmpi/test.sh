@@ -60,7 +60,9 @@ export GBA_BIN="$LIBDIR/gba"
 FABRIC=/dev/shm/gba-openmpi-test-$$
 SMALL=/dev/shm/gba-openmpi-test-small-$$
 STUCK=/dev/shm/gba-openmpi-test-stuck-$$
+WIDE=/dev/shm/gba-openmpi-test-wide-$$
 cleanup() {
+    "$GBA_BIN" sim destroy --path "$WIDE" >/dev/null 2>&1
     "$GBA_BIN" sim destroy --path "$STUCK" >/dev/null 2>&1
     "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1
     "$GBA_BIN" sim destroy --path "$SMALL" >/dev/null 2>&1
@@ -70,6 +72,9 @@ trap cleanup EXIT
 "$GBA_BIN" sim create --ports 8 --path "$FABRIC" >/dev/null || { say "gba sim create failed"; exit 1; }
 "$GBA_BIN" sim create --ports 2 --path "$SMALL" >/dev/null || { say "gba sim create failed"; exit 1; }
 "$GBA_BIN" sim create --ports 2 --path "$STUCK" >/dev/null || { say "gba sim create failed"; exit 1; }
+# The group quota per user is the fabric's, recorded by its creator: this one lets a user hold
+# every group of a port.
+GBA_GROUP_QUOTA=32 "$GBA_BIN" sim create --ports 8 --path "$WIDE" >/dev/null || { say "gba sim create failed"; exit 1; }
 export GBA_FABRIC="$FABRIC"
 
 # Every process gets these through the environment (mpirun forwards OMPI_MCA_*).
@@ -93,10 +98,12 @@ for np in 2 4; do
         "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/semantics" 3000 1
     expect_log "np=$np MPI_COMM_WORLD on a GBA group" "MPI_COMM_WORLD \(cid 0, size $np\): barrier on GBA group"
     check "np=$np MPI_Ibarrier overlapped with computation" "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/ibarrier" 200 1
-    # every group of the switch for one user (the quota raised to all of them): beyond them
-    # communicators fall back naming the switch; with the default quota, naming the quota
+    # every group of the switch for one user (a fabric made with the quota raised to all of
+    # them): beyond them communicators fall back naming the switch; with the default quota,
+    # naming the quota
     check "np=$np MPI_Comm_dup/split groups, >32 communicators fall back, free releases" \
-        env GBA_GROUP_QUOTA=32 "${MPIRUN[@]}" -x GBA_GROUP_QUOTA -np $np "${W[@]}" "$BUILD/comms"
+        env GBA_FABRIC="$WIDE" OMPI_MCA_coll_gba_barrier_device_path="sim:$WIDE#0" \
+        "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/comms"
     expect_log "np=$np the fallback beyond 32 groups says why" "software barrier: no GBA group is free on every member"
     check "np=$np beyond the default quota of groups per user, communicators fall back" \
         "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/comms"

@@ -17,11 +17,16 @@
 #   freed by the driver (GROUP_ENABLED cleared, another uid can claim it); rmmod at the end.
 #
 # - the library's own path over the driver (gba-hal's KernelBackend, address /dev/gba0):
-#   `gba dump` lists the driver's claims with their uid, and alice runs gba-barrier's
-#   `vm_team` (two processes, one team, host combining; the port must count each barrier once)
-#   unchanged over /dev/gba0;
+#   the backend conformance suite (gba-sim/tests/suite/conformance.rs, as gba-sim's
+#   `conformance` example: identity, DMA memory only with a claim, the claims' flags zeroed,
+#   written by a release and zeroed again); `gba dump` lists the driver's claims with their uid
+#   and each claim's local processes (GBA_IOC_LOCALS: pid, team rank, entered), and alice runs
+#   gba-barrier's `vm_team` (two processes, one team, host combining; the port must count each
+#   barrier once) unchanged over /dev/gba0, and again with a straggler whose timeout must name
+#   the local process that did not arrive;
 #
-# Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_team)
+# Usage: tests/vm/kernel.sh [TARGET_DIR]   (default target/debug: gba, examples/vm_team,
+#   examples/conformance)
 # Environment: GBA_VM_CACHE (default ~/.cache/gba-vm), GBA_VM_KEEP=1 (keep the work directory),
 #   GBA_KERNEL_EPISODES (each team's minimum, default 300), GBA_KERNEL_COMPARE=R (then boot a
 #   second guest, behind intel-iommu in passthrough mode, that runs R alternating rounds of
@@ -43,8 +48,9 @@ mkdir -p "$cache"
 
 vm_need_qemu
 team=$target/examples/vm_team
-for bin in "$gba" "$team"; do
-    [ -x "$bin" ] || { echo "kernel: $bin is missing (cargo build -p gba -p gba-barrier --bins --example vm_team)"; exit 1; }
+suite=$target/examples/conformance
+for bin in "$gba" "$team" "$suite"; do
+    [ -x "$bin" ] || { echo "kernel: $bin is missing (cargo build -p gba -p gba-barrier -p gba-sim --bins --example vm_team --example conformance)"; exit 1; }
 done
 vm_kernel "$cache"
 # The guest kernel's version, from a module's vermagic (the cache keeps no other trace of it).
@@ -83,6 +89,10 @@ dmesg | grep -a ' gba ' | sed 's/^/GUEST: dmesg: /'
 # What 99-gba.rules has udev do: group gba (990), 0660.
 ls -l /dev/gba0 | sed 's/^/GUEST: before the rule: /'
 chgrp 990 /dev/gba0 && chmod 0660 /dev/gba0
+# The backend conformance suite over KernelBackend, before any other claim (every group free;
+# its one release is counted before the teams' count starts).
+conformance /dev/gba0 0 2>&1 | sed 's/^/GUEST: suite: /'
+\$t claims /dev/gba0 | sed 's/^/GUEST: after the suite: /'
 \$t info /dev/gba0 | sed 's/^/GUEST: before: /'
 \$t --as 1003:1003 info /dev/gba0 2>&1 | sed 's/^/GUEST: carol: /'
 
@@ -110,7 +120,8 @@ sed 's/^/GUEST: bob: /' /tmp/bob
 h=\$!
 n=0; until grep -q 'held 5' /tmp/hold; do n=\$((n + 1)); [ \$n -gt 100 ] && break; sleep 0.1; done
 \$t claims /dev/gba0 | grep 'g=5' | sed 's/^/GUEST: held: /'
-gba dump --device /dev/gba0 2>&1 | grep -a 'PORT_ID\|claims\|g5=' | sed 's/^/GUEST: dump: /'
+echo "GUEST: holder pid \$h"
+gba dump --device /dev/gba0 2>&1 | grep -a 'PORT_ID\|claims\|g5=\|slot' | sed 's/^/GUEST: dump: /'
 \$t info /dev/gba0 | sed 's/^/GUEST: held: /'
 \$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob while held: /'
 kill -9 \$h; wait \$h
@@ -121,11 +132,13 @@ kill -9 \$h; wait \$h
 mkdir -p /tmp/team && chmod 1777 /tmp/team
 \$t --as 1001 exec vm_team /dev/gba0 2 100 /tmp/team/a 2>&1 | sed 's/^/GUEST: alice: /'
 \$t claims /dev/gba0 | sed 's/^/GUEST: after vm_team: /'
+# A local process that does not arrive: the timeout names it (GBA_IOC_LOCALS).
+\$t --as 1001 exec vm_team /dev/gba0 2 5 /tmp/team/s --straggler 2>&1 | sed 's/^/GUEST: straggler: /'
 rmmod gba; echo "GUEST: rmmod rc=\$?"
 echo "GUEST: done"
 poweroff -f
 INIT
-VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team"
+VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team" "$suite"
 
 passed=0 failed=0
 check() { # check NAME CONDITION...: one line per check, counted.
@@ -192,9 +205,17 @@ check "the killed holder's group is freed by the driver" bash -c "! grep -aq 'GU
 check "and disabled on the port" grep -aEq "GUEST: after the kill: info: .*GROUP_ENABLED 0x0 " "$log"
 check "bob can claim it after the kill" has "GUEST: bob after the kill: claim 5: won"
 check "gba dump lists the driver's claim with its uid" grep -aEq "GUEST: dump:   g5=[0-9]+ uid 1001 held joined 1/1" "$log"
+holder=$(sed -n 's/.*GUEST: holder pid \([0-9]*\).*/\1/p' "$log" | head -1)
+check "gba dump names the claim's local process (GBA_IOC_LOCALS)" \
+    grep -aEq "GUEST: dump:     slot 0: pid ${holder:-none} team rank 0 entered 0" "$log"
+check "the conformance suite passes over KernelBackend" \
+    has "GUEST: suite: conformance: ok: /dev/gba0 (port 0)"
+check "the suite's claims were freed when it exited" has "GUEST: after the suite: claims: 0"
 check "gba-barrier's team of two ran over /dev/gba0, each barrier counted once" \
     has "GUEST: alice: vm_team: ok: 2 processes on one port (ranks 0..1 of 2), 100 barriers"
 check "vm_team's group was freed when it exited" has "GUEST: after vm_team: claims: 0"
+check "a timeout over /dev/gba0 names the local process that did not arrive" \
+    grep -aEq "GUEST: straggler: vm_team: straggler: .*on this host not arrived: pid [0-9]+ \(team rank 1\)" "$log"
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
 check "the guest ran to its end" has "GUEST: done"
 

@@ -126,6 +126,19 @@ pub fn claims(file: &File) -> io::Result<Vec<abi::ClaimEntry>> {
     Ok(all.entries[..n].to_vec())
 }
 
+/// `GBA_IOC_LOCALS` on `file`: the files of group `group`'s claim (none when it is free).
+pub fn locals(file: &File, group: usize) -> io::Result<Vec<abi::Local>> {
+    let mut all = abi::Locals {
+        group: group as u32,
+        ..Default::default()
+    };
+    // SAFETY: GBA_IOC_LOCALS reads `group` and writes a `struct gba_locals`, which
+    // `abi::Locals` mirrors (tested).
+    unsafe { ioctl(file, abi::IOC_LOCALS, &mut all) }?;
+    let n = (all.count as usize).min(abi::MAX_LOCAL);
+    Ok(all.entries[..n].to_vec())
+}
+
 /// A fresh serial per backend value of this process, with the pid: a claim made alone.
 fn next_token() -> u64 {
     use std::sync::atomic::{AtomicU32, Ordering};
@@ -227,12 +240,14 @@ impl KernelBackend {
             // A second Group over one backend value.
             return Claim::Busy;
         }
-        let (key, local, index) = team.map_or((self.token, 1, 0), |t| (t.key, t.local, t.index));
+        let (key, local, index, rank) =
+            team.map_or((self.token, 1, 0, 0), |t| (t.key, t.local, t.index, t.rank));
         let mut req = abi::ClaimReq {
             group: group as u32,
             local,
             index,
             key,
+            rank,
             ..Default::default()
         };
         req.members
@@ -542,9 +557,22 @@ impl HostArbiter for KernelBackend {
         }
     }
 
-    fn local_slots(&self, _group: usize, _each: &mut dyn FnMut(&LocalSlot)) {
-        // The driver keeps no per-process arrival record: the combining block's `entered`
-        // words are the processes' own.
+    fn local_slots(&self, group: usize, each: &mut dyn FnMut(&LocalSlot)) {
+        if group >= abi::GROUPS {
+            return;
+        }
+        // The driver's record of the claim's files: each one's process, team rank and
+        // combining slot's `entered` word. A file in the claim is open, so its process (or one
+        // it passed the file to) lives.
+        for l in locals(&self.file, group).unwrap_or_default() {
+            each(&LocalSlot {
+                slot: l.index as usize,
+                pid: u64::try_from(l.pid).unwrap_or(0),
+                rank: u64::from(l.rank),
+                entered: l.entered,
+                alive: true,
+            });
+        }
     }
 }
 

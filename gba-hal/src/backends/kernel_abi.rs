@@ -77,6 +77,8 @@ pub struct ClaimReq {
     pub run_offset: u64,
     pub shared_offset: u64,
     pub flag_iova: u64,
+    pub rank: u32,
+    pub reserved: u32,
 }
 
 /// `struct gba_state`.
@@ -117,6 +119,36 @@ pub struct Claims {
     pub entries: [ClaimEntry; GROUPS],
 }
 
+/// `struct gba_local`: one file of a claim.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Local {
+    pub pid: i32,
+    pub uid: u32,
+    pub index: u32,
+    pub rank: u32,
+    pub entered: u64,
+}
+
+/// `struct gba_locals`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Locals {
+    pub group: u32,
+    pub count: u32,
+    pub entries: [Local; MAX_LOCAL],
+}
+
+impl Default for Locals {
+    fn default() -> Self {
+        Locals {
+            group: 0,
+            count: 0,
+            entries: [Local::default(); MAX_LOCAL],
+        }
+    }
+}
+
 /// `GBA_IOCTL_MAGIC`.
 pub const MAGIC: u64 = 0xBA;
 
@@ -131,6 +163,7 @@ pub const IOC_INFO: u64 = ioc(READ, 0, size_of::<Info>());
 pub const IOC_CLAIM: u64 = ioc(READ | WRITE, 1, size_of::<ClaimReq>());
 pub const IOC_STATE: u64 = ioc(READ, 2, size_of::<State>());
 pub const IOC_CLAIMS: u64 = ioc(READ, 3, size_of::<Claims>());
+pub const IOC_LOCALS: u64 = ioc(READ | WRITE, 4, size_of::<Locals>());
 
 /// The mmap offset of group `g`'s shared memory.
 pub const fn shared_offset(group: usize) -> u64 {
@@ -140,7 +173,9 @@ pub const fn shared_offset(group: usize) -> u64 {
 // The sizes the header's layout gives on every ABI Linux runs this on (no pointers, explicit
 // padding); the test checks them, and every offset, against gcc.
 const _: () = assert!(size_of::<Info>() == 48);
-const _: () = assert!(size_of::<ClaimReq>() == 160);
+const _: () = assert!(size_of::<ClaimReq>() == 168);
 const _: () = assert!(size_of::<State>() == 240);
 const _: () = assert!(size_of::<ClaimEntry>() == 32);
 const _: () = assert!(size_of::<Claims>() == 8 + 32 * 32);
+const _: () = assert!(size_of::<Local>() == 24);
+const _: () = assert!(size_of::<Locals>() == 8 + 64 * 24);

@@ -45,6 +45,8 @@ impl SegmentArbiter {
         SegmentArbiter {
             segment: HostSegment {
                 base: segment.base,
+                quota: segment.quota,
+                name: segment.name,
                 _memory: PhantomData,
             },
             claims: HostClaims::new(),
@@ -118,6 +120,9 @@ pub struct HostClaims {
     token: u64,
     /// Per group, this value's slot in the claim's local table, plus one (0: none).
     slots: [AtomicU32; GROUPS],
+    /// Per group, L of this value's claim as its team gave it (a joiner checked the record's
+    /// against it): what [`combining`](Self::combining) uses, never the record read again.
+    locals: [AtomicU32; GROUPS],
     /// What this value's waits for a team-mate's configuration remember (see [`Patience`]).
     patience: Patience,
 }
@@ -140,6 +145,7 @@ impl HostClaims {
         HostClaims {
             token: next_token(),
             slots: core::array::from_fn(|_| AtomicU32::new(0)),
+            locals: core::array::from_fn(|_| AtomicU32::new(0)),
             patience: Patience::default(),
         }
     }
@@ -173,14 +179,10 @@ impl HostClaims {
             return Claim::Busy;
         }
         // Called again and again while a team-mate configures (`Claim::Wait`): patient.
-        let quota = match super::group_quota() {
-            Ok(quota) => quota,
-            Err(reason) => return Claim::Refused(Refusal::Arbiter { reason }),
-        };
-        let taken =
-            segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience), quota);
+        let taken = segment.take_claim_waiting(group, key, slot, local, rank, Some(&self.patience));
         if let Taken::Won { .. } | Taken::Joined = taken {
             self.slots[group].store(slot as u32 + 1, Ordering::Relaxed);
+            self.locals[group].store(local as u32, Ordering::Relaxed);
         }
         match taken {
             Taken::Won { .. } => Claim::Won,
@@ -194,6 +196,17 @@ impl HostClaims {
                 uid: process::my_uid(),
                 held,
                 quota,
+            }),
+            Taken::Corrupt {
+                word,
+                value,
+                allowed,
+            } => Claim::Refused(Refusal::Corrupt {
+                file: segment.name(),
+                group,
+                word,
+                value,
+                allowed,
             }),
             Taken::Joined => {
                 let (iova, len) = segment.claim_flag(group);
@@ -226,7 +239,7 @@ impl HostClaims {
 
     /// [`HostArbiter::combining`]: `None` for a claim of one process.
     pub fn combining(&self, segment: HostSegment<'_>, group: usize) -> Option<Combining> {
-        let local = segment.claim_local(group);
+        let local = u64::from(self.locals.get(group)?.load(Ordering::Relaxed));
         if local <= 1 {
             return None;
         }

@@ -4,7 +4,8 @@
 //! runtime directory) or two boots of one host never share a segment.
 //!
 //! ```text
-//! page 0               header: magic (stored last), version, identity (NUL-padded)
+//! page 0               header: magic (stored last), version, identity (NUL-padded),
+//!                      the group quota per uid (its creator's GBA_GROUP_QUOTA)
 //! pages 1 .. 1+33      the host segment (super::PORT_BYTES)
 //! page  34             the flag page: group g's release flag on line g, for a device
 //!                      without a DMA region of its own (uio_pci_generic), whose physical
@@ -43,8 +44,11 @@ pub fn segment_dir() -> Result<PathBuf, SegmentError> {
 
 const PAGE: usize = 4096;
 const MAGIC: u64 = u64::from_le_bytes(*b"GBAHOST1");
-const VERSION: u64 = 1;
+const VERSION: u64 = 2;
 const IDENTITY_BYTES: usize = 256;
+/// The header word of the group quota per uid: the creator's, one for every process of the
+/// port (root's for `/run/gba`, the administrator's say).
+const QUOTA_WORD: usize = 2 + IDENTITY_BYTES / 8;
 const SEGMENT_AT: usize = PAGE;
 const FLAGS_AT: usize = SEGMENT_AT + PORT_BYTES;
 /// Bytes of a segment file.
@@ -75,6 +79,8 @@ pub enum SegmentError {
         "the host segment's name {name:?} holds a '/' or is too long: the device's identity cannot name a file"
     )]
     BadName { name: String },
+    #[error("cannot make a host segment: {reason}")]
+    Quota { reason: &'static str },
     #[error(transparent)]
     Shared(#[from] SharedError),
 }
@@ -103,7 +109,8 @@ impl SegmentFile {
         let policy = Policy::from_env()?;
         shared::dir::check(dir, &policy)?;
         let path = dir.join(name);
-        let fill = |file: &SharedFile| {
+        let fill = |file: &SharedFile, quota: u32| {
+            file.word(QUOTA_WORD * 8).store(u64::from(quota));
             let bytes = identity.as_bytes();
             for (i, chunk) in bytes.chunks(8).take(IDENTITY_BYTES / 8).enumerate() {
                 let mut word = [0u8; 8];
@@ -117,6 +124,10 @@ impl SegmentFile {
             Err(SharedError::Io { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {
+                // The quota is its creator's; every later opener uses the recorded one.
+                let quota =
+                    super::group_quota().map_err(|reason| SegmentError::Quota { reason })?;
+                let fill = |file: &SharedFile| fill(file, quota);
                 match SharedFile::publish(dir, name, FILE_BYTES, &policy, (0, MAGIC), fill)? {
                     Some(file) => file,
                     // Another process of the host published its segment first: use that one.
@@ -145,7 +156,19 @@ impl SegmentFile {
                 "belongs to device {stored:?}, not {identity:?}"
             )));
         }
+        let quota = segment.header(QUOTA_WORD).load();
+        if !(1..=super::GROUPS as u64).contains(&quota) {
+            return Err(corrupt(format!(
+                "records a group quota of {quota} (header word {QUOTA_WORD}), outside 1 to {}",
+                super::GROUPS
+            )));
+        }
         Ok(segment)
+    }
+
+    /// The group quota per uid its creator recorded (checked at open: 1 to GROUPS).
+    pub fn quota(&self) -> u32 {
+        self.header(QUOTA_WORD).load() as u32
     }
 
     fn header(&self, word: usize) -> SharedWord<'_> {
@@ -173,6 +196,8 @@ impl SegmentFile {
         // SAFETY: PORT_BYTES from page 1 on are inside the mapping (FILE_BYTES), page-aligned,
         // alive while `self` is (the borrow), and every process reaches them only atomically.
         unsafe { HostSegment::new(base) }
+            .with_quota(self.quota())
+            .with_name(&self.path().to_string_lossy())
     }
 
     /// The flag page's first byte: group g's flag is the line at `g * 64`. Page-aligned
@@ -209,8 +234,32 @@ mod tests {
         let dir = root.path();
         let made = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap();
         assert_eq!(made.identity(), "dev-port0");
+        assert_eq!(
+            made.segment().quota(),
+            made.quota(),
+            "the recorded quota applies"
+        );
         drop(made);
         let path = dir.join("seg");
+        // A recorded quota outside 1 to GROUPS is refused, naming the word and the file.
+        for bad in [0u64, super::super::GROUPS as u64 + 1] {
+            use std::os::unix::fs::FileExt;
+            let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            file.write_all_at(&bad.to_le_bytes(), (QUOTA_WORD * 8) as u64)
+                .unwrap();
+            let err = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains("seg")
+                    && text.contains(&format!("group quota of {bad} (header word")),
+                "{text}"
+            );
+            file.write_all_at(&8u64.to_le_bytes(), (QUOTA_WORD * 8) as u64)
+                .unwrap();
+        }
+        let reopened = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap();
+        assert_eq!(reopened.segment().quota(), 8);
+        drop(reopened);
         let mode = |m| std::fs::set_permissions(&path, std::fs::Permissions::from_mode(m));
         mode(0o666).unwrap();
         let err = SegmentFile::open_or_create(dir, "seg", "dev-port0").unwrap_err();

@@ -23,6 +23,8 @@
 //! memory other processes share: no reference to it is ever made, every access is atomic.
 
 mod claims;
+#[cfg(all(test, not(miri)))]
+mod corrupt;
 pub(crate) mod file;
 mod flags;
 mod policy;
@@ -75,6 +77,11 @@ const R_NS: usize = 7;
 #[derive(Clone, Copy, Debug)]
 pub struct HostSegment<'a> {
     base: NonNull<u8>,
+    /// Groups one uid may hold on this port: the segment's own, recorded by whoever made it
+    /// ([`with_quota`](Self::with_quota)), so every process of the port applies one quota.
+    quota: u32,
+    /// What errors call it: the segment file (or the fabric's `hosts` file and port).
+    name: &'static str,
     _memory: PhantomData<&'a ()>,
 }
 
@@ -93,8 +100,37 @@ impl<'a> HostSegment<'a> {
     pub unsafe fn new(base: NonNull<u8>) -> Self {
         HostSegment {
             base,
+            quota: crate::arbiter::DEFAULT_GROUP_QUOTA,
+            name: "<memory>",
             _memory: PhantomData,
         }
+    }
+
+    /// This segment, called `name` in errors (its file, and the port for a file of several).
+    pub fn with_name(self, name: &str) -> Self {
+        HostSegment {
+            name: intern(name),
+            ..self
+        }
+    }
+
+    /// What errors call this segment.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// This segment with `quota` groups per uid (what its creator recorded beside it: the
+    /// segment file's header, the fabric's switch header), clamped to 1 to [`GROUPS`].
+    pub fn with_quota(self, quota: u32) -> Self {
+        HostSegment {
+            quota: quota.clamp(1, GROUPS as u32),
+            ..self
+        }
+    }
+
+    /// Groups one uid may hold on this port.
+    pub fn quota(&self) -> u32 {
+        self.quota
     }
 
     fn word(&self, offset: usize) -> SharedWord<'a> {
@@ -150,17 +186,16 @@ impl<'a> HostSegment<'a> {
     /// processes of team `key` (team rank `rank`). On a win the record's slots are cleared, L
     /// recorded and the slot registered; on a join the slot is registered.
     pub fn take_claim(&self, g: usize, key: u64, slot: usize, local: usize, rank: u64) -> Taken {
-        self.take_claim_waiting(g, key, slot, local, rank, None, quota_or_default())
+        self.take_claim_waiting(g, key, slot, local, rank, None)
     }
 
     /// [`take_claim`](Self::take_claim) from a loop that waits for a team-mate's
     /// configuration: with `patience`, a CLAIMING claimant is presumed alive for
     /// [`Patience::GRACE`] after this waiter first saw (or last checked) that very claim,
     /// instead of asking the system at every poll (see [`Patience`]). A claim this process
-    /// would take rather than join is refused ([`Taken::Quota`]) when its user holds `quota`
-    /// groups of the port already.
-    // The claim's five coordinates, how this caller waits, and its quota.
-    #[allow(clippy::too_many_arguments)]
+    /// would take rather than join is refused ([`Taken::Quota`]) when its user holds the
+    /// segment's quota of groups of the port already, counted after the record is taken
+    /// (see [`over_quota_after_win`](Self::over_quota_after_win)).
     pub fn take_claim_waiting(
         &self,
         g: usize,
@@ -169,16 +204,20 @@ impl<'a> HostSegment<'a> {
         local: usize,
         rank: u64,
         patience: Option<&Patience>,
-        quota: u32,
     ) -> Taken {
+        let quota = self.quota;
+        if let Some(corrupt) = self.check_record(g) {
+            return corrupt;
+        }
         let (pid, start) = (process::my_pid(), process::my_start_time());
         let me = claim::Claimant {
             pid,
             start,
             uid: process::my_uid(),
         };
-        // Joining a claim of this team takes no new group: only a take is counted (two claims
-        // of one user at the same instant may both pass; the quota bounds, it does not meter).
+        // Joining a claim of this team takes no new group: only a take is counted. This first
+        // count only spares a record a take that would be given back; the exact one follows
+        // the take.
         let joinable = self.with_record(g, |r| r.state()).state == claim::HELD
             && self.record_word(g, R_TEAM).load() == key;
         if !joinable && let Some(held) = self.quota_reached(g, quota) {
@@ -206,6 +245,18 @@ impl<'a> HostSegment<'a> {
             rank,
         };
         let taken = self.with_record(g, |r| r.take_as(&me, key, &live, &join_slot));
+        if let Taken::Won { .. } = taken
+            && let Some(held) = self.over_quota_after_win(g, quota)
+        {
+            self.with_record(g, |r| r.free(pid));
+            return Taken::Quota { held, quota };
+        }
+        if taken == Taken::Joined
+            && let Some(corrupt) = self.check_join(g, local)
+        {
+            self.leave_claim(g, slot);
+            return corrupt;
+        }
         if let Taken::Won { .. } = taken {
             // Read by others only after our HELD (release), as the team key is.
             self.record_word(g, R_NS).store(process::my_pid_ns());
@@ -222,6 +273,69 @@ impl<'a> HostSegment<'a> {
             }
         }
         taken
+    }
+
+    /// Group `g`'s claim word, if it holds what no transition writes: a state other than
+    /// FREE, CLAIMING and HELD, a claimed record naming no process or pid 0, or a free one
+    /// naming any. Such a record is refused by name rather than taken for a live claim (or
+    /// for a dead one to take over).
+    fn check_record(&self, g: usize) -> Option<Taken> {
+        let word = self.record_word(g, R_WORD).load();
+        let state = State::unpack(word);
+        let corrupt = |allowed| {
+            Some(Taken::Corrupt {
+                word: "claim word (record word 0: generation, state, joined, pid)",
+                value: word,
+                allowed,
+            })
+        };
+        match state.state {
+            claim::FREE if state.joined != 0 || state.pid != 0 => {
+                corrupt("no process and pid 0 when its state is FREE")
+            }
+            claim::FREE => None,
+            claim::CLAIMING | claim::HELD if state.joined == 0 || state.pid == 0 => {
+                corrupt("at least one process and a pid when it is claimed")
+            }
+            claim::CLAIMING | claim::HELD => None,
+            _ => corrupt("state 0 (free), 1 (claiming) or 2 (held)"),
+        }
+    }
+
+    /// What a joiner of group `g`'s claim (one of `local` processes of its team on this
+    /// port) reads from the claimant: L must be the team's (a smaller one would let this
+    /// host's doorbell ring before all its processes arrived, a larger one never), and the
+    /// published flag at most one line.
+    fn check_join(&self, g: usize, local: usize) -> Option<Taken> {
+        let l = self.record_word(g, R_LOCAL).load();
+        if l != local as u64 {
+            return Some(Taken::Corrupt {
+                word: "L (record word 5: the team's processes on this port)",
+                value: l,
+                allowed: "the number this team's processes agreed on",
+            });
+        }
+        let len = self.record_word(g, R_FLAG_LEN).load();
+        if !(1..=LINE as u64).contains(&len) {
+            return Some(Taken::Corrupt {
+                word: "flag length (record word 4)",
+                value: len,
+                allowed: "1 to 64 bytes (one line)",
+            });
+        }
+        None
+    }
+
+    /// Claim, then count: with group `g`'s record just taken (CLAIMING, our uid stored), the
+    /// groups other than `g` our uid holds, when they are the quota or more (`Some`: give
+    /// `g` back). Counting before taking let two claims of one user at the same instant both
+    /// pass; counted after, of two racing takes at least one sees the other's record (each
+    /// stores its record, then a SeqCst fence, then reads the others': of two such fences one
+    /// is first in their single total order, and the reads after the second see the stores
+    /// before the first). So racing claims may both be refused, never both pass.
+    fn over_quota_after_win(&self, g: usize, quota: u32) -> Option<u32> {
+        core::sync::atomic::fence(Ordering::SeqCst);
+        self.quota_reached(g, quota)
     }
 
     /// The winner publishes the group's release flag (IOVA and length) and holds the claim.
@@ -271,7 +385,7 @@ impl<'a> HostSegment<'a> {
         if state.state == claim::FREE {
             return None;
         }
-        let live = self.claim_live(g, quota_or_default());
+        let live = self.claim_live(g, self.quota);
         let me = claim::Claimant {
             pid: process::my_pid(),
             start: 0,
@@ -304,7 +418,7 @@ impl<'a> HostSegment<'a> {
             .filter(|&g| {
                 let state = self.with_record(g, |r| r.state());
                 state.state != claim::FREE && {
-                    let live = self.claim_live(g, quota_or_default());
+                    let live = self.claim_live(g, self.quota);
                     live.live(state, self.record_word(g, R_START).load())
                 }
             })
@@ -404,6 +518,21 @@ impl<'a> HostSegment<'a> {
         slots.retain(|s| s.entered as u32 != seq);
         slots
     }
+}
+
+/// `name` as a `&'static str`, leaked once per distinct name in this process (a handful of
+/// segment files), so that a [`Refusal`](crate::Refusal) naming the file stays `Copy`.
+fn intern(name: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&known) = names.iter().find(|&&n| n == name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.push(leaked);
+    leaked
 }
 
 /// A waiter's memory of the CLAIMING claims it polls, per group: the claim word and when it
@@ -551,6 +680,9 @@ pub(super) mod tests {
             );
             assert!(r.hold(dead));
         });
+        // What the dead claimant published: L and its flag.
+        segment.record_word(0, R_LOCAL).store(2);
+        segment.record_word(0, R_FLAG_LEN).store(64);
         assert_eq!(
             segment.live_claims(),
             0,

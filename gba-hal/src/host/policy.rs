@@ -200,26 +200,28 @@ mod tests {
     #[test]
     fn the_quota_and_the_same_user_rule() {
         let memory = Memory::new();
-        let segment = memory.segment();
+        let segment = memory.segment().with_quota(4);
         for g in 0..4 {
             assert_eq!(
-                segment.take_claim_waiting(g, 0x100 + g as u64, 0, 2, 0, None, 4),
+                segment.take_claim_waiting(g, 0x100 + g as u64, 0, 2, 0, None),
                 Taken::Won { over_dead: false }
             );
             assert!(segment.hold_claim(g, 0, 64));
         }
         assert_eq!(
-            segment.take_claim_waiting(9, 0x7ea, 0, 1, 0, None, 4),
+            segment.take_claim_waiting(9, 0x7ea, 0, 1, 0, None),
             Taken::Quota { held: 4, quota: 4 }
         );
         assert_eq!(
-            segment.take_claim_waiting(2, 0x102, 1, 2, 1, None, 4),
+            segment.take_claim_waiting(2, 0x102, 1, 2, 1, None),
             Taken::Joined,
             "joining takes no new group"
         );
         segment.leave_claim(2, 1);
         assert_eq!(
-            segment.take_claim_waiting(9, 0x7ea, 0, 1, 0, None, 5),
+            segment
+                .with_quota(5)
+                .take_claim_waiting(9, 0x7ea, 0, 1, 0, None),
             Taken::Won { over_dead: false }
         );
 
@@ -230,6 +232,57 @@ mod tests {
             segment.take_claim(12, 0x55, 1, 2, 1),
             Taken::OtherUser { uid: other }
         );
+    }
+
+    /// Claim, then count: four threads of one user take four different groups at the same
+    /// instant, round after round, at a quota of 2. Whatever the interleaving, no round ends
+    /// with more than 2 of them holding a group (counting before taking let 3 or 4 pass).
+    #[test]
+    fn racing_claims_never_pass_the_quota() {
+        use std::sync::Barrier;
+        use std::sync::atomic::{AtomicU32, Ordering};
+        const RACERS: usize = 4;
+        const ROUNDS: u32 = 3000;
+        let memory = Memory::new();
+        let segment = memory.segment().with_quota(2);
+        let (start, counted) = (Barrier::new(RACERS), Barrier::new(RACERS));
+        let held = AtomicU32::new(0);
+        let (most, total) = (AtomicU32::new(0), AtomicU32::new(0));
+        std::thread::scope(|s| {
+            for t in 0..RACERS {
+                let (start, counted, held, most, total) = (&start, &counted, &held, &most, &total);
+                s.spawn(move || {
+                    for round in 0..ROUNDS {
+                        start.wait();
+                        let key = (u64::from(round) << 8) | t as u64 | 0x1000;
+                        let won = match segment.take_claim(t, key, 0, 1, 0) {
+                            Taken::Won { .. } => {
+                                assert!(segment.hold_claim(t, 0, 64));
+                                held.fetch_add(1, Ordering::SeqCst);
+                                true
+                            }
+                            Taken::Quota { quota: 2, .. } => false,
+                            other => panic!("thread {t}, round {round}: {other:?}"),
+                        };
+                        counted.wait();
+                        if t == 0 {
+                            let now = held.swap(0, Ordering::SeqCst);
+                            most.fetch_max(now, Ordering::SeqCst);
+                            total.fetch_add(now, Ordering::SeqCst);
+                        }
+                        start.wait();
+                        if won {
+                            assert!(segment.leave_claim(t, 0), "the claim's only process");
+                            segment.free_claim(t);
+                        }
+                    }
+                });
+            }
+        });
+        let (most, total) = (most.into_inner(), total.into_inner());
+        assert!(most <= 2, "{most} groups held at once at a quota of 2");
+        assert!(total > 0, "some claims pass");
+        assert_eq!(segment.live_claims(), 0);
     }
 
     #[test]

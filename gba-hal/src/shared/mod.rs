@@ -16,6 +16,7 @@
 
 pub mod dir;
 mod file;
+pub mod sealed;
 pub mod trust;
 mod word;
 
