@@ -151,9 +151,23 @@ impl<'a> Api<'a> {
     }
 
     /// A `pub use`: a local item is listed where it is re-exported; another crate's item (not
-    /// in the index) as the re-export itself.
+    /// in the index) as the re-export itself. A local item that is not in the index is
+    /// `#[doc(hidden)]` where it is defined: its signature is unknown here, which the line says.
     fn reexport(&mut self, inner: &Value, parent: &str) {
-        let source = inner["source"].as_str().unwrap_or("?");
+        let written = inner["source"].as_str().unwrap_or("?");
+        let first = written.split("::").next().unwrap_or("");
+        let external = self.krate["external_crates"]
+            .as_object()
+            .into_iter()
+            .flat_map(|crates| crates.values())
+            .any(|c| c["name"] == first);
+        let hidden;
+        let source = if external {
+            written
+        } else {
+            hidden = format!("{written} (#[doc(hidden)]: its signature is not listed)");
+            &hidden
+        };
         let name = inner["name"].as_str().unwrap_or("?");
         let target = inner["id"].as_u64();
         let local = target.is_some_and(|t| !self.item(t).is_null());
