@@ -10,7 +10,8 @@
 
 use crate::fabric::Fabric;
 use crate::layout as l;
-use crate::os;
+use gba_hal::backends::clock::monotonic_ns;
+use gba_hal::host::process::{alive, my_pid};
 
 /// Held while stepping; releases the lock when dropped, also when a step panics.
 #[derive(Debug)]
@@ -38,7 +39,7 @@ thread_local! {
 impl Fabric {
     /// Takes the step lock if nobody alive holds it.
     pub fn try_lock_step(&self) -> Option<StepGuard<'_>> {
-        let me = os::my_pid();
+        let me = my_pid();
         let lock = self.header(l::H_LOCK);
         match lock.compare_exchange(0, me) {
             Ok(_) => Some(StepGuard { fabric: self, me }),
@@ -54,7 +55,7 @@ impl Fabric {
     /// Whether `holder` died: asked of the operating system only once `holder` has been seen
     /// on the lock for [`SUSPECT_AFTER_NS`] by this thread, and again at that interval.
     fn holder_is_dead(&self, holder: u64) -> bool {
-        let now = os::monotonic_ns();
+        let now = monotonic_ns();
         let (suspect, since) = SUSPECT.with(|s| s.get());
         if suspect != holder {
             SUSPECT.with(|s| s.set((holder, now)));
@@ -64,7 +65,7 @@ impl Fabric {
             return false;
         }
         SUSPECT.with(|s| s.set((holder, now)));
-        !os::alive(holder)
+        !alive(holder)
     }
 
     /// Takes the step lock, waiting for a live holder to finish (steps are short).
