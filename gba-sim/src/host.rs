@@ -4,7 +4,8 @@
 //! module only says where each port's block is.
 
 use gba_hal::host::HostSegment;
-use gba_hal::host::{ClaimReport, LocalSlot, PORT_BYTES};
+use gba_hal::host::PORT_BYTES;
+use gba_hal::{ClaimReport, LocalSlot};
 
 use crate::fabric::Fabric;
 

@@ -59,10 +59,10 @@ pub mod claim {
     pub use gba_hal::claim::*;
 }
 
-/// Deprecated: these are gba-hal's.
+/// Deprecated: these are gba-hal's (its process functions are internals of the host segment).
 #[deprecated(
     since = "0.1.0",
-    note = "use `gba_hal::backends::clock::monotonic_ns` and `gba_hal::host::process`"
+    note = "use `gba_hal::backends::clock::monotonic_ns`; the process functions are not an API"
 )]
 pub mod os {
     pub use gba_hal::backends::clock::monotonic_ns;
@@ -70,10 +70,14 @@ pub mod os {
 }
 
 /// Deprecated: the host segment is gba-hal's.
-#[deprecated(since = "0.1.0", note = "use `gba_hal::host`")]
+#[deprecated(
+    since = "0.1.0",
+    note = "use `gba_hal::host` and `gba_hal::{ClaimReport, LocalSlot}`"
+)]
 pub mod host {
     pub use crate::host_segment::HOSTS_FILE;
-    pub use gba_hal::host::{ClaimReport, GROUP_BYTES, LocalSlot, MAX_LOCAL, PORT_BYTES};
+    pub use gba_hal::host::{GROUP_BYTES, MAX_LOCAL, PORT_BYTES};
+    pub use gba_hal::{ClaimReport, LocalSlot};
 }
 
 /// Deprecated: `Reclaimed` is at the crate root.

@@ -30,8 +30,10 @@ pub fn attrs(item: &Value) -> String {
 
 fn repr(r: &Value) -> String {
     let mut parts = Vec::new();
-    if let Some(k) = r["kind"].as_str().filter(|k| *k != "rust") {
-        parts.push(k.to_string());
+    match r["kind"].as_str() {
+        Some("rust") | None => {}
+        Some("c") => parts.push("C".to_string()),
+        Some(k) => parts.push(k.to_string()),
     }
     if let Some(i) = r["int"].as_str() {
         parts.push(i.to_string());
