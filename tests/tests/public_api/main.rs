@@ -8,10 +8,11 @@
 //!
 //!     cargo test -p gba-tests --test public_api -- --ignored
 //!
-//! After an intended change: `cargo insta test -p gba-tests --test public_api -- --ignored`
-//! then `cargo insta review` (or `INSTA_UPDATE=always` for the first run, then read the diff).
-//! A public item that is removed or renamed keeps a `#[deprecated]` re-export for a while and a
-//! line in CHANGELOG.md.
+//! A failure shows the difference. After an intended change, accept it with `cargo insta
+//! review` (cargo-insta: `cargo install cargo-insta`), or rerun with `INSTA_UPDATE=always` and
+//! read `git diff tests/tests/public_api/snapshots`. A public item that is removed or renamed
+//! keeps a path under `#[deprecated]` for a while (on a module, a type alias or a wrapper:
+//! rustc ignores `#[deprecated]` on a `pub use`) and a line in CHANGELOG.md.
 //!
 //! Why not the `public-api` crate: its releases read rustdoc JSON formats 56 (0.51) and 59
 //! (0.52), and the installed nightly writes format 57; this reducer checks the format it reads
