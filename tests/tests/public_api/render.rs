@@ -377,5 +377,29 @@ impl<'a> Api<'a> {
         for m in inner["items"].as_array().into_iter().flatten() {
             self.assoc(m.as_u64().unwrap_or(u64::MAX), path, path, true);
         }
+        // Impls for this crate's types are listed with the type; the others (another crate's
+        // types, blanket impls) here.
+        for i in inner["implementations"].as_array().into_iter().flatten() {
+            let imp = &self.item(i.as_u64().unwrap_or(u64::MAX))["inner"]["impl"];
+            let for_local = imp["for"]["resolved_path"]["id"]
+                .as_u64()
+                .is_some_and(|t| self.krate["paths"][t.to_string()]["crate_id"] == 0);
+            if imp.is_null() || for_local {
+                continue;
+            }
+            let unsafety = if imp["is_unsafe"] == true {
+                "unsafe "
+            } else {
+                ""
+            };
+            let line = format!(
+                "{unsafety}impl{} {} for {}{}",
+                generics(&imp["generics"]),
+                path_of(&imp["trait"]),
+                ty(&imp["for"]),
+                wheres(&imp["generics"]),
+            );
+            self.add(path, 2, line);
+        }
     }
 }
