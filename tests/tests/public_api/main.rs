@@ -114,3 +114,111 @@ fn gba_codegen() {
 fn gba_macros() {
     check("gba-macros");
 }
+
+/// A rustdoc JSON of another format is refused, naming both formats and what to do (runs
+/// without nightly).
+#[test]
+fn another_format_is_refused_by_name() {
+    let other = render::FORMAT_VERSION + 1;
+    let json = serde_json::json!({ "format_version": other, "root": 0, "index": {} });
+    let error = render::public_api(&json).expect_err("a format the reducer was not written for");
+    assert!(error.contains(&format!("format {other}")), "{error}");
+    assert!(
+        error.contains(&format!("format {}", render::FORMAT_VERSION)),
+        "{error}"
+    );
+    assert!(error.contains("cargo insta review"), "{error}");
+}
+
+/// The reducer on a crate of each kind of item it renders, written as rustdoc JSON by hand
+/// (runs without nightly): a module, a struct with a public and a hidden field, a method, a
+/// trait impl, a re-export of another crate's item and a deprecated function.
+#[test]
+fn the_reducer_lists_what_a_user_can_name() {
+    let path =
+        |p: &str| serde_json::json!({ "resolved_path": { "path": p, "id": 99, "args": null } });
+    let no_generics = serde_json::json!({ "params": [], "where_predicates": [] });
+    let header = serde_json::json!({ "is_const": false, "is_unsafe": false, "is_async": false, "abi": "Rust" });
+    let item = |id: u64, name: Option<&str>, inner: serde_json::Value| {
+        serde_json::json!({ "id": id, "crate_id": 0, "name": name, "visibility": "public",
+            "attrs": [], "deprecation": null, "inner": inner })
+    };
+    let mut index = serde_json::Map::new();
+    let mut put = |v: serde_json::Value| {
+        index.insert(v["id"].to_string(), v);
+    };
+    put(item(
+        0,
+        Some("demo"),
+        serde_json::json!({ "module": { "items": [1, 5, 6, 7] } }),
+    ));
+    put(item(
+        1,
+        Some("Port"),
+        serde_json::json!({ "struct": {
+        "kind": { "plain": { "fields": [2], "has_stripped_fields": true } },
+        "generics": no_generics, "impls": [3, 4] } }),
+    ));
+    put(item(
+        2,
+        Some("number"),
+        serde_json::json!({ "struct_field": { "primitive": "usize" } }),
+    ));
+    put(item(
+        8,
+        Some("open"),
+        serde_json::json!({ "function": {
+        "sig": { "inputs": [["self", { "borrowed_ref": { "lifetime": null, "is_mutable": false,
+            "type": { "generic": "Self" } } }], ["path", { "borrowed_ref": { "lifetime": null,
+            "is_mutable": false, "type": path("Path") } }]],
+            "output": path("Port"), "is_c_variadic": false },
+        "generics": no_generics, "header": header } }),
+    ));
+    put(
+        serde_json::json!({ "id": 3, "crate_id": 0, "name": null, "visibility": "default",
+        "attrs": [], "deprecation": null, "inner": { "impl": { "is_unsafe": false,
+        "generics": no_generics, "trait": null, "for": path("Port"), "items": [8],
+        "is_negative": false, "is_synthetic": false, "blanket_impl": null } } }),
+    );
+    put(
+        serde_json::json!({ "id": 4, "crate_id": 0, "name": null, "visibility": "default",
+        "attrs": [], "deprecation": null, "inner": { "impl": { "is_unsafe": false,
+        "generics": no_generics, "trait": { "path": "Debug", "id": 98, "args": null },
+        "for": path("Port"), "items": [], "is_negative": false, "is_synthetic": false,
+        "blanket_impl": null } } }),
+    );
+    put(item(
+        5,
+        None,
+        serde_json::json!({ "use": { "source": "other::Thing", "name": "Thing",
+        "id": 97, "is_glob": false } }),
+    ));
+    let mut old = item(
+        6,
+        Some("old"),
+        serde_json::json!({ "function": {
+        "sig": { "inputs": [], "output": null, "is_c_variadic": false },
+        "generics": no_generics, "header": header } }),
+    );
+    old["deprecation"] = serde_json::json!({ "since": "0.1.0", "note": "use `new`" });
+    put(old);
+    let mut private = item(
+        7,
+        Some("hidden"),
+        serde_json::json!({ "module": { "items": [] } }),
+    );
+    private["visibility"] = "crate".into();
+    put(private);
+    let json = serde_json::json!({ "format_version": render::FORMAT_VERSION, "root": 0,
+        "index": index, "paths": {}, "external_crates": { "1": { "name": "other" } } });
+    let api = render::public_api(&json).expect("the reducer's own format");
+    assert_eq!(
+        api,
+        "pub struct demo::Port\n\
+         pub demo::Port::number: usize\n\
+         pub fn demo::Port::open(&self, &Path) -> Port\n\
+         impl Debug for demo::Port\n\
+         pub use demo::Thing = other::Thing\n\
+         #[deprecated(since = \"0.1.0\", note = \"use `new`\")] pub fn demo::old()\n"
+    );
+}
