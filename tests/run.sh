@@ -84,11 +84,13 @@ stage_lint() {
     cargo clippy --workspace --all-targets -- -D warnings
     cargo run -q -p gba -- gen --check
     # Each library crate's public API against its reviewed snapshot (rustdoc JSON: nightly).
+    # `--workspace`, not `-p gba-tests`: the same features as the unit stage's build, which
+    # then reuses this one instead of building the test crate's dependencies a second time.
     if ! rustup run nightly rustdoc --version >/dev/null 2>&1; then
         skip lint "no nightly toolchain for the public-API snapshots (tests/tests/public_api)"
         return
     fi
-    cargo test -q -p gba-tests --test public_api -- --ignored 2>&1 | tee -a "$log"
+    cargo test -q --workspace --test public_api -- --ignored 2>&1 | tee -a "$log"
 }
 
 stage_miri() {
