@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 # name|what it checks (the order is the order of a whole run)
 STAGES=(
-    "lint|formatting, clippy -D warnings, generated files current"
+    "lint|formatting, clippy -D warnings, generated files current, public-API snapshots"
     "miri|Miri over the register handles, the barrier, the HAL's ordering and host segment, the engine"
     "nostd|gba-hal's protocol core builds without std"
     "loom|loom model checks (gba-barrier, and gba-sim's fast path)"
@@ -83,6 +83,14 @@ stage_lint() {
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
     cargo run -q -p gba -- gen --check
+    # Each library crate's public API against its reviewed snapshot (rustdoc JSON: nightly).
+    # `--workspace`, not `-p gba-tests`: the same features as the unit stage's build, which
+    # then reuses this one instead of building the test crate's dependencies a second time.
+    if ! rustup run nightly rustdoc --version >/dev/null 2>&1; then
+        skip lint "no nightly toolchain for the public-API snapshots (tests/tests/public_api)"
+        return
+    fi
+    cargo test -q --workspace --test public_api -- --ignored 2>&1 | tee -a "$log"
 }
 
 stage_miri() {

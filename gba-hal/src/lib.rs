@@ -23,23 +23,32 @@
 // allocator to box them, and they are returned on cold paths only (open, configure, timeout).
 #![allow(clippy::result_large_err)]
 
+// The public modules and who needs them. A driver or runtime needs the crate root and
+// `backends` (the backends that open hardware); the others are for authors of a backend, and
+// are rebuilt with the host segment (their workspace-only parts are `#[doc(hidden)]`).
 #[cfg(feature = "std")]
 mod address;
 mod arbiter;
 mod backend;
+// The hardware backends, how to open them, and the clock a backend's `now_ns` reads.
 #[cfg(feature = "std")]
 pub mod backends;
+// `Cell64`: the atomic word `claim`'s state machine runs over (loom's atomics in the models).
 pub mod cell;
+// The claim record's state machine: in `host::HostSegment`'s signatures.
 pub mod claim;
 mod config;
 mod device;
 mod diag;
 mod error;
 mod group;
+// The host segment a backend maps for its port (`HostSegment`, `SegmentArbiter`).
 #[cfg(feature = "std")]
 pub mod host;
 mod identity;
 mod members;
+// Memory several processes share (`SharedFile`, `SharedWord`, `SharedError` in
+// `host::SegmentError`): the one way a backend maps such memory.
 #[cfg(feature = "std")]
 pub mod shared;
 

@@ -42,9 +42,9 @@
 
 use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 
-/// The cell type the functions below run over: one definition for the simulator, the host
-/// segment's claims (gba-hal) and the loom models.
-pub use gba_hal::cell::{Cell64, Ordering};
+// The cell type the functions below run over: one definition for the simulator, the host
+// segment's claims (gba-hal) and the loom models.
+use gba_hal::cell::Cell64;
 
 pub const OPEN: u64 = 1 << 31;
 /// Members a group may have for the fast path (one bit each below OPEN).

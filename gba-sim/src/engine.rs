@@ -44,8 +44,8 @@ use gba_pac::{global, group};
 use crate::combine::{self, Arrival};
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
-use crate::os;
 use gba_hal::MemberSet as Mask;
+use gba_hal::backends::clock::monotonic_ns;
 
 /// Idle groups whose ports a step scans for a new ENABLE, in turn: a new group is noticed
 /// within GROUPS / IDLE_GROUPS_PER_STEP steps, while a step over one busy group stays short.
@@ -304,7 +304,7 @@ impl Fabric {
 
     fn step_locked(&self) {
         let steps = self.header(l::H_STEPS).fetch_add(1);
-        let now = os::monotonic_ns();
+        let now = monotonic_ns();
         let busy_before = self.header(l::H_GROUPS_BUSY).load() as u32;
         // Reduced first: a corrupt word must not overflow the arithmetic below.
         let cursor = (self.header(l::H_SCAN_CURSOR).load() % GROUPS as u64) as usize;
@@ -350,7 +350,7 @@ impl Fabric {
             }
             self.header(l::H_GROUPS_BUSY).store(u64::from(busy));
         }
-        self.header(l::H_LAST_STEP_NS).store(os::monotonic_ns());
+        self.header(l::H_LAST_STEP_NS).store(monotonic_ns());
         let all_fast = u64::from(all_fast && busy != 0);
         if self.header(l::H_ALL_FAST).load() != all_fast {
             self.header(l::H_ALL_FAST).store(all_fast);
@@ -365,7 +365,7 @@ impl Fabric {
     pub fn progress_waiting(&self) -> bool {
         if self.header(l::H_ALL_FAST).load() != 0
             && self.header(l::H_CONTROL_WRITTEN).load() == 0
-            && os::monotonic_ns().saturating_sub(self.header(l::H_LAST_STEP_NS).load())
+            && monotonic_ns().saturating_sub(self.header(l::H_LAST_STEP_NS).load())
                 < l::QUIET_STEP_NS
         {
             return false;

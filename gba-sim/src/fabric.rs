@@ -15,10 +15,11 @@ use gba_pac::tock_registers::interfaces::Writeable;
 use gba_pac::{Device, global, group};
 
 use crate::error::{Error, Result};
-use crate::host::{self, HOSTS_FILE};
+use crate::host_segment::HOSTS_FILE;
 use crate::layout::{self as l, ARENA_SIZE, WINDOW_SIZE};
-use crate::os;
 use crate::vm::{GuestRam, Windows};
+use gba_hal::host::PORT_BYTES;
+use gba_hal::host::process::{alive, my_pid};
 use gba_hal::shared::{self, Policy, SharedFile, SharedWord, Size};
 
 /// Where `gba sim create` puts a fabric when no path is given: `fabric` in the caller's
@@ -40,7 +41,7 @@ pub struct Fabric {
     switch: SharedFile,
     windows: Windows,
     arenas: SharedFile,
-    /// The host segment of every port (see [`crate::host`]).
+    /// The host segment of every port (see `host.rs`).
     hosts: SharedFile,
     /// Per port: the guest RAM its release writes go to, for a port shown to a virtual
     /// machine ([`crate::vm`]); `None`: its arena.
@@ -100,7 +101,7 @@ impl Fabric {
         // has no switch file and is not mistaken for a usable one.
         let windows = Windows::create(dir, ports, options.per_port_windows, &policy)?;
         let arenas = SharedFile::create(&dir.join(l::ARENAS_FILE), ports * ARENA_SIZE, &policy)?;
-        let hosts = SharedFile::create(&dir.join(HOSTS_FILE), ports * host::PORT_BYTES, &policy)?;
+        let hosts = SharedFile::create(&dir.join(HOSTS_FILE), ports * PORT_BYTES, &policy)?;
         let guest_ram = (0..ports)
             .map(|p| {
                 options
@@ -152,7 +153,7 @@ impl Fabric {
             Windows::One(SharedFile::in_memory(name, ports * WINDOW_SIZE)),
             SharedFile::in_memory(name, ports * ARENA_SIZE),
             (0..ports).map(|_| None).collect(),
-            SharedFile::in_memory(name, ports * host::PORT_BYTES),
+            SharedFile::in_memory(name, ports * PORT_BYTES),
         ))
     }
 
@@ -213,7 +214,7 @@ impl Fabric {
             windows: Windows::open(dir, ports, &policy)?,
             arenas: file(l::ARENAS_FILE, ports * ARENA_SIZE)?,
             guest_ram,
-            hosts: file(HOSTS_FILE, ports * host::PORT_BYTES)?,
+            hosts: file(HOSTS_FILE, ports * PORT_BYTES)?,
         })
     }
 
@@ -396,14 +397,14 @@ impl Fabric {
 
     /// Records this process as a user of port `p` (for stale-fabric detection).
     pub(crate) fn attach(&self, p: usize) -> Result<()> {
-        let me = os::my_pid();
+        let me = my_pid();
         for slot in 0..l::MAX_OPENERS {
             let word = self.port_state(p, l::P_OPENERS + slot);
             let current = word.load();
             if current == me {
                 return Ok(());
             }
-            if (current == 0 || !os::alive(current)) && word.compare_exchange(current, me).is_ok() {
+            if (current == 0 || !alive(current)) && word.compare_exchange(current, me).is_ok() {
                 return Ok(());
             }
         }
@@ -414,7 +415,7 @@ impl Fabric {
     }
 
     pub(crate) fn detach(&self, p: usize) {
-        let me = os::my_pid();
+        let me = my_pid();
         for slot in 0..l::MAX_OPENERS {
             let _ = self
                 .port_state(p, l::P_OPENERS + slot)
@@ -427,7 +428,7 @@ impl Fabric {
         (0..l::MAX_OPENERS)
             .map(|slot| self.port_state(p, l::P_OPENERS + slot).load())
             .filter(|&pid| pid != 0)
-            .map(|pid| (pid, os::alive(pid)))
+            .map(|pid| (pid, alive(pid)))
             .collect()
     }
 
@@ -438,7 +439,7 @@ impl Fabric {
     /// The process that created the fabric, and whether it is alive.
     pub fn creator(&self) -> (u64, bool) {
         let pid = self.header(l::H_CREATOR).load();
-        (pid, os::alive(pid))
+        (pid, alive(pid))
     }
 
     /// Switch steps run so far, and how often a stepper took the lock over from a process that
@@ -463,7 +464,7 @@ fn fill_header(switch: &SharedFile, ports: usize, quota: u32) {
     header(l::H_VERSION).store(l::LAYOUT_VERSION);
     header(l::H_GROUP_QUOTA).store(u64::from(quota));
     header(l::H_PORTS).store(ports as u64);
-    header(l::H_CREATOR).store(os::my_pid());
+    header(l::H_CREATOR).store(my_pid());
 }
 
 /// Identity registers of port `p` as the hardware has them after power-on: the spec's reset

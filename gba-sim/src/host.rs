@@ -4,7 +4,8 @@
 //! module only says where each port's block is.
 
 use gba_hal::host::HostSegment;
-pub use gba_hal::host::{ClaimReport, GROUP_BYTES, LocalSlot, MAX_LOCAL, PORT_BYTES};
+use gba_hal::host::PORT_BYTES;
+use gba_hal::{ClaimReport, LocalSlot};
 
 use crate::fabric::Fabric;
 

@@ -1,30 +1,42 @@
 //! The GBA device simulator: the switch of docs/datasheet.md sections 4 and 5 on one machine.
 //!
 //! A [`Fabric`] is P switch ports in a directory of shared-memory files (by default in the
-//! user's runtime directory, [`default_path`]; only its owner may use it). Each port has its own register window, laid out exactly as the hardware's
-//! (`gba_pac::Device`), and its own DMA arena; several processes each open their own
-//! [`Port`], as hosts open their `/dev/gba0`. The switch model ([`engine`]) reads and writes
-//! the windows through gba-pac's generated definitions, with the atomic mechanism, and steps
-//! either cooperatively (a waiting member calls [`Port::progress`]) or in a dedicated loop
-//! (`gba sim run`), one step at a time under an inter-process lock that survives a process
-//! killed while holding it. [`faults`] injects what real fabrics do to software.
+//! user's runtime directory, [`default_path`]; only its owner may use it). Each port has its
+//! own register window, laid out exactly as the hardware's (`gba_pac::Device`), and its own DMA
+//! arena; several processes each open their own [`Port`], as hosts open their `/dev/gba0`, or
+//! a [`SimBackend`] for gba-hal's `Device`. The switch model reads and writes the windows
+//! through gba-pac's generated definitions, with the atomic mechanism, and steps either
+//! cooperatively (a waiting member calls [`Port::progress`]) or in a dedicated loop (`gba sim
+//! run`), one step at a time under an inter-process lock that survives a process killed while
+//! holding it ([`StepGuard`]). [`Fabric`]'s fault injection ([`Fabric::drop_arrivals`],
+//! [`Fabric::mark_dead`], …) does what real fabrics do to software; [`vm`] lays a fabric out
+//! for virtual machines.
 //!
-//! Device addresses (IOVAs) are arena offsets plus [`layout::IOVA_BASE`], so a host pointer
-//! given to the device where an IOVA belongs is caught as DMA_FAULT.
+//! Device addresses (IOVAs) are arena offsets plus a base whose high bits no host pointer has,
+//! so a host pointer given to the device where an IOVA belongs is caught as DMA_FAULT.
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod backend;
-pub mod claim;
+// Not an API: public for gba-sim/tests/loom.rs, which runs the fast path's combining word
+// over loom's atomics.
+#[doc(hidden)]
 pub mod combine;
-pub mod engine;
+mod engine;
 mod error;
 mod fabric;
-pub mod faults;
-pub mod host;
+// The `impl Fabric` blocks of fault injection and of the host segment. Their files keep
+// their names; the crate-root names `faults` and `host` are the deprecated paths below.
+#[path = "faults.rs"]
+mod fault_injection;
+#[path = "host.rs"]
+mod host_segment;
+// Not an API: public for tools that read a switch file from outside and name its words
+// (cli/examples/episode_lines.rs) and for this crate's tests; the layout changes with
+// LAYOUT_VERSION.
+#[doc(hidden)]
 pub mod layout;
 mod lock;
-pub mod os;
 mod port;
 mod status;
 pub mod vm;
@@ -32,6 +44,44 @@ pub mod vm;
 pub use backend::SimBackend;
 pub use error::{Error, Result};
 pub use fabric::{CreateOptions, Fabric, PATH_ENV, default_path};
+pub use fault_injection::Reclaimed;
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
 pub use status::{GroupReport, PortReport, error_name};
+
+// Paths that 0.1.0 had and that go away: gba-hal's items under a second path, and modules
+// whose one public item moved to the crate root (CHANGELOG.md, "Deprecated"). `#[deprecated]`
+// on a `pub use` warns nobody, so each is a deprecated module.
+
+/// Deprecated: the claim record is gba-hal's.
+#[deprecated(since = "0.1.0", note = "use `gba_hal::claim`")]
+pub mod claim {
+    pub use gba_hal::claim::*;
+}
+
+/// Deprecated: these are gba-hal's (its process functions are internals of the host segment).
+#[deprecated(
+    since = "0.1.0",
+    note = "use `gba_hal::backends::clock::monotonic_ns`; the process functions are not an API"
+)]
+pub mod os {
+    pub use gba_hal::backends::clock::monotonic_ns;
+    pub use gba_hal::host::process::{alive, alive_as, my_pid, my_start_time, start_time};
+}
+
+/// Deprecated: the host segment is gba-hal's.
+#[deprecated(
+    since = "0.1.0",
+    note = "use `gba_hal::host` and `gba_hal::{ClaimReport, LocalSlot}`"
+)]
+pub mod host {
+    pub use crate::host_segment::HOSTS_FILE;
+    pub use gba_hal::host::{GROUP_BYTES, MAX_LOCAL, PORT_BYTES};
+    pub use gba_hal::{ClaimReport, LocalSlot};
+}
+
+/// Deprecated: `Reclaimed` is at the crate root.
+#[deprecated(since = "0.1.0", note = "use `gba_sim::Reclaimed`")]
+pub mod faults {
+    pub use crate::Reclaimed;
+}

@@ -16,7 +16,8 @@
 
 use crate::fabric::Fabric;
 use crate::layout as l;
-use crate::os;
+use gba_hal::backends::clock::monotonic_ns;
+use gba_hal::host::process::{alive, my_pid, my_pid_ns};
 
 /// Held while stepping; releases the lock when dropped, also when a step panics.
 #[derive(Debug)]
@@ -48,7 +49,7 @@ fn lock_word(pid: u64, pid_ns: u64) -> u64 {
 
 /// This process's lock word.
 fn my_lock_word() -> u64 {
-    lock_word(os::my_pid(), gba_hal::host::process::my_pid_ns())
+    lock_word(my_pid(), my_pid_ns())
 }
 
 /// Whether the holder named by lock word `word` is in another PID namespace than this
@@ -56,7 +57,7 @@ fn my_lock_word() -> u64 {
 fn elsewhere(word: u64) -> bool {
     let (theirs, ours) = (
         word >> 32,
-        gba_hal::host::process::my_pid_ns() & 0xffff_ffff,
+        my_pid_ns() & 0xffff_ffff,
     );
     theirs != 0 && ours != 0 && theirs != ours
 }
@@ -84,7 +85,7 @@ impl Fabric {
         if elsewhere(holder) {
             return false;
         }
-        let now = os::monotonic_ns();
+        let now = monotonic_ns();
         let (suspect, since) = SUSPECT.with(|s| s.get());
         if suspect != holder {
             SUSPECT.with(|s| s.set((holder, now)));
@@ -94,7 +95,7 @@ impl Fabric {
             return false;
         }
         SUSPECT.with(|s| s.set((holder, now)));
-        !os::alive(holder & 0xffff_ffff)
+        !alive(holder & 0xffff_ffff)
     }
 
     /// Takes the step lock, waiting for a live holder to finish (steps are short).
@@ -128,13 +129,13 @@ mod tests {
     /// Tries the lock until this thread has suspected the holder for longer than
     /// [`SUSPECT_AFTER_NS`] twice (so that it asked the system): what it got.
     fn try_past_suspicion(fabric: &Fabric) -> bool {
-        let until = os::monotonic_ns() + 3 * SUSPECT_AFTER_NS;
+        let until = monotonic_ns() + 3 * SUSPECT_AFTER_NS;
         loop {
             if let Some(guard) = fabric.try_lock_step() {
                 drop(guard);
                 return true;
             }
-            if os::monotonic_ns() > until {
+            if monotonic_ns() > until {
                 return false;
             }
             std::thread::yield_now();

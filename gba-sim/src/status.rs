@@ -36,7 +36,7 @@ pub struct PortReport {
     /// Processes attached to the port, with whether each is alive.
     pub openers: Vec<(u64, bool)>,
     /// Groups claimed on this port (the host segment's claim records).
-    pub claims: Vec<crate::host::ClaimReport>,
+    pub claims: Vec<gba_hal::ClaimReport>,
 }
 
 impl Fabric {

@@ -1,4 +1,4 @@
-//! The claim record's state machine (`gba_sim::claim`) against a small model written
+//! The claim record's state machine (`gba_hal::claim`) against a small model written
 //! independently (an enum of states, not a packed word): random sequences of take, hold,
 //! leave, free and process deaths, with the outcome of every step and the record after it
 //! compared.
@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::AtomicU64;
 
-use gba_sim::claim::{self, Record, State, Taken};
+use gba_hal::claim::{self, Record, State, Taken};
 use proptest::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,7 +18,8 @@
 #![allow(unexpected_cfgs)] // `loom` is set by gba-sim/loom.sh
 #![cfg(loom)]
 
-use gba_sim::combine::{self, Arrival, Cell64, Ordering};
+use gba_hal::cell::{Cell64, Ordering};
+use gba_sim::combine::{self, Arrival};
 use loom::cell::UnsafeCell;
 use loom::sync::atomic::AtomicU64;
 use loom::sync::{Arc, Mutex};
@@ -294,13 +295,13 @@ fn the_fast_path_wraps_at_two_to_the_32() {
     model(u32::MAX, [Fate::Lives, Fate::Lives]);
 }
 
-// The claim record's CAS (`gba_sim::claim`, docs/design/host.md "Claims"): every interleaving of
+// The claim record's CAS (`gba_hal::claim`, docs/design/host.md "Claims"): every interleaving of
 // two processes' transitions on one record.
 
 mod claims {
     use super::{Cell, cell};
-    use gba_sim::claim::{self, Record, State, Taken};
-    use gba_sim::combine::{Cell64, Ordering};
+    use gba_hal::cell::{Cell64, Ordering};
+    use gba_hal::claim::{self, Record, State, Taken};
     use loom::sync::Arc;
 
     struct Cells([Cell; 5]);
