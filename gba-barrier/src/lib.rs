@@ -23,8 +23,6 @@ pub mod error;
 #[cfg(not(loom))]
 pub mod fallback;
 #[cfg(not(loom))]
-pub mod ffi;
-#[cfg(not(loom))]
 pub mod hal;
 pub mod offload;
 pub mod port;

@@ -23,8 +23,8 @@ use std::time::Duration;
 
 use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
 
-use crate::device::{AnyBarrier, AnyDevice};
-use crate::error::{WaitError, chain};
+use barrier::error::chain;
+use barrier::{AnyBarrier, AnyDevice, WaitError};
 
 /// The version of this C ABI: raised by one with every change to the header's declarations
 /// (a new or changed function, type, constant or meaning; `tests/header.rs` fails until it

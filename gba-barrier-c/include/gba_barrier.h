@@ -2,8 +2,8 @@
 #define GBA_BARRIER_H
 
 /*
- * Generated from gba-barrier/src/ffi.rs by cbindgen (tests/header.rs). Do not edit:
- * change the Rust side and run `GBA_BLESS=1 cargo test -p gba-barrier --test header`.
+ * Generated from gba-barrier-c/src/ by cbindgen (tests/header.rs). Do not edit:
+ * change the Rust side and run `GBA_BLESS=1 cargo test -p gba-barrier-c --test header`.
  *
  * libgba_barrier: barriers on the Global Barrier Accelerator. Every function returns GBA_OK
  * (0) or a negative GBA_ERR_* code; gba_strerror(code) names it and gba_last_error() gives
@@ -93,8 +93,6 @@
 
 // Bytes of `gba_verdict.text`, NUL included.
 #define GBA_VERDICT_TEXT 160
-
-
 
 // One member's barrier over a configured group (opaque).
 typedef struct gba_barrier gba_barrier;
