@@ -138,8 +138,8 @@ fn c_verdict(verdict: &Verdict) -> gba_verdict {
     out
 }
 
-/// Creates a team: all `size` ranks call it (collectively, like an allgather) with their
-/// `rank`; the library agrees on a group over `allgather(…, ctx)` and configures it. Returns
+/// The way to make a barrier. Creates a team: all `size` ranks call it (collectively, like an
+/// allgather) with their `rank`; the library agrees on a group over `allgather(…, ctx)` and configures it. Returns
 /// GBA_OK with `*verdict` filled identically on every rank: offloaded (then `*out` is the
 /// team) or a fallback (then `*out` is NULL; use a software barrier). `device` may be NULL on
 /// a rank without a device (it still takes part, and the team falls back naming it).

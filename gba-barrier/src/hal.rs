@@ -7,9 +7,9 @@ use gba_hal::{Backend, Device, Group, GroupConfig};
 use gba_pac::common::{Reg, Scoped, Wo};
 use gba_pac::group::ARRIVAL;
 
-use crate::error::DeviceFault;
-use crate::offload::Barrier;
-use crate::port::{Diagnosis, Port};
+use crate::barrier::Barrier;
+use crate::port_trait::{Diagnosis, Port};
+use crate::wait_error::DeviceFault;
 
 /// A function a runtime installs to drive its own progress while a member waits (as the
 /// seeds call `opal_progress()`), with its argument.
@@ -90,7 +90,7 @@ impl<B: Backend> Port for HalPort<'_, B> {
     }
 
     /// One release store: on a volatile (device) mapping a release fence, which is no
-    /// instruction on x86 (see [`crate::port::release_before_doorbell`] for other machines and
+    /// instruction on x86 (see [`crate::release_before_doorbell`] for other machines and
     /// for write-combining mappings), then the volatile store; on the simulator's shared
     /// memory an atomic store with release ordering.
     ///

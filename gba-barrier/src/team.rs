@@ -19,9 +19,9 @@ use std::time::Duration;
 
 use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 
-use crate::backoff::WaitPolicy;
-use crate::device::{AnyBarrier, AnyDevice};
-use crate::error::{Missing, WaitError, Who};
+use crate::any_device::{AnyBarrier, AnyDevice};
+use crate::wait_error::{Missing, WaitError, Who};
+use crate::wait_loop::WaitPolicy;
 
 mod dir;
 pub use dir::DirOob;
