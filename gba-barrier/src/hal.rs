@@ -128,16 +128,14 @@ impl<B: Backend> Port for HalPort<'_, B> {
     }
 
     fn fault(&self) -> Option<DeviceFault> {
-        self.group
-            .error()
-            .map(|code| DeviceFault { code: code as u8 })
+        self.group.error().map(|code| DeviceFault { code })
     }
 
     fn diagnose(&self) -> Diagnosis {
         let snapshot = self.group.snapshot();
         Diagnosis {
-            missing: snapshot.missing().iter().map(|m| m as u32).collect(),
-            fault: snapshot.error.map(|code| DeviceFault { code: code as u8 }),
+            missing: snapshot.missing(),
+            fault: snapshot.error.map(|code| DeviceFault { code }),
         }
     }
 }

@@ -7,6 +7,8 @@
 //! buffer.
 
 use crate::primitive::{Ordering, compiler_fence};
+use gba_hal::MemberSet;
+
 use crate::wait_error::DeviceFault;
 
 /// What a barrier needs from one member's view of a configured, enabled group.
@@ -50,8 +52,8 @@ pub trait Port {
 /// What [`Port::diagnose`] found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Diagnosis {
-    /// Members of the group that have not arrived for the pending episode, ascending.
-    pub missing: Vec<u32>,
+    /// Members of the group that have not arrived for the pending episode.
+    pub missing: MemberSet,
     /// The group's device error, if any.
     pub fault: Option<DeviceFault>,
 }

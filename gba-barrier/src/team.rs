@@ -454,7 +454,11 @@ impl Team {
             } else {
                 format!(
                     "hosts never arrived: {}",
-                    ports.iter().map(name).collect::<Vec<_>>().join(", ")
+                    ports
+                        .iter()
+                        .map(|p| name(&(p as u32)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             };
             if !local.is_empty() {

@@ -83,7 +83,7 @@ fn a_timeout_names_the_missing_member_and_a_device_error_is_reported() {
             episode, missing, ..
         } => {
             assert_eq!(*episode, 1);
-            assert_eq!(*missing, Missing::Members(vec![1]));
+            assert_eq!(*missing, Missing::Members([1].into_iter().collect()));
         }
         other => panic!("{other}"),
     }
