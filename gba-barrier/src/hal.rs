@@ -1,5 +1,9 @@
 //! The offloaded barrier over a group claimed through gba-hal: [`HalPort`] implements
 //! [`Port`] with the group's ARRIVAL doorbell, its release flag and the device's progress.
+//!
+//! A lower layer, for code that holds a typed `gba_hal::Device` (the benchmarks measure the
+//! bare barrier this way). To make a barrier, see the crate documentation: a team, or
+//! [`crate::AnyDevice::barrier`] for a group agreed on already.
 
 use std::sync::atomic::{AtomicPtr, Ordering};
 
