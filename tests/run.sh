@@ -164,7 +164,7 @@ stage_cluster() { bash runtimes/cluster/test.sh 2>&1 | tee -a "$log"; }
 stage_vm() {
     # tests/vm/cluster.sh: 3 guests against `gba sim run`, an observer, one guest killed. The
     # soak (GBA_VM_SOAK=1) adds 20,000 episodes between 2 guests and between 3.
-    cargo build -q -p gba -p gba-hal -p gba-barrier -p gba-sim --lib --bins \
+    cargo build -q -p gba -p gba-hal -p gba-barrier -p gba-barrier-c -p gba-sim --lib --bins \
         --example vfio_dma --example vm_member --example vm_observer --example vm_team
     local vm_runs=("GBA_VM_GUESTS=3") vm_run vm_rc
     if [ -n "${GBA_VM_SOAK:-}" ]; then

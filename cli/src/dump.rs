@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use gba_barrier::AnyDevice;
-use gba_barrier::error::chain;
+use gba_barrier::error_chain;
 use gba_codegen::model::{Access, Block, Register, SideEffect};
 use gba_hal::DeviceAddress;
 
@@ -80,7 +80,7 @@ pub fn run(args: DumpArgs) -> ExitCode {
     let device = match AnyDevice::open(&address) {
         Ok(device) => device,
         Err(error) => {
-            eprintln!("error: {}", chain(&error));
+            eprintln!("error: {}", error_chain(&error));
             return ExitCode::from(1);
         }
     };

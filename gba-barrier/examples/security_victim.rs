@@ -16,8 +16,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use gba_barrier::AnyDevice;
 use gba_barrier::team::{DirOob, Team, TeamParams, Verdict};
+use gba_barrier::{AnyDevice, error_chain as chain};
 use gba_hal::DeviceAddress;
 use gba_hal::backends::vfio_share;
 
@@ -57,17 +57,6 @@ impl<E: std::fmt::Display> From<E> for Failure {
         // The whole chain: a refusal names its file in the source of an open error.
         Failure::Error(e.to_string())
     }
-}
-
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 fn number(text: &str) -> Result<usize, Failure> {

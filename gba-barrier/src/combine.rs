@@ -27,11 +27,11 @@
 //! completing process's doorbell (a release store), which the switch observes with acquire
 //! before it writes the flag with release; every local poller's acquire load of the flag
 //! then sees the pre-arrival writes of every process of every host. This is
-//! [`crate::offload`]'s argument with one more synchronises-with edge in front of the
+//! [`crate::Barrier`]'s argument with one more synchronises-with edge in front of the
 //! doorbell. A wait that times out leaves the episode pending ([`crate::Barrier`]'s bit 63),
 //! so resuming never adds a second arrival. `tests/loom.rs` checks all of this.
 
-use crate::port::{Diagnosis, Port};
+use crate::port_trait::{Diagnosis, Port};
 use crate::primitive::{AtomicU64, Ordering};
 
 /// The host's combining block as one process sees it.
@@ -137,7 +137,7 @@ impl<P: Port, A: Arrivals> Port for Combined<P, A> {
     fn progress(&self) {
         self.port.progress()
     }
-    fn fault(&self) -> Option<crate::error::DeviceFault> {
+    fn fault(&self) -> Option<crate::wait_error::DeviceFault> {
         self.port.fault()
     }
     fn diagnose(&self) -> Diagnosis {

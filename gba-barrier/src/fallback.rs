@@ -5,6 +5,12 @@
 //! choice (a runtime agrees on it collectively, as it agrees on the group id); this module
 //! makes the choice for one member and announces a fallback once per process, with the
 //! reason, on standard error.
+//!
+//! Deprecated: the choice is per member, so one member may offload while another falls back
+//! and the job hangs. [`crate::team::Team::create`] makes the same choice on every rank.
+
+// The module's own uses of what it deprecates.
+#![allow(deprecated)]
 
 use std::fmt;
 use std::sync::Once;
@@ -13,13 +19,17 @@ use std::time::Duration;
 use gba_hal::{Backend, Device, GroupConfig};
 
 use crate::Wait;
-use crate::error::{Result, Who};
+use crate::barrier::Barrier;
 use crate::hal::{HalPort, ProgressHook, offload};
-use crate::offload::Barrier;
+use crate::wait_error::{Result, Who};
 
 static ANNOUNCED: Once = Once::new();
 
 /// Prints, the first time only in this process, that offload is unavailable and why.
+#[deprecated(
+    since = "0.2.0",
+    note = "use gba_barrier::team::Team::create, whose verdict every rank shares and can print"
+)]
 pub fn announce(reason: &dyn fmt::Display, software: &str) {
     ANNOUNCED.call_once(|| {
         eprintln!("gba-barrier: offload unavailable ({reason}); running the {software} software barrier instead");
@@ -30,6 +40,10 @@ pub fn announce(reason: &dyn fmt::Display, software: &str) {
 // The offloaded barrier's hot state is cache-padded on purpose; boxing it would put a pointer
 // chase on the hot path.
 #[allow(clippy::large_enum_variant)]
+#[deprecated(
+    since = "0.2.0",
+    note = "use gba_barrier::team::Team::create: a per-member fallback can split a job"
+)]
 pub enum Chosen<'d, B: Backend, S: Wait> {
     Offload(Barrier<HalPort<'d, B>>),
     Software(S),

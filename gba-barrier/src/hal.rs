@@ -1,5 +1,9 @@
 //! The offloaded barrier over a group claimed through gba-hal: [`HalPort`] implements
 //! [`Port`] with the group's ARRIVAL doorbell, its release flag and the device's progress.
+//!
+//! A lower layer, for code that holds a typed `gba_hal::Device` (the benchmarks measure the
+//! bare barrier this way). To make a barrier, see the crate documentation: a team, or
+//! [`crate::AnyDevice::barrier`] for a group agreed on already.
 
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -7,9 +11,9 @@ use gba_hal::{Backend, Device, Group, GroupConfig};
 use gba_pac::common::{Reg, Scoped, Wo};
 use gba_pac::group::ARRIVAL;
 
-use crate::error::DeviceFault;
-use crate::offload::Barrier;
-use crate::port::{Diagnosis, Port};
+use crate::barrier::Barrier;
+use crate::port_trait::{Diagnosis, Port};
+use crate::wait_error::DeviceFault;
 
 /// A function a runtime installs to drive its own progress while a member waits (as the
 /// seeds call `opal_progress()`), with its argument.
@@ -90,7 +94,7 @@ impl<B: Backend> Port for HalPort<'_, B> {
     }
 
     /// One release store: on a volatile (device) mapping a release fence, which is no
-    /// instruction on x86 (see [`crate::port::release_before_doorbell`] for other machines and
+    /// instruction on x86 (see [`crate::release_before_doorbell`] for other machines and
     /// for write-combining mappings), then the volatile store; on the simulator's shared
     /// memory an atomic store with release ordering.
     ///
@@ -128,16 +132,14 @@ impl<B: Backend> Port for HalPort<'_, B> {
     }
 
     fn fault(&self) -> Option<DeviceFault> {
-        self.group
-            .error()
-            .map(|code| DeviceFault { code: code as u8 })
+        self.group.error().map(|code| DeviceFault { code })
     }
 
     fn diagnose(&self) -> Diagnosis {
         let snapshot = self.group.snapshot();
         Diagnosis {
-            missing: snapshot.missing().iter().map(|m| m as u32).collect(),
-            fault: snapshot.error.map(|code| DeviceFault { code: code as u8 }),
+            missing: snapshot.missing(),
+            fault: snapshot.error.map(|code| DeviceFault { code }),
         }
     }
 }

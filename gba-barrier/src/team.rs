@@ -19,9 +19,9 @@ use std::time::Duration;
 
 use gba_hal::{GroupConfig, LocalTeam, MemberSet};
 
-use crate::backoff::WaitPolicy;
-use crate::device::{AnyBarrier, AnyDevice};
-use crate::error::{Missing, WaitError, Who};
+use crate::any_device::{AnyBarrier, AnyDevice};
+use crate::wait_error::{Missing, WaitError, Who};
+use crate::wait_loop::WaitPolicy;
 
 mod dir;
 pub use dir::DirOob;
@@ -454,7 +454,11 @@ impl Team {
             } else {
                 format!(
                     "hosts never arrived: {}",
-                    ports.iter().map(name).collect::<Vec<_>>().join(", ")
+                    ports
+                        .iter()
+                        .map(|p| name(&(p as u32)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             };
             if !local.is_empty() {

@@ -6,15 +6,8 @@ use common::fabric;
 
 use std::time::Duration;
 
-use gba_barrier::{AnyBarrier, AnyDevice, WaitError};
+use gba_barrier::{AnyBarrier, AnyDevice, WaitError, error_chain as chain};
 use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
-
-fn chain(error: &dyn std::error::Error) -> String {
-    std::iter::successors(Some(error), |e| e.source())
-        .map(|e| e.to_string())
-        .collect::<Vec<_>>()
-        .join(": ")
-}
 
 /// A driver's own struct: the barrier alone, holding its device.
 #[derive(Debug)]

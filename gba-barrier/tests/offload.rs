@@ -11,6 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use gba_barrier::{Barrier, DeviceFault, Diagnosis, Missing, Port, WaitError, Who};
+use gba_hal::ErrorCode;
+use gba_pac::tock_registers::fields::TryFromValue;
 
 #[derive(Debug)]
 struct Switch {
@@ -94,13 +96,16 @@ impl Port for ModelPort {
     fn fault(&self) -> Option<DeviceFault> {
         match self.switch.error_code.load(Ordering::Relaxed) {
             0 => None,
-            code => Some(DeviceFault { code }),
+            code => Some(DeviceFault {
+                code: ErrorCode::try_from_value(u64::from(code))
+                    .expect("the model sets named codes"),
+            }),
         }
     }
     fn diagnose(&self) -> Diagnosis {
         let _guard = self.switch.release_seq.lock().unwrap();
-        let missing = (0..self.switch.arrived.len() as u32)
-            .filter(|&m| !self.switch.arrived[m as usize].load(Ordering::Relaxed))
+        let missing = (0..self.switch.arrived.len())
+            .filter(|&m| !self.switch.arrived[m].load(Ordering::Relaxed))
             .collect();
         Diagnosis {
             missing,
@@ -209,7 +214,7 @@ fn timeout_names_group_episode_and_missing_members() {
                 }
             );
             assert_eq!(*episode, 1);
-            assert_eq!(*missing, Missing::Members(vec![1, 2]));
+            assert_eq!(*missing, Missing::Members([1, 2].into_iter().collect()));
         }
         other => panic!("expected a timeout, got {other:?}"),
     }
@@ -251,7 +256,7 @@ fn device_error_is_reported_not_waited_out() {
     let mut b = Barrier::new(ports(&switch).remove(0));
     let err = b.wait(None).unwrap_err();
     assert!(
-        matches!(&*err, WaitError::Device { fault: DeviceFault { code: 4 }, episode: 1, missing: Missing::Members(m), .. } if m == &[1]),
+        matches!(&*err, WaitError::Device { fault: DeviceFault { code: ErrorCode::SEQ_ERROR }, episode: 1, missing: Missing::Members(m), .. } if m.iter().eq([1])),
         "{err:?}"
     );
     assert!(err.to_string().contains("SEQ_ERROR"), "{err}");

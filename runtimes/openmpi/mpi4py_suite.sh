@@ -19,7 +19,7 @@
 #
 # mpi4py is built from its sdist against the system's OpenMPI into a virtualenv under
 # ~/.cache/gba/mpi4py-4.1.2 (pip download mpi4py==4.1.2 --no-binary :all:), once. Needs
-# `make -C runtimes/openmpi` and `cargo build --release -p gba -p gba-barrier`. The suite's
+# `make -C runtimes/openmpi` and `cargo build --release -p gba -p gba-barrier-c`. The suite's
 # spawn tests need free slots (--oversubscribe).
 set -u
 NP=${1:?usage: mpi4py_suite.sh NP [MPIRUN-ARGS...]}
@@ -30,7 +30,7 @@ BUILD=${GBA_OMPI_BUILD:-$HERE/build}
 GBA=${GBA_BIN:-$ROOT/target/release/gba}
 CACHE=${GBA_MPI4PY_CACHE:-$HOME/.cache/gba/mpi4py-4.1.2}
 [ -x "$GBA" ] && [ -f "$BUILD/mca_coll_gba_barrier.so" ] \
-    || { echo "build first: cargo build --release -p gba -p gba-barrier; make -C runtimes/openmpi"; exit 1; }
+    || { echo "build first: cargo build --release -p gba -p gba-barrier-c; make -C runtimes/openmpi"; exit 1; }
 if [ ! -x "$CACHE/venv/bin/python" ] || ! "$CACHE/venv/bin/python" -c 'import mpi4py.MPI' 2>/dev/null; then
     echo "building mpi4py 4.1.2 from its sdist against $(mpicc --showme:version 2>&1 | head -1) into $CACHE"
     mkdir -p "$CACHE"

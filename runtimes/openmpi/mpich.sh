@@ -26,7 +26,7 @@ LOGS=$(mktemp -d /tmp/gba-mpich-test.XXXXXX)
 command -v $MPICC >/dev/null && command -v $MPIEXEC >/dev/null && command -v mpifort.mpich >/dev/null \
     || { say "MPICH is needed ($MPICC, $MPIEXEC): apt-get install -y mpich libmpich-dev"; say "mpich: 0 passed, 1 failed (no MPICH)"; exit 1; }
 if [ -z "${GBA_PREBUILT:-}" ]; then
-    (cd "$ROOT" && cargo build --release -q -p gba-barrier -p gba) >"$LOGS/cargo.log" 2>&1 \
+    (cd "$ROOT" && cargo build --release -q -p gba-barrier-c -p gba) >"$LOGS/cargo.log" 2>&1 \
         || { cat "$LOGS/cargo.log"; say "mpich: 0 passed, 1 failed (cargo build)"; exit 1; }
 fi
 
@@ -35,7 +35,7 @@ say "building libgba_pmpi.so and the tests with $MPICC ($($MPICC -v 2>&1 | sed -
 mkdir -p "$BUILD"
 CFLAGS=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror)
 {
-    $MPICC "${CFLAGS[@]}" -fPIC -shared -I"$ROOT/gba-barrier/include" -o "$BUILD/libgba_pmpi.so" \
+    $MPICC "${CFLAGS[@]}" -fPIC -shared -I"$ROOT/gba-barrier-c/include" -o "$BUILD/libgba_pmpi.so" \
         "$HERE/pmpi/gba_pmpi.c" -L"$LIBDIR" -Wl,-rpath,"$LIBDIR" -lgba_barrier &&
     for t in semantics comms barrier_latency; do
         $MPICC "${CFLAGS[@]}" -o "$BUILD/$t" "$HERE/tests/$t.c" || exit 1

@@ -48,8 +48,8 @@ fi
 
 # --- build ------------------------------------------------------------------------------------
 if [ -z "${GBA_PREBUILT:-}" ]; then
-    say "building libgba_barrier and gba (cargo build --release -p gba-barrier -p gba)"
-    (cd "$ROOT" && cargo build --release -q -p gba-barrier -p gba) >"$LOGS/cargo.log" 2>&1 \
+    say "building libgba_barrier and gba (cargo build --release -p gba-barrier-c -p gba)"
+    (cd "$ROOT" && cargo build --release -q -p gba-barrier-c -p gba) >"$LOGS/cargo.log" 2>&1 \
         || { cat "$LOGS/cargo.log"; say "openmpi: 0 passed, 1 failed (cargo build)"; exit 1; }
 fi
 say "building the component and the tests (make -C runtimes/openmpi all tests) against OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"

@@ -191,8 +191,8 @@ RUN=(in_chroot GBA_PREBUILT=1 GBA_LIBDIR="$TARGET/release" GBA_OMPI_BUILD="$HERE
 case $MODE in
     test)
         [ -x "$TARGET/release/gba" ] && [ -f "$TARGET/release/libgba_barrier.so" ] \
-            || { say "building libgba_barrier and gba on the host (cargo build --release -p gba-barrier -p gba)"
-                 (cd "$ROOT" && cargo build --release -q -p gba-barrier -p gba) || fail "cargo build failed"; }
+            || { say "building libgba_barrier and gba on the host (cargo build --release -p gba-barrier-c -p gba)"
+                 (cd "$ROOT" && cargo build --release -q -p gba-barrier-c -p gba) || fail "cargo build failed"; }
         rc=0
         "${RUN[@]}" bash "$HERE/test.sh" | sed "s/^openmpi: /openmpi5: /" || rc=1
         "${RUN[@]}" bash "$HERE/mpich.sh" || rc=1

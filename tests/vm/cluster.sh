@@ -61,7 +61,7 @@ mkdir -p "$cache"
 
 vm_need_qemu
 for bin in "$gba" "$member" "$observer" "$vfio_dma" "$team" "$target/libgba_barrier.a"; do
-    [ -e "$bin" ] || { echo "vm: $bin is missing (cargo build -p gba -p gba-hal -p gba-barrier -p gba-sim --lib --bins --example vfio_dma --example vm_member --example vm_observer --example vm_team)"; exit 1; }
+    [ -e "$bin" ] || { echo "vm: $bin is missing (cargo build -p gba -p gba-hal -p gba-barrier -p gba-barrier-c -p gba-sim --lib --bins --example vfio_dma --example vm_member --example vm_observer --example vm_team)"; exit 1; }
 done
 [ "$guests" -ge 2 ] || { echo "vm: GBA_VM_GUESTS=$guests: a cluster has at least 2 guests"; exit 1; }
 vm_kernel "$cache"
@@ -104,7 +104,7 @@ until=\$(arg gba_until)
 poweroff -f
 INIT
 # The C ABI's member (same command line and output), for the UIO guests.
-gcc -std=c11 -Wall -Wextra -Werror -pedantic -O1 -I "$repo/gba-barrier/include" \
+gcc -std=c11 -Wall -Wextra -Werror -pedantic -O1 -I "$repo/gba-barrier-c/include" \
     "$here/c_member.c" "$target/libgba_barrier.a" -lpthread -ldl -lm -lrt -o "$work/c_member"
 vm_initramfs "$work/initramfs.gz" "$work/init" "$gba" "$member" "$vfio_dma" "$work/c_member" "$team"
 

@@ -32,9 +32,9 @@ pub use cells::{Cells, HeapCells};
 #[cfg(not(loom))]
 pub use std_barrier::StdBarrier;
 
-use crate::backoff::{Stop, WaitPolicy, wait_until};
-use crate::error::{Missing, Result, WaitError, Who};
 use crate::primitive::Ordering;
+use crate::wait_error::{Missing, Result, WaitError, Who};
+use crate::wait_loop::{Stop, WaitPolicy, wait_until};
 
 /// Which software algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

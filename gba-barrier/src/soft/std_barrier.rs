@@ -4,7 +4,7 @@
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use crate::error::{Result, Who};
+use crate::wait_error::{Result, Who};
 
 /// One thread's handle on a shared `std::sync::Barrier` (a mutex and a condition variable).
 #[derive(Debug, Clone)]

@@ -21,8 +21,8 @@ use gba_hal::backends::{
 use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
 use gba_sim::SimBackend;
 
+use crate::barrier::Barrier;
 use crate::hal::{HalPort, ProgressHook};
-use crate::offload::Barrier;
 use crate::{Wait, WaitError, Who};
 
 /// One opened device of either kind, shared: clones are the same device.

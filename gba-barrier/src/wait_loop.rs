@@ -75,7 +75,8 @@ pub const SPIN_LIMIT: u32 = 0;
 #[cfg(loom)]
 pub const PROGRESS_LIMIT: u32 = 1;
 
-/// How a wait spends the time between the first miss and the release (module docs).
+/// How a wait spends the time between the first miss and the release: spin, drive progress,
+/// then yield; or yield at once. (The stages and their limits: `gba-barrier/src/wait_loop.rs`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WaitPolicy {
     /// Spin, then drive progress between spins, then yield: every member has a core.

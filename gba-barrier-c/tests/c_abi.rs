@@ -2,10 +2,22 @@
 //! bad input, barriers across processes on the simulator (tests/c/abi_test.c), teams
 //! (team_test.c), and a handle entered by two threads at once (in_use_test.c).
 
-mod common;
-use common::fabric;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// A fabric of `ports` ports in a fresh directory (in /dev/shm where there is one), removed
+/// with the returned guard.
+fn fabric(ports: usize) -> (tempfile::TempDir, PathBuf) {
+    let dir = if Path::new("/dev/shm").is_dir() {
+        tempfile::tempdir_in("/dev/shm")
+    } else {
+        tempfile::tempdir()
+    }
+    .unwrap();
+    let path = dir.path().join("fabric");
+    gba_sim::Fabric::create(&path, ports).unwrap();
+    (dir, path)
+}
 
 /// `target/<profile>`, where cargo put this crate's static library.
 fn artifacts() -> PathBuf {
@@ -22,11 +34,11 @@ fn compile(name: &str, work: &Path) -> PathBuf {
     // `cargo test` links the tests against the rlib only; the static library comes from a
     // build of the library target (quick: its dependencies are already built).
     let built = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--lib", "-p", "gba-barrier"])
+        .args(["build", "--quiet", "--lib", "-p", "gba-barrier-c"])
         .current_dir(crate_dir)
         .status()
         .expect("cargo runs");
-    assert!(built.success(), "cargo build -p gba-barrier --lib failed");
+    assert!(built.success(), "cargo build -p gba-barrier-c --lib failed");
     let library = artifacts().join("libgba_barrier.a");
     assert!(
         library.exists(),

@@ -1,4 +1,4 @@
-//! The C ABI of teams (`gba_team_*`): [`crate::team::Team`] behind a handle, with the
+//! The C ABI of teams (`gba_team_*`): [`barrier::team::Team`] behind a handle, with the
 //! runtime's allgather as a C callback and the verdict as a plain struct.
 
 use std::ffi::{c_char, c_int, c_void};
@@ -8,7 +8,7 @@ use super::{
     GBA_ERR_IO, GBA_ERR_NO_DEVICE, GBA_ERR_NULL, GBA_ERR_OOB, GBA_ERR_PENDING, GBA_ERR_TIMEOUT,
     GBA_OK, KIND_TEAM, device_state, enter, fail, guard, register, timeout, wait_error,
 };
-use crate::team::{OobError, Reason, Team, TeamError, TeamParams, Verdict};
+use barrier::team::{OobError, Reason, Team, TeamError, TeamParams, Verdict};
 
 /// Bytes of `gba_verdict.text`, NUL included.
 pub const GBA_VERDICT_TEXT: usize = 160;
@@ -77,7 +77,7 @@ struct CallbackOob {
     context: *mut c_void,
 }
 
-impl crate::team::OutOfBand for CallbackOob {
+impl barrier::team::OutOfBand for CallbackOob {
     fn allgather(&mut self, send: &[u8], recv: &mut [u8]) -> Result<(), OobError> {
         // SAFETY: the caller of gba_team_create promises the function is an allgather of
         // `len` bytes per rank into `recv` (`len * size` bytes, which is recv's length).
@@ -138,8 +138,8 @@ fn c_verdict(verdict: &Verdict) -> gba_verdict {
     out
 }
 
-/// Creates a team: all `size` ranks call it (collectively, like an allgather) with their
-/// `rank`; the library agrees on a group over `allgather(…, ctx)` and configures it. Returns
+/// The way to make a barrier. Creates a team: all `size` ranks call it (collectively, like an
+/// allgather) with their `rank`; the library agrees on a group over `allgather(…, ctx)` and configures it. Returns
 /// GBA_OK with `*verdict` filled identically on every rank: offloaded (then `*out` is the
 /// team) or a fallback (then `*out` is NULL; use a software barrier). `device` may be NULL on
 /// a rank without a device (it still takes part, and the team falls back naming it).

@@ -1,69 +1,14 @@
-//! The offloaded barrier: arrive by one doorbell store, wait by polling one flag.
-//!
-//! # The hot path
-//!
-//! ```text
-//! wait(timeout):
-//!     k = state + 1                             -- (1) one add; its sign is the pending flag
-//!     if k as i64 < 0: return Err(Pending)
-//!     state = k                                 -- (2) host count, u64, never wraps
-//!     port.ring(member_part | (k mod 2^32))     -- (3) release-ordered doorbell store
-//!     if reached(port.flag(), k): return Ok     -- (4) acquire load, serial compare
-//!     state |= PENDING; wait loop (backoff.rs)  -- (5) out of line, tail call
-//! ```
-//!
-//! Compiled for x86-64 over gba-pac's register handles this is 14 instructions as a function,
-//! `ret` included, with no stack frame (`benches/callgrind.sh`; the seeds' C send + poll is 13
-//! with the sequence handed in a register, their barrier function 18).
-//!
-//! 1. A dropped [`Pending`] or a timed-out wait leaves its episode pending; arriving again
-//!    would be a second arrival for the same episode (SEQ_ERROR on the device), so it is
-//!    refused. The borrow of [`Pending`] makes the same mistake a compile error in the
-//!    ordinary case. The flag lives in bit 63 of the episode word (`PENDING`), so the check
-//!    is the sign of the increment the count needs anyway: no extra load or compare.
-//!    Episodes stay below 2^63 (at one per nanosecond, 292 years).
-//! 2. The episode count is `u64`; only the wire sees it mod 2^32 ([`crate::protocol`]).
-//! 3. `member_part` is the MEMBER_ID field computed once with gba-pac's field definition, so
-//!    the store is one OR and one store.
-//! 4. The flag is in the member's own cache-line-sized, cache-line-aligned slot written only
-//!    by the device; polling it is a local L1 hit until the DMA write invalidates it.
-//! 5. Everything after the first miss is `#[cold]`: spin, progress, yield (see
-//!    [`crate::backoff`]).
-//!
-//! # Memory ordering
-//!
-//! The promise: data a member wrote before it arrived for episode `k` is visible to every
-//! member after that member's wait for `k` returns; and no member's wait for `k` returns before
-//! every member arrived for `k`.
-//!
-//! - **Arrive is a release, not a fence.** [`Port::ring`] stores the doorbell with release
-//!   ordering: every earlier load and store of this thread is ordered before it. No full fence
-//!   (`mfence`, ~16 ns here against ~1.5 ns for the whole inlined hot path) is needed, because
-//!   nothing *after* the arrival needs ordering against it: the next access that matters is
-//!   the flag load, and that one only has to see the device's write. On x86-64 with an
-//!   uncached mapping a release costs no instruction (TSO; see
-//!   [`crate::port::release_before_doorbell`]); a **write-combining** mapping needs an `sfence`
-//!   before the doorbell (and one after to flush it promptly), which such a port must add.
-//! - **The switch** aggregates: in the model (and in `tests/loom.rs`), it observes each
-//!   arrival with an acquire load and writes the release flags with release stores, so each
-//!   arrival happens-before each flag write.
-//! - **Observing the release is an acquire load** of the flag. The arrival of every member
-//!   happens-before the flag write (above), which happens-before this load returns `k`, so
-//!   every member's pre-arrival writes happen-before the caller's code after `wait`. On x86 an
-//!   acquire load is a plain `mov`; DMA into write-back memory is cache-coherent.
-//! - **No early release.** The switch writes `k` only after all members' arrivals for `k`;
-//!   [`crate::protocol::reached`] accepts only flags at or after `k` in serial arithmetic,
-//!   which is exact while the flag stays within 2^31 episodes of `k` (it is always `k-1` or
-//!   `k` while a member waits).
+//! The offloaded barrier, [`Barrier`], whose documentation holds the hot path and the
+//! memory-ordering argument (they are what a user relies on).
 
 use std::time::Duration;
 
 use crossbeam_utils::CachePadded;
 
-use crate::backoff::{Stop, WaitPolicy, wait_until};
-use crate::error::{Missing, Result, WaitError, Who};
-use crate::port::Port;
+use crate::port_trait::Port;
 use crate::protocol::{arrival_word_with, member_part, reached};
+use crate::wait_error::{Missing, Result, WaitError, Who};
+use crate::wait_loop::{Stop, WaitPolicy, wait_until};
 
 /// Everything the hot path touches: the per-member state and the port (whose doorbell and flag
 /// pointers it loads), together on one cache-padded block, so that the path reads one line and
@@ -98,7 +43,64 @@ impl<P> Hot<P> {
     }
 }
 
-/// One member's barrier over a configured GBA group.
+/// One member's barrier over a configured GBA group: arrive by one doorbell store, wait by
+/// polling one flag.
+///
+/// # The hot path
+///
+/// ```text
+/// wait(timeout):
+///     k = state + 1                             -- (1) one add; its sign is the pending flag
+///     if k as i64 < 0: return Err(Pending)
+///     state = k                                 -- (2) host count, u64, never wraps
+///     port.ring(member_part | (k mod 2^32))     -- (3) release-ordered doorbell store
+///     if reached(port.flag(), k): return Ok     -- (4) acquire load, serial compare
+///     state |= PENDING; wait loop (wait_loop.rs) -- (5) out of line, tail call
+/// ```
+///
+/// Compiled for x86-64 over gba-pac's register handles this is 14 instructions as a function,
+/// `ret` included, with no stack frame (`benches/callgrind.sh`; the seeds' C send + poll is 13
+/// with the sequence handed in a register, their barrier function 18).
+///
+/// 1. A dropped [`Pending`] or a timed-out wait leaves its episode pending; arriving again
+///    would be a second arrival for the same episode (SEQ_ERROR on the device), so it is
+///    refused. The borrow of [`Pending`] makes the same mistake a compile error in the
+///    ordinary case. The flag lives in bit 63 of the episode word (`PENDING`), so the check
+///    is the sign of the increment the count needs anyway: no extra load or compare.
+///    Episodes stay below 2^63 (at one per nanosecond, 292 years).
+/// 2. The episode count is `u64`; only the wire sees it mod 2^32 (`protocol.rs`).
+/// 3. `member_part` is the MEMBER_ID field computed once with gba-pac's field definition, so
+///    the store is one OR and one store.
+/// 4. The flag is in the member's own cache-line-sized, cache-line-aligned slot written only
+///    by the device; polling it is a local L1 hit until the DMA write invalidates it.
+/// 5. Everything after the first miss is `#[cold]`: spin, progress, yield (see
+///    `wait_loop.rs`).
+///
+/// # Memory ordering
+///
+/// The promise: data a member wrote before it arrived for episode `k` is visible to every
+/// member after that member's wait for `k` returns; and no member's wait for `k` returns before
+/// every member arrived for `k`.
+///
+/// - **Arrive is a release, not a fence.** [`Port::ring`] stores the doorbell with release
+///   ordering: every earlier load and store of this thread is ordered before it. No full fence
+///   (`mfence`, ~16 ns here against ~1.5 ns for the whole inlined hot path) is needed, because
+///   nothing *after* the arrival needs ordering against it: the next access that matters is
+///   the flag load, and that one only has to see the device's write. On x86-64 with an
+///   uncached mapping a release costs no instruction (TSO; see
+///   [`crate::release_before_doorbell`]); a **write-combining** mapping needs an `sfence`
+///   before the doorbell (and one after to flush it promptly), which such a port must add.
+/// - **The switch** aggregates: in the model (and in `tests/loom.rs`), it observes each
+///   arrival with an acquire load and writes the release flags with release stores, so each
+///   arrival happens-before each flag write.
+/// - **Observing the release is an acquire load** of the flag. The arrival of every member
+///   happens-before the flag write (above), which happens-before this load returns `k`, so
+///   every member's pre-arrival writes happen-before the caller's code after `wait`. On x86 an
+///   acquire load is a plain `mov`; DMA into write-back memory is cache-coherent.
+/// - **No early release.** The switch writes `k` only after all members' arrivals for `k`;
+///   `protocol::reached` accepts only flags at or after `k` in serial arithmetic,
+///   which is exact while the flag stays within 2^31 episodes of `k` (it is always `k-1` or
+///   `k` while a member waits).
 #[derive(Debug)]
 pub struct Barrier<P: Port> {
     hot: CachePadded<Hot<P>>,
@@ -225,7 +227,7 @@ impl<P: Port> Barrier<P> {
     }
 
     /// What the device says about the current episode.
-    pub fn diagnose(&self) -> crate::port::Diagnosis {
+    pub fn diagnose(&self) -> crate::port_trait::Diagnosis {
         self.hot.port.diagnose()
     }
 

@@ -3,8 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use gba_pac::group::STATUS;
-use gba_pac::tock_registers::fields::TryFromValue;
+use gba_hal::{ErrorCode, MemberSet};
 
 /// Which barrier an error is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +45,7 @@ impl fmt::Display for Who {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Missing {
     /// Exactly these member ids (from the device's ARRIVED_MASK and MEMBER_MASK).
-    Members(Vec<u32>),
+    Members(MemberSet),
     /// Described by the caller that knows more (a team: hosts by name, local processes).
     Named(String),
     /// A central counter knows how many arrived, not who.
@@ -72,7 +71,14 @@ impl fmt::Display for Missing {
             Missing::Members(ids) if ids.is_empty() => {
                 f.write_str("no member is missing by the device's count")
             }
-            Missing::Members(ids) => write!(f, "members {ids:?} never arrived"),
+            // `[1, 2]`, as before the set was a `MemberSet` (scripts and tests match it).
+            Missing::Members(ids) => {
+                write!(
+                    f,
+                    "members {:?} never arrived",
+                    ids.iter().collect::<Vec<_>>()
+                )
+            }
             Missing::Named(text) => f.write_str(text),
             Missing::Count { arrived, members } => {
                 write!(
@@ -93,28 +99,22 @@ impl fmt::Display for Missing {
 /// An error code from the group's STATUS.ERROR_CODE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeviceFault {
-    /// The raw ERROR_CODE value.
-    pub code: u8,
+    /// The ERROR_CODE value, as gba-hal reads it.
+    pub code: ErrorCode,
 }
 
 impl fmt::Display for DeviceFault {
     /// `ERROR_CODE 1 (MASK_MISMATCH: Member ports disagree on MEMBER_MASK.)`: the name and
     /// description from the spec.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match STATUS::ERROR_CODE::Value::try_from_value(u64::from(self.code)) {
-            Some(v) => write!(
-                f,
-                "ERROR_CODE {} ({}: {})",
-                self.code,
-                v.name(),
-                v.description()
-            ),
-            None => write!(
-                f,
-                "ERROR_CODE {} (a code the spec does not name)",
-                self.code
-            ),
-        }
+        let code = self.code;
+        write!(
+            f,
+            "ERROR_CODE {} ({}: {})",
+            code as u64,
+            code.name(),
+            code.description()
+        )
     }
 }
 

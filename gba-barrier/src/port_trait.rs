@@ -6,8 +6,10 @@
 //! memory and a model switch; the hot-path benchmark over gba-pac's `Device::from_ptr` on a
 //! buffer.
 
-use crate::error::DeviceFault;
 use crate::primitive::{Ordering, compiler_fence};
+use gba_hal::MemberSet;
+
+use crate::wait_error::DeviceFault;
 
 /// What a barrier needs from one member's view of a configured, enabled group.
 ///
@@ -22,7 +24,7 @@ pub trait Port {
 
     /// Store `word` into the group's ARRIVAL doorbell as one 64-bit store, **ordered after
     /// every earlier memory access of the calling thread** (release ordering; see
-    /// "Memory ordering" in [`crate::offload`]). On a volatile MMIO mapping call
+    /// "Memory ordering" in [`crate::Barrier`]). On a volatile MMIO mapping call
     /// [`release_before_doorbell`] right before the volatile write; on shared memory (the
     /// simulator) use an atomic store with `Ordering::Release`. Never a full fence.
     fn ring(&self, word: u64);
@@ -50,8 +52,8 @@ pub trait Port {
 /// What [`Port::diagnose`] found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Diagnosis {
-    /// Members of the group that have not arrived for the pending episode, ascending.
-    pub missing: Vec<u32>,
+    /// Members of the group that have not arrived for the pending episode.
+    pub missing: MemberSet,
     /// The group's device error, if any.
     pub fault: Option<DeviceFault>,
 }

@@ -2,13 +2,17 @@
 #define GBA_BARRIER_H
 
 /*
- * Generated from gba-barrier/src/ffi.rs by cbindgen (tests/header.rs). Do not edit:
- * change the Rust side and run `GBA_BLESS=1 cargo test -p gba-barrier --test header`.
+ * Generated from gba-barrier-c/src/ by cbindgen (tests/header.rs). Do not edit:
+ * change the Rust side and run `GBA_BLESS=1 cargo test -p gba-barrier-c --test header`.
  *
  * libgba_barrier: barriers on the Global Barrier Accelerator. Every function returns GBA_OK
  * (0) or a negative GBA_ERR_* code; gba_strerror(code) names it and gba_last_error() gives
  * this thread's last detailed message. Handles are opaque; a NULL, destroyed or foreign
  * handle is refused with GBA_ERR_NULL or GBA_ERR_BAD_HANDLE.
+ *
+ * Making a barrier: gba_device_open, then gba_team_create with the runtime's allgather (every
+ * rank gets the same verdict: offloaded, or fall back together), then gba_team_wait.
+ * gba_barrier_create is the layer beneath, for a group and members agreed on already.
  */
 
 #include <stdint.h>
@@ -93,8 +97,6 @@
 
 // Bytes of `gba_verdict.text`, NUL included.
 #define GBA_VERDICT_TEXT 160
-
-
 
 // One member's barrier over a configured group (opaque).
 typedef struct gba_barrier gba_barrier;
@@ -200,6 +202,8 @@ int gba_device_progress(gba_device *device);
 // `device` is NULL or from `gba_device_open`; `out` is NULL or valid for writing.
 int gba_device_barriers_completed(const gba_device *device, uint64_t *out);
 
+// The layer beneath `gba_team_create`, for callers that agreed on the group id and the
+// members already (no agreement, no fallback, no host combining): a runtime creates a team.
 // Claims group `group` (agreed on by all members), configures it with the member set
 // `member_mask[0..nwords]` (bit m of word m/64: member m; nwords <= GBA_MEMBER_WORDS) and
 // waits up to `timeout_ns` for READY (0: no limit, as for every wait here; pass
@@ -261,8 +265,8 @@ const char *gba_strerror(int status);
 // next call into the library on this thread; "" if none.
 const char *gba_last_error(void);
 
-// Creates a team: all `size` ranks call it (collectively, like an allgather) with their
-// `rank`; the library agrees on a group over `allgather(…, ctx)` and configures it. Returns
+// The way to make a barrier. Creates a team: all `size` ranks call it (collectively, like an
+// allgather) with their `rank`; the library agrees on a group over `allgather(…, ctx)` and configures it. Returns
 // GBA_OK with `*verdict` filled identically on every rank: offloaded (then `*out` is the
 // team) or a fallback (then `*out` is NULL; use a software barrier). `device` may be NULL on
 // a rank without a device (it still takes part, and the team falls back naming it).
