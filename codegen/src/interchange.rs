@@ -4,8 +4,8 @@
 //! all read it, so that a new side effect is one new row here.
 //!
 //! Also here: the names of the user-defined properties (SystemRDL) and vendor extensions
-//! (IP-XACT) that carry what those formats have no place for, so that writer and reader
-//! cannot drift apart.
+//! (IP-XACT, and CMSIS-SVD's) that carry what those formats have no place for, so that
+//! writer and reader cannot drift apart, and neither reaches into the other.
 
 use crate::model::{Access, Block, Lock, Register, SideEffect};
 
@@ -334,4 +334,17 @@ pub mod udp {
 pub mod ext {
     pub const NAMESPACE: &str = "urn:gba-codegen:ipxact:1";
     pub const PREFIX: &str = "gba";
+    /// The `memoryRemap` state that holds the alternate views.
+    pub const ALTERNATE_STATE: &str = "gba_alternate";
+}
+
+/// CMSIS-SVD: the elements under `<vendorExtensions>` that carry what SVD has no element for
+/// (`emit::svd` writes them, `import::svd` reads them back).
+pub mod svd_ext {
+    /// The spec's constants.
+    pub const CONSTANTS: &str = "constants";
+    /// The single-pulse fields.
+    pub const SINGLE_PULSES: &str = "singlePulses";
+    /// The registers' locks.
+    pub const LOCKS: &str = "locks";
 }

@@ -21,12 +21,11 @@ use std::fmt::Write;
 
 use super::{GeneratedFile, Place, Provenance};
 use crate::Validated;
+use crate::interchange::ext::ALTERNATE_STATE;
 use crate::interchange::{self, ext};
 use crate::model::{Block, Device, Field, Register};
 
 pub const IPXACT_NS: &str = "http://www.accellera.org/XMLSchema/IPXACT/1685-2014";
-/// The memoryRemap state that holds the alternate views.
-pub const ALTERNATE_STATE: &str = "gba_alternate";
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
     vec![GeneratedFile {

@@ -1,7 +1,7 @@
 //! IP-XACT (IEEE 1685-2014, and 1685-2009's same elements) → [`Device`](crate::Device):
 //! the first memory map of the component, read with roxmltree into the tree that
 //! `import::tree` converts, as for SystemRDL. Elements are matched by local name, so both
-//! standards' namespaces are read. Our own `vendorExtensions` (`crate::emit::ipxact`) give
+//! standards' namespaces are read. Our own `vendorExtensions` (`crate::interchange::ext`) give
 //! back what the standard has no place for; a `memoryRemap` other than ours, alternate
 //! registers and the rest of what the spec cannot carry are warned about.
 
@@ -12,8 +12,8 @@ use super::tree::{
     self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, LockNode, Node, TreeError,
     ValueNode,
 };
-use crate::emit::ipxact::ALTERNATE_STATE;
 use crate::interchange;
+use crate::interchange::ext::ALTERNATE_STATE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IpXactError {
