@@ -309,20 +309,10 @@ fn generate(
             }
         },
     };
-    let result = if check {
-        project::check(&root, &target)
-    } else {
-        project::write(&root, &target)
-    };
-    let changes = match result {
-        Ok(changes) => {
-            let spec = root.join(&target.spec);
-            if let Ok(text) = gba_codegen::read(&spec)
-                && let Ok(device) = gba_codegen::parse_str_for(&text, &target.outputs)
-            {
-                print_warnings(&device, &target.spec, &text, style);
-            }
-            changes
+    let changes = match project::run(&root, &target, !check) {
+        Ok(run) => {
+            print_warnings(&run.device, &target.spec, &run.text, style);
+            run.changes
         }
         Err(project::GenError::Load(error)) => {
             eprint!("{}", error.render(style));

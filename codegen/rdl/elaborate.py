@@ -25,7 +25,8 @@ except ImportError:
 GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
        "gba_position", "gba_access", "gba_reset", "gba_implicit"}
 # Field behaviour the spec format has no place for, reported when set.
-FIELD_BEHAVIOUR = ["singlepulse", "swwe", "swwel", "swmod", "swacc", "counter", "intr",
+# (`singlepulse`, `swwe` and `swwel` are read by `field` below.)
+FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",
                    "sticky", "stickybit", "hwclr", "hwset", "paritycheck", "rclr", "rset",
                    "woset", "woclr", "we", "wel", "anded", "ored", "xored", "overflow",
                    "underflow", "incr", "decr", "threshold", "saturate"]
@@ -64,8 +65,33 @@ def line_of(node):
         return None
 
 
+def lock(node, unsupported):
+    """The field's write lock (`swwel`/`swwe`) when it references a field of a register
+    beside the field's own register: {"property", "register", "field"}; anything else (a
+    hardware signal, a bit elsewhere) is reported as not carried."""
+    found = None
+    for prop in ("swwel", "swwe"):
+        value = node.get_property(prop)
+        if value is False or value is None:
+            continue
+        if found is not None:
+            unsupported.append("both `swwel` and `swwe`")
+            return None
+        if not isinstance(value, rdlnode.FieldNode):
+            unsupported.append(f"`{prop}` from a hardware signal, not a register's bit")
+            continue
+        holder = value.parent
+        if holder.parent.inst is not node.parent.parent.inst:
+            unsupported.append(f"`{prop}` by `{value.get_path()}`, a bit outside this "
+                               "register's block or register file")
+            continue
+        found = {"property": prop, "register": holder.inst_name, "field": value.inst_name}
+    return found
+
+
 def field(node):
     gba, unsupported = gba_props(node)
+    locked = lock(node, unsupported)
     for prop in FIELD_BEHAVIOUR:
         try:
             value = node.get_property(prop)
@@ -93,6 +119,8 @@ def field(node):
         "onread": enum_name(node.get_property("onread")),
         "onwrite": enum_name(node.get_property("onwrite")),
         "reset": reset,
+        "singlepulse": bool(node.get_property("singlepulse")),
+        "lock": locked,
         "values": values,
         "gba_access": gba.get("gba_access"),
         "implicit": bool(gba.get("gba_implicit")),

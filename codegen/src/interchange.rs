@@ -4,10 +4,10 @@
 //! all read it, so that a new side effect is one new row here.
 //!
 //! Also here: the names of the user-defined properties (SystemRDL) and vendor extensions
-//! (IP-XACT) that carry what those formats have no place for, so that writer and reader
-//! cannot drift apart.
+//! (IP-XACT, and CMSIS-SVD's) that carry what those formats have no place for, so that
+//! writer and reader cannot drift apart, and neither reaches into the other.
 
-use crate::model::{Access, Block, Register, SideEffect};
+use crate::model::{Access, Block, Lock, Register, SideEffect};
 
 /// How one side effect is written in each format.
 #[derive(Debug)]
@@ -82,59 +82,105 @@ pub const EFFECTS: &[EffectSpelling] = &[
     },
 ];
 
-/// What the SystemRDL and IP-XACT outputs (`format`: their name) cannot carry yet, as
-/// warnings at the spec's location (validation gives them when those outputs are asked for;
-/// the emitters leave these out): single pulses and write locks have no row in [`EFFECTS`]
-/// and no user-defined property, so an export would drop them. (SystemRDL has
-/// `singlepulse`, `swwe` and `swwel`; IP-XACT needs vendor extensions; neither direction is
-/// built.)
+/// SystemRDL's property for a single pulse (a field that clears itself one cycle after a
+/// write of 1), and the name of the IP-XACT vendor extension that carries it: IP-XACT
+/// 1685-2014 has no such construct. So that tools which do not read our extension still
+/// see a bit that a write of 1 sets and that changes by itself, the IP-XACT export also
+/// gives the field [`SINGLE_PULSE_IPXACT`]'s `modifiedWriteValue` (as the SVD export does)
+/// and `<ipxact:volatile>true` (what peakrdl-ipxact writes for a SystemRDL `singlepulse`).
+pub const SINGLE_PULSE: &str = "singlepulse";
+
+/// The standard side effect a single pulse is written as in IP-XACT (beside the extension).
+pub const SINGLE_PULSE_IPXACT: SideEffect = SideEffect::WriteOneToSet;
+
+/// The names of a write lock's two polarities, in SystemRDL and in our IP-XACT extension.
+pub const LOCK_PROPERTIES: [&str; 2] = ["swwel", "swwe"];
+
+/// SystemRDL's property for a write lock of this polarity, and the name of the IP-XACT
+/// vendor extension that carries it (1685-2014 has no write locks, and peakrdl-ipxact
+/// drops them): `swwel` (writes ignored while the bit is 1) for `locked_by`, `swwe` (writes
+/// allowed while the bit is 1) for `write_enable`.
+pub fn lock_property(lock: &Lock) -> &'static str {
+    LOCK_PROPERTIES[usize::from(!lock.locked_when)]
+}
+
+/// The value of the lock bit that locks, for a SystemRDL property or IP-XACT extension name
+/// (`swwel`: 1, `swwe`: 0).
+pub fn lock_polarity(property: &str) -> Option<bool> {
+    LOCK_PROPERTIES
+        .iter()
+        .position(|p| *p == property)
+        .map(|i| i == 0)
+}
+
+/// Whether a register's write lock can be written in SystemRDL and IP-XACT: both the locked
+/// register and the lock register are plain registers of the block (SystemRDL's reference
+/// from one to the other must stay inside the block's address map, and an alternate view
+/// is emitted in an address map of its own), and the locked register has a field software
+/// can write (the lock is a property of those fields).
+pub fn lock_carried(block: &Block, register: &Register) -> bool {
+    let Some(lock) = &register.lock else {
+        return true;
+    };
+    let holder_plain = block
+        .registers
+        .iter()
+        .any(|r| *r.name == *lock.register && r.alternate_of.is_none());
+    register.alternate_of.is_none() && holder_plain && !locked_fields(register).is_empty()
+}
+
+/// The fields that carry a register's write lock in SystemRDL: its software-writable
+/// fields, or the stand-in field `VALUE` of a register without fields.
+pub fn locked_fields(register: &Register) -> Vec<&str> {
+    if register.fields.is_empty() {
+        return if register.access.is_writable() {
+            vec!["VALUE"]
+        } else {
+            Vec::new()
+        };
+    }
+    register
+        .fields
+        .iter()
+        .filter(|f| f.effective_access(register).is_writable())
+        .map(|f| f.name.as_str())
+        .collect()
+}
+
+/// What the SystemRDL and IP-XACT outputs (`format`: their name) cannot carry, as warnings
+/// at the spec's location (validation gives them when those outputs are asked for; the
+/// emitters leave these out): a write lock of an alternate view, or by a bit of one
+/// ([`lock_carried`]).
 pub fn check(device: &crate::model::Device, format: &str) -> Vec<crate::Diagnostic> {
     let mut out = Vec::new();
     for block in &device.blocks {
         for register in &block.registers {
-            if let Some(lock) = &register.lock {
+            if let Some(lock) = &register.lock
+                && !lock_carried(block, register)
+            {
                 out.push(
                     crate::Diagnostic::warning(
                         format!(
-                            "the {format} output cannot carry register `{}`'s write lock yet",
+                            "the {format} output cannot carry register `{}`'s write lock",
                             *register.name
                         ),
                         lock.register.loc,
-                        "not carried by this output",
+                        "a lock of, or by, an alternate view",
                     )
                     .note(format!(
-                        "the export leaves it out; leave {format} out of this target's outputs to keep it whole"
+                        "{format} writes a lock as a reference between two registers of one \
+                         address map, and an alternate view has an address map of its own; \
+                         the export leaves the lock out"
                     )),
                 );
-            }
-            for field in &register.fields {
-                if let Some(effect) = &field.side_effect
-                    && !EFFECTS.iter().any(|s| s.effect == **effect)
-                {
-                    out.push(
-                        crate::Diagnostic::warning(
-                            format!(
-                                "the {format} output cannot carry field `{}.{}`'s side effect `{}` yet",
-                                *register.name,
-                                *field.name,
-                                effect.keyword()
-                            ),
-                            effect.loc,
-                            "not carried by this output",
-                        )
-                        .note(format!(
-                            "the export leaves it out; leave {format} out of this target's outputs to keep it whole"
-                        )),
-                    );
-                }
             }
         }
     }
     out
 }
 
-/// The spelling of `effect`; `None` for one the formats' outputs do not carry yet
-/// ([`check`] warns of it).
+/// The `onwrite`/`onread` spelling of `effect`; `None` for a single pulse, which both
+/// formats write apart ([`SINGLE_PULSE`]).
 pub fn spelling(effect: SideEffect) -> Option<&'static EffectSpelling> {
     EFFECTS.iter().find(|s| s.effect == effect)
 }
@@ -288,4 +334,17 @@ pub mod udp {
 pub mod ext {
     pub const NAMESPACE: &str = "urn:gba-codegen:ipxact:1";
     pub const PREFIX: &str = "gba";
+    /// The `memoryRemap` state that holds the alternate views.
+    pub const ALTERNATE_STATE: &str = "gba_alternate";
+}
+
+/// CMSIS-SVD: the elements under `<vendorExtensions>` that carry what SVD has no element for
+/// (`emit::svd` writes them, `import::svd` reads them back).
+pub mod svd_ext {
+    /// The spec's constants.
+    pub const CONSTANTS: &str = "constants";
+    /// The single-pulse fields.
+    pub const SINGLE_PULSES: &str = "singlePulses";
+    /// The registers' locks.
+    pub const LOCKS: &str = "locks";
 }

@@ -2,8 +2,10 @@
 //! diagnostics, and emits the bindings generated from it.
 //!
 //! Pipeline: [`yaml`] (text → located node tree) → `parse` (tree → [`model`], reporting every
-//! structural problem) → `validate` (semantic checks, every problem at once) → [`emit`]
-//! (one emitter per output kind) → [`project`] (where the files go, `gen` and `--check`).
+//! structural problem) → `validate` (semantic checks, every problem at once; it knows no
+//! output) → [`emit`] (one emitter per output kind, each with its own checks, which
+//! [`validate()`] runs after the common ones into a [`Validated`]) → [`project`] (where the
+//! files go, `gen` and `--check`).
 //! Beside the pipeline, [`diff`] compares two validated specs and says what a change breaks.
 //! The other way round, [`import`] turns other descriptions (CMSIS-SVD) into a model,
 //! reporting what it cannot carry, and [`spec_writer`] prints a model as a spec.
@@ -17,18 +19,20 @@ pub mod interchange;
 pub mod location;
 pub mod model;
 pub mod names;
+mod output;
 mod parse;
 pub mod project;
 pub mod spec_writer;
 mod validate;
+mod validated;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};
 
 pub use diagnostic::{Diagnostic, Severity, Style};
-pub use emit::Output;
 pub use model::Device;
-pub use validate::{Validated, validate};
+pub use output::Output;
+pub use validated::{Validated, validate};
 
 /// Parses and validates spec text for every output. On failure, every problem found, in
 /// source order.

@@ -75,14 +75,11 @@ impl Target {
     /// that cannot be written, is a [`LoadError::Invalid`] with every problem located in the
     /// spec.
     pub fn render(&self, root: &Path) -> Result<Vec<GeneratedFile>, LoadError> {
-        Ok(self.render_validated(root)?.0)
+        Ok(self.rendered(root)?.files)
     }
 
-    /// As [`render`](Self::render), with the validated device (for its warnings).
-    pub fn render_validated(
-        &self,
-        root: &Path,
-    ) -> Result<(Vec<GeneratedFile>, crate::Validated), LoadError> {
+    /// As [`render`](Self::render), with the spec the files came from (for its warnings).
+    fn rendered(&self, root: &Path) -> Result<Rendered, LoadError> {
         let path = within(root, &self.spec);
         let text = crate::read(&path)?;
         let invalid = |diagnostics| LoadError::Invalid {
@@ -115,8 +112,30 @@ impl Target {
                 }
             })
             .collect();
-        Ok((files, device))
+        Ok(Rendered {
+            files,
+            device,
+            text,
+        })
     }
+}
+
+struct Rendered {
+    files: Vec<GeneratedFile>,
+    device: crate::Validated,
+    text: String,
+}
+
+/// What one run of `gba gen` (or `gba gen --check`) found, with the spec it parsed once:
+/// the command prints the spec's warnings from it.
+#[derive(Debug)]
+pub struct Run {
+    /// The files written or removed (with `--check`: the stale ones, nothing touched).
+    pub changes: Vec<Staleness>,
+    /// The spec, validated for the target's outputs.
+    pub device: crate::Validated,
+    /// The spec's text, for the warnings' snippets.
+    pub text: String,
 }
 
 /// Whether `path` exists and was not written by `gba gen` (it lacks the marker in its
@@ -162,7 +181,31 @@ pub enum GenError {
 
 /// Compares the committed files with what the spec generates; changes nothing.
 pub fn check(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
-    compare(root, target, &target.render(root)?)
+    Ok(run(root, target, false)?.changes)
+}
+
+/// Writes every generated file whose contents changed and removes orphaned generated files.
+/// Returns what was touched.
+pub fn write(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
+    Ok(run(root, target, true)?.changes)
+}
+
+/// [`write`] (`write`: true) or [`check`], with the spec they parsed.
+pub fn run(root: &Path, target: &Target, write: bool) -> Result<Run, GenError> {
+    let Rendered {
+        files,
+        device,
+        text,
+    } = target.rendered(root)?;
+    let changes = compare(root, target, &files)?;
+    if write {
+        apply(root, &files, &changes)?;
+    }
+    Ok(Run {
+        changes,
+        device,
+        text,
+    })
 }
 
 fn compare(
@@ -193,12 +236,9 @@ fn compare(
     Ok(stale)
 }
 
-/// Writes every generated file whose contents changed and removes orphaned generated files.
-/// Returns what was touched.
-pub fn write(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
-    let files = target.render(root)?;
-    let changes = compare(root, target, &files)?;
-    for change in &changes {
+/// Writes the changed and missing files of `files`, and removes the orphaned ones.
+fn apply(root: &Path, files: &[GeneratedFile], changes: &[Staleness]) -> Result<(), GenError> {
+    for change in changes {
         match change {
             Staleness::Changed(path) | Staleness::Missing(path) => {
                 let file = files.iter().find(|f| &f.path == path);
@@ -227,7 +267,7 @@ pub fn write(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
             }
         }
     }
-    Ok(changes)
+    Ok(())
 }
 
 /// Files in the directories this target writes to that carry the generated-file marker but

@@ -1,105 +1,17 @@
-//! Semantic checks over a parsed device: every problem is collected, none stops the others.
-//! A device that passes them, and the checks of the outputs it is meant for, becomes a
-//! [`Validated`]: the only input emitters take.
+//! Semantic checks over a parsed device, the rules every spec obeys whatever it is generated
+//! into: every problem is collected, none stops the others. Validation knows no output: a
+//! device that passes these and the checks of the outputs it is meant for (`crate::emit`)
+//! becomes a [`Validated`](crate::Validated) in `crate::validated`.
 
 use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::emit::Output;
 use crate::location::{Loc, Located};
 use crate::model::{Access, Block, Device, Field, Register, SideEffect};
 use crate::names;
 
-/// A device that passed validation and the checks of every output in [`Validated::outputs`].
-/// Only [`validate`] builds one, so an emitter that takes it may rely on every rule that
-/// validation enforces (aligned, non-overlapping, in-range, names that do not clash in its
-/// output).
-#[derive(Clone, Debug)]
-pub struct Validated {
-    device: Device,
-    outputs: Vec<Output>,
-    warnings: Vec<Diagnostic>,
-}
-
-impl Validated {
-    /// The device.
-    pub fn device(&self) -> &Device {
-        &self.device
-    }
-    /// The outputs whose own checks the device passed (and that it may be emitted as).
-    pub fn outputs(&self) -> &[Output] {
-        &self.outputs
-    }
-    /// Things worth saying that do not stop generation (a reset value with bits set in a
-    /// write-only field, …).
-    pub fn warnings(&self) -> &[Diagnostic] {
-        &self.warnings
-    }
-    pub fn into_device(self) -> Device {
-        self.device
-    }
-}
-
-impl std::ops::Deref for Validated {
-    type Target = Device;
-    fn deref(&self) -> &Device {
-        &self.device
-    }
-}
-
-/// Equality of the devices (as for [`Device`], locations are ignored).
-impl PartialEq for Validated {
-    fn eq(&self, other: &Self) -> bool {
-        self.device == other.device
-    }
-}
-
-impl PartialEq<Device> for Validated {
-    fn eq(&self, other: &Device) -> bool {
-        self.device == *other
-    }
-}
-
-impl PartialEq<Validated> for Device {
-    fn eq(&self, other: &Validated) -> bool {
-        *self == other.device
-    }
-}
-
-/// Checks `device` for every output in `outputs`: the rules every spec obeys, then each
-/// output's own (names that would clash in C, in Rust, …). On failure, every problem found,
-/// in source order.
-pub fn validate(device: Device, outputs: &[Output]) -> Result<Validated, Vec<Diagnostic>> {
-    let mut diagnostics = self::device(&device);
-    // An output's names are only well defined for an otherwise valid device.
-    if diagnostics.is_empty() {
-        diagnostics.extend(crate::emit::check(&device, outputs));
-    }
-    if !diagnostics.is_empty() {
-        crate::sort(&mut diagnostics);
-        return Err(diagnostics);
-    }
-    let mut outputs = outputs.to_vec();
-    outputs.sort();
-    outputs.dedup();
-    let mut warnings = warnings(&device);
-    for (output, format) in [
-        (Output::SystemRdl, "SystemRDL"),
-        (Output::IpXact, "IP-XACT"),
-    ] {
-        if outputs.contains(&output) {
-            warnings.extend(crate::interchange::check(&device, format));
-        }
-    }
-    Ok(Validated {
-        device,
-        outputs,
-        warnings,
-    })
-}
-
 /// What a valid spec may hold but probably does not mean.
-fn warnings(device: &Device) -> Vec<Diagnostic> {
+pub(crate) fn warnings(device: &Device) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     for block in &device.blocks {
         for register in &block.registers {

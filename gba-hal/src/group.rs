@@ -148,6 +148,8 @@ impl<'d, B: Backend> Group<'d, B> {
         };
         regs.control().write(CONTROL::RESET::SET);
         device.backend().after_control(id);
+        // RESET is a single pulse (gba.yaml): it reads 0 once the device has taken it. The
+        // RTL takes it in the cycle of the write; the simulator's switch at its next step.
         let reset = device.wait_until(timeout, || {
             or_give_up(!regs.control().is_set(CONTROL::RESET))
         });

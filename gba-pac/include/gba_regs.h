@@ -601,8 +601,8 @@ static inline uint64_t gba_group_arrived_mask_members_get(uint64_t value)
 #define GBA_GROUP_CONTROL_ENABLE_MASK 0x1ULL
 
 /*
- * RESET [1], rw (write 1 to set): Writing 1 resets the group's state on this port;
- * self-clearing, reads as 0.
+ * RESET [1], rw (write 1 for a single pulse, reads 0): Writing 1 resets the group's state on
+ * this port; self-clearing, reads as 0.
  */
 #define GBA_GROUP_CONTROL_RESET_SHIFT 1
 #define GBA_GROUP_CONTROL_RESET_WIDTH 1

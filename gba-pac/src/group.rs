@@ -363,7 +363,7 @@ pub mod CONTROL {
     pub const ENABLE: Field<u64, Register> = Field::new(0x1, 0);
     pub type ENABLE = crate::common::FieldBits<u64, Register, 0x1, 0>;
 
-    /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits [1], rw, woset.
+    /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits [1], rw, singlepulse.
     pub const RESET: Field<u64, Register> = Field::new(0x1, 1);
     pub type RESET = crate::common::FieldBits<u64, Register, 0x1, 1>;
 

@@ -521,7 +521,9 @@ impl Fabric {
         regs.arrival().device_side().set(0);
         let enabled = self.window(p).global().group_enabled().device_side();
         enabled.set(enabled.get() & !(1 << g));
-        // Last: the host waits for RESET to read 0 before configuring again.
+        // Last: RESET is a single pulse (gba.yaml), which hardware takes in the cycle of the
+        // write; this switch takes it at a step, and clears it only once the port is reset,
+        // because the host waits for RESET to read 0 before configuring again.
         regs.control().device_side().set(0);
     }
 

@@ -21,12 +21,11 @@ use std::fmt::Write;
 
 use super::{GeneratedFile, Place, Provenance};
 use crate::Validated;
+use crate::interchange::ext::ALTERNATE_STATE;
 use crate::interchange::{self, ext};
 use crate::model::{Block, Device, Field, Register};
 
 pub const IPXACT_NS: &str = "http://www.accellera.org/XMLSchema/IPXACT/1685-2014";
-/// The memoryRemap state that holds the alternate views.
-pub const ALTERNATE_STATE: &str = "gba_alternate";
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
     vec![GeneratedFile {
@@ -257,13 +256,13 @@ fn address_block(x: &mut Xml, block: &Block, alternate: Option<Alternate>) {
             x.leaf("ipxact:addressOffset", &hex(0));
             x.leaf("ipxact:range", &hex(*a.stride));
             for r in &registers {
-                register(x, r);
+                register(x, block, r);
             }
             x.close("ipxact:registerFile");
         }
         None => {
             for r in &registers {
-                register(x, r);
+                register(x, block, r);
             }
         }
     }
@@ -292,7 +291,7 @@ fn address_block(x: &mut Xml, block: &Block, alternate: Option<Alternate>) {
     x.close("ipxact:addressBlock");
 }
 
-fn register(x: &mut Xml, register: &Register) {
+fn register(x: &mut Xml, block: &Block, register: &Register) {
     match &register.array {
         // 1685-2014 has no register stride: an array whose elements are not contiguous is
         // written element by element (`NAME_0`, `NAME_1`, …), each marked `gba:element`.
@@ -309,16 +308,22 @@ fn register(x: &mut Xml, register: &Register) {
                 };
                 register_as(
                     x,
+                    block,
                     &element,
                     Some((&register.name, index, *array.count, *array.stride)),
                 );
             }
         }
-        _ => register_as(x, register, None),
+        _ => register_as(x, block, register, None),
     }
 }
 
-fn register_as(x: &mut Xml, register: &Register, element: Option<(&str, usize, u64, u64)>) {
+fn register_as(
+    x: &mut Xml,
+    block: &Block,
+    register: &Register,
+    element: Option<(&str, usize, u64, u64)>,
+) {
     x.open("ipxact:register");
     x.leaf("ipxact:name", &register.name);
     x.description(&register.description);
@@ -347,8 +352,20 @@ fn register_as(x: &mut Xml, register: &Register, element: Option<(&str, usize, u
     }
     let field_bits = register.fields.iter().fold(0, |m, f| m | f.bits.mask());
     let extra_reset = *register.reset & !field_bits != 0 && !register.fields.is_empty();
-    if extra_reset || register.alternate_of.is_some() || element.is_some() {
+    // A lock the formats cannot carry is left out, as validation warned
+    // (`interchange::check`).
+    let lock = register
+        .lock
+        .as_ref()
+        .filter(|_| interchange::lock_carried(block, register));
+    if extra_reset || register.alternate_of.is_some() || element.is_some() || lock.is_some() {
         x.open("ipxact:vendorExtensions");
+        if let Some(lock) = lock {
+            x.leaf(
+                &format!("gba:{}", interchange::lock_property(lock)),
+                &format!("{}.{}", *lock.register, *lock.field),
+            );
+        }
         if extra_reset {
             x.leaf("gba:reset", &hex(*register.reset));
         }
@@ -383,6 +400,12 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     x.leaf("ipxact:bitOffset", &field.bits.lsb.to_string());
     resets(x, (*register.reset & field.bits.mask()) >> field.bits.lsb);
     x.leaf("ipxact:bitWidth", &field.bits.width().to_string());
+    let pulse = field
+        .side_effect
+        .is_some_and(|e| *e == crate::model::SideEffect::SinglePulse);
+    if pulse {
+        x.leaf("ipxact:volatile", "true");
+    }
     if let Some(access) = &field.access {
         x.leaf("ipxact:access", interchange::ipxact_access(**access));
     }
@@ -399,10 +422,17 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     }
     // modifiedWriteValue comes before readAction in the schema; a field has at most one
     // side effect.
-    // A side effect without a spelling is left out, as validation warned
-    // (`interchange::check`).
-    if let Some(s) = field.side_effect.and_then(|e| interchange::spelling(*e)) {
+    let effect = field.side_effect.map(|e| match *e {
+        crate::model::SideEffect::SinglePulse => interchange::SINGLE_PULSE_IPXACT,
+        other => other,
+    });
+    if let Some(s) = effect.and_then(interchange::spelling) {
         x.leaf(&format!("ipxact:{}", s.ipxact_element), s.ipxact_value);
+    }
+    if pulse {
+        x.open("ipxact:vendorExtensions");
+        x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        x.close("ipxact:vendorExtensions");
     }
     x.close("ipxact:field");
 }

@@ -62,45 +62,10 @@ impl Provenance {
 /// The marker every generated file contains, used to recognise stale generated files.
 pub const MARKER: &str = "Do not edit: change ";
 
-/// One kind of output; a target generates some or all of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Output {
-    /// The Rust crate sources (`src/`).
-    Rust,
-    /// The C header (`include/<device>_regs.h`) and its self-test (`<device>_regs_test.c`).
-    C,
-    /// CMSIS-SVD (`<device>.svd`).
-    Svd,
-    /// `registers.md` and its diagrams.
-    Docs,
-    /// SystemRDL 2.0 (`<device>.rdl`).
-    SystemRdl,
-    /// IP-XACT 1685-2014 (`<device>.xml`).
-    IpXact,
-}
+pub use crate::output::Output;
 
+/// What each output does, beside its name (`crate::output`): its files and its own rules.
 impl Output {
-    pub const ALL: [Output; 6] = [
-        Output::Rust,
-        Output::C,
-        Output::Svd,
-        Output::Docs,
-        Output::SystemRdl,
-        Output::IpXact,
-    ];
-
-    /// The spelling on the command line (`--emit rust,c`).
-    pub fn keyword(self) -> &'static str {
-        match self {
-            Output::Rust => "rust",
-            Output::C => "c",
-            Output::Svd => "svd",
-            Output::Docs => "docs",
-            Output::SystemRdl => "systemrdl",
-            Output::IpXact => "ipxact",
-        }
-    }
-
     fn files(
         self,
         device: &Validated,
@@ -127,25 +92,28 @@ impl Output {
     }
 }
 
-impl std::fmt::Display for Output {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Output::Rust => "Rust",
-            Output::C => "C",
-            Output::Svd => "SVD",
-            Output::Docs => "documentation",
-            Output::SystemRdl => "SystemRDL",
-            Output::IpXact => "IP-XACT",
-        })
-    }
-}
-
-/// The checks of each of `outputs` (validation runs them; see [`crate::validate`]).
+/// The checks of each of `outputs` (run by [`crate::validate`], after the rules of every
+/// spec).
 pub(crate) fn check(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
     let mut outputs = outputs.to_vec();
     outputs.sort();
     outputs.dedup();
     outputs.iter().flat_map(|o| o.check(device)).collect()
+}
+
+/// What each of `outputs` cannot carry of the device, as warnings (SystemRDL and IP-XACT:
+/// `crate::interchange::check`).
+pub(crate) fn warnings(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
+    let mut outputs = outputs.to_vec();
+    outputs.sort();
+    outputs.dedup();
+    outputs
+        .iter()
+        .flat_map(|&o| match o {
+            Output::SystemRdl | Output::IpXact => crate::interchange::check(device, &o.to_string()),
+            Output::Rust | Output::C | Output::Svd | Output::Docs => Vec::new(),
+        })
+        .collect()
 }
 
 /// An output that could not be written for a validated device: the spec location it comes

@@ -20,11 +20,9 @@ use svd_rs::ValidateLevel;
 
 use super::{EmitError, GeneratedFile, Output, Place, Provenance};
 use crate::Validated;
+use crate::interchange::svd_ext::{CONSTANTS, LOCKS, SINGLE_PULSES};
 use crate::location::Loc;
 use crate::model::{Access, Block, Device, EnumValue, Field, Register, SideEffect};
-
-/// The element, under `<vendorExtensions>`, that carries the spec's constants.
-pub const CONSTANTS_TAG: &str = "constants";
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
     Ok(vec![GeneratedFile {
@@ -112,7 +110,7 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
     let Some(at) = xml.rfind(close) else {
         return Err(SvdEmitError::Encode("no </device> in the output".into()));
     };
-    let mut ext = String::from("  <vendorExtensions>\n    <constants>\n");
+    let mut ext = format!("  <vendorExtensions>\n    <{CONSTANTS}>\n");
     if device.constants.is_empty() {
         ext = String::from("  <vendorExtensions>\n");
     }
@@ -132,17 +130,12 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
         ext.push_str("      </constant>\n");
     }
     if !device.constants.is_empty() {
-        ext.push_str("    </constants>\n");
+        ext.push_str(&format!("    </{CONSTANTS}>\n"));
     }
     ext.push_str(&extensions);
     ext.push_str("  </vendorExtensions>\n");
     Ok(ensure_newline(format!("{}{ext}{}", &xml[..at], &xml[at..])))
 }
-
-/// The element, under `<vendorExtensions>`, that lists the single-pulse fields.
-pub const SINGLE_PULSES_TAG: &str = "singlePulses";
-/// The element, under `<vendorExtensions>`, that lists the registers' locks.
-pub const LOCKS_TAG: &str = "locks";
 
 /// `<singlePulses>` and `<locks>`: what the spec says that SVD has no element for.
 fn extensions(device: &Device) -> String {
@@ -182,11 +175,11 @@ fn extensions(device: &Device) -> String {
     let mut out = String::new();
     if !pulses.is_empty() {
         out.push_str(&format!(
-            "    <{SINGLE_PULSES_TAG}>\n{pulses}    </{SINGLE_PULSES_TAG}>\n"
+            "    <{SINGLE_PULSES}>\n{pulses}    </{SINGLE_PULSES}>\n"
         ));
     }
     if !locks.is_empty() {
-        out.push_str(&format!("    <{LOCKS_TAG}>\n{locks}    </{LOCKS_TAG}>\n"));
+        out.push_str(&format!("    <{LOCKS}>\n{locks}    </{LOCKS}>\n"));
     }
     out
 }

@@ -4,7 +4,9 @@
 //! a child `addrmap` at its offset, a block array an `addrmap` array (`name[count] @ offset
 //! += stride`); a register a `reg` (`regwidth`), a register array a `reg` array; a field a
 //! `field` with `sw`, its part of the register's reset value, `onwrite`/`onread` for its side
-//! effect (`crate::interchange::EFFECTS`) and an `enum` (`encode`) for its values.
+//! effect (`crate::interchange::EFFECTS`) or `singlepulse`, and an `enum` (`encode`) for its
+//! values; a write lock is `swwel` (`locked_by`) or `swwe` (`write_enable`) on each
+//! writable field of the locked register, a reference to the lock bit.
 //!
 //! SystemRDL has no place for the rest, so user-defined properties declared at the top of the
 //! file carry it (`crate::interchange::udp`): the version, the constants, a block's size, the
@@ -242,6 +244,7 @@ fn write_block(out: &mut String, block: &Block, position: usize, placed: bool) {
             write_register(out, 8, register, position);
         }
     }
+    write_locks(out, block);
     let _ = writeln!(
         out,
         "    }} {};",
@@ -263,6 +266,40 @@ fn write_block(out: &mut String, block: &Block, position: usize, placed: bool) {
                 block.array.as_ref()
             )
         );
+    }
+}
+
+/// The block's write locks, after its registers: SystemRDL resolves a reference to another
+/// register only in the address map that holds both, so each locked field gets its `swwel`
+/// (`locked_by`) or `swwe` (`write_enable`) by a dynamic assignment here
+/// (`REG.FIELD->swwel = LOCK.BIT;`), which a register array's elements all take. A lock the
+/// formats cannot carry is left out, as validation warned (`interchange::check`).
+fn write_locks(out: &mut String, block: &Block) {
+    for register in &block.registers {
+        let Some(lock) = &register.lock else { continue };
+        if !interchange::lock_carried(block, register) {
+            continue;
+        }
+        let names: Vec<String> = if interchange::interleaved(block, register) {
+            (0..register.array.as_ref().map_or(1, |a| *a.count))
+                .map(|i| format!("{}_{i}", *register.name))
+                .collect()
+        } else {
+            vec![register.name.to_string()]
+        };
+        for name in &names {
+            for field in interchange::locked_fields(register) {
+                let _ = writeln!(
+                    out,
+                    "        {}.{}->{} = {}.{};",
+                    ident(name),
+                    ident(field),
+                    interchange::lock_property(lock),
+                    ident(&lock.register),
+                    ident(&lock.field)
+                );
+            }
+        }
     }
 }
 
@@ -394,10 +431,15 @@ fn write_field(
             string(access.keyword())
         );
     }
-    // A side effect without a spelling is left out, as validation warned
-    // (`interchange::check`).
-    if let Some(s) = field.side_effect.and_then(|e| interchange::spelling(*e)) {
-        let _ = writeln!(out, "{pad}    {} = {};", s.rdl_property, s.rdl_value);
+    if let Some(effect) = field.side_effect {
+        match interchange::spelling(*effect) {
+            Some(s) => {
+                let _ = writeln!(out, "{pad}    {} = {};", s.rdl_property, s.rdl_value);
+            }
+            None => {
+                let _ = writeln!(out, "{pad}    {};", interchange::SINGLE_PULSE);
+            }
+        }
     }
     let reset = (*register.reset & field.bits.mask()) >> field.bits.lsb;
     let _ = writeln!(

@@ -1,7 +1,7 @@
 //! IP-XACT (IEEE 1685-2014, and 1685-2009's same elements) → [`Device`](crate::Device):
 //! the first memory map of the component, read with roxmltree into the tree that
 //! `import::tree` converts, as for SystemRDL. Elements are matched by local name, so both
-//! standards' namespaces are read. Our own `vendorExtensions` (`crate::emit::ipxact`) give
+//! standards' namespaces are read. Our own `vendorExtensions` (`crate::interchange::ext`) give
 //! back what the standard has no place for; a `memoryRemap` other than ours, alternate
 //! registers and the rest of what the spec cannot carry are warned about.
 
@@ -9,9 +9,11 @@ use roxmltree::{Document, Node as XmlNode};
 
 use super::Imported;
 use super::tree::{
-    self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, Node, TreeError, ValueNode,
+    self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, LockNode, Node, TreeError,
+    ValueNode,
 };
-use crate::emit::ipxact::ALTERNATE_STATE;
+use crate::interchange;
+use crate::interchange::ext::ALTERNATE_STATE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IpXactError {
@@ -137,6 +139,7 @@ fn empty_node(kind: Kind, name: String) -> Node {
         stride: 0,
         size: 0,
         access: None,
+        lock: None,
         gba: Gba::default(),
         unsupported: Vec::new(),
         line: None,
@@ -307,6 +310,17 @@ fn register(document: &Document, item: XmlNode, access: Option<&str>) -> Node {
         count: num(e, "count").unwrap_or(1),
         stride: num(e, "stride").unwrap_or(0),
     });
+    node.lock = interchange::LOCK_PROPERTIES
+        .into_iter()
+        .find_map(|property| {
+            let bit = ours(item, property)?;
+            let (register, field) = bit.trim().split_once('.')?;
+            Some(LockNode {
+                property: property.to_string(),
+                register: register.to_string(),
+                field: field.to_string(),
+            })
+        });
     if let Some(alternates) = child(item, "alternateRegisters") {
         for alternate in children(alternates, "alternateRegister") {
             node.unsupported.push(format!(
@@ -350,6 +364,8 @@ fn register(document: &Document, item: XmlNode, access: Option<&str>) -> Node {
             onread: text(f, "readAction"),
             onwrite: text(f, "modifiedWriteValue"),
             reset,
+            singlepulse: ours(f, interchange::SINGLE_PULSE).is_some_and(|v| v.trim() == "true"),
+            lock: None,
             values,
             gba_access: None,
             implicit: ours(f, "implicit").is_some(),

@@ -12,7 +12,7 @@ use super::{Imported, Treatment};
 use crate::interchange;
 use crate::location::Located;
 use crate::model::{
-    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Register, SideEffect,
+    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, SideEffect,
 };
 
 /// Register elements one import may unroll (arrays of register files), so that a hostile
@@ -75,6 +75,9 @@ pub(crate) struct Node {
     /// A register's own access (IP-XACT `access`); SystemRDL's is its fields'.
     #[serde(default)]
     pub access: Option<String>,
+    /// A register's write lock (our IP-XACT extension); SystemRDL's is its fields'.
+    #[serde(default)]
+    pub lock: Option<LockNode>,
     pub gba: Gba,
     pub unsupported: Vec<String>,
     pub line: Option<u32>,
@@ -96,6 +99,12 @@ pub(crate) struct FieldNode {
     /// SystemRDL `onwrite` or IP-XACT `modifiedWriteValue`.
     pub onwrite: Option<String>,
     pub reset: Option<u64>,
+    /// SystemRDL `singlepulse`, or our IP-XACT extension of that name.
+    #[serde(default)]
+    pub singlepulse: bool,
+    /// SystemRDL `swwel`/`swwe` (a register-wide lock in the spec).
+    #[serde(default)]
+    pub lock: Option<LockNode>,
     pub values: Vec<ValueNode>,
     pub gba_access: Option<String>,
     pub implicit: bool,
@@ -104,6 +113,17 @@ pub(crate) struct FieldNode {
     pub position: Option<u64>,
     pub unsupported: Vec<String>,
     pub line: Option<u32>,
+}
+
+/// A write lock by another register's bit: SystemRDL's `swwel`/`swwe` on a field, our
+/// IP-XACT extension of the same name on a register (`interchange::lock_property`).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub(crate) struct LockNode {
+    /// `swwel` or `swwe`.
+    pub property: String,
+    /// The register beside the locked one that holds the bit.
+    pub register: String,
+    pub field: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -585,6 +605,8 @@ fn register(
     let mut reset = 0u64;
     let mut readable = false;
     let mut writable = false;
+    // The lock of each field software can write: the spec locks whole registers.
+    let mut locks: Vec<(&FieldNode, Option<&LockNode>)> = Vec::new();
     let mut ordered: Vec<&FieldNode> = node.fields.iter().collect();
     if ordered.iter().all(|f| f.position.is_some()) {
         ordered.sort_by_key(|f| f.position);
@@ -599,6 +621,9 @@ fn register(
             let access = f.sw.as_deref().and_then(|a| ctx.format.access(a));
             readable |= access.is_some_and(Access::is_readable);
             writable |= access.is_some_and(Access::is_writable);
+            if access.is_some_and(Access::is_writable) {
+                locks.push((f, f.lock.as_ref()));
+            }
             continue;
         }
         let access = match f.sw.as_deref() {
@@ -629,6 +654,9 @@ fn register(
         let effective = access.or(declared).unwrap_or(Access::ReadWrite);
         readable |= effective.is_readable();
         writable |= effective.is_writable();
+        if effective.is_writable() {
+            locks.push((f, f.lock.as_ref()));
+        }
         for what in &f.unsupported {
             ctx.warn(
                 Treatment::NotRepresented,
@@ -653,6 +681,12 @@ fn register(
                     ),
                 ),
             }
+        }
+        if f.singlepulse {
+            // IP-XACT gives a pulse `oneToSet` beside our extension
+            // (`interchange::SINGLE_PULSE_IPXACT`): the pulse is what the bit does.
+            effects.retain(|e| *e != interchange::SINGLE_PULSE_IPXACT);
+            effects.insert(0, SideEffect::SinglePulse);
         }
         if effects.len() > 1 {
             ctx.warn(
@@ -708,6 +742,7 @@ fn register(
             field
         })
         .collect();
+    let lock = register_lock(ctx, node, &locks, prefix, at);
     Some(Register {
         name: located(format!("{prefix}{name}")),
         description: node.desc.trim().to_string(),
@@ -718,7 +753,54 @@ fn register(
         array,
         fields,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
-        lock: None,
+        lock,
+    })
+}
+
+/// The register's write lock: its own (IP-XACT), or the one every field software can write
+/// has (SystemRDL), the lock register named as the import names it (`prefix`: the register
+/// files it was flattened out of). Fields locked apart are warned about and not carried.
+fn register_lock(
+    ctx: &mut Ctx,
+    node: &Node,
+    locks: &[(&FieldNode, Option<&LockNode>)],
+    prefix: &str,
+    at: &str,
+) -> Option<Lock> {
+    let lock = match (&node.lock, locks.first()) {
+        (Some(lock), _) => lock,
+        (None, Some((_, Some(first)))) if locks.iter().all(|(_, l)| *l == Some(*first)) => first,
+        (None, _) => {
+            for (f, lock) in locks {
+                if let Some(lock) = lock {
+                    ctx.warn(
+                        Treatment::NotRepresented,
+                        &format!("{at}.{}", f.name),
+                        f.line,
+                        format!(
+                            "`{}` by `{}.{}` on some of the register's writable fields only: \
+                             the spec locks whole registers, so it is not carried",
+                            lock.property, lock.register, lock.field
+                        ),
+                    );
+                }
+            }
+            return None;
+        }
+    };
+    let Some(locked_when) = interchange::lock_polarity(&lock.property) else {
+        ctx.warn(
+            Treatment::NotRepresented,
+            at,
+            node.line,
+            format!("write lock `{}` is not carried", lock.property),
+        );
+        return None;
+    };
+    Some(Lock {
+        register: located(format!("{prefix}{}", lock.register)),
+        field: located(lock.field.clone()),
+        locked_when,
     })
 }
 

@@ -18,7 +18,7 @@ pub(super) fn constants(xml: &str, warnings: &mut Warnings) -> Vec<Constant> {
         .find(|n| n.has_tag_name("vendorExtensions"))
         .and_then(|ext| {
             ext.children()
-                .find(|n| n.has_tag_name(crate::emit::svd::CONSTANTS_TAG))
+                .find(|n| n.has_tag_name(crate::interchange::svd_ext::CONSTANTS))
         })
     else {
         return Vec::new();
@@ -86,13 +86,13 @@ pub(super) fn extensions(xml: &str) -> Extensions {
             .map(|t| t.trim().to_string())
     };
     for list in ext.children() {
-        if list.has_tag_name(crate::emit::svd::SINGLE_PULSES_TAG) {
+        if list.has_tag_name(crate::interchange::svd_ext::SINGLE_PULSES) {
             out.pulses.extend(
                 list.children()
                     .filter(|n| n.has_tag_name("field"))
                     .filter_map(|n| n.text().map(|t| t.trim().to_string())),
             );
-        } else if list.has_tag_name(crate::emit::svd::LOCKS_TAG) {
+        } else if list.has_tag_name(crate::interchange::svd_ext::LOCKS) {
             for lock in list.children().filter(|n| n.has_tag_name("lock")) {
                 let register = text(lock, "register").unwrap_or_default();
                 let (bit, locked_when) = match (text(lock, "lockedBy"), text(lock, "writeEnable")) {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use super::warnings::Warnings;
 use crate::Diagnostic;
-use crate::emit::Output;
+use crate::Output;
 use crate::import::Treatment;
 use crate::location::{Loc, Located};
 use crate::model::Device;
