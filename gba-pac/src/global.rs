@@ -68,7 +68,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, DEVICE_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x0).cast(), self.io)
         }
@@ -82,7 +83,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, VERSION::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x4).cast(), self.io)
         }
@@ -96,7 +98,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, CAPS::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x8).cast(), self.io)
         }
@@ -110,7 +113,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, PORT_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0xc).cast(), self.io)
         }
@@ -124,7 +128,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, GROUP_ENABLED::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x10..0x14 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x10).cast(), self.io)
         }
@@ -140,7 +145,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, GROUPS_BUSY::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x14..0x18 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x14).cast(), self.io)
         }
@@ -154,7 +160,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
         self,
     ) -> crate::common::Reg<u64, BARRIERS_COMPLETED::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x18..0x20 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 8, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x18).cast(), self.io)
         }

@@ -75,7 +75,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, GROUP_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x0).cast(), self.io)
         }
@@ -89,7 +90,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, MEMBER_COUNT::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x4).cast(), self.io)
         }
@@ -103,7 +105,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, ARRIVAL_COUNT::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x8).cast(), self.io)
         }
@@ -117,7 +120,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, LOCAL_MEMBER_ID::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0xc).cast(), self.io)
         }
@@ -156,7 +160,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
     ) -> crate::common::Reg<u64, MEMBER_MASK::Register, crate::common::Rw, _M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within 0x10..0x70,
         // inside the 0x2000-byte block that the contract of `from_ptr` makes valid; offset and
-        // stride are multiples of 8, so the pointer is aligned.
+        // stride are multiples of 8, so the pointer is aligned (on a bus, `from_parts` requires
+        // nothing).
         unsafe {
             crate::common::Reg::from_parts(
                 self.ptr.wrapping_add(0x10 + index * 0x8).cast(),
@@ -175,7 +180,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, RELEASE_ADDR::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0x80..0x88 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        // makes valid, and the offset is a multiple of 8, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x80).cast(), self.io)
         }
@@ -213,7 +219,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
     ) -> crate::common::Reg<u64, ARRIVED_MASK::Register, crate::common::Ro, _M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within
         // 0x100..0x160, inside the 0x2000-byte block that the contract of `from_ptr` makes valid;
-        // offset and stride are multiples of 8, so the pointer is aligned.
+        // offset and stride are multiples of 8, so the pointer is aligned (on a bus, `from_parts`
+        // requires nothing).
         unsafe {
             crate::common::Reg::from_parts(
                 self.ptr.wrapping_add(0x100 + index * 0x8).cast(),
@@ -230,7 +237,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, CONTROL::Register, crate::common::RwW1, _M> {
         // SAFETY: bytes 0x1000..0x1008 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1000).cast(), self.io)
         }
@@ -244,7 +252,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, STATUS::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x1008..0x1010 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1008).cast(), self.io)
         }
@@ -259,7 +268,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, ARRIVAL::Register, crate::common::Wo, _M> {
         // SAFETY: bytes 0x1010..0x1018 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1010).cast(), self.io)
         }
@@ -273,7 +283,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, RELEASE_SEQ::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x1018..0x1020 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
         unsafe {
             crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1018).cast(), self.io)
         }

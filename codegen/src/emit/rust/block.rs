@@ -199,7 +199,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
             let element_safety = splices.safety(&format!(
                 "bytes {:#x}..{:#x} lie inside the {:#x}-byte block that the contract of \
                  `from_ptr` makes valid, and the offset is a multiple of {bytes}, so the \
-                 pointer is aligned.",
+                 pointer is aligned (on a bus, `from_parts` requires nothing).",
                 *register.offset,
                 register.offset.saturating_add(bytes),
                 *block.size
@@ -235,7 +235,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
                         "`index < {}` (the promise of the caller), so the element lies within \
                          {:#x}..{:#x}, inside the {:#x}-byte block that the contract of \
                          `from_ptr` makes valid; offset and stride are multiples of {bytes}, \
-                         so the pointer is aligned.",
+                         so the pointer is aligned (on a bus, `from_parts` requires nothing).",
                         *array.count, *register.offset, last_end, *block.size
                     ),
                     construct: quote! {
