@@ -113,7 +113,10 @@ fn each_access_is_one_transaction_at_base_plus_offset_of_the_register_width() {
                 0xf0
             ),
             Op::Read(at + group::offset::MEMBER_COUNT as u64, Width::Bits32),
-            Op::Read(at + group::offset::MEMBER_MASK as u64 + 2 * 8, Width::Bits64),
+            Op::Read(
+                at + group::offset::MEMBER_MASK as u64 + 2 * 8,
+                Width::Bits64
+            ),
         ]
     );
 
@@ -122,7 +125,10 @@ fn each_access_is_one_transaction_at_base_plus_offset_of_the_register_width() {
     assert_eq!(alone.member_count().try_get(), Ok(5));
     assert_eq!(
         bus.take_log(),
-        [Op::Read(at + group::offset::MEMBER_COUNT as u64, Width::Bits32)]
+        [Op::Read(
+            at + group::offset::MEMBER_COUNT as u64,
+            Width::Bits32
+        )]
     );
 }
 
@@ -179,15 +185,13 @@ fn a_failed_transaction_returns_the_bus_error_and_a_failed_read_writes_nothing()
     );
 
     // The driver stops at the first failure and says where.
-    assert_eq!(
-        configure(g1, &[0b11], 2),
-        Err(Nack {
-            address: count_at
-        })
-    );
+    assert_eq!(configure(g1, &[0b11], 2), Err(Nack { address: count_at }));
     let log = bus.take_log();
     assert_eq!(log.len(), 2, "{log:?}");
-    assert!(!log.iter().any(|op| matches!(op, Op::Write(a, ..) if *a == control_at)));
+    assert!(
+        !log.iter()
+            .any(|op| matches!(op, Op::Write(a, ..) if *a == control_at))
+    );
 
     // A neighbour on the same bus is unaffected.
     let g2 = Device::on_bus(&bus, BASE).group(2).unwrap();
