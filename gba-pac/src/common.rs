@@ -708,6 +708,7 @@ impl<T, R, A: Access, L: RegisterLongName, const MASK: u64, const LOCKED: u64, M
 
     /// As [`unlocked`](Self::unlocked), for a lock register whose read may fail (on a bus).
     #[inline(always)]
+    #[allow(clippy::type_complexity)] // the writable handle, or none, or the read's error
     pub fn try_unlocked<LT, LA, LM>(
         self,
         lock: Reg<LT, L, LA, LM>,
