@@ -53,6 +53,12 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     let volatile = quote! { crate::common::Volatile };
+    // A block without registers builds no handle, so nothing reads its mechanism.
+    let io_unread = if block.registers.is_empty() {
+        quote! { #[allow(dead_code)] }
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #module_doc
 
@@ -62,6 +68,7 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
         #[derive(Clone, Copy, Debug)]
         pub struct #ty<_M = #volatile> {
             pub(crate) ptr: *mut u8,
+            #io_unread
             pub(crate) io: _M,
         }
 
