@@ -1,13 +1,13 @@
 // Generated from gba.yaml by `gba gen` (gba-codegen 0.1.0).
 // Do not edit: change gba.yaml and run `gba gen` again.
 
-//! Register handles: small `Copy` values that hold a raw pointer to one register and reach it
-//! only through single reads and writes of the register's full width.
+//! Register handles: small `Copy` values that hold a raw pointer to one register (and their
+//! mechanism) and reach it only through single reads and writes of the register's full width.
 //!
 //! Two invariants hold for every handle and every method:
 //! - no `&` or `&mut` reference to the register's memory is ever created (a reference tells
 //!   the compiler the memory is ordinary, which lets it invent, merge or drop accesses);
-//! - every access is exactly one read or one write, made by the handle's [`Mechanism`].
+//! - every access is exactly one read or one write, made by the handle's mechanism ([`Io`]).
 //!
 //! The mechanism is part of the handle's type:
 //!
