@@ -499,9 +499,13 @@ pub trait Bus {
 /// The width of one bus transaction: the register's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Width {
+    /// A `u8` register.
     Bits8,
+    /// A `u16` register.
     Bits16,
+    /// A `u32` register.
     Bits32,
+    /// A `u64` register.
     Bits64,
 }
 
@@ -573,12 +577,6 @@ impl<'b, B: ?Sized> OnBus<'b, B> {
     #[inline(always)]
     pub(crate) const fn new(bus: &'b B, base: u64) -> Self {
         OnBus { bus, base }
-    }
-
-    /// The bus.
-    #[inline(always)]
-    pub const fn bus(self) -> &'b B {
-        self.bus
     }
 
     /// The bus address of the register whose offset in the window `ptr` holds.

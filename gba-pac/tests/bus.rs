@@ -164,7 +164,6 @@ fn a_failed_transaction_returns_the_bus_error_and_a_failed_read_writes_nothing()
     };
     let g1 = Device::on_bus(&bus, BASE).group(1).unwrap();
 
-    let nack_count = Nack { address: count_at };
     assert_eq!(g1.member_count().try_get(), Err(Nack { address: count_at }));
     assert_eq!(
         g1.member_count().try_write(MEMBER_COUNT::COUNT.val(2)),
@@ -172,7 +171,7 @@ fn a_failed_transaction_returns_the_bus_error_and_a_failed_read_writes_nothing()
     );
     assert_eq!(
         g1.member_count().try_modify(MEMBER_COUNT::COUNT.val(2)),
-        Err(nack_count)
+        Err(Nack { address: count_at })
     );
     // The modify stopped at its failed read.
     assert_eq!(
