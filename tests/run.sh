@@ -19,7 +19,7 @@ STAGES=(
     "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
     "unit|cargo test --workspace"
     "security|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
-    "cosim|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL"
+    "cosim|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL; the typed PAC over the RTL"
     "openmpi|OpenMPI 4.1 and OpenSHMEM: the coll component on the simulator (installs OpenMPI)"
     "openmpi5|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|several hosts on one machine: network + UTS namespaces, one fabric port per host"
@@ -146,6 +146,9 @@ stage_cosim() {
     local filter=a_mutated_rtl_fails_naming_the_register_and_field
     [ -n "${GBA_COSIM_FULL:-}" ] && filter=
     cargo test -p gba --test cosim -- --ignored $filter 2>&1 | tee -a "$log"
+    # The generated PAC's typed handles over the RTL (`gba_pac::Device::on_bus`): a unit test
+    # of the gba binary, which has no library for an integration test to reach `RtlBus`.
+    cargo test -p gba --bin gba -- --ignored verify::rtl::pac 2>&1 | tee -a "$log"
 }
 
 stage_openmpi() { bash runtimes/openmpi/test.sh 2>&1 | tee -a "$log"; }

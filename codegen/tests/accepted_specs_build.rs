@@ -685,8 +685,11 @@ fn module_items(items: &[syn::Item], context: &dyn Fn() -> String) {
                 format!("for {name}"),
                 format!("{name} {{ ptr }}"),
                 // The handle's impl over every mechanism and its construction.
-                format!("impl < _M > {name}"),
+                format!("impl < _M : :: core :: marker :: Copy > {name}"),
                 format!("{name} {{ ptr ,"),
+                // Its impl on a bus and the construction there.
+                format!("> {name} < crate :: common :: OnBus"),
+                format!("{name} {{ ptr : :: core :: ptr :: null_mut"),
                 // A qualified path (`::core::fmt::Result`) does not resolve through the
                 // module's own items.
                 format!(":: {name}"),

@@ -1,13 +1,13 @@
 // Generated from gba.yaml by `gba gen` (gba-codegen 0.1.0).
 // Do not edit: change gba.yaml and run `gba gen` again.
 
-//! Register handles: small `Copy` values that hold a raw pointer to one register and reach it
-//! only through single reads and writes of the register's full width.
+//! Register handles: small `Copy` values that hold a raw pointer to one register (and their
+//! mechanism) and reach it only through single reads and writes of the register's full width.
 //!
 //! Two invariants hold for every handle and every method:
 //! - no `&` or `&mut` reference to the register's memory is ever created (a reference tells
 //!   the compiler the memory is ordinary, which lets it invent, merge or drop accesses);
-//! - every access is exactly one read or one write, made by the handle's [`Mechanism`].
+//! - every access is exactly one read or one write, made by the handle's mechanism ([`Io`]).
 //!
 //! The mechanism is part of the handle's type:
 //!
@@ -16,11 +16,30 @@
 //! | [`Volatile`] (the default) | one `read_volatile` / `write_volatile` | device memory: the other party is hardware |
 //! | [`Atomic`] | one relaxed atomic load / store (`AtomicU32::from_ptr`, …) | memory shared with other threads or processes (a simulated device, a test bench) |
 //! | [`Scoped<'a, M>`](Scoped) | `M`'s | handles that the borrow checker keeps within `'a` |
+//! | [`OnBus<'b, B>`](OnBus) | one transaction of the [`Bus`] `B`: a read or write of an address and a width, which may fail | a device behind I2C, SPI, JTAG or a debug link; an RTL simulation |
 //!
 //! Concurrent volatile accesses from two threads of a program are a data race in Rust's
 //! memory model, even when every access is volatile; the atomic mechanism is what makes a
 //! register window in shared memory sound. Both mechanisms share the field vocabulary and the
 //! access-mode typing below, so code written against one compiles against the other.
+//!
+//! A device that is not memory is reached through a [`Bus`]: implement its two methods (a read
+//! and a write of an address and a [`Width`], each returning `Result`) and open the window with
+//! `Device::on_bus(&bus, base)`, which needs no `unsafe` (no memory is touched). The handles
+//! are the same types, with the same access modes and fields; only the mechanism differs. Each
+//! access a handle makes is one call of the bus (a 64-bit register is one 64-bit call; the bus
+//! splits it if its wire is narrower).
+//!
+//! Every mechanism implements [`Io`] for each register width, with the error of a failed
+//! access as [`Transport::Error`]: [`Infallible`] for memory, the bus's own error for
+//! [`OnBus`]. So every handle also has fallible methods, `try_get`, `try_read(F)`,
+//! `try_is_set(F)`, `try_read_as_enum(F)`, `try_extract`, `try_set`, `try_write(..)`,
+//! `try_modify(..)`, `try_read_and_clear`, `try_unlocked(lock)`, typed by access mode exactly
+//! as the infallible ones. A driver written with them, generic over `M: Io<u32> + Io<u64>`
+//! and returning `M::Error`, runs unchanged over memory and over any bus; over memory the
+//! error is `Infallible` (`let Ok(value) = reg.try_get();`) and the code is the same as the
+//! infallible methods'. The infallible methods (tock-registers' traits, `set_release`, …)
+//! exist for every mechanism whose error is `Infallible`.
 //!
 //! Handles implement tock-registers' [`Readable`] and [`Writeable`] traits, so its field
 //! vocabulary works on them: `read(F)`, `read_as_enum(F)`, `is_set(F)`, `write(F::X::SET +
@@ -69,7 +88,7 @@ use core::marker::PhantomData;
 use core::convert::Infallible;
 
 use tock_registers::debug::{FieldValueEnumCons, FieldValueEnumNil, FieldValueEnumSeq};
-use tock_registers::fields::FieldValue;
+use tock_registers::fields::{Field, FieldValue, TryFromValue};
 use tock_registers::interfaces::{Readable, Writeable};
 use tock_registers::{LocalRegisterCopy, RegisterLongName, UIntLike};
 
@@ -112,14 +131,68 @@ impl CanRead for RwW1 {}
 impl CanWrite for Wo {}
 impl CanWrite for Rw {}
 
-/// How a handle reaches its register: [`Volatile`] or [`Atomic`], for values of type `T`.
+/// How a handle's accesses travel, and how one can fail: the part of a mechanism that does
+/// not depend on the register's width. Implemented by [`Volatile`], [`Atomic`], [`Scoped`]
+/// and [`OnBus`] only.
+pub trait Transport: Copy + sealed::Sealed {
+    /// Why an access failed: [`Infallible`] for memory, [`Bus::Error`] on a bus.
+    type Error;
+}
+
+/// The accesses of a mechanism to registers of type `T` (u8..u64), each returning `Result`.
+/// Every handle method goes through one of these; a driver generic over the mechanism names
+/// it (`M: Io<u32> + Io<u64>`, errors `M::Error`).
+///
+/// For memory the pointer is the register's address, and the caller promises what the
+/// handle's `from_ptr` contract says about it; on a bus it is the register's offset from the
+/// window's base, and no promise is needed.
+pub trait Io<T>: Transport {
+    /// One read of the register at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// For memory: `ptr` is aligned, valid for reads of one `T` by this mechanism, and not
+    /// referenced.
+    unsafe fn try_load(self, ptr: *mut T) -> Result<T, Self::Error>;
+
+    /// One write of `value` to the register at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// For memory: `ptr` is aligned, valid for writes of one `T` by this mechanism, and not
+    /// referenced.
+    unsafe fn try_store(self, ptr: *mut T, value: T) -> Result<(), Self::Error>;
+
+    /// As [`try_store`](Self::try_store), after every earlier memory access of this thread
+    /// (see [`Mechanism::store_release`]).
+    ///
+    /// # Safety
+    ///
+    /// As for [`try_store`](Self::try_store).
+    unsafe fn try_store_release(self, ptr: *mut T, value: T) -> Result<(), Self::Error>;
+
+    /// As [`try_load`](Self::try_load), before every later memory access of this thread (see
+    /// [`Mechanism::load_acquire`]).
+    ///
+    /// # Safety
+    ///
+    /// As for [`try_load`](Self::try_load).
+    unsafe fn try_load_acquire(self, ptr: *mut T) -> Result<T, Self::Error>;
+}
+
+/// A memory mechanism, [`Volatile`] or [`Atomic`] (or either [`Scoped`]), for values of type
+/// `T`: a zero-sized value whose accesses never fail, so they are also functions of the
+/// pointer alone.
 ///
 /// # Safety
 ///
 /// Implemented by this module only (the trait is sealed). Each function makes exactly one
 /// access of one `T` at `ptr`, and the caller promises what the handle's `from_ptr` contract
 /// says about `ptr`.
-pub trait Mechanism<T>: sealed::Sealed {
+pub trait Mechanism<T>: Io<T> + Transport<Error = Infallible> {
+    /// The mechanism's value, which carries nothing.
+    const VALUE: Self;
+
     /// One read of the value at `ptr`.
     ///
     /// # Safety
@@ -152,24 +225,65 @@ pub trait Mechanism<T>: sealed::Sealed {
     unsafe fn load_acquire(ptr: *mut T) -> T;
 }
 
+/// [`Io`] of a memory mechanism: its [`Mechanism`] functions, which cannot fail.
+macro_rules! memory_io {
+    ($mechanism:ty, $bound:path) => {
+        impl<T: $bound> Io<T> for $mechanism {
+            #[inline(always)]
+            unsafe fn try_load(self, ptr: *mut T) -> Result<T, Infallible> {
+                // SAFETY: forwarded from the caller.
+                Ok(unsafe { <Self as Mechanism<T>>::load(ptr) })
+            }
+
+            #[inline(always)]
+            unsafe fn try_store(self, ptr: *mut T, value: T) -> Result<(), Infallible> {
+                // SAFETY: forwarded from the caller.
+                unsafe { <Self as Mechanism<T>>::store(ptr, value) };
+                Ok(())
+            }
+
+            #[inline(always)]
+            unsafe fn try_store_release(self, ptr: *mut T, value: T) -> Result<(), Infallible> {
+                // SAFETY: forwarded from the caller.
+                unsafe { <Self as Mechanism<T>>::store_release(ptr, value) };
+                Ok(())
+            }
+
+            #[inline(always)]
+            unsafe fn try_load_acquire(self, ptr: *mut T) -> Result<T, Infallible> {
+                // SAFETY: forwarded from the caller.
+                Ok(unsafe { <Self as Mechanism<T>>::load_acquire(ptr) })
+            }
+        }
+    };
+}
+
 /// Device memory: every access is one `read_volatile` or `write_volatile`. The default.
 ///
 /// Sound when the other party is hardware. Not for memory that another thread or process
 /// also touches: concurrent volatile accesses are a data race (use [`Atomic`]).
 #[derive(Clone, Copy, Debug)]
-pub enum Volatile {}
+pub struct Volatile;
 
 /// Shared memory: every access is one relaxed atomic load or store of the register's width
 /// (`AtomicU32::from_ptr` and friends), so several threads or processes may use handles on
 /// the same window at once without a data race. [`Reg::get_acquire`] and
 /// [`Reg::set_release`] give the stronger orderings a protocol may need.
 #[derive(Clone, Copy, Debug)]
-pub enum Atomic {}
+pub struct Atomic;
 
 impl sealed::Sealed for Volatile {}
 impl sealed::Sealed for Atomic {}
+impl Transport for Volatile {
+    type Error = Infallible;
+}
+impl Transport for Atomic {
+    type Error = Infallible;
+}
 
 impl<T: UIntLike> Mechanism<T> for Volatile {
+    const VALUE: Self = Volatile;
+
     #[inline(always)]
     unsafe fn load(ptr: *mut T) -> T {
         // SAFETY: the caller promises `ptr` is aligned, valid for reads and not referenced.
@@ -203,6 +317,8 @@ impl<T: UIntLike> Mechanism<T> for Volatile {
         value
     }
 }
+
+memory_io!(Volatile, UIntLike);
 
 /// The atomic type of each register width, for the [`Atomic`] mechanism.
 pub trait AtomicWord: UIntLike {
@@ -251,6 +367,8 @@ macro_rules! atomic_word {
 atomic_word!("8": u8 => AtomicU8, "16": u16 => AtomicU16, "32": u32 => AtomicU32, "64": u64 => AtomicU64);
 
 impl<T: AtomicWord> Mechanism<T> for Atomic {
+    const VALUE: Self = Atomic;
+
     #[inline(always)]
     unsafe fn load(ptr: *mut T) -> T {
         // SAFETY: forwarded from the caller, whose handle's contract makes every concurrent
@@ -277,18 +395,59 @@ impl<T: AtomicWord> Mechanism<T> for Atomic {
     }
 }
 
+memory_io!(Atomic, AtomicWord);
+
 /// Mechanism `M`, for handles that may be used only during `'a`: every handle of a
 /// `Device<Scoped<'a, M>>` carries `'a` in its type, so the borrow checker keeps it from
 /// outliving the mapping it points into. A layer that owns a mapping (a HAL) hands out
 /// scoped handles with [`Device::scoped`](crate::Device::scoped), and its users need no
 /// `unsafe` and cannot keep a handle past the mapping's end. Accesses are `M`'s.
 #[derive(Clone, Copy, Debug)]
-pub struct Scoped<'a, M>(core::convert::Infallible, PhantomData<(&'a (), M)>);
+pub struct Scoped<'a, M>(M, PhantomData<&'a ()>);
+
+impl<M> Scoped<'_, M> {
+    /// `mechanism`, scoped.
+    #[inline(always)]
+    pub(crate) const fn new(mechanism: M) -> Self {
+        Scoped(mechanism, PhantomData)
+    }
+}
 
 impl<M> sealed::Sealed for Scoped<'_, M> {}
 
+impl<M: Transport> Transport for Scoped<'_, M> {
+    type Error = M::Error;
+}
+
+impl<T, M: Io<T>> Io<T> for Scoped<'_, M> {
+    #[inline(always)]
+    unsafe fn try_load(self, ptr: *mut T) -> Result<T, M::Error> {
+        // SAFETY: forwarded; the scope only restricts how long the handle is used.
+        unsafe { self.0.try_load(ptr) }
+    }
+
+    #[inline(always)]
+    unsafe fn try_store(self, ptr: *mut T, value: T) -> Result<(), M::Error> {
+        // SAFETY: as for `try_load`.
+        unsafe { self.0.try_store(ptr, value) }
+    }
+
+    #[inline(always)]
+    unsafe fn try_store_release(self, ptr: *mut T, value: T) -> Result<(), M::Error> {
+        // SAFETY: as for `try_load`.
+        unsafe { self.0.try_store_release(ptr, value) }
+    }
+
+    #[inline(always)]
+    unsafe fn try_load_acquire(self, ptr: *mut T) -> Result<T, M::Error> {
+        // SAFETY: as for `try_load`.
+        unsafe { self.0.try_load_acquire(ptr) }
+    }
+}
 
 impl<T, M: Mechanism<T>> Mechanism<T> for Scoped<'_, M> {
+    const VALUE: Self = Scoped(M::VALUE, PhantomData);
+
     #[inline(always)]
     unsafe fn load(ptr: *mut T) -> T {
         // SAFETY: forwarded; the scope only restricts how long the handle is used.
@@ -313,6 +472,171 @@ impl<T, M: Mechanism<T>> Mechanism<T> for Scoped<'_, M> {
         unsafe { M::load_acquire(ptr) }
     }
 }
+
+/// A transaction interface to a device: a read or a write of an address and a width, either
+/// of which may fail. Implement it for whatever reaches the device (an I2C, SPI or JTAG
+/// adapter, a remote debug link, an RTL simulator) and open the register window on it with
+/// `Device::on_bus(&bus, base)`; every access of a handle is then one call of this trait.
+///
+/// The methods take `&self`, because handles are `Copy` values that all share one bus: a
+/// transport that needs `&mut` keeps its state in a `RefCell` (one thread) or a `Mutex`.
+/// A call returns when the transaction is complete, so transactions happen in call order.
+/// Handles on a bus are `Send` and `Sync` only when the bus is `Sync`.
+pub trait Bus {
+    /// Why a transaction failed (a NACK, a timeout, a broken link); returned unchanged by
+    /// every `try_` method of the handles.
+    type Error;
+
+    /// Reads `width` bits at `address` (aligned to the width). Bits of the result above
+    /// `width` are ignored.
+    fn read(&self, address: u64, width: Width) -> Result<u64, Self::Error>;
+
+    /// Writes the low `width` bits of `value` at `address` (aligned to the width); the bits
+    /// above `width` are zero.
+    fn write(&self, address: u64, width: Width, value: u64) -> Result<(), Self::Error>;
+}
+
+/// The width of one bus transaction: the register's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    /// A `u8` register.
+    Bits8,
+    /// A `u16` register.
+    Bits16,
+    /// A `u32` register.
+    Bits32,
+    /// A `u64` register.
+    Bits64,
+}
+
+impl Width {
+    /// 8, 16, 32 or 64.
+    #[inline]
+    pub const fn bits(self) -> u32 {
+        match self {
+            Width::Bits8 => 8,
+            Width::Bits16 => 16,
+            Width::Bits32 => 32,
+            Width::Bits64 => 64,
+        }
+    }
+
+    /// 1, 2, 4 or 8.
+    #[inline]
+    pub const fn bytes(self) -> u64 {
+        self.bits() as u64 / 8
+    }
+}
+
+/// A register value type as a bus carries it: its [`Width`], and its value in a `u64`.
+/// Implemented for `u8`, `u16`, `u32` and `u64` only.
+pub trait BusWord: UIntLike + sealed::Sealed {
+    /// The width of a transaction of this type.
+    const WIDTH: Width;
+
+    /// The value, zero-extended.
+    fn to_bus(self) -> u64;
+
+    /// The low bits of what the bus read.
+    fn from_bus(value: u64) -> Self;
+}
+
+macro_rules! bus_word {
+    ($($uint:ty => $width:ident),*) => {$(
+        impl sealed::Sealed for $uint {}
+
+        impl BusWord for $uint {
+            const WIDTH: Width = Width::$width;
+
+            #[inline(always)]
+            fn to_bus(self) -> u64 {
+                u64::from(self)
+            }
+
+            #[inline(always)]
+            fn from_bus(value: u64) -> Self {
+                // Truncation is the contract: the bits above the width are ignored.
+                value as $uint
+            }
+        }
+    )*};
+}
+
+bus_word!(u8 => Bits8, u16 => Bits16, u32 => Bits32, u64 => Bits64);
+
+/// Every access is one transaction of the bus `B`, at the window's base plus the register's
+/// offset. Handles on a bus are opened with `Device::on_bus(&bus, base)` (or a block's
+/// `on_bus`) and borrow the bus for `'b`.
+pub struct OnBus<'b, B: ?Sized> {
+    bus: &'b B,
+    base: u64,
+}
+
+impl<'b, B: ?Sized> OnBus<'b, B> {
+    /// The window at `base` on `bus`.
+    #[inline(always)]
+    pub(crate) const fn new(bus: &'b B, base: u64) -> Self {
+        OnBus { bus, base }
+    }
+
+    /// The bus address of the register whose offset in the window `ptr` holds.
+    #[inline(always)]
+    fn address<T>(self, ptr: *mut T) -> u64 {
+        self.base.wrapping_add(ptr.addr() as u64)
+    }
+}
+
+impl<B: ?Sized> Clone for OnBus<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: ?Sized> Copy for OnBus<'_, B> {}
+
+impl<B: ?Sized> fmt::Debug for OnBus<'_, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OnBus")
+            .field("base", &format_args!("{:#x}", self.base))
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B: ?Sized> sealed::Sealed for OnBus<'_, B> {}
+
+impl<B: Bus + ?Sized> Transport for OnBus<'_, B> {
+    type Error = B::Error;
+}
+
+impl<T: BusWord, B: Bus + ?Sized> Io<T> for OnBus<'_, B> {
+    #[inline]
+    unsafe fn try_load(self, ptr: *mut T) -> Result<T, B::Error> {
+        self.bus.read(self.address(ptr), T::WIDTH).map(T::from_bus)
+    }
+
+    #[inline]
+    unsafe fn try_store(self, ptr: *mut T, value: T) -> Result<(), B::Error> {
+        self.bus.write(self.address(ptr), T::WIDTH, value.to_bus())
+    }
+
+    #[inline]
+    unsafe fn try_store_release(self, ptr: *mut T, value: T) -> Result<(), B::Error> {
+        // The bus orders its own transactions (each call completes before it returns); the
+        // fence orders this thread's earlier memory accesses, which the write may announce.
+        core::sync::atomic::fence(core::sync::atomic::Ordering::Release);
+        // SAFETY: no requirement on a bus.
+        unsafe { self.try_store(ptr, value) }
+    }
+
+    #[inline]
+    unsafe fn try_load_acquire(self, ptr: *mut T) -> Result<T, B::Error> {
+        // SAFETY: no requirement on a bus.
+        let value = unsafe { self.try_load(ptr) };
+        core::sync::atomic::fence(core::sync::atomic::Ordering::Acquire);
+        value
+    }
+}
+
 /// Read-only register whose reads clear fields (read-to-clear).
 #[derive(Clone, Copy, Debug)]
 pub enum RoRc {}
@@ -362,7 +686,7 @@ impl<A: ReadClears, L, const MASK: u64, const LOCKED: u64> ReadClears
 {
 }
 
-impl<T, R, A: Access, L: RegisterLongName, const MASK: u64, const LOCKED: u64, M>
+impl<T, R, A: Access, L: RegisterLongName, const MASK: u64, const LOCKED: u64, M: Copy>
     Reg<T, R, Locked<A, L, MASK, LOCKED>, M>
 {
     /// Reads the lock register and returns the writable handle if it does not lock this
@@ -374,10 +698,26 @@ impl<T, R, A: Access, L: RegisterLongName, const MASK: u64, const LOCKED: u64, M
     where
         LT: UIntLike + Into<u64>,
         LA: CanRead,
-        LM: Mechanism<LT>,
+        LM: Io<LT, Error = Infallible>,
     {
-        let bits: u64 = lock.get().into() & MASK;
-        (bits != LOCKED).then_some(self.assume_unlocked())
+        let Ok(unlocked) = self.try_unlocked(lock);
+        unlocked
+    }
+
+    /// As [`unlocked`](Self::unlocked), for a lock register whose read may fail (on a bus).
+    #[inline(always)]
+    #[allow(clippy::type_complexity)] // the writable handle, or none, or the read's error
+    pub fn try_unlocked<LT, LA, LM>(
+        self,
+        lock: Reg<LT, L, LA, LM>,
+    ) -> Result<Option<Reg<T, R, A, M>>, LM::Error>
+    where
+        LT: UIntLike + Into<u64>,
+        LA: CanRead,
+        LM: Io<LT>,
+    {
+        let bits: u64 = lock.try_get()?.into() & MASK;
+        Ok((bits != LOCKED).then_some(self.assume_unlocked()))
     }
 
     /// The writable handle, without reading the lock: for code that set the lock itself,
@@ -387,19 +727,23 @@ impl<T, R, A: Access, L: RegisterLongName, const MASK: u64, const LOCKED: u64, M
     pub const fn assume_unlocked(self) -> Reg<T, R, A, M> {
         Reg {
             ptr: self.ptr,
+            io: self.io,
             _marker: PhantomData,
         }
     }
 }
 
 /// One register of type `T` (u8..u64), with fields `R`, access mode `A`, reached through
-/// mechanism `M` ([`Volatile`] unless the window is shared memory).
+/// mechanism `M` ([`Volatile`] unless the window is shared memory or behind a bus).
 pub struct Reg<T, R, A, M = Volatile> {
+    /// The register's address in memory; on a bus, its offset from the window's base.
     ptr: *mut T,
-    _marker: PhantomData<(R, A, M)>,
+    /// Zero-sized for memory; the bus and the window's base for [`OnBus`].
+    io: M,
+    _marker: PhantomData<(R, A)>,
 }
 
-impl<T, R, A: Access, M> Reg<T, R, A, M> {
+impl<T, R, A: Access, M: Mechanism<T>> Reg<T, R, A, M> {
     /// A handle on the register at `ptr`.
     ///
     /// # Safety
@@ -416,24 +760,43 @@ impl<T, R, A: Access, M> Reg<T, R, A, M> {
     pub const unsafe fn from_ptr(ptr: *mut T) -> Self {
         Reg {
             ptr,
+            io: M::VALUE,
+            _marker: PhantomData,
+        }
+    }
+}
+
+impl<T, R, A: Access, M: Copy> Reg<T, R, A, M> {
+    /// The handle at `ptr` reached through `io`: what the generated block handles build.
+    ///
+    /// # Safety
+    ///
+    /// With a memory mechanism, the contract of [`from_ptr`](Self::from_ptr). With [`OnBus`],
+    /// none: `ptr` is the register's offset in the bus window and is never dereferenced.
+    #[inline(always)]
+    #[allow(dead_code)] // a spec without registers builds no handle
+    pub(crate) const unsafe fn from_parts(ptr: *mut T, io: M) -> Self {
+        Reg {
+            ptr,
+            io,
             _marker: PhantomData,
         }
     }
 
-    /// The register's address.
+    /// The register's address; on a bus, its offset from the window's base.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut T {
         self.ptr
     }
 }
 
-impl<T, R, A, M> Clone for Reg<T, R, A, M> {
+impl<T, R, A, M: Copy> Clone for Reg<T, R, A, M> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, R, A, M> Copy for Reg<T, R, A, M> {}
+impl<T, R, A, M: Copy> Copy for Reg<T, R, A, M> {}
 
 impl<T, R, A, M> fmt::Debug for Reg<T, R, A, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -441,27 +804,33 @@ impl<T, R, A, M> fmt::Debug for Reg<T, R, A, M> {
     }
 }
 
-// SAFETY: a handle is an address. Using it from another thread is defined by `from_ptr`'s
-// contract: with `Volatile` the memory is a device's (or used by one thread at a time), with
-// `Atomic` every access is atomic; neither allows a data race.
-unsafe impl<T, R, A, M> Send for Reg<T, R, A, M> {}
-// SAFETY: as for `Send`: sharing a handle shares an address, and every access through it is
-// one access of the kind the `from_ptr` contract made race-free.
-unsafe impl<T, R, A, M> Sync for Reg<T, R, A, M> {}
+// SAFETY: a handle is an address and its mechanism `M`, which is `Send` itself (zero-sized
+// for memory; for a bus, a reference to a bus that is `Sync`). Using the address from another
+// thread is defined by `from_ptr`'s contract: with `Volatile` the memory is a device's (or
+// used by one thread at a time), with `Atomic` every access is atomic; neither allows a data
+// race.
+unsafe impl<T, R, A, M: Send> Send for Reg<T, R, A, M> {}
+// SAFETY: as for `Send`: sharing a handle shares an address and a `Sync` mechanism, and every
+// access through it is one access of the kind the `from_ptr` contract made race-free.
+unsafe impl<T, R, A, M: Sync> Sync for Reg<T, R, A, M> {}
 
-impl<T: UIntLike, R: RegisterLongName, A: CanRead, M: Mechanism<T>> Readable for Reg<T, R, A, M> {
+// The infallible methods, for every mechanism whose accesses cannot fail: each unwraps the
+// `try_` method's `Result<_, Infallible>`, which costs no instruction.
+
+impl<T: UIntLike, R: RegisterLongName, A: CanRead, M: Io<T, Error = Infallible>> Readable
+    for Reg<T, R, A, M>
+{
     type T = T;
     type R = R;
 
     #[inline(always)]
     fn get(&self) -> T {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for reads since `A` reads, never
-        // referenced, and accessed concurrently only in the way `M` allows.
-        unsafe { M::load(self.ptr) }
+        let Ok(value) = self.try_get();
+        value
     }
 }
 
-impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Mechanism<T>> Writeable
+impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Io<T, Error = Infallible>> Writeable
     for Reg<T, R, A, M>
 {
     type T = T;
@@ -469,37 +838,33 @@ impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Mechanism<T>> Writeable
 
     #[inline(always)]
     fn set(&self, value: T) {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for writes since `A` writes, never
-        // referenced, and accessed concurrently only in the way `M` allows.
-        unsafe { M::store(self.ptr, value) }
+        let Ok(()) = self.try_set(value);
     }
 }
 
-impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Mechanism<T>> Reg<T, R, A, M> {
+impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Io<T, Error = Infallible>> Reg<T, R, A, M> {
     /// Writes `value` after every earlier memory access of this thread: whoever sees the
     /// value (the device, or a thread that reads it with an acquire load) also sees them.
     /// No full fence: a release store on [`Atomic`], a release fence and a volatile store on
     /// [`Volatile`] (see [`Mechanism::store_release`] for what that means per machine).
     #[inline(always)]
     pub fn set_release(self, value: T) {
-        // SAFETY: as for `set`.
-        unsafe { M::store_release(self.ptr, value) }
+        let Ok(()) = self.try_set_release(value);
     }
 }
 
-impl<T: UIntLike, R: RegisterLongName, A: CanRead, M: Mechanism<T>> Reg<T, R, A, M> {
+impl<T: UIntLike, R: RegisterLongName, A: CanRead, M: Io<T, Error = Infallible>> Reg<T, R, A, M> {
     /// Reads the value with acquire ordering: what the writer did before its release store
     /// of this value is visible after this read.
     #[inline(always)]
     pub fn get_acquire(self) -> T {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for reads since `A` reads, never
-        // referenced, and accessed concurrently only in the way `M` allows.
-        unsafe { M::load_acquire(self.ptr) }
+        let Ok(value) = self.try_get_acquire();
+        value
     }
 }
 
 #[cfg(feature = "device-side")]
-impl<T, R, A: Access, M> Reg<T, R, A, M> {
+impl<T, R, A: Access, M: Copy> Reg<T, R, A, M> {
     /// The device's view of this register: readable and writable whatever the host's access
     /// mode, so that a device model can set a read-only status register or consume a
     /// write-only doorbell. Write-1 bits are plain bits on this side.
@@ -507,18 +872,17 @@ impl<T, R, A: Access, M> Reg<T, R, A, M> {
     pub const fn device_side(self) -> Reg<T, R, Rw, M> {
         Reg {
             ptr: self.ptr,
+            io: self.io,
             _marker: PhantomData,
         }
     }
 }
 
-impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
+impl<T: UIntLike, R: WriteOneBits<T>, M: Io<T, Error = Infallible>> Reg<T, R, RwW1, M> {
     /// Writes the raw value, write-1 bits included: a 1 there clears or triggers.
     #[inline(always)]
     pub fn set(self, value: T) {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for writes since `RwW1` writes,
-        // never referenced, and accessed concurrently only in the way `M` allows.
-        unsafe { M::store(self.ptr, value) }
+        let Ok(()) = self.try_set(value);
     }
 
     /// Writes the given fields and zero everywhere else.
@@ -532,8 +896,7 @@ impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
     /// something (ENABLE) is seen only after the configuration written before it.
     #[inline(always)]
     pub fn set_release(self, value: T) {
-        // SAFETY: as for `set`.
-        unsafe { M::store_release(self.ptr, value) }
+        let Ok(()) = self.try_set_release(value);
     }
 
     /// As [`write`](Self::write), with release ordering (see [`set_release`](Self::set_release)).
@@ -547,8 +910,7 @@ impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
     /// flip and actions are not re-triggered by the write-back.
     #[inline(always)]
     pub fn modify(self, field: FieldValue<T, R>) {
-        let current = self.get();
-        self.set(field.modify((current & !R::MASK) | R::ZERO_MASK));
+        let Ok(()) = self.try_modify(field);
     }
 
     /// As [`modify`](Self::modify), starting from a value read earlier instead of reading.
@@ -558,18 +920,146 @@ impl<T: UIntLike, R: WriteOneBits<T>, M: Mechanism<T>> Reg<T, R, RwW1, M> {
     }
 }
 
-impl<T: UIntLike, R: RegisterLongName, A: ReadClears, M: Mechanism<T>> Reg<T, R, A, M> {
+impl<T: UIntLike, R: RegisterLongName, A: ReadClears, M: Io<T, Error = Infallible>>
+    Reg<T, R, A, M>
+{
     /// Reads the register, which clears its read-to-clear fields. The value read is
     /// returned as a local copy: `read(F)`, `is_set(F)` and `read_as_enum(F)` on it touch the
     /// device no more.
     #[inline(always)]
     pub fn read_and_clear(self) -> LocalRegisterCopy<T, R> {
-        // SAFETY: `from_ptr`'s contract: aligned, valid for reads since `A` reads (through
-        // this method only), never referenced, and accessed concurrently only in the way `M`
-        // allows.
-        LocalRegisterCopy::new(unsafe { M::load(self.ptr) })
+        let Ok(value) = self.try_read_and_clear();
+        value
     }
 }
+
+// The fallible methods, for every mechanism: the same vocabulary, typed by access mode the
+// same way, each returning the mechanism's error (`Infallible` for memory).
+
+impl<T: UIntLike, R: RegisterLongName, A: CanRead, M: Io<T>> Reg<T, R, A, M> {
+    /// The register's value: one read.
+    #[inline(always)]
+    pub fn try_get(self) -> Result<T, M::Error> {
+        // SAFETY: the contract of `from_ptr` (or `from_parts`): aligned, valid for reads since
+        // `A` reads, never referenced, and accessed concurrently only in the way `M` allows;
+        // nothing for a bus.
+        unsafe { self.io.try_load(self.ptr) }
+    }
+
+    /// As [`try_get`](Self::try_get), with acquire ordering (see [`Reg::get_acquire`]).
+    #[inline(always)]
+    pub fn try_get_acquire(self) -> Result<T, M::Error> {
+        // SAFETY: as for `try_get`.
+        unsafe { self.io.try_load_acquire(self.ptr) }
+    }
+
+    /// One read, kept as a local copy to decode without touching the device again.
+    #[inline(always)]
+    pub fn try_extract(self) -> Result<LocalRegisterCopy<T, R>, M::Error> {
+        self.try_get().map(LocalRegisterCopy::new)
+    }
+
+    /// The value of `field`: one read.
+    #[inline(always)]
+    pub fn try_read(self, field: Field<T, R>) -> Result<T, M::Error> {
+        self.try_get().map(|value| field.read(value))
+    }
+
+    /// Whether any bit of `field` is set: one read.
+    #[inline(always)]
+    pub fn try_is_set(self, field: Field<T, R>) -> Result<bool, M::Error> {
+        self.try_get().map(|value| field.is_set(value))
+    }
+
+    /// The value of `field` as its enumeration, `None` for a value the enumeration lacks:
+    /// one read.
+    #[inline(always)]
+    pub fn try_read_as_enum<E: TryFromValue<T, EnumType = E>>(
+        self,
+        field: Field<T, R>,
+    ) -> Result<Option<E>, M::Error> {
+        self.try_get().map(|value| field.read_as_enum(value))
+    }
+}
+
+impl<T: UIntLike, R: RegisterLongName, A: CanWrite, M: Io<T>> Reg<T, R, A, M> {
+    /// Writes `value`: one write.
+    #[inline(always)]
+    pub fn try_set(self, value: T) -> Result<(), M::Error> {
+        // SAFETY: the contract of `from_ptr` (or `from_parts`): aligned, valid for writes
+        // since `A` writes, never referenced, and accessed concurrently only in the way `M`
+        // allows; nothing for a bus.
+        unsafe { self.io.try_store(self.ptr, value) }
+    }
+
+    /// As [`try_set`](Self::try_set), with release ordering (see [`Reg::set_release`]).
+    #[inline(always)]
+    pub fn try_set_release(self, value: T) -> Result<(), M::Error> {
+        // SAFETY: as for `try_set`.
+        unsafe { self.io.try_store_release(self.ptr, value) }
+    }
+
+    /// Writes the given fields and zero everywhere else: one write.
+    #[inline(always)]
+    pub fn try_write(self, field: FieldValue<T, R>) -> Result<(), M::Error> {
+        self.try_set(field.value)
+    }
+}
+
+impl<T: UIntLike, R: RegisterLongName, A: CanRead + CanWrite, M: Io<T>> Reg<T, R, A, M> {
+    /// Read-modify-write of the given fields: one read, then one write unless the read
+    /// failed.
+    #[inline(always)]
+    pub fn try_modify(self, field: FieldValue<T, R>) -> Result<(), M::Error> {
+        let current = self.try_get()?;
+        self.try_set(field.modify(current))
+    }
+}
+
+impl<T: UIntLike, R: WriteOneBits<T>, M: Io<T>> Reg<T, R, RwW1, M> {
+    /// As [`set`](Self::set): writes the raw value, write-1 bits included.
+    #[inline(always)]
+    pub fn try_set(self, value: T) -> Result<(), M::Error> {
+        // SAFETY: the contract of `from_ptr` (or `from_parts`): aligned, valid for writes
+        // since `RwW1` writes, never referenced, and accessed concurrently only in the way
+        // `M` allows; nothing for a bus.
+        unsafe { self.io.try_store(self.ptr, value) }
+    }
+
+    /// As [`set_release`](Self::set_release).
+    #[inline(always)]
+    pub fn try_set_release(self, value: T) -> Result<(), M::Error> {
+        // SAFETY: as for `try_set`.
+        unsafe { self.io.try_store_release(self.ptr, value) }
+    }
+
+    /// As [`write`](Self::write): the given fields and zero everywhere else.
+    #[inline(always)]
+    pub fn try_write(self, field: FieldValue<T, R>) -> Result<(), M::Error> {
+        self.try_set(field.value)
+    }
+
+    /// As [`modify`](Self::modify): the write-back never re-triggers a write side effect.
+    /// One read, then one write unless the read failed.
+    #[inline(always)]
+    pub fn try_modify(self, field: FieldValue<T, R>) -> Result<(), M::Error> {
+        let current = self.try_get()?;
+        self.try_set(field.modify((current & !R::MASK) | R::ZERO_MASK))
+    }
+}
+
+impl<T: UIntLike, R: RegisterLongName, A: ReadClears, M: Io<T>> Reg<T, R, A, M> {
+    /// As [`read_and_clear`](Self::read_and_clear): the one read of a read-to-clear
+    /// register, whose value is returned as a local copy.
+    #[inline(always)]
+    pub fn try_read_and_clear(self) -> Result<LocalRegisterCopy<T, R>, M::Error> {
+        // SAFETY: the contract of `from_ptr` (or `from_parts`): aligned, valid for reads
+        // since `A` reads (through this method only), never referenced, and accessed
+        // concurrently only in the way `M` allows; nothing for a bus.
+        unsafe { self.io.try_load(self.ptr) }.map(LocalRegisterCopy::new)
+    }
+}
+
 // Field definitions. The generated code writes out, per field set, what tock-registers'
 // `register_bitfields!` would expand to, minus what costs build time without serving users:
 // fields without enumerated values get no module, enum or `TryFromValue` of their own. What

@@ -11,14 +11,15 @@
 #[derive(Clone, Copy, Debug)]
 pub struct Global<_M = crate::common::Volatile> {
     pub(crate) ptr: *mut u8,
-    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> _M>,
+    pub(crate) io: _M,
 }
 
-// SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
-unsafe impl<_M> ::core::marker::Send for Global<_M> {}
+// SAFETY: an address and the mechanism `_M`, which is `Send` itself; `from_ptr`/`from_shared_ptr`
+// make every access race-free.
+unsafe impl<_M: ::core::marker::Send> ::core::marker::Send for Global<_M> {}
 
-// SAFETY: as for `Send`: sharing the handle shares an address.
-unsafe impl<_M> ::core::marker::Sync for Global<_M> {}
+// SAFETY: as for `Send`: sharing the handle shares an address and a `Sync` mechanism.
+unsafe impl<_M: ::core::marker::Sync> ::core::marker::Sync for Global<_M> {}
 
 impl Global {
     /// Bytes of the window that one instance owns.
@@ -34,13 +35,26 @@ impl Global {
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
         Global {
             ptr,
-            _mechanism: ::core::marker::PhantomData,
+            io: crate::common::Volatile,
         }
     }
 }
 
-impl<_M> Global<_M> {
-    /// The address of the instance's first byte.
+impl<'b, _B: crate::common::Bus + ?Sized> Global<crate::common::OnBus<'b, _B>> {
+    /// The instance at address `base` of `bus`: every access is one transaction of
+    /// `bus`, which may fail (the handles' `try_` methods return its error).
+    #[inline(always)]
+    pub const fn on_bus(bus: &'b _B, base: u64) -> Self {
+        Global {
+            ptr: ::core::ptr::null_mut(),
+            io: crate::common::OnBus::new(bus, base),
+        }
+    }
+}
+
+impl<_M: ::core::marker::Copy> Global<_M> {
+    /// The address of the instance's first byte; on a bus, its offset from the base
+    /// given to `on_bus`.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
         self.ptr
@@ -54,8 +68,11 @@ impl<_M> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, DEVICE_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x0).cast(), self.io)
+        }
     }
 
     /// Version of the register map that the device implements.
@@ -66,8 +83,11 @@ impl<_M> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, VERSION::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x4).cast(), self.io)
+        }
     }
 
     /// Limits of this device, so that software reads them instead of assuming them.
@@ -78,8 +98,11 @@ impl<_M> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, CAPS::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x8).cast(), self.io)
+        }
     }
 
     /// The switch port of this host, which is its member id in every group.
@@ -90,8 +113,11 @@ impl<_M> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, PORT_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0xc).cast(), self.io)
+        }
     }
 
     /// Which groups are enabled on this port.
@@ -102,8 +128,11 @@ impl<_M> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, GROUP_ENABLED::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x10..0x14 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x10).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x10).cast(), self.io)
+        }
     }
 
     /// Which groups are enabled on at least one port of the switch (map 1.1). Members
@@ -116,8 +145,11 @@ impl<_M> Global<_M> {
         self,
     ) -> crate::common::Reg<u32, GROUPS_BUSY::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x14..0x18 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x14).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x14).cast(), self.io)
+        }
     }
 
     /// Barrier episodes completed that involved this port.
@@ -128,8 +160,11 @@ impl<_M> Global<_M> {
         self,
     ) -> crate::common::Reg<u64, BARRIERS_COMPLETED::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x18..0x20 lie inside the 0x1000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x18).cast()) }
+        // makes valid, and the offset is a multiple of 8, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x18).cast(), self.io)
+        }
     }
 }
 

@@ -12,14 +12,15 @@
 #[derive(Clone, Copy, Debug)]
 pub struct Group<_M = crate::common::Volatile> {
     pub(crate) ptr: *mut u8,
-    pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> _M>,
+    pub(crate) io: _M,
 }
 
-// SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
-unsafe impl<_M> ::core::marker::Send for Group<_M> {}
+// SAFETY: an address and the mechanism `_M`, which is `Send` itself; `from_ptr`/`from_shared_ptr`
+// make every access race-free.
+unsafe impl<_M: ::core::marker::Send> ::core::marker::Send for Group<_M> {}
 
-// SAFETY: as for `Send`: sharing the handle shares an address.
-unsafe impl<_M> ::core::marker::Sync for Group<_M> {}
+// SAFETY: as for `Send`: sharing the handle shares an address and a `Sync` mechanism.
+unsafe impl<_M: ::core::marker::Sync> ::core::marker::Sync for Group<_M> {}
 
 impl Group {
     /// Bytes of the window that one instance owns.
@@ -41,13 +42,26 @@ impl Group {
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
         Group {
             ptr,
-            _mechanism: ::core::marker::PhantomData,
+            io: crate::common::Volatile,
         }
     }
 }
 
-impl<_M> Group<_M> {
-    /// The address of the instance's first byte.
+impl<'b, _B: crate::common::Bus + ?Sized> Group<crate::common::OnBus<'b, _B>> {
+    /// The instance at address `base` of `bus`: every access is one transaction of
+    /// `bus`, which may fail (the handles' `try_` methods return its error).
+    #[inline(always)]
+    pub const fn on_bus(bus: &'b _B, base: u64) -> Self {
+        Group {
+            ptr: ::core::ptr::null_mut(),
+            io: crate::common::OnBus::new(bus, base),
+        }
+    }
+}
+
+impl<_M: ::core::marker::Copy> Group<_M> {
+    /// The address of the instance's first byte; on a bus, its offset from the base
+    /// given to `on_bus`.
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
         self.ptr
@@ -61,8 +75,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, GROUP_ID::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x0..0x4 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x0).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x0).cast(), self.io)
+        }
     }
 
     /// Number of members of the group; must equal the number of bits set in MEMBER_MASK.
@@ -73,8 +90,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, MEMBER_COUNT::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0x4..0x8 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x4).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x4).cast(), self.io)
+        }
     }
 
     /// Members that have arrived for the pending episode.
@@ -85,8 +105,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, ARRIVAL_COUNT::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x8..0xc lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x8).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x8).cast(), self.io)
+        }
     }
 
     /// This port's member id in the group; must equal PORT_ID.
@@ -97,8 +120,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u32, LOCAL_MEMBER_ID::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0xc..0x10 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 4, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0xc).cast()) }
+        // makes valid, and the offset is a multiple of 4, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0xc).cast(), self.io)
+        }
     }
 
     /// The 708-bit member set: member m is bit m % 64 of word m / 64. Bits 708 to 767
@@ -134,10 +160,12 @@ impl<_M> Group<_M> {
     ) -> crate::common::Reg<u64, MEMBER_MASK::Register, crate::common::Rw, _M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within 0x10..0x70,
         // inside the 0x2000-byte block that the contract of `from_ptr` makes valid; offset and
-        // stride are multiples of 8, so the pointer is aligned.
+        // stride are multiples of 8, so the pointer is aligned (on a bus, `from_parts` requires
+        // nothing).
         unsafe {
-            crate::common::Reg::from_ptr(
+            crate::common::Reg::from_parts(
                 self.ptr.wrapping_add(0x10 + index * 0x8).cast(),
+                self.io,
             )
         }
     }
@@ -152,8 +180,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, RELEASE_ADDR::Register, crate::common::Rw, _M> {
         // SAFETY: bytes 0x80..0x88 lie inside the 0x2000-byte block that the contract of `from_ptr`
-        // makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x80).cast()) }
+        // makes valid, and the offset is a multiple of 8, so the pointer is aligned (on a bus,
+        // `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x80).cast(), self.io)
+        }
     }
 
     /// Members that have arrived for the pending episode, in MEMBER_MASK's layout.
@@ -188,10 +219,12 @@ impl<_M> Group<_M> {
     ) -> crate::common::Reg<u64, ARRIVED_MASK::Register, crate::common::Ro, _M> {
         // SAFETY: `index < 12` (the promise of the caller), so the element lies within
         // 0x100..0x160, inside the 0x2000-byte block that the contract of `from_ptr` makes valid;
-        // offset and stride are multiples of 8, so the pointer is aligned.
+        // offset and stride are multiples of 8, so the pointer is aligned (on a bus, `from_parts`
+        // requires nothing).
         unsafe {
-            crate::common::Reg::from_ptr(
+            crate::common::Reg::from_parts(
                 self.ptr.wrapping_add(0x100 + index * 0x8).cast(),
+                self.io,
             )
         }
     }
@@ -204,8 +237,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, CONTROL::Register, crate::common::RwW1, _M> {
         // SAFETY: bytes 0x1000..0x1008 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1000).cast()) }
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1000).cast(), self.io)
+        }
     }
 
     /// State of the group on this port.
@@ -216,8 +252,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, STATUS::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x1008..0x1010 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1008).cast()) }
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1008).cast(), self.io)
+        }
     }
 
     /// The arrival doorbell. Storing (member id << 32) | (episode mod 2^32) arrives at the
@@ -229,8 +268,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, ARRIVAL::Register, crate::common::Wo, _M> {
         // SAFETY: bytes 0x1010..0x1018 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1010).cast()) }
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1010).cast(), self.io)
+        }
     }
 
     /// The last completed episode.
@@ -241,8 +283,11 @@ impl<_M> Group<_M> {
         self,
     ) -> crate::common::Reg<u64, RELEASE_SEQ::Register, crate::common::Ro, _M> {
         // SAFETY: bytes 0x1018..0x1020 lie inside the 0x2000-byte block that the contract of
-        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned.
-        unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(0x1018).cast()) }
+        // `from_ptr` makes valid, and the offset is a multiple of 8, so the pointer is aligned (on
+        // a bus, `from_parts` requires nothing).
+        unsafe {
+            crate::common::Reg::from_parts(self.ptr.wrapping_add(0x1018).cast(), self.io)
+        }
     }
 }
 

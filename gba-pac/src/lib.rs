@@ -45,18 +45,20 @@ pub const MAX_MEMBERS: usize = 708;
 /// `_M` is how its registers are reached: [`Volatile`](common::Volatile) for device
 /// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
 /// window in memory shared with other threads or processes
-/// ([`Device::from_shared_ptr`]).
+/// ([`Device::from_shared_ptr`]), [`OnBus`](common::OnBus) for a device reached by
+/// transactions that may fail ([`Device::on_bus`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Device<_M = crate::common::Volatile> {
     ptr: *mut u8,
-    _mechanism: ::core::marker::PhantomData<fn() -> _M>,
+    io: _M,
 }
 
-// SAFETY: an address; `from_ptr`/`from_shared_ptr` make every access race-free.
-unsafe impl<_M> ::core::marker::Send for Device<_M> {}
+// SAFETY: an address and the mechanism `_M`, which is `Send` itself; `from_ptr`/`from_shared_ptr`
+// make every access race-free.
+unsafe impl<_M: ::core::marker::Send> ::core::marker::Send for Device<_M> {}
 
-// SAFETY: as for `Send`: sharing the handle shares an address.
-unsafe impl<_M> ::core::marker::Sync for Device<_M> {}
+// SAFETY: as for `Send`: sharing the handle shares an address and a `Sync` mechanism.
+unsafe impl<_M: ::core::marker::Sync> ::core::marker::Sync for Device<_M> {}
 
 impl Device {
     /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
@@ -87,7 +89,7 @@ impl Device {
     pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
         Device {
             ptr,
-            _mechanism: ::core::marker::PhantomData,
+            io: crate::common::Volatile,
         }
     }
 }
@@ -112,13 +114,27 @@ impl Device<crate::common::Atomic> {
     pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
         Device {
             ptr,
-            _mechanism: ::core::marker::PhantomData,
+            io: crate::common::Atomic,
         }
     }
 }
 
-impl<_M> Device<_M> {
-    /// The base address of the window.
+impl<'b, _B: crate::common::Bus + ?Sized> Device<crate::common::OnBus<'b, _B>> {
+    /// The device whose register window starts at address `base` of `bus`: every
+    /// access is one transaction of `bus` (see [`Bus`](crate::common::Bus)), which may
+    /// fail, so the handles' `try_` methods return its error. No `unsafe`: no memory
+    /// is touched.
+    #[inline(always)]
+    pub const fn on_bus(bus: &'b _B, base: u64) -> Self {
+        Device {
+            ptr: ::core::ptr::null_mut(),
+            io: crate::common::OnBus::new(bus, base),
+        }
+    }
+}
+
+impl<_M: ::core::marker::Copy> Device<_M> {
+    /// The base address of the window (null on a bus).
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
         self.ptr
@@ -130,7 +146,7 @@ impl<_M> Device<_M> {
     pub const fn scoped<'a>(self) -> Device<crate::common::Scoped<'a, _M>> {
         Device {
             ptr: self.ptr,
-            _mechanism: ::core::marker::PhantomData,
+            io: crate::common::Scoped::new(self.io),
         }
     }
 
@@ -139,7 +155,7 @@ impl<_M> Device<_M> {
     pub const fn global(self) -> global::Global<_M> {
         global::Global {
             ptr: self.ptr.wrapping_add(0x0),
-            _mechanism: ::core::marker::PhantomData,
+            io: self.io,
         }
     }
 
@@ -163,7 +179,7 @@ impl<_M> Device<_M> {
     pub const unsafe fn group_unchecked(self, index: usize) -> group::Group<_M> {
         group::Group {
             ptr: self.ptr.wrapping_add(0x1_0000 + index * 0x2000),
-            _mechanism: ::core::marker::PhantomData,
+            io: self.io,
         }
     }
 }

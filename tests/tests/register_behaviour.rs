@@ -352,3 +352,68 @@ fn registers_with_equal_fields_share_one_field_set() {
         value.into();
     assert_eq!(fields.value, value as u32);
 }
+
+/// Over a bus the lock is read over the bus too (`try_unlocked`), with the same two
+/// polarities; a failed read of the lock is the bus's error, never a guess either way.
+#[test]
+fn a_locked_register_over_a_bus_is_written_only_once_its_lock_is_read_open() {
+    use std::cell::{Cell, RefCell};
+    use uart_pac::common::{Bus, Width};
+    use uart_pac::regs::{BAUD_FINE, LOCK, TEST_CTRL, offset};
+
+    /// Little-endian bytes; every transaction fails while `down`.
+    struct Bytes {
+        memory: RefCell<Vec<u8>>,
+        down: Cell<bool>,
+    }
+    impl Bus for Bytes {
+        type Error = &'static str;
+        fn read(&self, address: u64, width: Width) -> Result<u64, Self::Error> {
+            if self.down.get() {
+                return Err("no answer");
+            }
+            let at = address as usize;
+            let bytes = &self.memory.borrow()[at..at + width.bytes() as usize];
+            Ok(bytes.iter().rev().fold(0, |v, &b| v << 8 | u64::from(b)))
+        }
+        fn write(&self, address: u64, width: Width, value: u64) -> Result<(), Self::Error> {
+            if self.down.get() {
+                return Err("no answer");
+            }
+            let at = address as usize;
+            let n = width.bytes() as usize;
+            self.memory.borrow_mut()[at..at + n].copy_from_slice(&value.to_le_bytes()[..n]);
+            Ok(())
+        }
+    }
+
+    let bus = Bytes {
+        memory: RefCell::new(vec![0; uart_pac::Device::SIZE]),
+        down: Cell::new(false),
+    };
+    let regs = uart_pac::Device::on_bus(&bus, 0).regs();
+    let lock = regs.lock();
+    let fine = regs.baud_fine().try_unlocked(lock).unwrap();
+    fine.expect("CFG_LOCK reads 0: unlocked")
+        .try_write(BAUD_FINE::FRACTION.val(21))
+        .unwrap();
+    assert_eq!(bus.memory.borrow()[offset::BAUD_FINE], 21);
+
+    lock.try_write(LOCK::CFG_LOCK::SET).unwrap();
+    assert!(regs.baud_fine().try_unlocked(lock).unwrap().is_none());
+    assert!(regs.test_ctrl().try_unlocked(lock).unwrap().is_none());
+    lock.try_write(LOCK::TEST_EN::SET).unwrap();
+    regs.test_ctrl()
+        .try_unlocked(lock)
+        .unwrap()
+        .expect("TEST_EN reads 1")
+        .try_write(TEST_CTRL::LOOP_TX_RX::SET)
+        .unwrap();
+    assert_eq!(bus.memory.borrow()[offset::TEST_CTRL], 1);
+
+    bus.down.set(true);
+    assert_eq!(
+        regs.test_ctrl().try_unlocked(lock).map(|h| h.is_some()),
+        Err("no answer")
+    );
+}

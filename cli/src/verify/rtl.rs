@@ -2,7 +2,12 @@
 //! the sources' contents) and run as a child process speaking its line protocol. APB4 is 32
 //! bits wide: a 64-bit access is two transfers, low half first (the regblock's buffering
 //! makes the pair atomic); 8- and 16-bit writes use the byte strobes.
+//!
+//! It is also a [`gba_pac::common::Bus`], so the generated PAC's typed handles drive the RTL
+//! (`gba_pac::Device::on_bus(&rtl, 0)`; the test is in `rtl/pac.rs`). That trait takes
+//! `&self` (handles are `Copy` and share the bus), so the pipes are in a `RefCell`.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -80,10 +85,14 @@ pub fn build(dir: &Path, name: &str, build: &Path) -> Result<PathBuf, String> {
 /// The running harness.
 pub struct RtlBus {
     child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    pipes: RefCell<Pipes>,
     /// Field (unrolled name) → its index on the wrapper's hardware-write port.
     hw: HashMap<String, u64>,
+}
+
+struct Pipes {
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
 }
 
 impl RtlBus {
@@ -113,18 +122,19 @@ impl RtlBus {
         let stdout = BufReader::new(child.stdout.take().ok_or("the harness has no stdout")?);
         Ok(RtlBus {
             child,
-            stdin,
-            stdout,
+            pipes: RefCell::new(Pipes { stdin, stdout }),
             hw,
         })
     }
 
-    fn command(&mut self, line: &str) -> Result<String, String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
+    fn command(&self, line: &str) -> Result<String, String> {
+        // One command at a time: no caller holds the pipes across a call.
+        let pipes = &mut *self.pipes.borrow_mut();
+        writeln!(pipes.stdin, "{line}")
+            .and_then(|()| pipes.stdin.flush())
             .map_err(|e| format!("the harness stopped taking commands ({line}): {e}"))?;
         let mut reply = String::new();
-        match self.stdout.read_line(&mut reply) {
+        match pipes.stdout.read_line(&mut reply) {
             Ok(0) | Err(_) => Err(format!("the harness ended without answering `{line}`")),
             Ok(_) => match reply.trim_end().strip_prefix("ok") {
                 Some(rest) => Ok(rest.trim().to_string()),
@@ -133,19 +143,18 @@ impl RtlBus {
         }
     }
 
-    fn read32(&mut self, addr: u64) -> Result<u64, String> {
+    fn read32(&self, addr: u64) -> Result<u64, String> {
         let reply = self.command(&format!("r {addr:x}"))?;
         u64::from_str_radix(&reply, 16).map_err(|_| format!("harness: bad read reply `{reply}`"))
     }
 
-    fn write32(&mut self, addr: u64, value: u64, strobe: u64) -> Result<(), String> {
+    fn write32(&self, addr: u64, value: u64, strobe: u64) -> Result<(), String> {
         self.command(&format!("w {addr:x} {value:x} {strobe:x}"))
             .map(drop)
     }
-}
 
-impl Bus for RtlBus {
-    fn read(&mut self, addr: u64, width: u32) -> Result<u64, String> {
+    /// A read of `width` bits at `addr`, as APB4 transfers.
+    fn read_at(&self, addr: u64, width: u32) -> Result<u64, String> {
         let word = addr & !3;
         let shift = (addr & 3) * 8;
         match width {
@@ -163,7 +172,8 @@ impl Bus for RtlBus {
         }
     }
 
-    fn write(&mut self, addr: u64, width: u32, value: u64) -> Result<(), String> {
+    /// A write of `width` bits at `addr`, as APB4 transfers.
+    fn write_at(&self, addr: u64, width: u32, value: u64) -> Result<(), String> {
         let word = addr & !3;
         let shift = (addr & 3) * 8;
         match width {
@@ -181,6 +191,16 @@ impl Bus for RtlBus {
             )),
         }
     }
+}
+
+impl Bus for RtlBus {
+    fn read(&mut self, addr: u64, width: u32) -> Result<u64, String> {
+        self.read_at(addr, width)
+    }
+
+    fn write(&mut self, addr: u64, width: u32, value: u64) -> Result<(), String> {
+        self.write_at(addr, width, value)
+    }
 
     fn reset(&mut self) -> Result<bool, String> {
         self.command("reset").map(|_| true)
@@ -196,11 +216,28 @@ impl Bus for RtlBus {
     }
 }
 
+/// The generated PAC's transaction interface: each access of a typed handle is one read or
+/// write here, and a harness that fails says so in the error.
+impl gba_pac::common::Bus for RtlBus {
+    type Error = String;
+
+    fn read(&self, address: u64, width: gba_pac::common::Width) -> Result<u64, String> {
+        self.read_at(address, width.bits())
+    }
+
+    fn write(&self, address: u64, width: gba_pac::common::Width, value: u64) -> Result<(), String> {
+        self.write_at(address, width.bits(), value)
+    }
+}
+
 impl Drop for RtlBus {
     fn drop(&mut self) {
         // Closing stdin ends the harness's loop; wait so that no zombie is left.
-        let _ = self.stdin.flush();
+        let _ = self.pipes.get_mut().stdin.flush();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
+
+#[cfg(test)]
+mod pac;

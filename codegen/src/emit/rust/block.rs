@@ -53,6 +53,12 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     let volatile = quote! { crate::common::Volatile };
+    // A block without registers builds no handle, so nothing reads its mechanism.
+    let io_unread = if block.registers.is_empty() {
+        quote! { #[allow(dead_code)] }
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #module_doc
 
@@ -62,13 +68,14 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
         #[derive(Clone, Copy, Debug)]
         pub struct #ty<_M = #volatile> {
             pub(crate) ptr: *mut u8,
-            pub(crate) _mechanism: ::core::marker::PhantomData<fn() -> _M>,
+            #io_unread
+            pub(crate) io: _M,
         }
 
         #send_safety
-        unsafe impl<_M> ::core::marker::Send for #ty<_M> {}
+        unsafe impl<_M: ::core::marker::Send> ::core::marker::Send for #ty<_M> {}
         #sync_safety
-        unsafe impl<_M> ::core::marker::Sync for #ty<_M> {}
+        unsafe impl<_M: ::core::marker::Sync> ::core::marker::Sync for #ty<_M> {}
 
         impl #ty {
             /// Bytes of the window that one instance owns.
@@ -84,12 +91,22 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
             /// [`Self::SIZE`] bytes starting at `ptr` instead of the whole window.
             #[inline(always)]
             pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-                #ty { ptr, _mechanism: ::core::marker::PhantomData }
+                #ty { ptr, io: #volatile }
             }
         }
 
-        impl<_M> #ty<_M> {
-            /// The address of the instance's first byte.
+        impl<'b, _B: crate::common::Bus + ?Sized> #ty<crate::common::OnBus<'b, _B>> {
+            /// The instance at address `base` of `bus`: every access is one transaction of
+            /// `bus`, which may fail (the handles' `try_` methods return its error).
+            #[inline(always)]
+            pub const fn on_bus(bus: &'b _B, base: u64) -> Self {
+                #ty { ptr: ::core::ptr::null_mut(), io: crate::common::OnBus::new(bus, base) }
+            }
+        }
+
+        impl<_M: ::core::marker::Copy> #ty<_M> {
+            /// The address of the instance's first byte; on a bus, its offset from the base
+            /// given to `on_bus`.
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
                 self.ptr
@@ -189,7 +206,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
             let element_safety = splices.safety(&format!(
                 "bytes {:#x}..{:#x} lie inside the {:#x}-byte block that the contract of \
                  `from_ptr` makes valid, and the offset is a multiple of {bytes}, so the \
-                 pointer is aligned.",
+                 pointer is aligned (on a bus, `from_parts` requires nothing).",
                 *register.offset,
                 register.offset.saturating_add(bytes),
                 *block.size
@@ -199,7 +216,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
                 #[inline(always)]
                 pub const fn #method(self) -> #handle {
                     #element_safety
-                    unsafe { crate::common::Reg::from_ptr(self.ptr.wrapping_add(#offset).cast()) }
+                    unsafe { crate::common::Reg::from_parts(self.ptr.wrapping_add(#offset).cast(), self.io) }
                 }
             };
             (TokenStream::new(), method)
@@ -225,11 +242,11 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
                         "`index < {}` (the promise of the caller), so the element lies within \
                          {:#x}..{:#x}, inside the {:#x}-byte block that the contract of \
                          `from_ptr` makes valid; offset and stride are multiples of {bytes}, \
-                         so the pointer is aligned.",
+                         so the pointer is aligned (on a bus, `from_parts` requires nothing).",
                         *array.count, *register.offset, last_end, *block.size
                     ),
                     construct: quote! {
-                        crate::common::Reg::from_ptr(self.ptr.wrapping_add(#element_offset).cast())
+                        crate::common::Reg::from_parts(self.ptr.wrapping_add(#element_offset).cast(), self.io)
                     },
                     construct_is_unsafe: true,
                 },

@@ -24,9 +24,10 @@ use crate::location::Loc;
 use crate::model::{Block, Device};
 use crate::names;
 
-pub(super) const SEND_SAFETY: &str =
-    "an address; `from_ptr`/`from_shared_ptr` make every access race-free.";
-pub(super) const SYNC_SAFETY: &str = "as for `Send`: sharing the handle shares an address.";
+pub(super) const SEND_SAFETY: &str = "an address and the mechanism `_M`, which is `Send` itself; \
+     `from_ptr`/`from_shared_ptr` make every access race-free.";
+pub(super) const SYNC_SAFETY: &str =
+    "as for `Send`: sharing the handle shares an address and a `Sync` mechanism.";
 
 const COMMON: &str = include_str!("../../../templates/common.rs");
 
@@ -276,17 +277,18 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         /// `_M` is how its registers are reached: [`Volatile`](common::Volatile) for device
         /// memory (the default, [`Device::from_ptr`]), [`Atomic`](common::Atomic) for a
         /// window in memory shared with other threads or processes
-        /// ([`Device::from_shared_ptr`]).
+        /// ([`Device::from_shared_ptr`]), [`OnBus`](common::OnBus) for a device reached by
+        /// transactions that may fail ([`Device::on_bus`]).
         #[derive(Clone, Copy, Debug)]
         pub struct Device<_M = crate::common::Volatile> {
             ptr: *mut u8,
-            _mechanism: ::core::marker::PhantomData<fn() -> _M>,
+            io: _M,
         }
 
         #send_safety
-        unsafe impl<_M> ::core::marker::Send for Device<_M> {}
+        unsafe impl<_M: ::core::marker::Send> ::core::marker::Send for Device<_M> {}
         #sync_safety
-        unsafe impl<_M> ::core::marker::Sync for Device<_M> {}
+        unsafe impl<_M: ::core::marker::Sync> ::core::marker::Sync for Device<_M> {}
 
         impl Device {
             /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
@@ -313,7 +315,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
             ///   [`from_shared_ptr`](Device::from_shared_ptr).
             #[inline(always)]
             pub const unsafe fn from_ptr(ptr: *mut u8) -> Self {
-                Device { ptr, _mechanism: ::core::marker::PhantomData }
+                Device { ptr, io: crate::common::Volatile }
             }
         }
 
@@ -334,12 +336,23 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
             ///   addresses).
             #[inline(always)]
             pub const unsafe fn from_shared_ptr(ptr: *mut u8) -> Self {
-                Device { ptr, _mechanism: ::core::marker::PhantomData }
+                Device { ptr, io: crate::common::Atomic }
             }
         }
 
-        impl<_M> Device<_M> {
-            /// The base address of the window.
+        impl<'b, _B: crate::common::Bus + ?Sized> Device<crate::common::OnBus<'b, _B>> {
+            /// The device whose register window starts at address `base` of `bus`: every
+            /// access is one transaction of `bus` (see [`Bus`](crate::common::Bus)), which may
+            /// fail, so the handles' `try_` methods return its error. No `unsafe`: no memory
+            /// is touched.
+            #[inline(always)]
+            pub const fn on_bus(bus: &'b _B, base: u64) -> Self {
+                Device { ptr: ::core::ptr::null_mut(), io: crate::common::OnBus::new(bus, base) }
+            }
+        }
+
+        impl<_M: ::core::marker::Copy> Device<_M> {
+            /// The base address of the window (null on a bus).
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
                 self.ptr
@@ -349,7 +362,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
             /// result carries `'a`, so none can outlive a mapping that ends with `'a`.
             #[inline(always)]
             pub const fn scoped<'a>(self) -> Device<crate::common::Scoped<'a, _M>> {
-                Device { ptr: self.ptr, _mechanism: ::core::marker::PhantomData }
+                Device { ptr: self.ptr, io: crate::common::Scoped::new(self.io) }
             }
 
             #(#accessors)*
@@ -378,7 +391,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
         quote! {
             #module::#ty {
                 ptr: self.ptr.wrapping_add(#at),
-                _mechanism: ::core::marker::PhantomData,
+                io: self.io,
             }
         }
     };
