@@ -51,10 +51,17 @@ impl Clock {
             let sep = if i == 0 { "" } else { ", " };
             let _ = write!(line, "{sep}{what} {:.1}", micros(*d));
         }
-        eprintln!("{line})");
+        line.push_str(")\n");
+        say(&line);
     }
 }
 
 pub(super) fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
+}
+
+/// One write of a whole line, so that the ranks' lines do not interleave.
+pub(super) fn say(line: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
