@@ -34,4 +34,4 @@ pub use error::{Error, Result};
 pub use fabric::{CreateOptions, Fabric, PATH_ENV, default_path};
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
-pub use status::{GroupReport, PortReport, error_name};
+pub use status::{GroupReport, Holding, PortReport, error_name, holdings};
