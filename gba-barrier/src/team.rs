@@ -235,19 +235,27 @@ impl Team {
             device.and_then(AnyDevice::host_key).unwrap_or(0),
             team_key(),
         );
+        // A rank with a parked barrier votes no free groups: reading them (the host's claim
+        // records, each claimant's liveness) costs more than the rest of the vote, and a team
+        // that reuses one does not need them. Should the team not reuse one, every rank sees
+        // from the votes that some rank deferred, and they gather their free groups then.
         let (status, port, free, max_members) = match device {
             Some(d) => {
                 let id = d.identity();
                 (
                     STATUS_OK,
                     id.port as u32,
-                    d.free_groups().0,
+                    if parked.is_empty() {
+                        d.free_groups().0
+                    } else {
+                        0
+                    },
                     id.max_members as u32,
                 )
             }
             None => (STATUS_NO_DEVICE, u32::MAX, 0, 0),
         };
-        Clock::lap(clock, "free groups");
+        Clock::lap(clock, "keys, free groups");
         let cpus = cpu_summary();
         Clock::lap(clock, "affinity");
         for (i, v) in [status, port, free, max_members].into_iter().enumerate() {
@@ -409,7 +417,18 @@ impl Team {
             team.reused = true;
             return Ok((team, any_parked));
         }
-        let mut common = (0..n).fold(u32::MAX, |m, r| m & field(r, 2));
+        let mut common = if any_parked {
+            // Some rank deferred its free groups (above): gather everyone's now.
+            let device = device.expect("every rank has a device (checked above)");
+            let mut free = vec![0u8; 4 * n];
+            oob.allgather(&device.free_groups().0.to_le_bytes(), &mut free)?;
+            Clock::lap(clock, "free groups (deferred) + allgather");
+            free.chunks_exact(4).fold(u32::MAX, |m, f| {
+                m & u32::from_le_bytes(f.try_into().expect("4 bytes"))
+            })
+        } else {
+            (0..n).fold(u32::MAX, |m, r| m & field(r, 2))
+        };
 
         // 3. Lowest common group, configure, agree on the outcomes; drop busy ids and retry.
         for _ in 0..32 {

@@ -63,6 +63,10 @@ impl Candidates {
         Candidates { parked }
     }
 
+    pub(super) fn is_empty(&self) -> bool {
+        self.parked.is_empty()
+    }
+
     pub(super) fn none() -> Self {
         Candidates { parked: Vec::new() }
     }
