@@ -255,7 +255,7 @@ impl Team {
             }
             None => (STATUS_NO_DEVICE, u32::MAX, 0, 0),
         };
-        Clock::lap(clock, "keys, free groups");
+        Clock::lap(clock, "keys+free groups");
         let cpus = cpu_summary();
         Clock::lap(clock, "affinity");
         for (i, v) in [status, port, free, max_members].into_iter().enumerate() {
@@ -422,7 +422,7 @@ impl Team {
             let device = device.expect("every rank has a device (checked above)");
             let mut free = vec![0u8; 4 * n];
             oob.allgather(&device.free_groups().0.to_le_bytes(), &mut free)?;
-            Clock::lap(clock, "free groups (deferred) + allgather");
+            Clock::lap(clock, "deferred free groups+allgather");
             free.chunks_exact(4).fold(u32::MAX, |m, f| {
                 m & u32::from_le_bytes(f.try_into().expect("4 bytes"))
             })

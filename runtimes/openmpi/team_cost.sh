@@ -20,7 +20,7 @@ trap '"$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1' EXIT
 export GBA_FABRIC="$FABRIC" GBA_TEAM_TIMING=1
 source "$HERE/ompi_env.sh"
 gba_ompi_env "$BUILD" "$FABRIC"
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); medians in us over ranks x $ITERS teams (MPI_COMM_WORLD's own team excluded)"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); medians in us over every rank's teams; with reuse on, the 'configured' line is each job's first teams (MPI_COMM_WORLD's and the first dup's)"
 # the log's lines: "gba-barrier: team rank R of N: OUTCOME in T us (phase t, phase t, ...)"
 # and "gba-barrier: team rank R of N: group G parked|released in T us"
 summarise() {
@@ -34,7 +34,7 @@ for l in lines:
         kind = re.sub(r"group \d+", "group", m.group(1))
         d = phases.setdefault(kind, {})
         d.setdefault("total", []).append(float(m.group(2)))
-        for p in m.group(3).split(", "):
+        for p in m.group(3).split(", "):  # phase names hold no comma
             name, v = p.rsplit(" ", 1)
             d.setdefault(name, []).append(float(v))
         continue
@@ -43,7 +43,6 @@ for l in lines:
         releases.setdefault(m.group(1), []).append(float(m.group(2)))
 for kind, d in phases.items():
     n = len(d["total"])
-    # the first formation of each rank is MPI_COMM_WORLD'"'"'s (its first barrier): skipped
     parts = ", ".join("%s %.1f" % (k, st.median(v)) for k, v in d.items())
     print("    %s (%d teams): %s" % (kind, n, parts))
 for kind, v in releases.items():
