@@ -463,3 +463,30 @@ fn a_team_short_of_groups_makes_every_rank_release_its_parked_ones_first() {
     );
     drop(held);
 }
+
+#[test]
+fn two_teams_formed_at_once_never_take_the_same_parked_group() {
+    let (_dir, path) = fabric(2);
+    let devices = open(&path, &[0, 1]);
+    drop(create_on(&devices));
+    // Two communicators of the same ranks form at once on other threads: at most one reuses
+    // group 0, the other configures its own, and both run.
+    let (mut x, mut y) = std::thread::scope(|s| {
+        let x = s.spawn(|| create_on(&devices));
+        let y = s.spawn(|| create_on(&devices));
+        (x.join().unwrap(), y.join().unwrap())
+    });
+    let group = |t: &[Team]| match t[0].verdict() {
+        Verdict::Offloaded { group, .. } => *group,
+        v => panic!("{v}"),
+    };
+    assert_ne!(group(&x), group(&y));
+    assert!(!(x[0].reused() && y[0].reused()));
+    assert!(x.iter().all(|t| t.reused() == x[0].reused()));
+    let before = completed(&path, &Some(devices[0].clone()));
+    std::thread::scope(|s| {
+        s.spawn(|| barriers(&mut x, 4));
+        s.spawn(|| barriers(&mut y, 4));
+    });
+    assert_eq!(completed(&path, &Some(devices[0].clone())), before + 8);
+}
