@@ -27,7 +27,7 @@ mod cache;
 mod dir;
 mod local;
 mod timing;
-pub use cache::{TEAM_CACHE_ENV, capacity as cache_capacity};
+pub use cache::TEAM_CACHE_ENV;
 pub use dir::DirOob;
 pub use timing::TEAM_TIMING_ENV;
 

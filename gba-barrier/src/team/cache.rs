@@ -27,7 +27,7 @@ const DEFAULT_CAPACITY: usize = 2;
 
 /// How many dropped teams' barriers a device keeps: `GBA_TEAM_CACHE` (0 to [`SLOTS`]; read
 /// once), else 2. A value that does not parse is said once on stderr and the default used.
-pub fn capacity() -> usize {
+pub(super) fn capacity() -> usize {
     static CAPACITY: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CAPACITY.get_or_init(|| match std::env::var(TEAM_CACHE_ENV) {
         Err(_) => DEFAULT_CAPACITY,
