@@ -154,6 +154,9 @@ pub fn run(args: DumpArgs) -> ExitCode {
             );
         }
     }
+    for h in gba_sim::holdings(&claims) {
+        let _ = writeln!(out, "groups held: {h}");
+    }
     print!("{out}");
     ExitCode::SUCCESS
 }
@@ -291,7 +294,7 @@ fn text_block(out: &mut String, block: &BlockView) {
 fn json(
     device: &AnyDevice,
     blocks: &[BlockView],
-    claims: &[gba_hal::ClaimReport],
+    claims_in: &[gba_hal::ClaimReport],
     kernel: bool,
 ) -> serde_json::Value {
     use serde_json::json;
@@ -316,7 +319,7 @@ fn json(
             json!({"block": b.name, "index": b.index, "base": b.base, "registers": registers})
         })
         .collect();
-    let claims: Vec<_> = claims
+    let claims: Vec<_> = claims_in
         .iter()
         .map(|c| {
             let slots: Vec<_> = device
@@ -337,6 +340,7 @@ fn json(
         "group_registers_hidden_by_driver": kernel,
         "blocks": blocks,
         "claims": claims,
+        "holders": crate::sim::holders_json(&gba_sim::holdings(claims_in)),
     })
 }
 

@@ -337,6 +337,19 @@ pub fn status_text(fabric: &Fabric) -> String {
             if p.dead { "  [marked dead]" } else { "" }
         );
     }
+    // What each job holds, as its claims name it: a group counts once across the ports.
+    let claims: Vec<_> = fabric
+        .port_reports()
+        .into_iter()
+        .flat_map(|p| p.claims)
+        .collect();
+    let held = gba_sim::holdings(&claims);
+    if !held.is_empty() {
+        let _ = writeln!(out, "\ngroups held per claimant:");
+        for h in &held {
+            let _ = writeln!(out, "  {h}");
+        }
+    }
     if !stale.is_empty() {
         let _ = writeln!(
             out,
@@ -419,8 +432,14 @@ pub fn status_json(fabric: &Fabric) -> serde_json::Value {
             })
         })
         .collect();
+    let claims: Vec<_> = fabric
+        .port_reports()
+        .into_iter()
+        .flat_map(|p| p.claims)
+        .collect();
     json!({
         "fabric": fabric.dir(),
+        "holders": holders_json(&gba_sim::holdings(&claims)),
         "ports": fabric.ports(),
         "switch_steps": steps,
         "lock_recoveries": recoveries,
@@ -428,6 +447,24 @@ pub fn status_json(fabric: &Fabric) -> serde_json::Value {
         "groups": groups,
         "port_reports": ports,
     })
+}
+
+/// The groups held per uid and per claimant pid, in the `--json` documents of `gba sim status`
+/// and `gba dump`.
+pub(crate) fn holders_json(held: &[gba_sim::Holding]) -> serde_json::Value {
+    use serde_json::json;
+    held.iter()
+        .map(|h| {
+            json!({
+                "uid": h.uid,
+                "groups": h.groups.len(),
+                "group_ids": h.groups,
+                "pids": h.pids.iter().map(|(pid, groups)| json!({
+                    "pid": pid, "groups": groups.len(), "group_ids": groups,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }
 
 /// One claim in the `--json` documents of `gba sim status` and `gba dump`.

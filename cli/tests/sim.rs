@@ -80,6 +80,15 @@ fn create_status_dump_fault_destroy() {
         std::process::id()
     );
     assert!(dump.contains(&claim), "{dump}");
+    // What the job holds: one group, by this process.
+    let held = format!("uid {uid}: 1 group (pid {}: 1)", std::process::id());
+    assert!(dump.contains(&format!("groups held: {held}")), "{dump}");
+    let out = gba(&["sim", "status", "--path", path]);
+    let status = text(&out.stdout);
+    assert!(
+        status.contains(&format!("groups held per claimant:\n  {held}")),
+        "{status}"
+    );
     let out = gba(&["sim", "status", "--json", "--path", path]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -94,7 +103,23 @@ fn create_status_dump_fault_destroy() {
         "{status}"
     );
     assert_eq!(port2["claims"][0]["uid"], uid, "{status}");
+    let holder = &status["holders"][0];
+    assert_eq!(holder["uid"], uid, "{status}");
+    assert_eq!(holder["groups"], 1, "{status}");
+    assert_eq!(holder["group_ids"], serde_json::json!([5]), "{status}");
+    assert_eq!(
+        holder["pids"][0]["pid"],
+        u64::from(std::process::id()),
+        "{status}"
+    );
+    assert_eq!(holder["pids"][0]["groups"], 1, "{status}");
+    let out = gba(&["dump", "--json", "--device", &device]);
+    let dump: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(dump["holders"][0]["groups"], 1, "{dump}");
     sim.set_group_owner(2, 5, None);
+    let out = gba(&["sim", "status", "--json", "--path", path]);
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["holders"], serde_json::json!([]), "{status}");
 
     let out = gba(&["sim", "fault", "--path", path, "drop", "--port", "1"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

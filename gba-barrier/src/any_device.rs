@@ -12,7 +12,7 @@
 #![allow(clippy::result_large_err)]
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use gba_hal::backends::{
@@ -32,6 +32,10 @@ pub struct AnyDevice {
 }
 
 struct Inner {
+    /// Teams' barriers kept after their team was dropped, for a later team of the same ranks
+    /// (`team/cache.rs`). Declared before `device`: fields drop in order, and a parked
+    /// barrier borrows the device (dropping it releases its group).
+    parked: Mutex<Vec<Parked>>,
     device: Backends,
     address: DeviceAddress,
     hook: ProgressHook,
@@ -80,6 +84,7 @@ impl AnyDevice {
         };
         Ok(AnyDevice {
             inner: Arc::new(Inner {
+                parked: Mutex::new(Vec::new()),
                 device,
                 address: address.clone(),
                 hook: ProgressHook::default(),
@@ -146,6 +151,21 @@ impl AnyDevice {
             return d.backend().info().map_or(0, |i| i.barriers_completed);
         }
         on_device!(&self.inner.device, d => d.registers().global().barriers_completed().get())
+    }
+
+    /// Takes every barrier parked in this device (oldest first), for a team's vote.
+    pub(crate) fn unpark_all(&self) -> Vec<(ParkTag, AnyBarrier)> {
+        let parked = std::mem::take(&mut *lock(&self.inner.parked));
+        parked
+            .into_iter()
+            .map(|p| {
+                let barrier = AnyBarrier {
+                    kind: p.kind,
+                    _device: self.inner.clone(),
+                };
+                (p.tag, barrier)
+            })
+            .collect()
     }
 
     /// Installs a function the barriers of this device call while they wait (`None` clears
@@ -258,7 +278,50 @@ macro_rules! on_barrier {
     };
 }
 
+/// What a parked barrier was: its team (rank 0's key, the size), this process's rank in it,
+/// the group and the last episode arrived at. A later team reuses the barrier when each of its
+/// ranks parked one with the same key, group and episode, at its own rank, and the same size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ParkTag {
+    pub key: u64,
+    pub rank: u32,
+    pub size: u32,
+    pub group: u32,
+    pub episode: u64,
+}
+
+/// A barrier in its device's `parked` list: the group stays claimed and configured.
+struct Parked {
+    tag: ParkTag,
+    kind: Kind,
+}
+
+/// A poisoned lock of the parked list is still a list (a panic while pushing or taking leaves
+/// it whole).
+fn lock(m: &Mutex<Vec<Parked>>) -> std::sync::MutexGuard<'_, Vec<Parked>> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl AnyBarrier {
+    /// Parks this barrier in its device, its group still claimed and configured, keeping at
+    /// most `capacity` parked: the oldest beyond it are dropped (their groups released), as
+    /// are all when the device closes.
+    pub(crate) fn park(self, tag: ParkTag, capacity: usize) {
+        let AnyBarrier {
+            kind,
+            _device: inner,
+        } = self;
+        let evicted: Vec<Parked> = {
+            let mut parked = lock(&inner.parked);
+            parked.push(Parked { tag, kind });
+            let over = parked.len().saturating_sub(capacity);
+            parked.drain(..over).collect()
+        };
+        // Released outside the lock, while `inner` (which they borrow) is alive.
+        drop(evicted);
+        drop(inner);
+    }
+
     /// Arrive and wait for the release; see [`Barrier::wait`].
     pub fn wait(&mut self, timeout: Option<Duration>) -> crate::Result<()> {
         on_barrier!(&mut self.kind, b => b.wait(timeout))

@@ -23,8 +23,17 @@ use crate::any_device::{AnyBarrier, AnyDevice};
 use crate::wait_error::{Missing, WaitError, Who};
 use crate::wait_loop::WaitPolicy;
 
+mod cache;
 mod dir;
+mod local;
+mod timing;
+pub use cache::TEAM_CACHE_ENV;
 pub use dir::DirOob;
+pub use timing::TEAM_TIMING_ENV;
+
+use cache::Candidates;
+use local::{cpu_summary, hostname, machine_key, team_key};
+use timing::Clock;
 
 /// The runtime's out-of-band allgather: `recv` (of `send.len() * size` bytes) receives rank
 /// i's `send` at offset `i * send.len()`. Blocking; every rank calls it the same number of
@@ -122,6 +131,11 @@ pub struct Team {
     size: u32,
     /// Each member port's hostname (from round 1), for timeouts.
     hosts: Vec<(u32, String)>,
+    /// The key of the team that configured the group (rank 0's at that formation; the same
+    /// through reuses): a parked barrier's identity.
+    key: u64,
+    /// Formed on a parked group (for the timing log).
+    reused: bool,
 }
 
 /// Round 1's vote: status, port, free groups, max members (little-endian u32s), then the host
@@ -129,8 +143,9 @@ pub struct Team {
 /// candidate (u64; rank 0's is the team's), the machine key (u64: the boot id, hashed; ranks
 /// with the same one share this machine's cores, whatever port or UTS namespace they are in),
 /// the CPUs this rank may run on (u64: CPU c sets bit c mod 64), and the hostname
-/// (NUL-padded, for messages).
-const VOTE: usize = 48 + HOSTNAME;
+/// (NUL-padded, for messages), then this rank's parked barriers (`cache::SLOTS` slots).
+const VOTE: usize = PARKED + cache::SLOTS * cache::SLOT;
+const PARKED: usize = 48 + HOSTNAME;
 const HOSTNAME: usize = 32;
 const STATUS_OK: u32 = 0;
 const STATUS_NO_DEVICE: u32 = 1;
@@ -162,36 +177,104 @@ impl Team {
                 "rank {rank} is not below the team size {size}"
             )));
         }
+        let mut clock = Clock::start();
+        let mut parked = Candidates::take(device);
+        let (mut team, any_parked) =
+            Self::agree(device, oob, rank, size, params, &mut parked, &mut clock)?;
+        if any_parked
+            && matches!(
+                team.verdict,
+                Verdict::Fallback {
+                    reason: Reason::NoFreeGroup | Reason::Denied,
+                    ..
+                }
+            )
+        {
+            // Groups its ranks keep parked may be the ones it lacks (or count against the
+            // quota): every rank saw the same votes, so every rank releases its parked ones,
+            // waits for all to have done so (a group is free only once no port enables it),
+            // and agrees again.
+            parked.release();
+            drop(device.map(AnyDevice::unpark_all));
+            let mut sync = vec![0u8; size as usize];
+            oob.allgather(&[0], &mut sync)?;
+            Clock::lap(&mut clock, "release parked groups");
+            team = Self::agree(
+                device,
+                oob,
+                rank,
+                size,
+                params,
+                &mut Candidates::none(),
+                &mut clock,
+            )?
+            .0;
+        }
+        drop(parked);
+        let outcome = match &team.verdict {
+            Verdict::Offloaded { group, .. } if team.reused => format!("reused group {group}"),
+            Verdict::Offloaded { group, .. } => format!("configured group {group}"),
+            Verdict::Fallback { reason, .. } => format!("fell back ({reason:?})"),
+        };
+        Clock::report(clock, rank, size, &outcome);
+        Ok(team)
+    }
+
+    /// One agreement: the vote, then a parked group reused or a group configured. Also says
+    /// whether any rank voted a parked one.
+    fn agree(
+        device: Option<&AnyDevice>,
+        oob: &mut dyn OutOfBand,
+        rank: u32,
+        size: u32,
+        params: &TeamParams,
+        parked: &mut Candidates,
+        clock: &mut Option<Clock>,
+    ) -> Result<(Team, bool), OobError> {
         let n = size as usize;
         let mut vote = [0u8; VOTE];
         let (host_key, key) = (
             device.and_then(AnyDevice::host_key).unwrap_or(0),
             team_key(),
         );
+        // A rank with a parked barrier votes no free groups: reading them (the host's claim
+        // records, each claimant's liveness) costs more than the rest of the vote, and a team
+        // that reuses one does not need them. Should the team not reuse one, every rank sees
+        // from the votes that some rank deferred, and they gather their free groups then.
         let (status, port, free, max_members) = match device {
             Some(d) => {
                 let id = d.identity();
                 (
                     STATUS_OK,
                     id.port as u32,
-                    d.free_groups().0,
+                    if parked.is_empty() {
+                        d.free_groups().0
+                    } else {
+                        0
+                    },
                     id.max_members as u32,
                 )
             }
             None => (STATUS_NO_DEVICE, u32::MAX, 0, 0),
         };
+        Clock::lap(clock, "keys+free groups");
+        let cpus = cpu_summary();
+        Clock::lap(clock, "affinity");
         for (i, v) in [status, port, free, max_members].into_iter().enumerate() {
             vote[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
         }
         vote[16..24].copy_from_slice(&host_key.to_le_bytes());
         vote[24..32].copy_from_slice(&key.to_le_bytes());
         vote[32..40].copy_from_slice(&machine_key().to_le_bytes());
-        vote[40..48].copy_from_slice(&cpu_summary().to_le_bytes());
+        vote[40..48].copy_from_slice(&cpus.to_le_bytes());
         let name = hostname();
         let name = &name.as_bytes()[..name.len().min(HOSTNAME)];
         vote[48..48 + name.len()].copy_from_slice(name);
+        parked.vote(&mut vote[PARKED..]);
+        Clock::lap(clock, "vote");
         let mut votes = vec![0u8; VOTE * n];
         oob.allgather(&vote, &mut votes)?;
+        Clock::lap(clock, "round 1");
         let field = |r: usize, i: usize| {
             let at = r * VOTE + i * 4;
             u32::from_le_bytes(votes[at..at + 4].try_into().expect("4 bytes"))
@@ -204,25 +287,37 @@ impl Team {
             )
         };
         let host_name = |r: usize| {
-            let bytes = &votes[r * VOTE + 48..(r + 1) * VOTE];
+            let bytes = &votes[r * VOTE + 48..r * VOTE + 48 + HOSTNAME];
             let end = bytes.iter().position(|&b| b == 0).unwrap_or(HOSTNAME);
             String::from_utf8_lossy(&bytes[..end]).into_owned()
         };
-        let team = |verdict, barrier| Team {
+        let slots = cache::Slots {
+            votes: &votes,
+            stride: VOTE,
+            at: PARKED,
+        };
+        let any_parked = cache::any(slots, n);
+        let team = |verdict, barrier, key| Team {
             verdict,
             barrier,
             rank,
             size,
             hosts: Vec::new(),
+            key,
+            reused: false,
         };
         let fallback = |reason, r: usize, text: String| {
-            Ok(team(
-                Verdict::Fallback {
-                    reason,
-                    rank: r as u32,
-                    text,
-                },
-                None,
+            Ok((
+                team(
+                    Verdict::Fallback {
+                        reason,
+                        rank: r as u32,
+                        text,
+                    },
+                    None,
+                    0,
+                ),
+                any_parked,
             ))
         };
 
@@ -294,9 +389,50 @@ impl Team {
                 hosts.push((field(r, 1), host_name(r)));
             }
         }
-        let mut common = (0..n).fold(u32::MAX, |m, r| m & field(r, 2));
+        // The ranks on this machine, this one included, against the CPUs any of them may run
+        // on: ranks pinned one to a core do not oversubscribe, four unpinned ranks on two
+        // cores do.
+        let policy = || {
+            let mine = wide(rank as usize, 32);
+            let here: Vec<usize> = (0..n).filter(|&r| wide(r, 32) == mine).collect();
+            let cpus = here.iter().fold(0u64, |m, &r| m | wide(r, 40));
+            WaitPolicy::for_processes_on(here.len(), cpus.count_ones() as usize)
+        };
 
-        // 2. Lowest common group, configure, agree on the outcomes; drop busy ids and retry.
+        // 2. The same ranks' parked group, when every one of them kept it: nothing to claim,
+        // configure or agree on again.
+        if let Some(tag) = cache::agreed(slots, n, rank as usize) {
+            let mut barrier = parked
+                .take_agreed(&tag)
+                .expect("this rank voted the agreed tag from its own candidates");
+            barrier.set_wait_policy(policy());
+            Clock::lap(clock, "reuse");
+            let mut team = team(
+                Verdict::Offloaded {
+                    group: tag.group,
+                    ports,
+                },
+                Some(barrier),
+                tag.key,
+            );
+            team.hosts = hosts;
+            team.reused = true;
+            return Ok((team, any_parked));
+        }
+        let mut common = if any_parked {
+            // Some rank deferred its free groups (above): gather everyone's now.
+            let device = device.expect("every rank has a device (checked above)");
+            let mut free = vec![0u8; 4 * n];
+            oob.allgather(&device.free_groups().0.to_le_bytes(), &mut free)?;
+            Clock::lap(clock, "deferred free groups+allgather");
+            free.chunks_exact(4).fold(u32::MAX, |m, f| {
+                m & u32::from_le_bytes(f.try_into().expect("4 bytes"))
+            })
+        } else {
+            (0..n).fold(u32::MAX, |m, r| m & field(r, 2))
+        };
+
+        // 3. Lowest common group, configure, agree on the outcomes; drop busy ids and retry.
         for _ in 0..32 {
             if common == 0 {
                 break;
@@ -313,8 +449,10 @@ impl Team {
                 Err(gba_hal::Error::ClaimRefused { .. }) => (Outcome::Denied, None),
                 Err(_) => (Outcome::Refused, None),
             };
+            Clock::lap(clock, "claim+configure+READY");
             let mut outcomes = vec![0u8; n];
             oob.allgather(&[mine as u8], &mut outcomes)?;
+            Clock::lap(clock, "round 2");
             let of = |r: usize| match outcomes[r] {
                 0 => Outcome::Ready,
                 1 => Outcome::Busy,
@@ -325,21 +463,11 @@ impl Team {
             if (0..n).all(|r| of(r) == Outcome::Ready) {
                 let mut barrier = barrier;
                 if let Some(b) = barrier.as_mut() {
-                    // The ranks on this machine, this one included, against the CPUs any of
-                    // them may run on: ranks pinned one to a core do not oversubscribe, four
-                    // unpinned ranks on two cores do.
-                    let mine = wide(rank as usize, 32);
-                    let here: Vec<usize> = (0..n).filter(|&r| wide(r, 32) == mine).collect();
-                    let cpus = here.iter().fold(0u64, |m, &r| m | wide(r, 40));
-                    b.set_wait_policy(WaitPolicy::for_processes_on(
-                        here.len(),
-                        cpus.count_ones() as usize,
-                    ));
+                    b.set_wait_policy(policy());
                 }
-                return Ok(Team {
-                    hosts,
-                    ..team(Verdict::Offloaded { group, ports }, barrier)
-                });
+                let mut team = team(Verdict::Offloaded { group, ports }, barrier, wide(0, 24));
+                team.hosts = hosts;
+                return Ok((team, any_parked));
             }
             drop(barrier);
             if (0..n).any(|r| of(r) == Outcome::Busy) {
@@ -384,6 +512,12 @@ impl Team {
 
     pub fn verdict(&self) -> &Verdict {
         &self.verdict
+    }
+
+    /// Whether the team was formed on a group the same ranks' previous team parked (no claim,
+    /// configuration or READY; see `GBA_TEAM_CACHE`).
+    pub fn reused(&self) -> bool {
+        self.reused
     }
 
     pub fn rank(&self) -> u32 {
@@ -488,6 +622,47 @@ impl Team {
     }
 }
 
+/// Dropping an offloaded team parks its barrier in its device for the next team of the same
+/// ranks (see `cache.rs`) when it can be reused: nothing pending, the group READY without
+/// error, reuse on (`GBA_TEAM_CACHE`). Otherwise the group is released on this port.
+impl Drop for Team {
+    fn drop(&mut self) {
+        let Some(barrier) = self.barrier.take() else {
+            return;
+        };
+        let start = timing::enabled().then(std::time::Instant::now);
+        let group = match self.verdict {
+            Verdict::Offloaded { group, .. } => group,
+            Verdict::Fallback { .. } => u32::MAX,
+        };
+        let reusable = cache::capacity() > 0 && !barrier.is_pending() && {
+            let s = barrier.snapshot();
+            s.ready && s.error.is_none()
+        };
+        if reusable {
+            let tag = crate::any_device::ParkTag {
+                key: self.key,
+                rank: self.rank,
+                size: self.size,
+                group,
+                episode: barrier.episode(),
+            };
+            barrier.park(tag, cache::capacity());
+        } else {
+            drop(barrier);
+        }
+        if let Some(start) = start {
+            timing::say(&format!(
+                "gba-barrier: team rank {} of {}: group {group} {} in {:.1} us\n",
+                self.rank,
+                self.size,
+                if reusable { "parked" } else { "released" },
+                timing::micros(start.elapsed())
+            ));
+        }
+    }
+}
+
 /// A team operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TeamError {
@@ -501,100 +676,5 @@ pub enum TeamError {
 impl From<WaitError> for TeamError {
     fn from(error: WaitError) -> Self {
         TeamError::Wait(Box::new(error))
-    }
-}
-
-/// This process's hostname (for messages; empty if unknown).
-/// Read once per process: team creation needs it twice, and every communicator creates a
-/// team (a process does not move to another UTS namespace while it holds teams).
-fn hostname() -> String {
-    static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    NAME.get_or_init(|| {
-        std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .map(|s| s.trim().to_string())
-            .unwrap_or_default()
-    })
-    .clone()
-}
-
-/// This machine: its boot id, hashed (the hostname where there is none); never 0. Processes
-/// in other UTS or network namespaces of the machine share it, as they share its cores.
-fn machine_key() -> u64 {
-    use std::hash::{Hash, Hasher};
-    static KEY: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *KEY.get_or_init(|| {
-        let mut h = std::hash::DefaultHasher::new();
-        std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
-            .unwrap_or_else(|_| hostname())
-            .trim()
-            .hash(&mut h);
-        h.finish() | 1
-    })
-}
-
-/// The CPUs this process may run on, folded into 64 bits (CPU c sets bit c mod 64), from
-/// `Cpus_allowed_list` in /proc/self/status; where that cannot be read, the first
-/// `available_parallelism` bits. Folding undercounts only past 64 CPUs, where it can make a
-/// team yield that need not.
-fn cpu_summary() -> u64 {
-    let listed = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            let list = status
-                .lines()
-                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?;
-            fold_cpu_list(list)
-        });
-    listed.unwrap_or_else(|| {
-        let n = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(64);
-        if n == 64 { u64::MAX } else { (1 << n) - 1 }
-    })
-}
-
-/// A CPU list as the kernel writes it (`0-3,8,10-11`), folded into 64 bits; `None` when it
-/// does not parse or names no CPU.
-fn fold_cpu_list(list: &str) -> Option<u64> {
-    let mut mask = 0u64;
-    for part in list.trim().split(',') {
-        let (lo, hi) = part.split_once('-').unwrap_or((part, part));
-        let (lo, hi): (u32, u32) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
-        for c in lo..=hi.min(lo.saturating_add(63)) {
-            mask |= 1 << (c % 64);
-        }
-    }
-    (mask != 0).then_some(mask)
-}
-
-/// A team key candidate: this process (pid, start time), a per-process counter and the
-/// hostname, hashed; never 0. Rank 0's is the team's.
-fn team_key() -> u64 {
-    use std::hash::{Hash, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::hash::DefaultHasher::new();
-    (
-        std::process::id(),
-        gba_hal::host::process::my_start_time(),
-        COUNTER.fetch_add(1, Ordering::Relaxed),
-        hostname(),
-    )
-        .hash(&mut h);
-    h.finish() | 1
-}
-
-#[cfg(test)]
-mod cpu_tests {
-    use super::fold_cpu_list;
-
-    #[test]
-    fn cpu_lists_fold_into_64_bits() {
-        assert_eq!(fold_cpu_list("0-1\n"), Some(0b11));
-        assert_eq!(fold_cpu_list("0,2-3"), Some(0b1101));
-        assert_eq!(fold_cpu_list("64"), Some(1), "CPU 64 folds onto bit 0");
-        assert_eq!(fold_cpu_list("0-127"), Some(u64::MAX));
-        assert_eq!(fold_cpu_list("x"), None);
-        assert_eq!(fold_cpu_list(""), None);
     }
 }

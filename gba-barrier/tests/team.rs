@@ -346,3 +346,147 @@ fn distinct_teams_run_from_distinct_threads_at_once() {
         assert_eq!(completed(&path, device), before + 2 * N);
     }
 }
+
+/// One team over already opened devices, rank r on `devices[r]`.
+fn create_on(devices: &[AnyDevice]) -> Vec<Team> {
+    let oob = oobs(devices.len());
+    std::thread::scope(|s| {
+        let handles: Vec<_> = devices
+            .iter()
+            .zip(oob)
+            .enumerate()
+            .map(|(rank, (device, mut oob))| {
+                s.spawn(move || {
+                    let params = TeamParams::default();
+                    let size = devices.len() as u32;
+                    Team::create(Some(device), &mut oob, rank as u32, size, &params).unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+fn barriers(teams: &mut [Team], n: usize) {
+    std::thread::scope(|s| {
+        for team in teams {
+            s.spawn(move || {
+                for _ in 0..n {
+                    team.wait(LIMIT).unwrap();
+                }
+            });
+        }
+    });
+}
+
+fn open(path: &std::path::Path, ports: &[usize]) -> Vec<AnyDevice> {
+    ports
+        .iter()
+        .map(|&p| AnyDevice::open(&DeviceAddress::sim(path, p)).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_same_ranks_reuse_their_dropped_teams_group_and_other_ranks_do_not() {
+    let (_dir, path) = fabric(2);
+    let devices = open(&path, &[0, 1]);
+    let mut first = create_on(&devices);
+    assert!(matches!(
+        first[0].verdict(),
+        Verdict::Offloaded { group: 0, .. }
+    ));
+    assert!(!first[0].reused());
+    barriers(&mut first, 3);
+    drop(first);
+    // Parked: still configured on both ports.
+    assert!(devices.iter().all(|d| d.snapshot(0).unwrap().ready));
+
+    let mut again = create_on(&devices);
+    assert!(
+        again.iter().all(Team::reused),
+        "the same ranks reuse group 0"
+    );
+    assert!(matches!(
+        again[1].verdict(),
+        Verdict::Offloaded { group: 0, .. }
+    ));
+    let before = completed(&path, &Some(devices[0].clone()));
+    barriers(&mut again, 5);
+    assert_eq!(completed(&path, &Some(devices[0].clone())), before + 5);
+    drop(again);
+
+    // The same processes in another order are another team: a fresh group, the parked one
+    // kept for its own ranks.
+    let swapped = [devices[1].clone(), devices[0].clone()];
+    let mut other = create_on(&swapped);
+    assert!(!other[0].reused());
+    assert!(
+        matches!(other[0].verdict(), Verdict::Offloaded { group: 1, .. }),
+        "{}",
+        other[0].verdict()
+    );
+    barriers(&mut other, 2);
+    drop(other);
+
+    // Closing the device releases what it parked.
+    drop(swapped);
+    drop(devices);
+    let probe = open(&path, &[0]);
+    assert_eq!(
+        probe[0].free_groups().0 & 0b11,
+        0b11,
+        "groups 0 and 1 released"
+    );
+}
+
+#[test]
+fn a_team_short_of_groups_makes_every_rank_release_its_parked_ones_first() {
+    let (_dir, path) = fabric(2);
+    let devices = open(&path, &[0, 1]);
+    drop(create_on(&devices));
+    // Port 0's user takes one-member groups until its arbiter's quota (parked group 0
+    // included) refuses one: the team below is then denied any group but group 0.
+    let groups = devices[0].identity().max_groups;
+    let only = gba_hal::MemberSet::from_iter([0]);
+    let held: Vec<_> = (1..groups)
+        .map_while(|g| devices[0].barrier(gba_hal::GroupConfig::new(g, only)).ok())
+        .collect();
+    assert!(!held.is_empty());
+    // Another order of the same processes cannot reuse group 0.
+    let swapped = [devices[1].clone(), devices[0].clone()];
+    let teams = create_on(&swapped);
+    assert!(!teams[0].reused());
+    assert!(
+        matches!(teams[0].verdict(), Verdict::Offloaded { group: 0, .. }),
+        "{}",
+        teams[0].verdict()
+    );
+    drop(held);
+}
+
+#[test]
+fn two_teams_formed_at_once_never_take_the_same_parked_group() {
+    let (_dir, path) = fabric(2);
+    let devices = open(&path, &[0, 1]);
+    drop(create_on(&devices));
+    // Two communicators of the same ranks form at once on other threads: at most one reuses
+    // group 0, the other configures its own, and both run.
+    let (mut x, mut y) = std::thread::scope(|s| {
+        let x = s.spawn(|| create_on(&devices));
+        let y = s.spawn(|| create_on(&devices));
+        (x.join().unwrap(), y.join().unwrap())
+    });
+    let group = |t: &[Team]| match t[0].verdict() {
+        Verdict::Offloaded { group, .. } => *group,
+        v => panic!("{v}"),
+    };
+    assert_ne!(group(&x), group(&y));
+    assert!(!(x[0].reused() && y[0].reused()));
+    assert!(x.iter().all(|t| t.reused() == x[0].reused()));
+    let before = completed(&path, &Some(devices[0].clone()));
+    std::thread::scope(|s| {
+        s.spawn(|| barriers(&mut x, 4));
+        s.spawn(|| barriers(&mut y, 4));
+    });
+    assert_eq!(completed(&path, &Some(devices[0].clone())), before + 8);
+}

@@ -47,7 +47,7 @@ pub use fabric::{CreateOptions, Fabric, PATH_ENV, default_path};
 pub use fault_injection::Reclaimed;
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
-pub use status::{GroupReport, PortReport, error_name};
+pub use status::{GroupReport, Holding, PortReport, error_name, holdings};
 
 // Paths that 0.1.0 had and that go away: gba-hal's items under a second path, and modules
 // whose one public item moved to the crate root (CHANGELOG.md, "Deprecated"). `#[deprecated]`

@@ -95,6 +95,71 @@ impl Fabric {
     }
 }
 
+/// The groups one user's claims hold, and under it each claimant process's: what a job holds
+/// (issue 27), as the claim records name their claimants (uid, pid; a team's key is one
+/// team's, not the job's). A group counts once however many ports it is claimed on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Holding {
+    /// The claimants' uid (`None`: the arbiter does not say).
+    pub uid: Option<u32>,
+    /// The distinct groups this uid's claims hold, ascending.
+    pub groups: Vec<usize>,
+    /// Each claimant pid (the claim record's: the process that claimed it; with host
+    /// combining its team-mates joined that claim) with its distinct groups, ascending.
+    pub pids: Vec<(u64, Vec<usize>)>,
+}
+
+/// Groups `claims` (of any ports) by uid, then by pid; uids and pids ascending.
+pub fn holdings<'a>(
+    claims: impl IntoIterator<Item = &'a crate::host::ClaimReport>,
+) -> Vec<Holding> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut by_uid: BTreeMap<Option<u32>, BTreeMap<u64, BTreeSet<usize>>> = BTreeMap::new();
+    for c in claims {
+        by_uid
+            .entry(c.uid)
+            .or_default()
+            .entry(c.pid)
+            .or_default()
+            .insert(c.group);
+    }
+    by_uid
+        .into_iter()
+        .map(|(uid, pids)| Holding {
+            uid,
+            groups: pids
+                .values()
+                .flatten()
+                .copied()
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect(),
+            pids: pids
+                .into_iter()
+                .map(|(pid, groups)| (pid, groups.into_iter().collect()))
+                .collect(),
+        })
+        .collect()
+}
+
+/// `uid 1000: 3 groups (pid 4242: 2, pid 4243: 1)`, one holding per entry, for the text
+/// outputs of `gba sim status` and `gba dump`.
+impl std::fmt::Display for Holding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.uid {
+            Some(uid) => write!(f, "uid {uid}")?,
+            None => f.write_str("uid ?")?,
+        }
+        let plural = |n: usize| if n == 1 { "group" } else { "groups" };
+        write!(f, ": {} {} (", self.groups.len(), plural(self.groups.len()))?;
+        for (i, (pid, groups)) in self.pids.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}pid {pid}: {}", groups.len())?;
+        }
+        f.write_str(")")
+    }
+}
+
 /// The spec's name of an ERROR_CODE value (the generated enum's variant name), or the
 /// number when the spec names no such value.
 pub fn error_name(raw: u64) -> String {
@@ -102,5 +167,48 @@ pub fn error_name(raw: u64) -> String {
     match STATUS::ERROR_CODE::Value::try_from_value(raw) {
         Some(value) => value.name().to_string(),
         None => format!("unknown error code {raw}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holdings;
+    use gba_hal::{ClaimReport, ClaimState};
+
+    fn claim(group: usize, pid: u64, uid: Option<u32>) -> ClaimReport {
+        ClaimReport {
+            group,
+            state: ClaimState::Held,
+            pid,
+            uid,
+            alive: true,
+            other_pid_namespace: false,
+            team_key: None,
+            joined: 1,
+            local: 1,
+        }
+    }
+
+    #[test]
+    fn holdings_count_each_group_once_per_uid_and_per_pid() {
+        // Group 3 claimed on two ports by one process; group 4 by another of the same user;
+        // group 5 by another user.
+        let claims = [
+            claim(3, 100, Some(1000)),
+            claim(3, 100, Some(1000)),
+            claim(4, 101, Some(1000)),
+            claim(5, 200, Some(1001)),
+        ];
+        let h = holdings(&claims);
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0].uid, Some(1000));
+        assert_eq!(h[0].groups, vec![3, 4]);
+        assert_eq!(h[0].pids, vec![(100, vec![3]), (101, vec![4])]);
+        assert_eq!(
+            h[0].to_string(),
+            "uid 1000: 2 groups (pid 100: 1, pid 101: 1)"
+        );
+        assert_eq!(h[1].to_string(), "uid 1001: 1 group (pid 200: 1)");
+        assert!(holdings(&[]).is_empty());
     }
 }

@@ -13,6 +13,8 @@
 # Usage: runtimes/openmpi/bench.sh [ITERS [ROUNDS]]    (after test.sh or make all tests)
 #        runtimes/openmpi/trixie.sh bench [ITERS [ROUNDS]]   the same on OpenMPI 5.0 (chroot)
 #        GBA_BENCH_SHAPES="per-rank" GBA_BENCH_NPS="2 4" ...   fewer cases
+#        GBA_TEAM_CACHE=0 ...   no reuse of a freed communicator's group (every team configures)
+#   Where a team's formation goes, phase by phase: runtimes/openmpi/team_cost.sh.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -33,8 +35,10 @@ gba_ompi_env "$BUILD" "$FABRIC"
 # or each take a port of its own (tests/port-per-rank): two shapes of the same job.
 SHAPES=${GBA_BENCH_SHAPES:-per-rank shared}
 NPS=${GBA_BENCH_NPS:-2 4 8}
+CACHE=()
+[ -n "${GBA_TEAM_CACHE:-}" ] && CACHE=(-x GBA_TEAM_CACHE)
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), GBA_TEAM_CACHE=${GBA_TEAM_CACHE:-default}; OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
 for shape in $SHAPES; do
     W=()
     [ "$shape" = per-rank ] && W=("$HERE/tests/port-per-rank")
@@ -51,7 +55,7 @@ for shape in $SHAPES; do
     for np in $NPS; do
         it=$ITERS
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
-        mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC -np $np \
+        mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC "${CACHE[@]}" -np $np \
             "${W[@]}" "$BUILD/bench_barrier" $it $((2 * ROUNDS))
     done
     for np in $NPS; do

@@ -73,7 +73,8 @@ static void gba_release_team(mca_coll_gba_barrier_module_t *m)
             GBA_LOG(1, "releasing GBA group %u: %s (%d): %s", m->group, gba_strerror(rc), rc,
                     gba_last_error());
         } else {
-            GBA_LOG(10, "released GBA group %u after %llu barriers", m->group,
+            GBA_LOG(10, "team on GBA group %u done after %llu barriers (the group parked "
+                        "for the same ranks' next communicator, or released)", m->group,
                     (unsigned long long)m->barriers);
         }
         m->team = NULL;
