@@ -3,7 +3,10 @@
 //! against the simulator or a device behind any transport that implements [`Bus`].
 
 pub mod checks;
+mod effects;
+pub mod gaps;
 pub mod rtl;
+mod views;
 
 use std::path::PathBuf;
 
@@ -49,7 +52,7 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     );
     let started = std::time::Instant::now();
     let mut bus = rtl::RtlBus::start(&harness, &args.rtl.join(format!("{name}_hwif.tsv")))?;
-    let report = checks::run(&device, &mut bus)?;
+    let report = checks::run(&device, &mut bus, &gaps::Gaps::rtl(&device))?;
     for failure in &report.failures {
         println!("FAIL {failure}");
     }
