@@ -40,6 +40,20 @@ pub struct Report {
 }
 
 impl Report {
+    /// The not-run notes (`PLACE: CHECK: REASON`) grouped by check and reason, in the order
+    /// they first came, each with the places it concerns.
+    pub fn not_run_by_reason(&self) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for note in &self.not_run {
+            let (place, why) = note.split_once(": ").unwrap_or(("", note));
+            match out.iter_mut().find(|(w, _)| w == why) {
+                Some((_, places)) => places.push(place.to_string()),
+                None => out.push((why.to_string(), vec![place.to_string()])),
+            }
+        }
+        out
+    }
+
     pub(super) fn check(
         &mut self,
         ok: bool,
@@ -184,8 +198,8 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
         elements.retain(|e| !e.view);
     }
     reset_values(&elements, bus, &mut report)?;
-    read_only(&elements, bus, &mut report)?;
-    write_only(&elements, bus, &mut report)?;
+    read_only(&elements, bus, gaps, &mut report)?;
+    write_only(&elements, bus, gaps, &mut report)?;
     bit_bash(&elements, bus, &mut report)?;
     super::effects::run(&elements, bus, gaps, &mut report)?;
     hardware_writes(&elements, bus, &mut report)?;
@@ -203,7 +217,7 @@ fn reset_values(
     if !bus.reset()? {
         report
             .not_run
-            .push("reset: the transport cannot reset the device; values checked as found".into());
+            .push("every register: reset value: the transport cannot reset the device, so the values are checked as found".into());
     }
     for e in elements.iter().filter(|e| e.reg.access.is_readable()) {
         let value = bus.read(e.addr, e.width())?;
@@ -224,7 +238,12 @@ fn reset_values(
     Ok(())
 }
 
-fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+fn read_only(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    gaps: &Gaps,
+    report: &mut Report,
+) -> Result<(), String> {
     bus.reset()?;
     // A write through a read-only view may reach the other view's storage (a FIFO's faces):
     // the alternate checks say what a view's write does.
@@ -236,6 +255,14 @@ fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Re
             .filter(|f| e.access(f) == Access::ReadOnly && f.side_effect.is_none())
             .collect();
         if ro.is_empty() {
+            continue;
+        }
+        if let Some(reason) = &gaps.read_only {
+            for f in ro {
+                report
+                    .not_run
+                    .push(format!("{}: read-only: {reason}", e.field_path(f)));
+            }
             continue;
         }
         let flipped = ro.iter().fold(e.base(), |v, f| v ^ f.bits.mask());
@@ -259,8 +286,14 @@ fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Re
     Ok(())
 }
 
-fn write_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+fn write_only(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    gaps: &Gaps,
+    report: &mut Report,
+) -> Result<(), String> {
     bus.reset()?;
+
     for e in elements
         .iter()
         .filter(|e| *e.reg.access == Access::WriteOnly && !e.view)
@@ -268,6 +301,12 @@ fn write_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> R
         let mask = e.reg.fields.iter().fold(0, |m, f| m | f.bits.mask()) & !e.reg.write_one_mask();
         let written = 0xa5a5_a5a5_a5a5_a5a5 & mask;
         if written == 0 {
+            continue;
+        }
+        if let Some(reason) = &gaps.write_only {
+            report
+                .not_run
+                .push(format!("{}: write-only: {reason}", e.path));
             continue;
         }
         bus.write(e.addr, e.width(), written)?;
@@ -387,17 +426,29 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
     // Views share their primary's bytes (the alternate checks cover them); lock bits keep
     // the value that unlocks, written first, so that every other write lands.
     let primaries: Vec<&Element> = elements.iter().filter(|e| !e.view).collect();
+    // What the fields no write targets hold before the writes (on a device that cannot be
+    // reset, not their reset values): they must hold it after.
     let mut expected = Vec::with_capacity(primaries.len());
+    let mut found = Vec::with_capacity(primaries.len());
     for (i, e) in primaries.iter().enumerate() {
         let (held, held_value) = super::views::lock_bits(elements, e);
         let rw = e.plain_rw_mask() & !held;
-        let value = (e.base() & !rw & !held) | (pattern(i as u64) & rw) | held_value;
-        expected.push(value);
+        let before = if e.reg.access.is_readable() {
+            bus.read(e.addr, e.width())?
+        } else {
+            e.base()
+        };
+        expected.push((before & !rw & !held) | (pattern(i as u64) & rw) | held_value);
+        found.push(before);
     }
     for first in [true, false] {
         for (e, &value) in primaries.iter().zip(&expected) {
             if (super::views::lock_bits(elements, e).0 != 0) == first && e.plain_rw_mask() != 0 {
-                bus.write(e.addr, e.width(), value)?;
+                bus.write(
+                    e.addr,
+                    e.width(),
+                    (value & e.plain_rw_mask()) | (e.base() & !e.plain_rw_mask()),
+                )?;
             }
         }
     }
@@ -422,6 +473,16 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
                     get(want, f)
                 ),
             );
+        }
+    }
+    // Put back what was found (a device keeps its state between runs), locked registers
+    // while their locks are still open.
+    for first in [false, true] {
+        for (e, &before) in primaries.iter().zip(&found) {
+            let rw = e.plain_rw_mask();
+            if (super::views::lock_bits(elements, e).0 != 0) == first && rw != 0 {
+                bus.write(e.addr, e.width(), (before & rw) | (e.base() & !rw))?;
+            }
         }
     }
     Ok(())

@@ -13,6 +13,10 @@ pub struct Gaps {
     pub locks: Option<String>,
     /// Why the backend has no alternate views, if it has none.
     pub alternates: Option<String>,
+    /// Why the backend cannot refuse a store to a read-only field, if it cannot.
+    pub read_only: Option<String>,
+    /// Why the backend cannot hide a write-only register's value, if it cannot.
+    pub write_only: Option<String>,
 }
 
 impl Gaps {
@@ -56,11 +60,34 @@ impl Gaps {
         Gaps {
             effects,
             locks,
+            read_only: None,
+            write_only: None,
             alternates: Some(
                 "PeakRDL-regblock builds one register per address, so `gba rtl` leaves alternate \
                  views out and their address reaches the primary register"
                     .into(),
             ),
+        }
+    }
+
+    /// The simulator: its register window is shared memory, which stores what any host
+    /// writes; the switch model acts on it (a RESET, an ENABLE) and rewrites what it owns only
+    /// when it steps, which `gba verify` does not make it do (a step would act on the checks'
+    /// writes: join groups, raise errors). So a store into a read-only field stays until the
+    /// model rewrites it, a doorbell reads back, and a woset bit is what was last written.
+    pub fn simulator() -> Gaps {
+        let why = "the simulator's window is shared memory, which cannot refuse a store";
+        Gaps {
+            effects: vec![(
+                SideEffect::WriteOneToSet,
+                format!("{why}: the switch model acts on the bit (and clears it) at its next step"),
+            )],
+            locks: None,
+            alternates: None,
+            read_only: Some(format!(
+                "{why}: a write stays until the switch model rewrites the register"
+            )),
+            write_only: Some(format!("{why}: a read returns what was written")),
         }
     }
 }
