@@ -153,7 +153,7 @@ fn cleared(
 }
 
 /// What the field holds after `value` is written over `current`, by the spec's effect.
-fn after_write(effect: SideEffect, current: u64, value: u64, all: u64) -> u64 {
+pub(super) fn after_write(effect: SideEffect, current: u64, value: u64, all: u64) -> u64 {
     let ones = value & all;
     let zeros = !value & all;
     match effect {

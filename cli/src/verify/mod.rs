@@ -6,6 +6,8 @@ pub mod checks;
 pub mod device;
 mod effects;
 pub mod gaps;
+#[cfg(test)]
+mod model;
 pub mod rtl;
 mod views;
 
