@@ -6,6 +6,7 @@ pub mod checks;
 pub mod device;
 mod effects;
 pub mod gaps;
+pub mod hal;
 #[cfg(test)]
 mod model;
 pub mod rtl;
@@ -44,6 +45,11 @@ pub struct VerifyArgs {
     /// (a board's bring-up). The checks write every register of every group.
     #[arg(long)]
     pub device: Option<String>,
+    /// Instead of the checks, run gba-hal's own configure sequence (claim group 0, configure,
+    /// wait for READY, release) against the RTL, this command playing the switch through the
+    /// RTL's hardware-write port.
+    #[arg(long, requires = "rtl")]
+    pub hal: bool,
     /// Run on a device that is in use (groups busy or claimed), breaking what runs there.
     #[arg(long, requires = "device")]
     pub force: bool,
@@ -65,6 +71,13 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
                 started.elapsed().as_secs_f64()
             );
             let bus = rtl::RtlBus::start(&harness, &dir.join(format!("{name}_hwif.tsv")))?;
+            if args.hal {
+                for line in hal::configure_sequence(&device, bus)? {
+                    println!("{line}");
+                }
+                println!("verify: the HAL's configure sequence completed against the RTL");
+                return Ok(true);
+            }
             (Box::new(bus), gaps::Gaps::rtl(&device))
         }
         (None, Some(address)) => {
