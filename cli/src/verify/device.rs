@@ -31,7 +31,7 @@ impl DeviceBus {
                 path.display()
             ));
         }
-        let device = AnyDevice::open(&parsed).map_err(|e| format!("{address}: {}", chain(&e)))?;
+        let device = AnyDevice::open(&parsed).map_err(|e| chain(&e))?;
         let bus = DeviceBus { device };
         if !force && let Some(busy) = bus.in_use() {
             return Err(format!(
