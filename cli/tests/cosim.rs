@@ -143,6 +143,11 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
     let clean = clean.to_str().unwrap();
     let rtl = gba(&["rtl", "--spec", spec, "--out", clean]);
     assert!(rtl.status.success(), "{}", text(&rtl));
+    assert!(
+        text(&rtl).contains("2 alternate view(s) left out of the RTL"),
+        "{}",
+        text(&rtl)
+    );
     let verify = gba(&["verify", "--spec", spec, "--rtl", clean]);
     let report = text(&verify);
     assert!(verify.status.success(), "{report}");
