@@ -153,9 +153,9 @@ impl<B: Backend> Device<B> {
         })
     }
 
-    /// Writes `value` (its low `width` bits) into the `width`-bit register at byte `offset` of the window with the
-    /// backend's mechanism, for tools that drive registers from a description (`gba verify
-    /// --device`, a board's bring-up). `false` (nothing written) on the same terms as
+    /// Writes `value` (its low `width` bits) into the `width`-bit register at byte `offset` of
+    /// the window with the backend's mechanism, for tools that drive registers from a
+    /// description (`gba verify --device`, a board's bring-up). `false` (nothing written) on the same terms as
     /// [`read_raw`](Self::read_raw) returns `None`. It writes whatever it is given, bypassing
     /// the claims: a write into a group another process holds disturbs that process.
     pub fn write_raw(&self, offset: usize, width: u32, value: u64) -> bool {
