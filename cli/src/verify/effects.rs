@@ -74,9 +74,13 @@ fn write_one_to_set(
         format!("writing 0 made it {before:#x}"),
     );
     bus.write(e.addr, e.width(), put(base, f, all))?;
-    let set = get(bus.read(e.addr, e.width())?, f);
-    // Self-clearing bits may read 0 already; a bit that stays set must not be cleared by
-    // writing 0.
+    let mut set = get(bus.read(e.addr, e.width())?, f);
+    // Self-clearing bits may read 0 already, or on the next read (a one-cycle pulse that a
+    // read right after the write still sees: regblock's `singlepulse` behind a 64-bit
+    // register's read buffer); a bit that stays set must not be cleared by writing 0.
+    if set == all && get(bus.read(e.addr, e.width())?, f) == 0 {
+        set = 0;
+    }
     if set == all {
         bus.write(e.addr, e.width(), base)?;
         let after = get(bus.read(e.addr, e.width())?, f);
@@ -215,8 +219,9 @@ fn written(
     Ok(())
 }
 
-/// `singlepulse`: writing 1s reads 0 at once (the pulse lasted one cycle), and so does
-/// writing 0. (The pulse itself goes to the hardware side, which the bus cannot see.)
+/// `singlepulse`: after writing 1s the field reads 0 by the second read (a read right after
+/// the write may still see the one-cycle pulse), and writing 0 leaves it 0. (The pulse itself
+/// goes to the hardware side, which the bus cannot see.)
 fn single_pulse(
     e: &Element,
     f: &Field,
@@ -226,12 +231,13 @@ fn single_pulse(
     let all = f.bits.value_mask();
     for value in [all, 0] {
         bus.write(e.addr, e.width(), put(e.base(), f, value))?;
+        let first = get(bus.read(e.addr, e.width())?, f);
         let got = get(bus.read(e.addr, e.width())?, f);
         report.check(
-            got == 0,
+            got == 0 && (value != 0 || first == 0),
             e.field_path(f),
             "singlepulse",
-            format!("writing {value:#x} left it reading {got:#x}, not 0"),
+            format!("writing {value:#x} left it reading {first:#x}, then {got:#x}, not 0"),
         );
     }
     Ok(())

@@ -210,7 +210,7 @@ fn a_pulse_that_stays_is_named() {
     });
     assert_eq!(
         failures(&report),
-        ["regs.PULSE.GO: singlepulse: writing 0x1 left it reading 0x1, not 0"]
+        ["regs.PULSE.GO: singlepulse: writing 0x1 left it reading 0x1, then 0x1, not 0"]
     );
 }
 
