@@ -141,9 +141,10 @@ stage_cosim() {
         return
     fi
     # By default gba.yaml's register block with 2 groups instead of 32 (the same registers;
-    # clean, and mutated three ways); GBA_COSIM_FULL=1 adds the whole 32-group window (a
-    # Verilator build of minutes and 115,000 checks).
-    local filter=a_mutated_rtl_fails_naming_the_register_and_field
+    # clean, with gba-hal's configure sequence, and mutated three ways) and tests/fixtures/cosim/effects.yaml's (every side
+    # effect, locks, views; clean, and three effects swapped); GBA_COSIM_FULL=1 adds the
+    # whole 32-group window (a Verilator build of minutes and 115,000 checks).
+    local filter="a_mutated_rtl_fails_naming_the_register_and_field every_side_effect_of_the_effects_map_and_three_mutants"
     [ -n "${GBA_COSIM_FULL:-}" ] && filter=
     cargo test -p gba --test cosim -- --ignored $filter 2>&1 | tee -a "$log"
     # The generated PAC's typed handles over the RTL (`gba_pac::Device::on_bus`): a unit test

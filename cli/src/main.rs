@@ -113,8 +113,9 @@ enum Command {
     /// verilator`).
     Rtl(rtl::RtlArgs),
     /// Conformance checks generated from the spec (reset values, read-only, write-only,
-    /// bit-bash, side effects, hardware writes, aliasing) against the RTL `gba rtl` wrote,
-    /// built with Verilator and driven over APB4; exit 1 naming each failing field.
+    /// bit-bash, side effects, hardware writes, write locks, alternate views, aliasing)
+    /// against the RTL `gba rtl` wrote (built with Verilator, driven over APB4) or a device
+    /// (a board's bring-up); exit 1 naming each failing field, listing what was not run.
     Verify(verify::VerifyArgs),
     /// Convert a CMSIS-SVD file into a spec; what the spec cannot carry is listed on stderr.
     ImportSvd {

@@ -143,6 +143,11 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.read_raw(offset, width))
     }
 
+    /// See [`gba_hal::Device::write_raw`].
+    pub fn write_raw(&self, offset: usize, width: u32, value: u64) -> bool {
+        on_device!(&self.inner.device, d => d.write_raw(offset, width, value))
+    }
+
     /// BARRIERS_COMPLETED of this port: episodes completed in all its groups.
     pub fn barriers_completed(&self) -> u64 {
         use gba_pac::tock_registers::interfaces::Readable;

@@ -153,6 +153,35 @@ impl<B: Backend> Device<B> {
         })
     }
 
+    /// Writes `value` (its low `width` bits) into the `width`-bit register at byte `offset` of
+    /// the window with the backend's mechanism, for tools that drive registers from a
+    /// description (`gba verify --device`, a board's bring-up). `false` (nothing written) on the same terms as
+    /// [`read_raw`](Self::read_raw) returns `None`. It writes whatever it is given, bypassing
+    /// the claims: a write into a group another process holds disturbs that process.
+    pub fn write_raw(&self, offset: usize, width: u32, value: u64) -> bool {
+        let bytes = (width / 8) as usize;
+        if !matches!(width, 32 | 64)
+            || !offset.is_multiple_of(bytes)
+            || offset
+                .checked_add(bytes)
+                .is_none_or(|end| end > gba_pac::Device::SIZE)
+        {
+            return false;
+        }
+        let ptr = self.regs.as_ptr().wrapping_add(offset);
+        // SAFETY: as in `read_raw`: `offset..offset + bytes` lies inside the window, aligned
+        // for the width, and the window is valid for writes with the backend's mechanism for
+        // as long as `self` lives (the `Backend` contract).
+        unsafe {
+            if width == 32 {
+                <B::Mechanism as gba_pac::common::Mechanism<u32>>::store(ptr.cast(), value as u32);
+            } else {
+                <B::Mechanism as gba_pac::common::Mechanism<u64>>::store(ptr.cast(), value);
+            }
+        }
+        true
+    }
+
     /// Calls `progress` and spins or yields until `done` or `timeout` passes (`None`: for
     /// ever).
     pub(crate) fn wait_until(

@@ -60,17 +60,19 @@ pub fn run(args: &RtlArgs, spec: &Path) -> Result<String, String> {
         None => {
             let device = gba_codegen::load_for(spec, &[Output::SystemRdl])
                 .map_err(|e| format!("{}: {e}", spec.display()))?;
-            if device.blocks.iter().any(|b| b.alternate_of.is_some())
-                || device
-                    .blocks
-                    .iter()
-                    .any(|b| b.registers.iter().any(|r| r.alternate_of.is_some()))
-            {
-                return Err(format!(
-                    "{}: the spec has alternate views; PeakRDL-regblock builds one register \
-                     per address, so `gba rtl` cannot build this spec's register block",
+            // What the SystemRDL cannot carry (single pulses, locks) is not in the RTL either.
+            for warning in device.warnings() {
+                eprintln!("warning: {}: {}", spec.display(), warning.message);
+            }
+            let (device, left_out) = without_alternates(device.into_device());
+            if left_out > 0 {
+                eprintln!(
+                    "warning: {}: {left_out} alternate view(s) left out of the RTL: \
+                     PeakRDL-regblock builds one register per address, so each address \
+                     reaches its primary register; `gba verify` lists the views' checks as \
+                     not run",
                     spec.display()
-                ));
+                );
             }
             let name = gba_codegen::names::lower(&device.name);
             let provenance = Provenance {
@@ -100,6 +102,20 @@ pub fn run(args: &RtlArgs, spec: &Path) -> Result<String, String> {
         );
     }
     Ok(name)
+}
+
+/// The device without its alternate views (blocks and registers that declare `alternate_of`),
+/// and how many were left out.
+fn without_alternates(mut device: gba_codegen::Device) -> (gba_codegen::Device, usize) {
+    let blocks = device.blocks.len();
+    device.blocks.retain(|b| b.alternate_of.is_none());
+    let mut left_out = blocks - device.blocks.len();
+    for block in &mut device.blocks {
+        let registers = block.registers.len();
+        block.registers.retain(|r| r.alternate_of.is_none());
+        left_out += registers - block.registers.len();
+    }
+    (device, left_out)
 }
 
 /// The device name of a SystemRDL file `gba rtl` wrote (`gba_flat.rdl` → `gba`).

@@ -14,7 +14,7 @@ pub fn element_name(name: &str, index: u64) -> String {
 }
 
 /// `device` with every block array and register array replaced by its elements, at their
-/// addresses. Alternates keep their names (the RTL path refuses them before this matters).
+/// addresses. Alternates keep their names (the RTL path leaves them out before this matters).
 pub fn unroll(device: &Device) -> Device {
     let mut out = device.clone();
     out.blocks = device

@@ -1,8 +1,9 @@
 //! The conformance checks, generated from the spec's model: every register element and
 //! field, in the order reset values, read-only, write-only, bit-bash of read-write fields,
-//! side effects, hardware writes, aliasing. Each failure names the register element and the
-//! field in the spec's terms (`group[3].STATUS.READY`). Alternate views are not checked
-//! yet (the RTL path refuses specs that have them).
+//! side effects ([`super::effects`]), hardware writes, write locks and alternate views
+//! ([`super::views`]), aliasing. Each failure names the register element and the field in
+//! the spec's terms (`group[3].STATUS.READY`). What the backend is known not to build
+//! ([`Gaps`]) is listed as not run, by register and field, never passed.
 //!
 //! The checks write every writable register, the doorbell included: against a real device
 //! they are for a board in bring-up, not one in service.
@@ -10,9 +11,10 @@
 use std::fmt;
 
 use gba_codegen::Device;
-use gba_codegen::model::{Access, Field, Register, SideEffect};
+use gba_codegen::model::{Access, Field, Register};
 
 use super::Bus;
+use super::gaps::Gaps;
 use crate::rtl::unroll::element_name;
 
 #[derive(Debug)]
@@ -38,7 +40,27 @@ pub struct Report {
 }
 
 impl Report {
-    fn check(&mut self, ok: bool, place: String, check: &'static str, detail: String) -> bool {
+    /// The not-run notes (`PLACE: CHECK: REASON`) grouped by check and reason, in the order
+    /// they first came, each with the places it concerns.
+    pub fn not_run_by_reason(&self) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for note in &self.not_run {
+            let (place, why) = note.split_once(": ").unwrap_or(("", note));
+            match out.iter_mut().find(|(w, _)| w == why) {
+                Some((_, places)) => places.push(place.to_string()),
+                None => out.push((why.to_string(), vec![place.to_string()])),
+            }
+        }
+        out
+    }
+
+    pub(super) fn check(
+        &mut self,
+        ok: bool,
+        place: String,
+        check: &'static str,
+        detail: String,
+    ) -> bool {
         if ok {
             self.passed += 1;
         } else {
@@ -53,39 +75,48 @@ impl Report {
 }
 
 /// One register element: a register of one block element, one array element of it.
-struct Element<'a> {
+pub(super) struct Element<'a> {
     /// In the spec's terms: `group[3].MEMBER_MASK[2]`.
-    path: String,
+    pub path: String,
+    /// Its block element in the spec's terms: `group[3]`.
+    pub block: String,
     /// In the RTL's unrolled terms: `group_3.MEMBER_MASK_2`.
-    hw: String,
-    addr: u64,
-    reg: &'a Register,
+    pub hw: String,
+    pub addr: u64,
+    pub reg: &'a Register,
+    /// An alternate view: the register, or its block, declares `alternate_of`.
+    pub view: bool,
 }
 
 impl Element<'_> {
-    fn width(&self) -> u32 {
+    pub fn width(&self) -> u32 {
         *self.reg.width
     }
-    fn field_path(&self, field: &Field) -> String {
+    pub fn field_path(&self, field: &Field) -> String {
         format!("{}.{}", self.path, *field.name)
     }
-    fn access(&self, field: &Field) -> Access {
+    pub fn access(&self, field: &Field) -> Access {
         field.effective_access(self.reg)
     }
-    /// The reset value with write-one bits cleared: what a write that means no change
-    /// writes.
-    fn base(&self) -> u64 {
-        *self.reg.reset & !self.reg.write_one_mask()
+    /// The reset value with every write side effect's bits at the value that leaves them
+    /// (0 for write-1 effects and pulses, 1 for write-0 effects): what a write that means no
+    /// change writes.
+    pub fn base(&self) -> u64 {
+        (*self.reg.reset & !self.reg.write_one_mask()) | self.reg.write_zero_mask()
     }
     /// Read-write fields without side effects: what a bit-bash may write freely.
-    fn plain_rw(&self) -> impl Iterator<Item = &Field> {
+    pub fn plain_rw(&self) -> impl Iterator<Item = &Field> {
         self.reg
             .fields
             .iter()
             .filter(|f| self.access(f) == Access::ReadWrite && f.side_effect.is_none())
     }
+    /// Bits of [`plain_rw`](Self::plain_rw) fields.
+    pub fn plain_rw_mask(&self) -> u64 {
+        self.plain_rw().fold(0, |m, f| m | f.bits.mask())
+    }
     /// Fields whose read value must be stable: readable, no side effect.
-    fn stable_mask(&self) -> u64 {
+    pub fn stable_mask(&self) -> u64 {
         self.reg
             .fields
             .iter()
@@ -94,7 +125,7 @@ impl Element<'_> {
     }
 }
 
-fn elements(device: &Device) -> Vec<Element<'_>> {
+pub(super) fn elements(device: &Device) -> Vec<Element<'_>> {
     let mut out = Vec::new();
     for block in &device.blocks {
         let (count, stride) = block
@@ -122,9 +153,11 @@ fn elements(device: &Device) -> Vec<Element<'_>> {
                     };
                     out.push(Element {
                         path: format!("{bpath}.{rpath}"),
+                        block: bpath.clone(),
                         hw: format!("{bhw}.{rhw}"),
                         addr: *block.offset + b * stride + offset,
                         reg,
+                        view: block.alternate_of.is_some() || reg.alternate_of.is_some(),
                     });
                 }
             }
@@ -133,32 +166,45 @@ fn elements(device: &Device) -> Vec<Element<'_>> {
     out
 }
 
-fn get(value: u64, field: &Field) -> u64 {
+pub(super) fn get(value: u64, field: &Field) -> u64 {
     (value & field.bits.mask()) >> field.bits.lsb
 }
 
-fn put(value: u64, field: &Field, field_value: u64) -> u64 {
+pub(super) fn put(value: u64, field: &Field, field_value: u64) -> u64 {
     (value & !field.bits.mask()) | ((field_value << field.bits.lsb) & field.bits.mask())
 }
 
 /// A pattern per register for the aliasing check (splitmix64: distinct, dense in ones).
-fn pattern(index: u64) -> u64 {
+pub(super) fn pattern(index: u64) -> u64 {
     let mut z = index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
 
-/// Runs every check; `Err` only when the transport itself fails.
-pub fn run(device: &Device, bus: &mut dyn Bus) -> Result<Report, String> {
-    let elements = elements(device);
+/// Runs every check; `Err` only when the transport itself fails. `gaps`: what the backend
+/// is known not to build, whose checks are listed as not run.
+pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, String> {
+    let mut elements = elements(device);
     let mut report = Report::default();
+    if let Some(reason) = &gaps.alternates {
+        // The backend has no such view: its address reaches the primary register, whose
+        // own checks run; every check of the view is not run.
+        for e in elements.iter().filter(|e| e.view) {
+            report
+                .not_run
+                .push(format!("{}: alternate view: {reason}", e.path));
+        }
+        elements.retain(|e| !e.view);
+    }
     reset_values(&elements, bus, &mut report)?;
-    read_only(&elements, bus, &mut report)?;
-    write_only(&elements, bus, &mut report)?;
+    read_only(&elements, bus, gaps, &mut report)?;
+    write_only(&elements, bus, gaps, &mut report)?;
     bit_bash(&elements, bus, &mut report)?;
-    side_effects(&elements, bus, &mut report)?;
+    super::effects::run(&elements, bus, gaps, &mut report)?;
     hardware_writes(&elements, bus, &mut report)?;
+    super::views::locks(&elements, bus, gaps, &mut report)?;
+    super::views::alternates(&elements, bus, &mut report)?;
     aliasing(&elements, bus, &mut report)?;
     Ok(report)
 }
@@ -171,7 +217,7 @@ fn reset_values(
     if !bus.reset()? {
         report
             .not_run
-            .push("reset: the transport cannot reset the device; values checked as found".into());
+            .push("every register: reset value: the transport cannot reset the device, so the values are checked as found".into());
     }
     for e in elements.iter().filter(|e| e.reg.access.is_readable()) {
         let value = bus.read(e.addr, e.width())?;
@@ -192,9 +238,16 @@ fn reset_values(
     Ok(())
 }
 
-fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+fn read_only(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    gaps: &Gaps,
+    report: &mut Report,
+) -> Result<(), String> {
     bus.reset()?;
-    for e in elements {
+    // A write through a read-only view may reach the other view's storage (a FIFO's faces):
+    // the alternate checks say what a view's write does.
+    for e in elements.iter().filter(|e| !e.view) {
         let ro: Vec<&Field> = e
             .reg
             .fields
@@ -202,6 +255,14 @@ fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Re
             .filter(|f| e.access(f) == Access::ReadOnly && f.side_effect.is_none())
             .collect();
         if ro.is_empty() {
+            continue;
+        }
+        if let Some(reason) = &gaps.read_only {
+            for f in ro {
+                report
+                    .not_run
+                    .push(format!("{}: read-only: {reason}", e.field_path(f)));
+            }
             continue;
         }
         let flipped = ro.iter().fold(e.base(), |v, f| v ^ f.bits.mask());
@@ -225,15 +286,27 @@ fn read_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Re
     Ok(())
 }
 
-fn write_only(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+fn write_only(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    gaps: &Gaps,
+    report: &mut Report,
+) -> Result<(), String> {
     bus.reset()?;
+
     for e in elements
         .iter()
-        .filter(|e| *e.reg.access == Access::WriteOnly)
+        .filter(|e| *e.reg.access == Access::WriteOnly && !e.view)
     {
         let mask = e.reg.fields.iter().fold(0, |m, f| m | f.bits.mask()) & !e.reg.write_one_mask();
         let written = 0xa5a5_a5a5_a5a5_a5a5 & mask;
         if written == 0 {
+            continue;
+        }
+        if let Some(reason) = &gaps.write_only {
+            report
+                .not_run
+                .push(format!("{}: write-only: {reason}", e.path));
             continue;
         }
         bus.write(e.addr, e.width(), written)?;
@@ -257,31 +330,19 @@ fn bit_bash(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
     bus.reset()?;
     for e in elements {
         let base = e.base();
+        let mut unlocked = false;
         for f in e.plain_rw() {
-            let others = e.stable_mask() & !f.bits.mask();
+            if !unlocked {
+                super::views::unlock(elements, e, bus)?;
+                unlocked = true;
+            }
             let all = f.bits.value_mask();
             'field: for k in 0..f.bits.width() {
                 for (kind, v) in [("walking 1", 1u64 << k), ("walking 0", all ^ (1u64 << k))] {
-                    let written = put(base, f, v);
-                    bus.write(e.addr, e.width(), written)?;
+                    bus.write(e.addr, e.width(), put(base, f, v))?;
                     let value = bus.read(e.addr, e.width())?;
-                    let ok = report.check(
-                        get(value, f) == v,
-                        e.field_path(f),
-                        "bit-bash",
-                        format!("{kind}: wrote {v:#x}, read {:#x}", get(value, f)),
-                    ) && report.check(
-                        value & others == base & others,
-                        e.path.clone(),
-                        "bit-bash",
-                        format!(
-                            "writing {} = {v:#x} changed other fields: {:#x} instead of {:#x}",
-                            *f.name,
-                            value & others,
-                            base & others
-                        ),
-                    );
-                    if !ok {
+                    let what = format!("{kind}: wrote {v:#x}");
+                    if !field_alone(report, e, f, value, v, base, "bit-bash", &what) {
                         break 'field;
                     }
                 }
@@ -292,111 +353,36 @@ fn bit_bash(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
     Ok(())
 }
 
-fn side_effects(
-    elements: &[Element],
-    bus: &mut dyn Bus,
+/// Checks that `f` reads `v` in `value` and that the register's other stable fields still
+/// read as in `base`; `what` says what was done (`walking 1: wrote 0x1`).
+#[allow(clippy::too_many_arguments)]
+fn field_alone(
     report: &mut Report,
-) -> Result<(), String> {
-    bus.reset()?;
-    for e in elements {
-        let base = e.base();
-        for f in &e.reg.fields {
-            let Some(effect) = f.side_effect else {
-                continue;
-            };
-            let all = f.bits.value_mask();
-            let place = e.field_path(f);
-            match *effect {
-                SideEffect::WriteOneToSet => {
-                    bus.write(e.addr, e.width(), base)?;
-                    let before = get(bus.read(e.addr, e.width())?, f);
-                    report.check(
-                        before == get(*e.reg.reset, f),
-                        place.clone(),
-                        "w1s",
-                        format!("writing 0 made it {before:#x}"),
-                    );
-                    bus.write(e.addr, e.width(), put(base, f, all))?;
-                    let set = get(bus.read(e.addr, e.width())?, f);
-                    // Self-clearing bits may read 0 already; a bit that stays set must not be
-                    // cleared by writing 0.
-                    if set == all {
-                        bus.write(e.addr, e.width(), base)?;
-                        let after = get(bus.read(e.addr, e.width())?, f);
-                        report.check(
-                            after == all,
-                            place,
-                            "w1s",
-                            format!("writing 0 cleared it to {after:#x}"),
-                        );
-                    } else {
-                        report.check(
-                            set == 0,
-                            place,
-                            "w1s",
-                            format!("writing 1s made it {set:#x}"),
-                        );
-                    }
-                    bus.reset()?;
-                }
-                SideEffect::WriteOneToClear | SideEffect::ReadToClear => {
-                    let hw = format!("{}.{}", e.hw, *f.name);
-                    if !bus.hw_write(&hw, all)? {
-                        report.not_run.push(format!(
-                            "{place}: {}: the transport cannot make hardware set it",
-                            effect.keyword()
-                        ));
-                        continue;
-                    }
-                    let set = get(bus.read(e.addr, e.width())?, f);
-                    let ok = report.check(
-                        set == all,
-                        place.clone(),
-                        effect.keyword(),
-                        format!("hardware set it to {all:#x}, read {set:#x}"),
-                    );
-                    if ok && *effect == SideEffect::WriteOneToClear {
-                        bus.write(e.addr, e.width(), base)?;
-                        let kept = get(bus.read(e.addr, e.width())?, f);
-                        report.check(
-                            kept == all,
-                            place.clone(),
-                            "w1c",
-                            format!("writing 0 changed it to {kept:#x}"),
-                        );
-                        bus.write(e.addr, e.width(), put(base, f, all))?;
-                        let cleared = get(bus.read(e.addr, e.width())?, f);
-                        report.check(
-                            cleared == 0,
-                            place,
-                            "w1c",
-                            format!("writing 1s left {cleared:#x}"),
-                        );
-                    } else if ok {
-                        let cleared = get(bus.read(e.addr, e.width())?, f);
-                        report.check(
-                            cleared == 0,
-                            place,
-                            "rc",
-                            format!("a second read returned {cleared:#x}"),
-                        );
-                    }
-                    bus.reset()?;
-                }
-                // Named in the report's "not run" list, never passed silently.
-                SideEffect::WriteOneToToggle
-                | SideEffect::WriteZeroToClear
-                | SideEffect::WriteZeroToSet
-                | SideEffect::WriteZeroToToggle
-                | SideEffect::SinglePulse
-                | SideEffect::ReadToSet => report.not_run.push(format!(
-                    "{place}: {}: no conformance check for this side effect yet",
-                    effect.keyword()
-                )),
-            }
-        }
-    }
-    Ok(())
+    e: &Element,
+    f: &Field,
+    value: u64,
+    v: u64,
+    base: u64,
+    check: &'static str,
+    what: &str,
+) -> bool {
+    let others = e.stable_mask() & !f.bits.mask();
+    report.check(
+        get(value, f) == v,
+        e.field_path(f),
+        check,
+        format!("{what}, read {:#x}", get(value, f)),
+    ) && report.check(
+        value & others == base & others,
+        e.path.clone(),
+        check,
+        format!(
+            "{what} into {} changed other fields: {:#x} instead of {:#x}",
+            *f.name,
+            value & others,
+            base & others
+        ),
+    )
 }
 
 fn hardware_writes(
@@ -405,7 +391,8 @@ fn hardware_writes(
     report: &mut Report,
 ) -> Result<(), String> {
     bus.reset()?;
-    for e in elements {
+    // Hardware writes a register's storage: through its primary, not a view.
+    for e in elements.iter().filter(|e| !e.view) {
         for f in e
             .reg
             .fields
@@ -414,7 +401,6 @@ fn hardware_writes(
         {
             let hw = format!("{}.{}", e.hw, *f.name);
             let all = f.bits.value_mask();
-            let others = e.stable_mask() & !f.bits.mask();
             let reset = *e.reg.reset;
             for v in [0x5555_5555_5555_5555 & all, 0xaaaa_aaaa_aaaa_aaaa & all] {
                 if !bus.hw_write(&hw, v)? {
@@ -425,23 +411,8 @@ fn hardware_writes(
                     break;
                 }
                 let value = bus.read(e.addr, e.width())?;
-                let ok = report.check(
-                    get(value, f) == v,
-                    e.field_path(f),
-                    "hardware write",
-                    format!("hardware wrote {v:#x}, software read {:#x}", get(value, f)),
-                ) && report.check(
-                    value & others == reset & others,
-                    e.path.clone(),
-                    "hardware write",
-                    format!(
-                        "hardware writing {} changed other fields: {:#x} instead of {:#x}",
-                        *f.name,
-                        value & others,
-                        reset & others
-                    ),
-                );
-                if !ok {
+                let what = format!("hardware wrote {v:#x}");
+                if !field_alone(report, e, f, value, v, reset, "hardware write", &what) {
                     break;
                 }
             }
@@ -453,16 +424,36 @@ fn hardware_writes(
 
 fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
     bus.reset()?;
-    let mut expected = Vec::with_capacity(elements.len());
-    for (i, e) in elements.iter().enumerate() {
-        let rw = e.plain_rw().fold(0, |m, f| m | f.bits.mask());
-        let value = (e.base() & !rw) | (pattern(i as u64) & rw);
-        if rw != 0 {
-            bus.write(e.addr, e.width(), value)?;
-        }
-        expected.push(value);
+    // Views share their primary's bytes (the alternate checks cover them); lock bits keep
+    // the value that unlocks, written first, so that every other write lands.
+    let primaries: Vec<&Element> = elements.iter().filter(|e| !e.view).collect();
+    // What the fields no write targets hold before the writes (on a device that cannot be
+    // reset, not their reset values): they must hold it after.
+    let mut expected = Vec::with_capacity(primaries.len());
+    let mut found = Vec::with_capacity(primaries.len());
+    for (i, e) in primaries.iter().enumerate() {
+        let (held, held_value) = super::views::lock_bits(elements, e);
+        let rw = e.plain_rw_mask() & !held;
+        let before = if e.reg.access.is_readable() {
+            bus.read(e.addr, e.width())?
+        } else {
+            e.base()
+        };
+        expected.push((before & !rw & !held) | (pattern(i as u64) & rw) | held_value);
+        found.push(before);
     }
-    for (e, want) in elements.iter().zip(expected) {
+    for first in [true, false] {
+        for (e, &value) in primaries.iter().zip(&expected) {
+            if (super::views::lock_bits(elements, e).0 != 0) == first && e.plain_rw_mask() != 0 {
+                bus.write(
+                    e.addr,
+                    e.width(),
+                    (value & e.plain_rw_mask()) | (e.base() & !e.plain_rw_mask()),
+                )?;
+            }
+        }
+    }
+    for (e, want) in primaries.iter().zip(expected) {
         if !e.reg.access.is_readable() {
             continue;
         }
@@ -483,6 +474,16 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
                     get(want, f)
                 ),
             );
+        }
+    }
+    // Put back what was found (a device keeps its state between runs), locked registers
+    // while their locks are still open.
+    for first in [false, true] {
+        for (e, &before) in primaries.iter().zip(&found) {
+            let rw = e.plain_rw_mask();
+            if (super::views::lock_bits(elements, e).0 != 0) == first && rw != 0 {
+                bus.write(e.addr, e.width(), (before & rw) | (e.base() & !rw))?;
+            }
         }
     }
     Ok(())

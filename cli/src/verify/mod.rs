@@ -1,9 +1,16 @@
 //! `gba verify`: conformance checks generated from the spec, run over any [`Bus`]: the
-//! register block's RTL under Verilator ([`rtl::RtlBus`]) today, and the same checks can run
-//! against the simulator or a device behind any transport that implements [`Bus`].
+//! register block's RTL under Verilator ([`rtl::RtlBus`]), or a port opened through gba-hal
+//! ([`device::DeviceBus`]: the simulator, UIO, VFIO), a board's bring-up check.
 
 pub mod checks;
+pub mod device;
+mod effects;
+pub mod gaps;
+pub mod hal;
+#[cfg(test)]
+mod model;
 pub mod rtl;
+mod views;
 
 use std::path::PathBuf;
 
@@ -22,6 +29,7 @@ pub trait Bus {
 }
 
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("backend").required(true).args(["rtl", "device"])))]
 pub struct VerifyArgs {
     /// The spec to check against (default: the project's gba.yaml).
     #[arg(long)]
@@ -29,37 +37,70 @@ pub struct VerifyArgs {
     /// The register block's RTL, as `gba rtl --out DIR` wrote it: built with Verilator
     /// (cached in the build directory) and driven over APB4.
     #[arg(long)]
-    pub rtl: PathBuf,
+    pub rtl: Option<PathBuf>,
     /// Where to build the Verilator harness (default: DIR/obj).
-    #[arg(long)]
+    #[arg(long, requires = "rtl")]
     pub build: Option<PathBuf>,
+    /// A GBA port instead of the RTL: `sim:<fabric-dir>#<port>`, `/dev/uioN` or `vfio:BDF`
+    /// (a board's bring-up). The checks write every register of every group.
+    #[arg(long)]
+    pub device: Option<String>,
+    /// Instead of the checks, run gba-hal's own configure sequence (claim group 0, configure,
+    /// wait for READY, release) against the RTL, this command playing the switch through the
+    /// RTL's hardware-write port.
+    #[arg(long, requires = "rtl")]
+    pub hal: bool,
+    /// Run on a device that is in use (groups busy or claimed), breaking what runs there.
+    #[arg(long, requires = "device")]
+    pub force: bool,
 }
 
-/// Runs `gba verify`: prints each failure and a closing count; `Ok(true)` when all passed.
+/// Runs `gba verify`: prints each failure, what was not run and a closing count; `Ok(true)`
+/// when all passed.
 pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     let device = gba_codegen::load(spec).map_err(|e| format!("{}: {e}", spec.display()))?;
-    let name = gba_codegen::names::lower(&device.name);
-    let build = args.build.clone().unwrap_or_else(|| args.rtl.join("obj"));
+    let (mut bus, gaps): (Box<dyn Bus>, gaps::Gaps) = match (&args.rtl, &args.device) {
+        (Some(dir), _) => {
+            let name = gba_codegen::names::lower(&device.name);
+            let build = args.build.clone().unwrap_or_else(|| dir.join("obj"));
+            let started = std::time::Instant::now();
+            let harness = rtl::build(dir, &name, &build)?;
+            eprintln!(
+                "verify: harness {} ready in {:.1} s",
+                harness.display(),
+                started.elapsed().as_secs_f64()
+            );
+            let bus = rtl::RtlBus::start(&harness, &dir.join(format!("{name}_hwif.tsv")))?;
+            if args.hal {
+                for line in hal::configure_sequence(&device, bus)? {
+                    println!("{line}");
+                }
+                println!("verify: the HAL's configure sequence completed against the RTL");
+                return Ok(true);
+            }
+            (Box::new(bus), gaps::Gaps::rtl(&device))
+        }
+        (None, Some(address)) => {
+            let bus = device::DeviceBus::open(address, args.force)?;
+            eprintln!("verify: {}", bus.describe());
+            let gaps = bus.gaps();
+            (Box::new(bus), gaps)
+        }
+        (None, None) => return Err("give --rtl DIR or --device ADDR".into()),
+    };
     let started = std::time::Instant::now();
-    let harness = rtl::build(&args.rtl, &name, &build)?;
-    eprintln!(
-        "verify: harness {} ready in {:.1} s",
-        harness.display(),
-        started.elapsed().as_secs_f64()
-    );
-    let started = std::time::Instant::now();
-    let mut bus = rtl::RtlBus::start(&harness, &args.rtl.join(format!("{name}_hwif.tsv")))?;
-    let report = checks::run(&device, &mut bus)?;
+    let report = checks::run(&device, bus.as_mut(), &gaps)?;
     for failure in &report.failures {
         println!("FAIL {failure}");
     }
-    for note in &report.not_run {
-        println!("not run: {note}");
+    for (why, places) in report.not_run_by_reason() {
+        println!("not run: {why}: {}", places.join(", "));
     }
     println!(
-        "verify: {} passed, {} failed ({:.1} s)",
+        "verify: {} passed, {} failed, {} not run ({:.1} s)",
         report.passed,
         report.failures.len(),
+        report.not_run.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(report.failures.is_empty())

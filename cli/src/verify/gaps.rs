@@ -1,0 +1,93 @@
+//! What a backend is known not to build, with the reason: the checks of those effects, locks
+//! and views are listed as not run (by register and field), so that a missing feature is
+//! never reported as conformance, nor as a failure of the device.
+
+use gba_codegen::Device;
+use gba_codegen::model::SideEffect;
+
+#[derive(Debug, Default)]
+pub struct Gaps {
+    /// Side effects the backend does not build, and why.
+    pub effects: Vec<(SideEffect, String)>,
+    /// Why the backend has no write locks, if it has none.
+    pub locks: Option<String>,
+    /// Why the backend has no alternate views, if it has none.
+    pub alternates: Option<String>,
+    /// Why the backend cannot refuse a store to a read-only field, if it cannot.
+    pub read_only: Option<String>,
+    /// Why the backend cannot hide a write-only register's value, if it cannot.
+    pub write_only: Option<String>,
+}
+
+impl Gaps {
+    pub fn effect(&self, effect: SideEffect) -> Option<&str> {
+        self.effects
+            .iter()
+            .find(|(e, _)| *e == effect)
+            .map(|(_, why)| why.as_str())
+    }
+
+    /// The RTL of `gba rtl`: PeakRDL-regblock builds what the spec's SystemRDL carries. What
+    /// that output cannot carry yet (the same warnings `gba rtl` printed) is not in the RTL;
+    /// alternate views never are (`gba rtl` leaves them out: regblock builds one register per
+    /// address).
+    pub fn rtl(device: &Device) -> Gaps {
+        let warnings = gba_codegen::interchange::check(device, "SystemRDL");
+        let effects = SideEffect::ALL
+            .into_iter()
+            .filter(|effect| {
+                let spelt = format!("side effect `{}`", effect.keyword());
+                warnings.iter().any(|w| w.message.contains(&spelt))
+            })
+            .map(|effect| {
+                (
+                    effect,
+                    format!(
+                        "the SystemRDL that PeakRDL-regblock builds the RTL from cannot carry `{}` yet, so the RTL does not have it",
+                        effect.keyword()
+                    ),
+                )
+            })
+            .collect();
+        let locks = warnings
+            .iter()
+            .any(|w| w.message.contains("write lock"))
+            .then(|| {
+                "the SystemRDL that PeakRDL-regblock builds the RTL from cannot carry write \
+                 locks (swwe, swwel) yet, so the RTL does not have them"
+                    .to_string()
+            });
+        Gaps {
+            effects,
+            locks,
+            read_only: None,
+            write_only: None,
+            alternates: Some(
+                "PeakRDL-regblock builds one register per address, so `gba rtl` leaves alternate \
+                 views out and their address reaches the primary register"
+                    .into(),
+            ),
+        }
+    }
+
+    /// The simulator: its register window is shared memory, which stores what any host
+    /// writes; the switch model acts on it (a RESET, an ENABLE) and rewrites what it owns only
+    /// when it steps, which `gba verify` does not make it do (a step would act on the checks'
+    /// writes: join groups, raise errors). So a store into a read-only field stays until the
+    /// model rewrites it, a doorbell reads back, and a woset bit is what was last written.
+    pub fn simulator() -> Gaps {
+        let why = "the simulator's window is shared memory, which cannot refuse a store";
+        Gaps {
+            effects: vec![(
+                SideEffect::WriteOneToSet,
+                format!("{why}: the switch model acts on the bit (and clears it) at its next step"),
+            )],
+            locks: None,
+            alternates: None,
+            read_only: Some(format!(
+                "{why}: a write stays until the switch model rewrites the register"
+            )),
+            write_only: Some(format!("{why}: a read returns what was written")),
+        }
+    }
+}
