@@ -9,7 +9,7 @@
 //! group enabled, or claimed by a process) is refused unless the caller says `--force`.
 
 use gba_barrier::AnyDevice;
-use gba_barrier::error::chain;
+use gba_barrier::error_chain as chain;
 use gba_hal::DeviceAddress;
 
 use super::Bus;
