@@ -317,7 +317,9 @@ pub unsafe extern "C" fn gba_team_wait_pending(team: *mut gba_team, timeout_ns: 
     })
 }
 
-/// Destroys a team: releases its group on this port.
+/// Destroys a team: its group is parked for the same ranks' next team (at most
+/// `GBA_TEAM_CACHE` per device, default 2; 0 turns reuse off), else released; closing the
+/// device releases every parked group.
 ///
 /// # Safety
 /// `team` is NULL or from `gba_team_create` (a destroyed one is detected; another thread
