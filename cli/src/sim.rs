@@ -361,16 +361,7 @@ pub fn status_text(fabric: &Fabric) -> String {
 }
 
 fn group_row(g: &GroupReport) -> String {
-    let list = |members: &[usize]| -> String {
-        let set: gba_hal::MemberSet = members.iter().copied().collect();
-        set.to_string()
-    };
-    let missing: Vec<usize> = g
-        .members
-        .iter()
-        .copied()
-        .filter(|m| !g.arrived.contains(m))
-        .collect();
+    let missing = g.members.minus(&g.arrived);
     let mut problems = Vec::new();
     if let Some(error) = &g.error {
         problems.push(format!("ERROR {error}"));
@@ -379,14 +370,14 @@ fn group_row(g: &GroupReport) -> String {
         problems.push(format!("port {port}: {error}"));
     }
     if !g.arrived.is_empty() {
-        problems.push(format!("waiting for {}", list(&missing)));
+        problems.push(format!("waiting for {missing}"));
     }
     format!(
         "{:<6} {:<18} {:<18} {:<18} {:<6} {:>12}  {}",
         g.group,
-        list(&g.members),
-        list(&g.joined),
-        list(&g.arrived),
+        g.members.to_string(),
+        g.joined.to_string(),
+        g.arrived.to_string(),
         if g.ready { "yes" } else { "no" },
         g.release_seq,
         if problems.is_empty() {
@@ -409,9 +400,9 @@ pub fn status_json(fabric: &Fabric) -> serde_json::Value {
         .map(|g| {
             json!({
                 "group": g.group,
-                "members": g.members,
-                "joined": g.joined,
-                "arrived": g.arrived,
+                "members": g.members.iter().collect::<Vec<_>>(),
+                "joined": g.joined.iter().collect::<Vec<_>>(),
+                "arrived": g.arrived.iter().collect::<Vec<_>>(),
                 "ready": g.ready,
                 "release_seq": g.release_seq,
                 "error": g.error,

@@ -13,11 +13,11 @@ use gba_hal::MemberSet as Mask;
 pub struct GroupReport {
     pub group: usize,
     /// The member set of the group (from the first port that joined).
-    pub members: Vec<usize>,
+    pub members: Mask,
     /// Members whose port has joined (enabled with a configuration that matches).
-    pub joined: Vec<usize>,
+    pub joined: Mask,
     /// Members that arrived for the pending episode.
-    pub arrived: Vec<usize>,
+    pub arrived: Mask,
     pub ready: bool,
     pub release_seq: u32,
     /// The group's error, if it failed.
@@ -69,9 +69,9 @@ impl Fabric {
         let flags = self.group_state(g, l::G_FLAGS).load();
         Some(GroupReport {
             group: g,
-            members: read(l::G_MASK).iter().collect(),
-            joined: joined.iter().collect(),
-            arrived: read(l::G_ARRIVED).iter().collect(),
+            members: read(l::G_MASK),
+            joined,
+            arrived: read(l::G_ARRIVED),
             ready: flags & l::GF_READY != 0,
             release_seq: self.group_state(g, l::G_RELEASE_SEQ).load() as u32,
             error: (flags & l::GF_ERROR != 0)
