@@ -280,7 +280,8 @@ impl Fabric {
         let names = [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE, HOSTS_FILE].map(String::from);
         for name in names.into_iter().chain(vm_files) {
             let path = dir.join(name);
-            match std::fs::remove_file(&path) {
+            // A file naming a System V segment (under a configured group) removes it too.
+            match SharedFile::remove(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io("remove", &path, e)),

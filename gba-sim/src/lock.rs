@@ -55,10 +55,7 @@ fn my_lock_word() -> u64 {
 /// Whether the holder named by lock word `word` is in another PID namespace than this
 /// process (either unknown: no).
 fn elsewhere(word: u64) -> bool {
-    let (theirs, ours) = (
-        word >> 32,
-        my_pid_ns() & 0xffff_ffff,
-    );
+    let (theirs, ours) = (word >> 32, my_pid_ns() & 0xffff_ffff);
     theirs != 0 && ours != 0 && theirs != ours
 }
 

@@ -55,12 +55,13 @@ impl Windows {
         policy: &Policy,
     ) -> Result<Windows> {
         if !per_port {
-            let file = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE, policy)?;
+            let file =
+                SharedFile::create_file(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE, policy)?;
             return Ok(Windows::One(file));
         }
         (0..ports)
             .map(|p| {
-                Ok(SharedFile::create(
+                Ok(SharedFile::create_file(
                     &window_file(dir, p),
                     WINDOW_FILE_SIZE,
                     policy,
@@ -75,13 +76,13 @@ impl Windows {
     pub(crate) fn open(dir: &Path, ports: usize, policy: &Policy) -> Result<Windows> {
         let one = dir.join(l::WINDOWS_FILE);
         if one.symlink_metadata().is_ok() || window_file(dir, 0).symlink_metadata().is_err() {
-            let file = SharedFile::open(&one, Size::Exact(ports * WINDOW_SIZE), policy)?;
+            let file = SharedFile::open_file(&one, Size::Exact(ports * WINDOW_SIZE), policy)?;
             return Ok(Windows::One(file));
         }
         (0..ports)
             .map(|p| {
                 let path = window_file(dir, p);
-                Ok(SharedFile::open(
+                Ok(SharedFile::open_file(
                     &path,
                     Size::Exact(WINDOW_FILE_SIZE),
                     policy,
@@ -121,14 +122,14 @@ impl GuestRam {
     /// `size` bytes of new guest RAM at `path` (QEMU's `-m` must be the same size).
     pub(crate) fn create(path: &Path, size: u64, policy: &Policy) -> Result<GuestRam> {
         Ok(GuestRam::new(
-            SharedFile::create(path, to_len(path, size)?, policy)?,
+            SharedFile::create_file(path, to_len(path, size)?, policy)?,
             size,
         ))
     }
 
     /// The guest RAM file at `path`, whatever its size (a whole number of pages).
     pub(crate) fn open(path: &Path, policy: &Policy) -> Result<GuestRam> {
-        let file = SharedFile::open(path, Size::Between(4096, usize::MAX), policy)?;
+        let file = SharedFile::open_file(path, Size::Between(4096, usize::MAX), policy)?;
         let size = file.len() as u64;
         to_len(path, size)?;
         Ok(GuestRam::new(file, size))

@@ -17,9 +17,12 @@
 pub mod dir;
 mod file;
 pub mod sealed;
+mod sysv;
 pub mod trust;
 mod word;
 
+#[cfg(all(test, not(miri)))]
+mod sysv_tests;
 #[cfg(test)]
 mod tests;
 
