@@ -89,11 +89,8 @@ fn under_a_group_memory_is_a_segment_named_by_a_pointer_only_its_maker_may_rewri
     // SAFETY: as in `segment_stat`.
     let mut ds: libc::shmid_ds = unsafe { std::mem::zeroed() };
     // SAFETY: as in `segment_stat`.
-    assert_eq!(
-        unsafe { libc::shmctl(id, libc::IPC_STAT, &mut ds) },
-        -1,
-        "freed"
-    );
+    let rc = unsafe { libc::shmctl(id, libc::IPC_STAT, &mut ds) };
+    assert_eq!(rc, -1, "freed once nobody has it attached");
 }
 
 #[test]
