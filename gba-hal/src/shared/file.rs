@@ -49,7 +49,7 @@ pub struct SharedFile {
 #[derive(Debug)]
 enum Backing {
     Map(MmapRaw),
-    /// A System V segment (under a configured group, [`super::sysv`]), detached on drop.
+    /// A System V segment (under a configured group, `shared/sysv.rs`), detached on drop.
     SysV {
         ptr: *mut u8,
         id: i32,
@@ -83,7 +83,7 @@ impl SharedFile {
     /// made and checked (a fabric's); a file found by name is [`publish`](Self::publish)ed.
     ///
     /// Under a configured group the memory is a System V segment nobody can resize and
-    /// `path` a pointer file naming it ([`super::sysv`]): a member of the group could
+    /// `path` a pointer file naming it (`shared/sysv.rs`): a member of the group could
     /// truncate a 0660 file under another member's processes (SIGBUS).
     pub fn create(path: &Path, len: usize, policy: &Policy) -> Result<Self, SharedError> {
         if policy.group.is_none() {
@@ -190,7 +190,7 @@ impl SharedFile {
     }
 
     /// Opens and maps `path` after checking it ([`Policy::check_file`] and `size`). A pointer
-    /// file ([`super::sysv`]) is followed to its segment, which is checked likewise; under a
+    /// file (`shared/sysv.rs`) is followed to its segment, which is checked likewise; under a
     /// configured group a file its members could truncate is refused.
     pub fn open(path: &Path, size: Size, policy: &Policy) -> Result<Self, SharedError> {
         Self::open_as(path, size, policy, true)
@@ -321,7 +321,7 @@ impl SharedFile {
         }
     }
 
-    /// Whether the memory is a System V segment named by a pointer file ([`super::sysv`]).
+    /// Whether the memory is a System V segment named by a pointer file (`shared/sysv.rs`).
     pub fn is_segment(&self) -> bool {
         matches!(self.backing, Backing::SysV { .. })
     }
