@@ -212,7 +212,9 @@ impl SoftBarrier<ShmCells> {
     /// Create the barrier file at `path` (which must not exist; `/dev/shm/NAME` keeps it in
     /// memory) for `members` processes, and join it as member `member`. The other processes
     /// call [`SoftBarrier::open`] with their own member index. Remove the file when the job
-    /// is done (`std::fs::remove_file`); open handles keep working.
+    /// is done with [`gba_hal::shared::SharedFile::remove`]: under `GBA_SHARED_GROUP` the
+    /// file names a System V segment, which a plain unlink would leave until reboot. Open
+    /// handles keep working.
     pub fn create(
         path: &Path,
         algorithm: Algorithm,
