@@ -54,9 +54,11 @@ impl Windows {
         per_port: bool,
         policy: &Policy,
     ) -> Result<Windows> {
+        // The one `windows` file only this library maps: a segment under a configured group,
+        // like the fabric's other memory. Per-port window files are QEMU's and a UIO
+        // resource file's (mapped by path), so they stay files.
         if !per_port {
-            let file =
-                SharedFile::create_file(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE, policy)?;
+            let file = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE, policy)?;
             return Ok(Windows::One(file));
         }
         (0..ports)
@@ -76,7 +78,7 @@ impl Windows {
     pub(crate) fn open(dir: &Path, ports: usize, policy: &Policy) -> Result<Windows> {
         let one = dir.join(l::WINDOWS_FILE);
         if one.symlink_metadata().is_ok() || window_file(dir, 0).symlink_metadata().is_err() {
-            let file = SharedFile::open_file(&one, Size::Exact(ports * WINDOW_SIZE), policy)?;
+            let file = SharedFile::open(&one, Size::Exact(ports * WINDOW_SIZE), policy)?;
             return Ok(Windows::One(file));
         }
         (0..ports)

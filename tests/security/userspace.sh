@@ -307,22 +307,22 @@ check "group: a 0660 segment file (truncatable by members) is refused by name" \
 rm -f "$gseg/$gsegment"
 ipcrm -m "$gid_seg" 2>/dev/null
 
-# 10. A simulator fabric under the group: its switch, arenas and hosts are segments too; the
+# 10. A simulator fabric under the group: its switch, arenas, hosts and windows are segments; the
 #     member's truncations are refused while a job runs; `gba sim destroy` frees them.
 gfab=$work/gfabric
 "$bin/gba" sim create --ports 2 --path "$gfab" >/dev/null
-gids=$(for f in switch arenas hosts; do od -An -t d8 -j 8 -N 8 "$gfab/$f" | tr -d ' '; done)
+gids=$(for f in switch arenas hosts windows; do od -An -t d8 -j 8 -N 8 "$gfab/$f" | tr -d ' '; done)
 gsim_addr() { echo "sim:$gfab#$1"; }
 (
     for _ in $(seq 50); do
-        for f in switch arenas hosts; do as_eve truncate -s 0 "$gfab/$f" 2>/dev/null && echo "TRUNCATED $f"; done
+        for f in switch arenas hosts windows; do as_eve truncate -s 0 "$gfab/$f" 2>/dev/null && echo "TRUNCATED $f"; done
     done
 ) >"$work/eve-gtrunc" 2>&1 &
 eve_truncer=$!
 job gsim gsim_addr 2; rc=$?
 wait "$eve_truncer"
-check "group: a fabric's memory is 3 segments; member uid $eve_uid cannot truncate them; the job completes (exit $rc)" \
-    eval '[ "$(echo $gids | wc -w)" = 3 ] && [ "$rc" = 0 ] && completed gsim 2 && ! has "$work/eve-gtrunc" TRUNCATED'
+check "group: a fabric's memory is 4 segments; member uid $eve_uid cannot truncate them; the job completes (exit $rc)" \
+    eval '[ "$(echo $gids | wc -w)" = 4 ] && [ "$rc" = 0 ] && completed gsim 2 && ! has "$work/eve-gtrunc" TRUNCATED'
 "$bin/gba" sim destroy --path "$gfab" >/dev/null
 check "group: gba sim destroy frees the fabric's segments" \
     eval '! ipcs -m | grep -qw "$(echo $gids | sed "s/ /\\|/g")"'
