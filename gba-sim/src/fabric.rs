@@ -2,8 +2,9 @@
 //! fabric's owner's processes map (see [`crate::layout`]).
 //!
 //! Trust (ARCHITECTURE.md, "Trust on a shared node"): the fabric's directory is its trusted
-//! directory. It is made 0700 (01770 with `GBA_SHARED_GROUP`) and its files 0600 (0660)
-//! through [`gba_hal::shared`]; a fabric is opened only if its directory and every file pass
+//! directory. It is made 0700 (01770 with `GBA_SHARED_GROUP`) and its files 0600 through
+//! [`gba_hal::shared`] (with the group, `switch`, `arenas`, `hosts` and `windows` are System
+//! V segments no member can resize, named by 0640 pointer files); a fabric is opened only if its directory and every file pass
 //! the checks there (owned by the caller or root, not writable by others, regular files with
 //! one link and the layout's size), so another user can neither plant a fabric where the
 //! owner will look nor edit one.
@@ -280,7 +281,8 @@ impl Fabric {
         let names = [l::SWITCH_FILE, l::WINDOWS_FILE, l::ARENAS_FILE, HOSTS_FILE].map(String::from);
         for name in names.into_iter().chain(vm_files) {
             let path = dir.join(name);
-            match std::fs::remove_file(&path) {
+            // A file naming a System V segment (under a configured group) removes it too.
+            match SharedFile::remove(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io("remove", &path, e)),

@@ -54,13 +54,16 @@ impl Windows {
         per_port: bool,
         policy: &Policy,
     ) -> Result<Windows> {
+        // The one `windows` file only this library maps: a segment under a configured group,
+        // like the fabric's other memory. Per-port window files are QEMU's and a UIO
+        // resource file's (mapped by path), so they stay files.
         if !per_port {
             let file = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE, policy)?;
             return Ok(Windows::One(file));
         }
         (0..ports)
             .map(|p| {
-                Ok(SharedFile::create(
+                Ok(SharedFile::create_file(
                     &window_file(dir, p),
                     WINDOW_FILE_SIZE,
                     policy,
@@ -81,7 +84,7 @@ impl Windows {
         (0..ports)
             .map(|p| {
                 let path = window_file(dir, p);
-                Ok(SharedFile::open(
+                Ok(SharedFile::open_file(
                     &path,
                     Size::Exact(WINDOW_FILE_SIZE),
                     policy,
@@ -121,14 +124,14 @@ impl GuestRam {
     /// `size` bytes of new guest RAM at `path` (QEMU's `-m` must be the same size).
     pub(crate) fn create(path: &Path, size: u64, policy: &Policy) -> Result<GuestRam> {
         Ok(GuestRam::new(
-            SharedFile::create(path, to_len(path, size)?, policy)?,
+            SharedFile::create_file(path, to_len(path, size)?, policy)?,
             size,
         ))
     }
 
     /// The guest RAM file at `path`, whatever its size (a whole number of pages).
     pub(crate) fn open(path: &Path, policy: &Policy) -> Result<GuestRam> {
-        let file = SharedFile::open(path, Size::Between(4096, usize::MAX), policy)?;
+        let file = SharedFile::open_file(path, Size::Between(4096, usize::MAX), policy)?;
         let size = file.len() as u64;
         to_len(path, size)?;
         Ok(GuestRam::new(file, size))

@@ -259,6 +259,75 @@ rm -f "$seg/.other"
 
 job usane uio_addr 3; rc=$?
 check "uio: after the attacks the victim's team runs $EPISODES episodes" eval '[ "$rc" = 0 ] && completed usane 3'
+
+# 8. Under a configured group (GBA_SHARED_GROUP: here uid $EVE's own group, so the attacker is
+#    a member and may write the segment's words, as claims need), a member tries to shrink the
+#    shared memory of the victim's running team. The memory is a System V segment (no resize
+#    operation exists) named by a 0640 pointer file in the sticky 01770 directory. Rank 0
+#    maps it and waits for rank 1, which starts only after the attacks.
+gseg=$work/gsegments && mkdir -m 01770 "$gseg" && chgrp "$EVE" "$gseg"
+chmod 0755 "$work"
+export GBA_SHARED_GROUP=$EVE GBA_HOST_SEGMENT_DIR=$gseg
+goob=$work/oob-group gentered=$work/entered-group
+mkdir -p "$goob" && head -c 16 /dev/zero >"$gentered"
+"$bin/security_victim" team "$work/dev/uio0" 0 2 "$goob" "$gentered" "$EPISODES" >"$work/job-group.0" 2>&1 &
+grank0=$!
+pids+=("$grank0")
+for _ in $(seq 300); do ls "$gseg" | grep -q port0 && break; sleep 0.1; done
+gsegment=$(ls "$gseg" | grep -m1 port0)
+gsegment=${gsegment:-no-segment-was-made}
+gid_seg=$(od -An -t d8 -j 8 -N 8 "$gseg/$gsegment" 2>/dev/null | tr -d ' ')
+check "group: the victim's segment is a pointer (0640, group $EVE) to System V segment ${gid_seg:-none} (0660)" \
+    eval 'test "$(stat -c %a:%G "$gseg/$gsegment")" = "640:$EVE" && ipcs -m -i "$gid_seg" | grep -q "mode=0660"'
+as_eve truncate -s 0 "$gseg/$gsegment" >"$work/eve-trunc" 2>&1; trc=$?
+as_eve ipcrm -m "$gid_seg" >"$work/eve-rm" 2>&1; rrc=$?
+as_eve rm -f "$gseg/$gsegment" >"$work/eve-unlink" 2>&1; urc=$?
+as_eve truncate -s 0 "/proc/$grank0/map_files/$(grep -m1 SYSV "/proc/$grank0/maps" | cut -d' ' -f1)" >"$work/eve-mapfile" 2>&1; mrc=$?
+check "group: member uid $eve_uid cannot truncate the pointer (refused: $(tail -c 60 "$work/eve-trunc"))" \
+    eval '[ "$trc" != 0 ] && has "$work/eve-trunc" "Permission denied"'
+check "group: member uid $eve_uid cannot remove the segment (refused: $(tail -c 60 "$work/eve-rm"))" \
+    eval '[ "$rrc" != 0 ] && has "$work/eve-rm" "ermission denied\|not permitted"'
+check "group: member uid $eve_uid cannot unlink the pointer in the sticky directory" \
+    eval '[ "$urc" != 0 ] && has "$work/eve-unlink" "not permitted" && [ -e "$gseg/$gsegment" ]'
+check "group: member uid $eve_uid cannot open the victim's mapping through /proc to truncate it" \
+    eval '[ "$mrc" != 0 ] && has "$work/eve-mapfile" "denied\|not permitted"'
+"$bin/security_victim" team "$work/dev/uio0" 1 2 "$goob" "$gentered" "$EPISODES" >"$work/job-group.1" 2>&1; grc1=$?
+grc0=0; wait "$grank0" || grc0=$?
+check "group: the victim's team completes $EPISODES episodes, no early release, no SIGBUS (exits $grc0 $grc1)" \
+    eval '[ "$grc0" = 0 ] && [ "$grc1" = 0 ] && completed group 2'
+if [ "$grc0$grc1" != 00 ]; then show "$work/job-group.0"; show "$work/job-group.1"; fi
+
+# 9. Under the group, a plain 0660 file in place of a segment (what a member could truncate) is
+#    refused by name.
+rm -f "$gseg/$gsegment"
+cp "$work/segment.keep" "$gseg/$gsegment" && chgrp "$EVE" "$gseg/$gsegment" && chmod 0660 "$gseg/$gsegment"
+job gplain port0_addr 2
+check "group: a 0660 segment file (truncatable by members) is refused by name" \
+    refused gplain "refusing $gseg/$gsegment" "may truncate"
+rm -f "$gseg/$gsegment"
+ipcrm -m "$gid_seg" 2>/dev/null
+
+# 10. A simulator fabric under the group: its switch, arenas, hosts and windows are segments; the
+#     member's truncations are refused while a job runs; `gba sim destroy` frees them.
+gfab=$work/gfabric
+"$bin/gba" sim create --ports 2 --path "$gfab" >/dev/null
+gids=$(for f in switch arenas hosts windows; do od -An -t d8 -j 8 -N 8 "$gfab/$f" | tr -d ' '; done)
+gsim_addr() { echo "sim:$gfab#$1"; }
+(
+    for _ in $(seq 50); do
+        for f in switch arenas hosts windows; do as_eve truncate -s 0 "$gfab/$f" 2>/dev/null && echo "TRUNCATED $f"; done
+    done
+) >"$work/eve-gtrunc" 2>&1 &
+eve_truncer=$!
+job gsim gsim_addr 2; rc=$?
+wait "$eve_truncer"
+check "group: a fabric's memory is 4 segments; member uid $eve_uid cannot truncate them; the job completes (exit $rc)" \
+    eval '[ "$(echo $gids | wc -w)" = 4 ] && [ "$rc" = 0 ] && completed gsim 2 && ! has "$work/eve-gtrunc" TRUNCATED'
+"$bin/gba" sim destroy --path "$gfab" >/dev/null
+check "group: gba sim destroy frees the fabric's segments" \
+    eval '! ipcs -m | grep -qw "$(echo $gids | sed "s/ /\\|/g")"'
+chmod 0700 "$work"
+unset GBA_SHARED_GROUP
 unset GBA_UIO_SYSFS GBA_HOST_SEGMENT_DIR
 
 # ---------------------------------------------------------------------------------------------

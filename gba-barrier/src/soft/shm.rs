@@ -1,6 +1,7 @@
 //! Software barriers for processes: the cells live in a shared-memory file (e.g. under
 //! `/dev/shm`) that every member process maps, made and opened through
-//! [`gba_hal::shared::SharedFile`]: created 0600 (0660 with `GBA_SHARED_GROUP`) under a
+//! [`gba_hal::shared::SharedFile`]: created 0600 (with `GBA_SHARED_GROUP`, a System V
+//! segment no member can resize, named by a 0640 pointer file) under a
 //! temporary name and published whole (`RENAME_NOREPLACE`), opened only if it is a regular
 //! file with one link, owned by the caller or root, writable by nobody else, and of the
 //! layout's size (so another user can neither plant nor edit nor truncate it).
@@ -212,7 +213,9 @@ impl SoftBarrier<ShmCells> {
     /// Create the barrier file at `path` (which must not exist; `/dev/shm/NAME` keeps it in
     /// memory) for `members` processes, and join it as member `member`. The other processes
     /// call [`SoftBarrier::open`] with their own member index. Remove the file when the job
-    /// is done (`std::fs::remove_file`); open handles keep working.
+    /// is done with [`gba_hal::shared::SharedFile::remove`]: under `GBA_SHARED_GROUP` the
+    /// file names a System V segment, which a plain unlink would leave until reboot. Open
+    /// handles keep working.
     pub fn create(
         path: &Path,
         algorithm: Algorithm,

@@ -17,7 +17,10 @@
 //! runtime directory otherwise), filled, its magic stored last with release, published with
 //! `RENAME_NOREPLACE` (of two creators one wins, the other opens the winner's); opened only
 //! if regular, with one link, a trusted owner, no write bit for others and the exact size,
-//! and the header (magic, version, identity) checked before any other word. Never removed by
+//! and the header (magic, version, identity) checked before any other word. Under a
+//! configured group (`GBA_SHARED_GROUP`) the memory is a System V segment nobody can resize
+//! and the file a pointer naming it (`shared::sysv`), so no member truncates it under
+//! another's job (SIGBUS; on UIO, a freed flag frame the device writes). Never removed by
 //! the library: a claim outlives its processes (a dead owner's group is reclaimed from it),
 //! and a flag page the device may still write must not be freed while a group points at it.
 

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use memmap2::{MmapOptions, MmapRaw};
 
 use super::trust::{Facts, Policy};
-use super::{SharedError, SharedWord};
+use super::{GROUP_ENV, SharedError, SharedWord, sysv};
 
 /// The size an opened file must have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +49,11 @@ pub struct SharedFile {
 #[derive(Debug)]
 enum Backing {
     Map(MmapRaw),
+    /// A System V segment (under a configured group, `shared/sysv.rs`), detached on drop.
+    SysV {
+        ptr: *mut u8,
+        id: i32,
+    },
     /// Zeroed, page-aligned heap memory, freed on drop.
     Heap(*mut u8, std::alloc::Layout),
 }
@@ -61,10 +66,13 @@ unsafe impl Sync for SharedFile {}
 
 impl Drop for SharedFile {
     fn drop(&mut self) {
-        if let Backing::Heap(ptr, layout) = self.backing {
+        match self.backing {
             // SAFETY: allocated in `in_memory` with this layout, freed once here; no word
             // outlives `self` (they borrow it).
-            unsafe { std::alloc::dealloc(ptr, layout) }
+            Backing::Heap(ptr, layout) => unsafe { std::alloc::dealloc(ptr, layout) },
+            // SAFETY: attached by `sysv`, detached once here; no word outlives `self`.
+            Backing::SysV { ptr, .. } => unsafe { sysv::detach(ptr) },
+            Backing::Map(_) => {}
         }
     }
 }
@@ -73,7 +81,53 @@ impl SharedFile {
     /// Creates `path`, which must not exist (a symbolic link there is refused too), with `len`
     /// zero bytes and the policy's mode, and maps it. For the files of a directory the caller
     /// made and checked (a fabric's); a file found by name is [`publish`](Self::publish)ed.
+    ///
+    /// Under a configured group the memory is a System V segment nobody can resize and
+    /// `path` a pointer file naming it (`shared/sysv.rs`): a member of the group could
+    /// truncate a 0660 file under another member's processes (SIGBUS).
     pub fn create(path: &Path, len: usize, policy: &Policy) -> Result<Self, SharedError> {
+        if policy.group.is_none() {
+            return Self::create_file(path, len, policy);
+        }
+        let (id, ptr) = sysv::create(path, len, policy)?;
+        let made = SharedFile {
+            backing: Backing::SysV { ptr, id },
+            len,
+            path: path.to_path_buf(),
+        };
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+            .map_err(|e| SharedError::io("create", path, e));
+        let written = file.and_then(|file| {
+            use std::io::Write;
+            // 0640: only its maker may rewrite where it points.
+            file.set_permissions(std::fs::Permissions::from_mode(0o640))
+                .map_err(|e| SharedError::io("set the mode of", path, e))?;
+            if let Some(gid) = policy.group {
+                std::os::unix::fs::fchown(&file, None, Some(gid))
+                    .map_err(|e| SharedError::io("give the configured group", path, e))?;
+            }
+            (&file)
+                .write_all(&sysv::pointer(id, len))
+                .map_err(|e| SharedError::io("write", path, e))
+        });
+        match written {
+            Ok(()) => Ok(made),
+            Err(e) => {
+                made.discard();
+                Err(e)
+            }
+        }
+    }
+
+    /// [`create`](Self::create), but always a file, whatever the policy: for memory other
+    /// programs map by its path (a simulated device's window or guest RAM, which QEMU and a
+    /// UIO resource file map), which a System V segment could not be.
+    pub fn create_file(path: &Path, len: usize, policy: &Policy) -> Result<Self, SharedError> {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -115,18 +169,45 @@ impl SharedFile {
         let made = Self::create(&tmp, len, policy).and_then(|mut file| {
             fill(&file);
             file.word(magic_at).store(magic);
-            let placed =
-                rename_noreplace(&tmp, &path).map_err(|e| SharedError::io("publish", &path, e))?;
-            file.path = path.clone();
-            Ok(placed.then_some(file))
+            match rename_noreplace(&tmp, &path) {
+                Ok(true) => {
+                    file.path = path.clone();
+                    Ok(Some(file))
+                }
+                Ok(false) => {
+                    file.discard();
+                    Ok(None)
+                }
+                Err(e) => {
+                    file.discard();
+                    Err(SharedError::io("publish", &path, e))
+                }
+            }
         });
         // Gone when renamed; left behind only when another file won or something failed.
         let _ = std::fs::remove_file(&tmp);
         made
     }
 
-    /// Opens and maps `path` after checking it ([`Policy::check_file`] and `size`).
+    /// Opens and maps `path` after checking it ([`Policy::check_file`] and `size`). A pointer
+    /// file (`shared/sysv.rs`) is followed to its segment, which is checked likewise; under a
+    /// configured group a file its members could truncate is refused.
     pub fn open(path: &Path, size: Size, policy: &Policy) -> Result<Self, SharedError> {
+        Self::open_as(path, size, policy, true)
+    }
+
+    /// [`open`](Self::open) for memory other programs map by its path
+    /// ([`create_file`](Self::create_file)): a group-writable file is used as the policy says.
+    pub fn open_file(path: &Path, size: Size, policy: &Policy) -> Result<Self, SharedError> {
+        Self::open_as(path, size, policy, false)
+    }
+
+    fn open_as(
+        path: &Path,
+        size: Size,
+        policy: &Policy,
+        unresizable: bool,
+    ) -> Result<Self, SharedError> {
         let file = match OpenOptions::new()
             .read(true)
             .write(true)
@@ -153,6 +234,20 @@ impl SharedFile {
             .map_err(|e| SharedError::io("stat", path, e))?;
         let facts = Facts::of(&meta);
         policy.check_file(path, &facts)?;
+        if facts.len == sysv::POINTER_BYTES as u64 {
+            let mut bytes = [0u8; sysv::POINTER_BYTES];
+            std::os::unix::fs::FileExt::read_exact_at(&file, &mut bytes, 0)
+                .map_err(|e| SharedError::io("read", path, e))?;
+            if let Some((id, len)) = sysv::parse(&bytes) {
+                return Self::open_segment(path, &facts, (id, len), size, policy);
+            }
+        }
+        if unresizable && policy.group == Some(facts.gid) && facts.mode & 0o020 != 0 {
+            return Err(facts.refuse(
+                path,
+                format!("is a file every member of {GROUP_ENV} may truncate under the others' processes (SIGBUS); under a configured group shared memory is a System V segment"),
+            ));
+        }
         let (fits, expected) = match size {
             Size::Exact(n) => (facts.len == n as u64, n.to_string()),
             Size::Between(lo, hi) => (
@@ -168,6 +263,67 @@ impl SharedFile {
             });
         }
         Self::map(&file, path, facts.len as usize)
+    }
+
+    /// The segment pointer file `path` (`facts`) names, checked and attached.
+    fn open_segment(
+        path: &Path,
+        facts: &Facts,
+        (id, len): (i32, u64),
+        size: Size,
+        policy: &Policy,
+    ) -> Result<Self, SharedError> {
+        if facts.mode & 0o022 != 0 {
+            return Err(facts.refuse(
+                path,
+                "names a System V segment but others may rewrite it".into(),
+            ));
+        }
+        let fits = match size {
+            Size::Exact(n) => len == n as u64,
+            Size::Between(lo, hi) => (lo as u64..=hi as u64).contains(&len),
+        };
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|_| fits)
+            .ok_or_else(|| SharedError::Size {
+                path: path.to_path_buf(),
+                len,
+                expected: match size {
+                    Size::Exact(n) => n.to_string(),
+                    Size::Between(lo, hi) => format!("{lo} to {hi}"),
+                },
+            })?;
+        let ptr = sysv::open(path, facts.uid, id, len as u64, policy)?;
+        Ok(SharedFile {
+            backing: Backing::SysV { ptr, id },
+            len,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Removes `path`, and the System V segment it names if it is a pointer file this process
+    /// may remove (freed once every process has detached it; mappings stay whole until then).
+    pub fn remove(path: &Path) -> std::io::Result<()> {
+        if let Ok(bytes) = std::fs::read(path)
+            && let Some((id, _)) = sysv::parse(&bytes)
+        {
+            sysv::remove(id);
+        }
+        std::fs::remove_file(path)
+    }
+
+    /// Drops memory nobody will use: a System V segment is removed (a file is left to
+    /// whoever unlinks it).
+    fn discard(self) {
+        if let Backing::SysV { id, .. } = self.backing {
+            sysv::remove(id);
+        }
+    }
+
+    /// Whether the memory is a System V segment named by a pointer file (`shared/sysv.rs`).
+    pub fn is_segment(&self) -> bool {
+        matches!(self.backing, Backing::SysV { .. })
     }
 
     fn map(file: &File, path: &Path, len: usize) -> Result<Self, SharedError> {
@@ -205,6 +361,7 @@ impl SharedFile {
         match &self.backing {
             Backing::Map(map) => map.as_mut_ptr(),
             Backing::Heap(ptr, _) => *ptr,
+            Backing::SysV { ptr, .. } => *ptr,
         }
     }
 

@@ -7,6 +7,8 @@
 //! - [`SharedFile`]: a file mapped with an explicit length, created with an explicit mode in
 //!   a trusted directory and published whole under its name, or opened only after `fstat`
 //!   says the caller may trust it ([`trust`]).
+//!   Under a configured group ([`GROUP_ENV`]) its memory is a System V segment nobody can
+//!   resize, named by a 0640 pointer file (`sysv.rs`), so no member truncates it under another.
 //! - [`dir`]: where state lives: `/run/gba` for root, the user's runtime directory for
 //!   everyone else, and the checks a directory must pass before new state is made in it.
 //!
@@ -17,9 +19,12 @@
 pub mod dir;
 mod file;
 pub mod sealed;
+mod sysv;
 pub mod trust;
 mod word;
 
+#[cfg(all(test, not(miri)))]
+mod sysv_tests;
 #[cfg(test)]
 mod tests;
 

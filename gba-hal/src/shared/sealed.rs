@@ -7,9 +7,10 @@
 //! memfd, whoever holds it, and `F_SEAL_SEAL` keeps anyone from lifting them. Writes stay
 //! allowed (no `F_SEAL_WRITE`): processes write their words, the device its flags.
 //!
-//! This is the building block: [`create`] makes such memory, [`check`] verifies memory
-//! received from another process (over a Unix socket, as the design describes) before it is
-//! mapped. Handing it out is not built yet.
+//! [`create`] makes such memory, [`check`] verifies memory received from another process
+//! (over a Unix socket) before it is mapped. Nothing uses it now: shared memory under a
+//! configured group is a System V segment (`sysv.rs`), which needs no process to keep it
+//! (docs/design/trust.md says why).
 
 use std::ffi::CString;
 use std::fs::File;
