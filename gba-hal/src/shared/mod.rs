@@ -18,7 +18,6 @@
 
 pub mod dir;
 mod file;
-pub mod sealed;
 mod sysv;
 pub mod trust;
 mod word;
