@@ -72,7 +72,7 @@ fn the_simulator_passes_every_check_it_can_show_but_per_group_ids() {
     for expected in [
         "not run: read-only: the simulator's window is shared memory, which cannot refuse a store: a write stays until the switch model rewrites the register: global.DEVICE_ID.ID, ",
         "not run: write-only: the simulator's window is shared memory, which cannot refuse a store: a read returns what was written: group[0].ARRIVAL, ",
-        "not run: woset: the simulator's window is shared memory, which cannot refuse a store: the switch model acts on the bit (and clears it) at its next step: group[0].CONTROL.RESET, ",
+        "not run: singlepulse: the simulator's window is shared memory, which cannot refuse a store: the switch model acts on the bit (and clears it) at its next step: group[0].CONTROL.RESET, ",
         "not run: hardware writes: the transport cannot drive it: global.DEVICE_ID.ID, ",
         "not run: reset value: the transport cannot reset the device, so the values are checked as found: every register",
     ] {

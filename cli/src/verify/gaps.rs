@@ -78,10 +78,14 @@ impl Gaps {
     pub fn simulator() -> Gaps {
         let why = "the simulator's window is shared memory, which cannot refuse a store";
         Gaps {
-            effects: vec![(
-                SideEffect::WriteOneToSet,
-                format!("{why}: the switch model acts on the bit (and clears it) at its next step"),
-            )],
+            effects: [SideEffect::WriteOneToSet, SideEffect::SinglePulse]
+                .into_iter()
+                .map(|effect| {
+                    let reason =
+                        "the switch model acts on the bit (and clears it) at its next step";
+                    (effect, format!("{why}: {reason}"))
+                })
+                .collect(),
             locks: None,
             alternates: None,
             read_only: Some(format!(
