@@ -60,8 +60,9 @@ int main(int argc, char **argv)
         if (0 == rank && c0 >= 0) {
             printf("# np=%d: GBA communicator +%lld BARRIERS_COMPLETED per barrier, software "
                    "communicator +%lld\n", size, c1 - c0, c2 - c1);
-            /* under MPICH the info key means nothing: with the preload both communicators
-             * are on the GBA ("1 1"), without it neither ("0 0"); bench.sh says which */
+            /* the expected counts (GBA, then two barriers on the software one): under MPICH the
+             * info key means nothing, so with the preload both communicators are on the GBA
+             * ("1 2"), without it neither ("0 0"); bench.sh says which */
             const char *paths = getenv("GBA_BENCH_PATHS");
             long long want_g = 1, want_s = 0;
             if (NULL != paths && 2 != sscanf(paths, "%lld %lld", &want_g, &want_s)) {
