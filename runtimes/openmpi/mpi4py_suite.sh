@@ -42,6 +42,9 @@ if [ ! -x "$CACHE/venv/bin/python" ] || ! "$CACHE/venv/bin/python" -c 'import mp
 fi
 
 FABRIC=/dev/shm/gba-mpi4py-suite-$$
+SAMPLES=$(mktemp /tmp/gba-mpi4py-held.XXXXXX)
+SUITE_LOG=$(mktemp /tmp/gba-mpi4py-log.XXXXXX)
+trap '"$GBA" sim destroy --path "$FABRIC"; rm -f "$SAMPLES" "$SUITE_LOG"' EXIT
 "$GBA" sim create --ports 1 --path "$FABRIC" >/dev/null || exit 1
 echo "== before"; "$GBA" sim status --path "$FABRIC"
 source "$HERE/ompi_env.sh"
@@ -52,9 +55,6 @@ echo "== $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg): mpirun -np $
 # The groups held at once: `gba sim status --json` sampled every 0.2 s while the suite runs
 # (a group counts as held when the switch reports it formed or a port holds a claim on it).
 # A group held for less than a sample's interval can be missed: the maximum is a lower bound.
-SAMPLES=$(mktemp /tmp/gba-mpi4py-held.XXXXXX)
-SUITE_LOG=$(mktemp /tmp/gba-mpi4py-log.XXXXXX)
-trap '"$GBA" sim destroy --path "$FABRIC"; rm -f "$SAMPLES" "$SUITE_LOG"' EXIT
 python3 -c '
 import json, subprocess, sys, time
 gba, fabric, out = sys.argv[1:]
