@@ -10,8 +10,14 @@
 #     a communicator with coll/gba_barrier and one without (bench_barrier's last rows).
 #   shmem_barrier_all: jobs with and without the component (coll_gba_barrier_disable)
 #     alternate, ROUNDS times each; median of the per-job averages.
+# Under MPICH (GBA_BENCH_MPI=mpich, what `mpich.sh bench` sets after building its programs
+# with mpicc.mpich) the same MPI_Barrier and communicator cases run in ROUNDS jobs with the
+# preload (libgba_pmpi.so) alternating with ROUNDS jobs of MPICH's own barrier: MPICH has no
+# per-communicator exclusion, so both of bench_barrier's columns take one path per job. No
+# OpenSHMEM there.
 # Usage: runtimes/openmpi/bench.sh [ITERS [ROUNDS]]    (after test.sh or make all tests)
 #        runtimes/openmpi/trixie.sh bench [ITERS [ROUNDS]]   the same on OpenMPI 5.0 (chroot)
+#        runtimes/openmpi/mpich.sh bench [ITERS [ROUNDS]]    the same under MPICH (preload)
 #        GBA_BENCH_SHAPES="per-rank" GBA_BENCH_NPS="2 4" ...   fewer cases
 #        GBA_TEAM_CACHE=0 ...   no reuse of a freed communicator's group (every team configures)
 #   Where a team's formation goes, phase by phase: runtimes/openmpi/team_cost.sh.
@@ -19,17 +25,26 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${GBA_OMPI_BUILD:-$HERE/build}
+MPI=${GBA_BENCH_MPI:-openmpi}
+[ "$MPI" = mpich ] && BUILD=$BUILD/mpich
 ITERS=${1:-10000}
 ROUNDS=${2:-5}
 export GBA_BIN="${GBA_LIBDIR:-$ROOT/target/release}/gba"
-[ -x "$BUILD/bench_barrier" ] && [ -x "$BUILD/shmem_bench" ] && [ -x "$BUILD/raw_barrier" ] && [ -x "$GBA_BIN" ] \
-    || { echo "build first: runtimes/openmpi/test.sh (or make -C runtimes/openmpi all tests)"; exit 1; }
+[ -x "$BUILD/bench_barrier" ] && { [ "$MPI" = mpich ] || [ -x "$BUILD/shmem_bench" ]; } && [ -x "$BUILD/raw_barrier" ] && [ -x "$GBA_BIN" ] \
+    || { echo "build first: runtimes/openmpi/test.sh (or make -C runtimes/openmpi all tests; for MPICH: mpich.sh bench)"; exit 1; }
 FABRIC=/dev/shm/gba-openmpi-bench-$$
 trap '"$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1' EXIT
 "$GBA_BIN" sim create --ports 8 --path "$FABRIC" >/dev/null
 export GBA_FABRIC="$FABRIC"
-source "$HERE/ompi_env.sh"
-gba_ompi_env "$BUILD" "$FABRIC"
+if [ "$MPI" = mpich ]; then
+    # the shared shape's device; tests/port-per-rank sets a rank's own
+    export GBA_PMPI_DEVICE="sim:$FABRIC#0" OMPI_MCA_coll_gba_barrier_device_path="sim:$FABRIC#0"
+    VERSION=$(mpicc.mpich -v 2>&1 | sed -n 's/^mpicc for \(MPICH version [^ ]*\).*/\1/p' | head -1)
+else
+    source "$HERE/ompi_env.sh"
+    gba_ompi_env "$BUILD" "$FABRIC"
+    VERSION="OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
+fi
 
 # The ranks of this one host either share port 0 (the library combines a host's processes)
 # or each take a port of its own (tests/port-per-rank): two shapes of the same job.
@@ -38,13 +53,17 @@ NPS=${GBA_BENCH_NPS:-2 4 8}
 CACHE=()
 [ -n "${GBA_TEAM_CACHE:-}" ] && CACHE=(-x GBA_TEAM_CACHE)
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), GBA_TEAM_CACHE=${GBA_TEAM_CACHE:-default}; OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), GBA_TEAM_CACHE=${GBA_TEAM_CACHE:-default}; $VERSION"
 for shape in $SHAPES; do
     W=()
     [ "$shape" = per-rank ] && W=("$HERE/tests/port-per-rank")
     echo "## shape: $shape"
+    # a fresh fabric per shape: nothing a job of the other shape left on a port (a claim of a
+    # rank killed at exit) is inherited
+    "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1
+    "$GBA_BIN" sim create --ports 8 --path "$FABRIC" >/dev/null
     # the library alone, no MPI: what the simulator costs per episode (raw_barrier's
-    # processes share port 0 in both shapes)
+    # processes take ports 0..np-1)
     [ "$shape" = shared ] && for np in $NPS; do
         it=$ITERS
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
@@ -52,6 +71,17 @@ for shape in $SHAPES; do
         for r in $(seq "$ROUNDS"); do raw+=("$("$BUILD/raw_barrier" "$FABRIC" $np $it)"); done
         echo "gba_barrier_wait without MPI np=$np, $ROUNDS runs of $it: median $(printf '%s\n' "${raw[@]}" | median) us (all: ${raw[*]})"
     done
+    [ "$MPI" = mpich ] && for np in $NPS; do
+        it=$ITERS
+        [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
+        for r in $(seq "$ROUNDS"); do
+            env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_BENCH_PATHS="1 2" mpiexec.mpich -np $np "${W[@]}" \
+                "$BUILD/bench_barrier" $it 2 | sed -n 's/^MPI_/with libgba_pmpi.so: MPI_/p'
+            env GBA_BENCH_PATHS="0 0" mpiexec.mpich -np $np "${W[@]}" \
+                "$BUILD/bench_barrier" $it 2 | sed -n "s/^MPI_/MPICH's own: MPI_/p"
+        done
+    done
+    [ "$MPI" = mpich ] && continue
     for np in $NPS; do
         it=$ITERS
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))

@@ -7,8 +7,10 @@
 # too, `mpicc` and `mpirun` stay OpenMPI's. trixie.sh runs this inside the Debian 13 chroot.
 #
 #   runtimes/openmpi/mpich.sh                the tests (np=2 and np=4)
-#   runtimes/openmpi/mpich.sh bench [ITERS [ROUNDS]]   MPI_Barrier with and without the
-#        preload: ROUNDS alternating jobs each at np=2, median of the jobs' medians
+#   runtimes/openmpi/mpich.sh bench [ITERS [ROUNDS]]   bench.sh's cases under MPICH: raw
+#        gba_barrier_wait, MPI_Barrier and dup + 0/1/10 barriers + free at np = 2, 4, 8 in
+#        both shapes, ROUNDS jobs with the preload alternating with ROUNDS without
+#        (GBA_BENCH_SHAPES, GBA_BENCH_NPS as for bench.sh)
 #
 # Environment: GBA_PREBUILT, GBA_LIBDIR, GBA_OMPI_BUILD as for test.sh (the MPICH build goes
 # to its mpich/ subdirectory).
@@ -37,10 +39,12 @@ CFLAGS=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror)
 {
     $MPICC "${CFLAGS[@]}" -fPIC -shared -I"$ROOT/gba-barrier-c/include" -o "$BUILD/libgba_pmpi.so" \
         "$HERE/pmpi/gba_pmpi.c" -L"$LIBDIR" -Wl,-rpath,"$LIBDIR" -lgba_barrier &&
-    for t in semantics comms barrier_latency; do
+    for t in semantics comms barrier_latency bench_barrier; do
         $MPICC "${CFLAGS[@]}" -o "$BUILD/$t" "$HERE/tests/$t.c" || exit 1
     done &&
-    mpifort.mpich -O2 -Wall -o "$BUILD/fbarrier" "$HERE/tests/fbarrier.f90"
+    mpifort.mpich -O2 -Wall -o "$BUILD/fbarrier" "$HERE/tests/fbarrier.f90" &&
+    cc "${CFLAGS[@]}" -I"$ROOT/gba-barrier-c/include" -o "$BUILD/raw_barrier" "$HERE/tests/raw_barrier.c" \
+        -L"$LIBDIR" -Wl,-rpath,"$LIBDIR" -lgba_barrier
 } >"$LOGS/build.log" 2>&1 || { cat "$LOGS/build.log"; say "mpich: 0 passed, 1 failed (build)"; exit 1; }
 ldd "$BUILD/libgba_pmpi.so" | grep -q 'libmpi\(ch\)\?\.so\.12' \
     || { ldd "$BUILD/libgba_pmpi.so"; say "mpich: 0 passed, 1 failed (libgba_pmpi.so is not linked to MPICH's libmpi.so.12)"; exit 1; }
@@ -59,17 +63,10 @@ W=("$HERE/tests/port-per-rank")
 PRELOAD=(env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_PMPI_VERBOSE=1)
 
 if [ "$MODE" = bench ]; then
-    ITERS=${2:-10000}
-    ROUNDS=${3:-5}
-    median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-    on=() off=()
-    for r in $(seq "$ROUNDS"); do
-        on+=("$(env LD_PRELOAD="$BUILD/libgba_pmpi.so" $MPIEXEC -np 2 "${W[@]}" "$BUILD/barrier_latency" "$ITERS" 5)")
-        off+=("$($MPIEXEC -np 2 "${W[@]}" "$BUILD/barrier_latency" "$ITERS" 5)")
-    done
-    echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $($MPICC -v 2>&1 | sed -n 's/^mpicc for \(MPICH version [^ ]*\).*/\1/p' | head -1)"
-    echo "MPI_Barrier np=2 under MPICH, $ROUNDS alternating jobs of 5 blocks of $ITERS: libgba_pmpi.so median $(printf '%s\n' "${on[@]}" | median) us (all: ${on[*]}), MPICH's own median $(printf '%s\n' "${off[@]}" | median) us (all: ${off[*]})"
-    exit 0
+    # bench.sh's cases with MPICH's launcher and the preload (its own fabric)
+    "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1
+    GBA_BENCH_MPI=mpich GBA_OMPI_BUILD=$(dirname "$BUILD") GBA_LIBDIR="$LIBDIR" bash "$HERE/bench.sh" "${@:2}"
+    exit
 fi
 
 for np in 2 4; do

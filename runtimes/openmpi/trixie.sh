@@ -188,6 +188,8 @@ cross_lines() {
 RUN=(in_chroot GBA_PREBUILT=1 GBA_LIBDIR="$TARGET/release" GBA_OMPI_BUILD="$HERE/build-trixie" KEEP_LOGS="${KEEP_LOGS:-}")
 # passed on only when set: test.sh and bench.sh keep their own default otherwise
 [ -n "${GBA_TEST_HOST_COMBINING:-}" ] && RUN+=(GBA_TEST_HOST_COMBINING="$GBA_TEST_HOST_COMBINING")
+[ -n "${GBA_BENCH_SHAPES:-}" ] && RUN+=(GBA_BENCH_SHAPES="$GBA_BENCH_SHAPES")
+[ -n "${GBA_BENCH_NPS:-}" ] && RUN+=(GBA_BENCH_NPS="$GBA_BENCH_NPS")
 case $MODE in
     test)
         [ -x "$TARGET/release/gba" ] && [ -f "$TARGET/release/libgba_barrier.so" ] \
@@ -198,7 +200,10 @@ case $MODE in
         "${RUN[@]}" bash "$HERE/mpich.sh" || rc=1
         cross_lines || rc=1
         exit $rc ;;
-    bench) "${RUN[@]}" bash "$HERE/bench.sh" "$@" ;;
+    bench) # the 5.0 build of the component and the programs, then bench.sh's cases
+        "${RUN[@]}" make -s -C "$HERE" BUILD="$HERE/build-trixie" GBA_LIBDIR="$TARGET/release" all tests >/dev/null \
+            || fail "make -C runtimes/openmpi BUILD=build-trixie all tests failed in the chroot"
+        "${RUN[@]}" bash "$HERE/bench.sh" "$@" ;;
     mpich-bench) "${RUN[@]}" bash "$HERE/mpich.sh" bench "$@" ;;
     shell) chroot "$DIR" /bin/bash ;;
     run) "${RUN[@]}" "$@" ;;
