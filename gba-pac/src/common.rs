@@ -66,7 +66,7 @@
 //! and their `modify` writes the neutral value into every such bit that the given field value
 //! does not set: 0 into write-1 bits and pulses, 1 into write-0 bits.
 //!
-//! With the cargo feature `device-side`, [`Reg::device_side`] gives the device's view of a
+//! With the cargo feature `device-side`, `Reg::device_side` gives the device's view of a
 //! register: read-write whatever the host's access mode, for device models (simulators) that
 //! set read-only status registers and consume write-only doorbells. Drivers never need it.
 //! [`RoRc`] and [`RwRc`] registers hold read-to-clear or read-to-set fields (`rclr`, `rset`):

@@ -196,7 +196,7 @@ pub mod DEVICE_ID {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// 0x4742_4131, "GBA1" in ASCII. Bits [31:0], ro.
+    /// 0x4742_4131, "GBA1" in ASCII. Bits `[31:0]`, ro.
     pub const ID: Field<u32, Register> = Field::new(0xffff_ffff, 0);
     pub type ID = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
 }
@@ -207,11 +207,11 @@ pub mod VERSION {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<2>;
 
-    /// Major version; software refuses a major version it does not know. Bits [31:16], ro.
+    /// Major version; software refuses a major version it does not know. Bits `[31:16]`, ro.
     pub const MAJOR: Field<u32, Register> = Field::new(0xffff, 16);
     pub type MAJOR = crate::common::FieldBits<u32, Register, 0xffff, 16>;
 
-    /// Minor version; additions only. Bits [15:0], ro.
+    /// Minor version; additions only. Bits `[15:0]`, ro.
     pub const MINOR: Field<u32, Register> = Field::new(0xffff, 0);
     pub type MINOR = crate::common::FieldBits<u32, Register, 0xffff, 0>;
 }
@@ -222,11 +222,11 @@ pub mod CAPS {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<2>;
 
-    /// Number of barrier groups (32). Bits [7:0], ro.
+    /// Number of barrier groups (32). Bits `[7:0]`, ro.
     pub const MAX_GROUPS: Field<u32, Register> = Field::new(0xff, 0);
     pub type MAX_GROUPS = crate::common::FieldBits<u32, Register, 0xff, 0>;
 
-    /// Maximum members per group (708). Bits [19:8], ro.
+    /// Maximum members per group (708). Bits `[19:8]`, ro.
     pub const MAX_MEMBERS: Field<u32, Register> = Field::new(0xfff, 8);
     pub type MAX_MEMBERS = crate::common::FieldBits<u32, Register, 0xfff, 8>;
 }
@@ -237,7 +237,7 @@ pub mod PORT_ID {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Port number; the reset value differs per port. Bits [11:0], ro.
+    /// Port number; the reset value differs per port. Bits `[11:0]`, ro.
     pub const PORT: Field<u32, Register> = Field::new(0xfff, 0);
     pub type PORT = crate::common::FieldBits<u32, Register, 0xfff, 0>;
 }
@@ -248,7 +248,7 @@ pub mod GROUP_ENABLED {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Bit g set means group g is enabled on this port. Bits [31:0], ro.
+    /// Bit g set means group g is enabled on this port. Bits `[31:0]`, ro.
     pub const GROUPS: Field<u32, Register> = Field::new(0xffff_ffff, 0);
     pub type GROUPS = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
 }
@@ -259,7 +259,7 @@ pub mod GROUPS_BUSY {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Bit g set means group g is enabled on at least one port. Bits [31:0], ro.
+    /// Bit g set means group g is enabled on at least one port. Bits `[31:0]`, ro.
     pub const GROUPS: Field<u32, Register> = Field::new(0xffff_ffff, 0);
     pub type GROUPS = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
 }
@@ -270,7 +270,7 @@ pub mod BARRIERS_COMPLETED {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Number of completed episodes; wraps at 2^64. Bits [63:0], ro.
+    /// Number of completed episodes; wraps at 2^64. Bits `[63:0]`, ro.
     pub const COUNT: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
     pub type COUNT = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }

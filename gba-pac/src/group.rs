@@ -327,7 +327,7 @@ pub mod GROUP_ID {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Equals g for group block g (the reset value shown is group 0's). Bits [4:0], ro.
+    /// Equals g for group block g (the reset value shown is group 0's). Bits `[4:0]`, ro.
     pub const ID: Field<u32, Register> = Field::new(0x1f, 0);
     pub type ID = crate::common::FieldBits<u32, Register, 0x1f, 0>;
 }
@@ -338,7 +338,7 @@ pub mod MEMBER_COUNT {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Member count, 1 to 708. Bits [9:0], rw.
+    /// Member count, 1 to 708. Bits `[9:0]`, rw.
     pub const COUNT: Field<u32, Register> = Field::new(0x3ff, 0);
     pub type COUNT = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
 }
@@ -349,7 +349,7 @@ pub mod ARRIVAL_COUNT {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Arrived members; cleared when the episode completes. Bits [9:0], ro.
+    /// Arrived members; cleared when the episode completes. Bits `[9:0]`, ro.
     pub const COUNT: Field<u32, Register> = Field::new(0x3ff, 0);
     pub type COUNT = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
 }
@@ -360,7 +360,7 @@ pub mod LOCAL_MEMBER_ID {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Member id of this port. Bits [9:0], rw.
+    /// Member id of this port. Bits `[9:0]`, rw.
     pub const ID: Field<u32, Register> = Field::new(0x3ff, 0);
     pub type ID = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
 }
@@ -371,7 +371,7 @@ pub mod MEMBER_MASK {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// One bit per member. Bits [63:0], rw.
+    /// One bit per member. Bits `[63:0]`, rw.
     pub const MEMBERS: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
     pub type MEMBERS = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }
@@ -382,7 +382,7 @@ pub mod RELEASE_ADDR {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// IOVA of the release flag; must be 8-byte aligned. Bits [63:0], rw.
+    /// IOVA of the release flag; must be 8-byte aligned. Bits `[63:0]`, rw.
     pub const ADDR: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
     pub type ADDR = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }
@@ -393,7 +393,7 @@ pub mod ARRIVED_MASK {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// One bit per member; cleared when the episode completes. Bits [63:0], ro.
+    /// One bit per member; cleared when the episode completes. Bits `[63:0]`, ro.
     pub const MEMBERS: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
     pub type MEMBERS = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }
@@ -404,15 +404,15 @@ pub mod CONTROL {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<3>;
 
-    /// Take part in the group. Bits [0], rw.
+    /// Take part in the group. Bits `[0]`, rw.
     pub const ENABLE: Field<u64, Register> = Field::new(0x1, 0);
     pub type ENABLE = crate::common::FieldBits<u64, Register, 0x1, 0>;
 
-    /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits [1], rw, singlepulse.
+    /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits `[1]`, rw, singlepulse.
     pub const RESET: Field<u64, Register> = Field::new(0x1, 1);
     pub type RESET = crate::common::FieldBits<u64, Register, 0x1, 1>;
 
-    /// Accept arrivals once the configuration is complete. Bits [2], rw.
+    /// Accept arrivals once the configuration is complete. Bits `[2]`, rw.
     pub const ARM: Field<u64, Register> = Field::new(0x1, 2);
     pub type ARM = crate::common::FieldBits<u64, Register, 0x1, 2>;
 
@@ -429,23 +429,23 @@ pub mod STATUS {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<4, EnumField<u64, ERROR_CODE::Value>>;
 
-    /// Every member port is configured alike; arrivals are accepted. Bits [0], ro.
+    /// Every member port is configured alike; arrivals are accepted. Bits `[0]`, ro.
     pub const READY: Field<u64, Register> = Field::new(0x1, 0);
     pub type READY = crate::common::FieldBits<u64, Register, 0x1, 0>;
 
-    /// An episode is pending (at least one member has arrived). Bits [1], ro.
+    /// An episode is pending (at least one member has arrived). Bits `[1]`, ro.
     pub const ACTIVE: Field<u64, Register> = Field::new(0x1, 1);
     pub type ACTIVE = crate::common::FieldBits<u64, Register, 0x1, 1>;
 
-    /// At least one episode has completed. Bits [2], ro.
+    /// At least one episode has completed. Bits `[2]`, ro.
     pub const COMPLETE: Field<u64, Register> = Field::new(0x1, 2);
     pub type COMPLETE = crate::common::FieldBits<u64, Register, 0x1, 2>;
 
-    /// The group failed; ERROR_CODE says why. Bits [3], ro.
+    /// The group failed; ERROR_CODE says why. Bits `[3]`, ro.
     pub const ERROR: Field<u64, Register> = Field::new(0x1, 3);
     pub type ERROR = crate::common::FieldBits<u64, Register, 0x1, 3>;
 
-    /// Why the group failed. Bits [15:8], ro.
+    /// Why the group failed. Bits `[15:8]`, ro.
     pub const ERROR_CODE: Field<u64, Register> = Field::new(0xff, 8);
 
     /// Values of field `ERROR_CODE`.
@@ -539,11 +539,11 @@ pub mod ARRIVAL {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<2>;
 
-    /// The episode number modulo 2^32; must be RELEASE_SEQ + 1. Bits [31:0], wo.
+    /// The episode number modulo 2^32; must be RELEASE_SEQ + 1. Bits `[31:0]`, wo.
     pub const SEQUENCE: Field<u64, Register> = Field::new(0xffff_ffff, 0);
     pub type SEQUENCE = crate::common::FieldBits<u64, Register, 0xffff_ffff, 0>;
 
-    /// The arriving member's id. Bits [63:32], wo.
+    /// The arriving member's id. Bits `[63:32]`, wo.
     pub const MEMBER_ID: Field<u64, Register> = Field::new(0xffff_ffff, 32);
     pub type MEMBER_ID = crate::common::FieldBits<u64, Register, 0xffff_ffff, 32>;
 }
@@ -554,7 +554,7 @@ pub mod RELEASE_SEQ {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Episode number modulo 2^32; compare in serial-number arithmetic. Bits [31:0], ro.
+    /// Episode number modulo 2^32; compare in serial-number arithmetic. Bits `[31:0]`, ro.
     pub const SEQUENCE: Field<u64, Register> = Field::new(0xffff_ffff, 0);
     pub type SEQUENCE = crate::common::FieldBits<u64, Register, 0xffff_ffff, 0>;
 }

@@ -84,7 +84,7 @@ fn field(
     shared: &Shared,
 ) -> TokenStream {
     let mut text = format!(
-        "Bits {}, {}",
+        "Bits `{}`, {}",
         *field.bits,
         field.effective_access(register).keyword()
     );
