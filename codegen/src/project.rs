@@ -190,7 +190,7 @@ pub fn write(root: &Path, target: &Target) -> Result<Vec<Staleness>, GenError> {
     Ok(run(root, target, true)?.changes)
 }
 
-/// [`write`] (`write`: true) or [`check`], with the spec they parsed.
+/// [`write`](fn@write) (`write`: true) or [`check`], with the spec they parsed.
 pub fn run(root: &Path, target: &Target, write: bool) -> Result<Run, GenError> {
     let Rendered {
         files,

@@ -2,7 +2,7 @@
 //!
 //! Every emitter is deterministic (the same spec gives byte-identical output) and starts each
 //! file with a preamble naming the spec and the command that regenerates it. Each output owns
-//! its constraints: [`check`] runs the checks of the outputs a target generates (names that
+//! its constraints: `check` runs the checks of the outputs a target generates (names that
 //! would clash in C, …) as part of validation. An output that still cannot be written is an
 //! [`EmitError`] naming the spec location, never a file with a note inside, never a panic.
 

@@ -12,7 +12,7 @@ pub const MAX_LOCAL: usize = 64;
 pub const SHARED_BASE: u64 = 0x10_0000;
 /// Bytes of one claim's shared memory (`GBA_IOCTL_SHARED_SIZE`).
 pub const SHARED_SIZE: u64 = 0x2000;
-/// A cache line of the shared memory (`GBA_IOCTL_LINE`): flag, arrivals, entered[i].
+/// A cache line of the shared memory (`GBA_IOCTL_LINE`): flag, arrivals, `entered[i]`.
 pub const LINE: usize = 64;
 
 pub const CLAIM_WON: u32 = 1;

@@ -9,7 +9,7 @@
 //! server serves only processes of its own user (`SO_PEERCRED`), and the client accepts an
 //! answer only from a server of its own user, and only if what it received is the VFIO
 //! container and a VFIO device (`/proc/self/fd` says so); anything else is refused by name
-//! ([`ShareError::Refused`]). A name another process already holds is reported with that
+//! (`ShareError::Refused`). A name another process already holds is reported with that
 //! process's uid and pid, never ignored.
 //!
 //! The server is a thread of the first opener, stopped (and joined) when its backend drops;

@@ -204,7 +204,7 @@ impl SegmentFile {
     }
 
     /// The flag page's first byte: group g's flag is the line at `g * 64`. Page-aligned
-    /// within the file, [`PAGE`] bytes.
+    /// within the file, `PAGE` bytes.
     pub fn flag_page(&self) -> NonNull<u8> {
         NonNull::new(self.file.as_ptr().wrapping_add(FLAGS_AT))
             .expect("a mapping is never at address 0")

@@ -202,7 +202,7 @@ impl<'a> HostSegment<'a> {
     /// instead of asking the system at every poll (see [`Patience`]). A claim this process
     /// would take rather than join is refused ([`Taken::Quota`]) when its user holds the
     /// segment's quota of groups of the port already, counted after the record is taken
-    /// (see [`over_quota_after_win`](Self::over_quota_after_win)).
+    /// (see `over_quota_after_win`).
     pub fn take_claim_waiting(
         &self,
         g: usize,

@@ -198,7 +198,7 @@ fn outer_uid(uid: u32) -> u32 {
 }
 
 /// This process's effective uid, in its user namespace's parent's terms (see
-/// [`outer_uid`]): what claim records carry.
+/// `outer_uid`): what claim records carry.
 pub fn my_uid() -> u32 {
     // SAFETY: geteuid has no preconditions and cannot fail.
     outer_uid(unsafe { libc::geteuid() })

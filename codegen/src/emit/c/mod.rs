@@ -4,8 +4,8 @@
 //! C has one flat namespace, so every identifier carries the device, block, register and
 //! field names joined by `_` (`GBA_GROUP_CONTROL_RESET_MASK`, `gba_group_control_read`).
 //! Joining can make two different paths spell the same identifier (block `a_b` register `c`
-//! and block `a` register `b_c`); [`identifiers`] lets validation refuse such specs, and it
-//! sees exactly what the header defines because both come from the same [`Header`] builder.
+//! and block `a` register `b_c`); `identifiers` lets validation refuse such specs, and it
+//! sees exactly what the header defines because both come from the same `Header` builder.
 //!
 //! The header targets C11 and compiles without warnings under
 //! `-std=c11 -Wall -Wextra -Werror -pedantic` (the `c_header` test holds it to that).

@@ -1,7 +1,7 @@
 //! Register documentation (`registers.md` in the docs directory) with an SVG bitfield diagram
 //! per register (`registers/<block>-<register>.svg`).
 //!
-//! Spec text is prose, not Markdown: [`text`] escapes what Markdown would otherwise read as
+//! Spec text is prose, not Markdown: `text` escapes what Markdown would otherwise read as
 //! markup, so a description renders as written.
 
 mod svg;

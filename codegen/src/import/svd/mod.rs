@@ -1,4 +1,4 @@
-//! CMSIS-SVD → [`Device`], through svd-parser, in passes, one per file:
+//! CMSIS-SVD → [`Device`](crate::model::Device), through svd-parser, in passes, one per file:
 //!
 //! 1. repair the slips real vendor files contain, with a warning each, unless the import is
 //!    strict (`repair.rs`); parse (svd-parser, weak validation so that real vendor files
