@@ -300,7 +300,7 @@ impl Fabric {
         self.ports
     }
 
-    pub fn check_port(&self, port: usize) -> Result<()> {
+    pub(crate) fn check_port(&self, port: usize) -> Result<()> {
         if port < self.ports {
             Ok(())
         } else {
@@ -330,7 +330,7 @@ impl Fabric {
     }
 
     /// Port `p`'s DMA arena: its first byte (page-aligned) and length.
-    pub fn arena(&self, p: usize) -> (*mut u8, usize) {
+    pub(crate) fn arena(&self, p: usize) -> (*mut u8, usize) {
         assert!(p < self.ports, "port {p} of {}", self.ports);
         (
             self.arenas.as_ptr().wrapping_add(p * ARENA_SIZE),

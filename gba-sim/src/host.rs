@@ -18,7 +18,7 @@ impl Fabric {
     /// # Panics
     ///
     /// If `p` is not a port of the fabric (a bug of the caller: ports are checked on open).
-    pub fn host_segment(&self, p: usize) -> HostSegment<'_> {
+    pub(crate) fn host_segment(&self, p: usize) -> HostSegment<'_> {
         assert!(p < self.ports(), "port {p} outside the fabric");
         let base = std::ptr::NonNull::new(self.hosts().as_ptr().wrapping_add(p * PORT_BYTES))
             .expect("a mapping is never at address 0");
