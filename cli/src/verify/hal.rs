@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use gba_codegen::Device as Spec;
 use gba_hal::backends::MemoryBackend;
 use gba_hal::{Backend, GroupConfig, MemberSet};
+use gba_pac::group::CONTROL;
 
 use super::Bus;
 use super::checks::{self, Element};
@@ -54,7 +55,7 @@ impl Group0 {
             control: at("group[0].CONTROL")?,
             count: at("group[0].MEMBER_COUNT")?,
             local: at("group[0].LOCAL_MEMBER_ID")?,
-            mask: (0..12)
+            mask: (0..gba_hal::MEMBER_WORDS)
                 .map(|w| at(&format!("group[0].MEMBER_MASK[{w}]")))
                 .collect::<Result<_, _>>()?,
             release_addr: at("group[0].RELEASE_ADDR")?,
@@ -261,7 +262,12 @@ pub fn configure_sequence<B: Bus + Send>(spec: &Spec, bus: B) -> Result<Vec<Stri
         ("MEMBER_COUNT", g.count, 32, 1),
         ("LOCAL_MEMBER_ID", g.local, 32, 0),
         ("RELEASE_ADDR", g.release_addr, 64, flag),
-        ("CONTROL", g.control, 64, 0b101),
+        (
+            "CONTROL",
+            g.control,
+            64,
+            (CONTROL::ENABLE::SET + CONTROL::ARM::SET).value,
+        ),
     ];
     for (name, addr, width, want) in expect {
         let got = mirror.read(addr, width)?;
