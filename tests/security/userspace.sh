@@ -36,6 +36,13 @@ pids=()
 cleanup() {
     local p
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+    # System V segments made under Eve's group outlive their processes (until reboot): a
+    # failed run must not leave them (the passing run has removed them already).
+    local eve_gid
+    if eve_gid=$(id -g "$EVE" 2>/dev/null); then
+        awk -v g="$eve_gid" 'NR > 1 && $9 == g { print $2 }' /proc/sysvipc/shm |
+            while read -r id; do ipcrm -m "$id" 2>/dev/null; done
+    fi
     userdel "$EVE" || echo "security: could not remove the user $EVE: remove it with userdel"
     rm -rf "$work" "$bin" "${plants[@]}"
 }
