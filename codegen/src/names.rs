@@ -98,7 +98,8 @@ pub const RESERVED_VALUE_NAMES: &[&str] = &["SET", "CLEAR", "VALUE"];
 
 /// Methods every generated block and device handle has, which registers and blocks cannot
 /// be called. Compared in lower case.
-pub const RESERVED_ACCESSORS: &[&str] = &["as_ptr", "from_ptr", "from_shared_ptr", "scoped"];
+pub const RESERVED_ACCESSORS: &[&str] =
+    &["as_ptr", "from_ptr", "from_shared_ptr", "on_bus", "scoped"];
 
 /// True when an enumerated value cannot be called `name` ([`RESERVED_VALUE_NAMES`]).
 pub fn is_reserved_value(name: &str) -> bool {

@@ -686,6 +686,8 @@ fn module_items(items: &[syn::Item], context: &dyn Fn() -> String) {
                 format!("{name} {{ ptr }}"),
                 // The handle's impl over every mechanism and its construction.
                 format!("impl < _M : :: core :: marker :: Copy > {name}"),
+                // Its address, on memory mechanisms only.
+                format!("impl < _M : crate :: common :: InMemory > {name}"),
                 format!("{name} {{ ptr ,"),
                 // Its impl on a bus and the construction there.
                 format!("> {name} < crate :: common :: OnBus"),

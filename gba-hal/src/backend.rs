@@ -4,7 +4,7 @@
 use core::fmt;
 use core::ptr::NonNull;
 
-use gba_pac::common::{Atomic, Mechanism, Volatile};
+use gba_pac::common::{Atomic, InMemory, Mechanism, Volatile};
 
 use crate::arbiter::HostArbiter;
 #[cfg(doc)]
@@ -18,7 +18,7 @@ use crate::arbiter::{Claim, Exclusive};
 /// [`device_at`](Access::device_at) builds a handle whose accesses are this mechanism's;
 /// implemented by this crate for the two mechanisms only.
 pub unsafe trait Access:
-    Mechanism<u32> + Mechanism<u64> + Copy + core::fmt::Debug + Sized + 'static
+    Mechanism<u32> + Mechanism<u64> + InMemory + Copy + core::fmt::Debug + Sized + 'static
 {
     /// The register window at `ptr` with this mechanism.
     ///

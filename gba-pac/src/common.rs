@@ -274,6 +274,14 @@ pub struct Atomic;
 
 impl sealed::Sealed for Volatile {}
 impl sealed::Sealed for Atomic {}
+
+/// A mechanism whose handles point into memory ([`Volatile`], [`Atomic`], either
+/// [`Scoped`]), so they have an address (`as_ptr`); a handle [`OnBus`] has a bus address
+/// instead. Implemented by this module only.
+pub trait InMemory: Transport<Error = Infallible> {}
+impl InMemory for Volatile {}
+impl InMemory for Atomic {}
+impl<M: InMemory> InMemory for Scoped<'_, M> {}
 impl Transport for Volatile {
     type Error = Infallible;
 }
@@ -581,7 +589,7 @@ impl<'b, B: ?Sized> OnBus<'b, B> {
 
     /// The bus address of the register whose offset in the window `ptr` holds.
     #[inline(always)]
-    fn address<T>(self, ptr: *mut T) -> u64 {
+    pub(crate) fn address<T>(self, ptr: *mut T) -> u64 {
         self.base.wrapping_add(ptr.addr() as u64)
     }
 }
@@ -783,10 +791,22 @@ impl<T, R, A: Access, M: Copy> Reg<T, R, A, M> {
         }
     }
 
-    /// The register's address; on a bus, its offset from the window's base.
+}
+
+impl<T, R, A: Access, M: InMemory> Reg<T, R, A, M> {
+    /// The register's address in memory. (A handle on a bus has none: it has
+    /// [`bus_address`](Reg::bus_address) instead.)
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut T {
         self.ptr
+    }
+}
+
+impl<T, R, A: Access, B: ?Sized> Reg<T, R, A, OnBus<'_, B>> {
+    /// The register's address on the bus: the window's base plus the register's offset.
+    #[inline(always)]
+    pub fn bus_address(self) -> u64 {
+        self.io.address(self.ptr)
     }
 }
 

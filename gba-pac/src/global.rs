@@ -52,14 +52,16 @@ impl<'b, _B: crate::common::Bus + ?Sized> Global<crate::common::OnBus<'b, _B>> {
     }
 }
 
-impl<_M: ::core::marker::Copy> Global<_M> {
-    /// The address of the instance's first byte; on a bus, its offset from the base
-    /// given to `on_bus`.
+impl<_M: crate::common::InMemory> Global<_M> {
+    /// The address of the instance's first byte in memory (a handle on a bus has
+    /// none; its registers have `bus_address`).
     #[inline(always)]
     pub const fn as_ptr(self) -> *mut u8 {
         self.ptr
     }
+}
 
+impl<_M: ::core::marker::Copy> Global<_M> {
     /// Identifies the device; any other value means this is not a GBA.
     ///
     /// Offset `0x0`, 32 bits, read-only, reset `0x47424131`.

@@ -120,6 +120,14 @@ fn each_access_is_one_transaction_at_base_plus_offset_of_the_register_width() {
         ]
     );
 
+    // A register on a bus says where it is on the bus (it has no memory address: `as_ptr`
+    // is for memory mechanisms only, tests/ui/bus_as_ptr.rs).
+    assert_eq!(
+        g3.member_mask(2).unwrap().bus_address(),
+        at + group::offset::MEMBER_MASK as u64 + 2 * 8
+    );
+    assert!(bus.take_log().is_empty());
+
     // A block opened on its own is at its own base.
     let alone = group::Group::on_bus(&bus, at);
     assert_eq!(alone.member_count().try_get(), Ok(5));

@@ -61,12 +61,31 @@ pub(super) fn rustdoc(text: &str) -> String {
         out.push(if fence {
             line.replacen(body, &format!("\\{body}"), 1)
         } else {
-            line.to_string()
+            escape_brackets(line)
         });
         let rule = !body.is_empty() && body.chars().all(|c| "-*_= ".contains(c));
         paragraph_open = !body.is_empty() && !body.starts_with('#') && !rule;
     }
     out.join("\n")
+}
+
+/// `[` and `]` outside code spans escaped: rustdoc reads `[n]` or `[7:0]` in a vendor's
+/// description as an intra-doc link and warns that it resolves to nothing (svd2rust escapes
+/// them too). Markdown shows `\[` as `[`.
+fn escape_brackets(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        match c {
+            '`' if !escaped => in_code = !in_code,
+            '[' | ']' if !in_code && !escaped => out.push('\\'),
+            _ => {}
+        }
+        escaped = c == '\\' && !escaped && !in_code;
+        out.push(c);
+    }
+    out
 }
 
 /// Text for a C comment: no control characters (a NUL or form feed draws a warning).
@@ -98,6 +117,16 @@ mod tests {
         assert_eq!(rustdoc("- item\n        more"), "- item\n        more");
         assert_eq!(rustdoc("```\ncode\n  ~~~"), "\\```\ncode\n  \\~~~");
         assert_eq!(rustdoc("nul\0 and feed\x0c"), "nul  and feed");
+    }
+
+    #[test]
+    fn rustdoc_brackets_are_not_links_outside_code() {
+        assert_eq!(
+            rustdoc("bits [7:0] of CH[n]"),
+            "bits \\[7:0\\] of CH\\[n\\]"
+        );
+        assert_eq!(rustdoc("`a[0]` and [x]"), "`a[0]` and \\[x\\]");
+        assert_eq!(rustdoc("already \\[n\\]"), "already \\[n\\]");
     }
 
     #[test]

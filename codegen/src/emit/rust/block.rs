@@ -104,14 +104,16 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
             }
         }
 
-        impl<_M: ::core::marker::Copy> #ty<_M> {
-            /// The address of the instance's first byte; on a bus, its offset from the base
-            /// given to `on_bus`.
+        impl<_M: crate::common::InMemory> #ty<_M> {
+            /// The address of the instance's first byte in memory (a handle on a bus has
+            /// none; its registers have `bus_address`).
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
                 self.ptr
             }
+        }
 
+        impl<_M: ::core::marker::Copy> #ty<_M> {
             #(#accessors)*
         }
 

@@ -351,12 +351,16 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
             }
         }
 
-        impl<_M: ::core::marker::Copy> Device<_M> {
-            /// The base address of the window (null on a bus).
+        impl<_M: crate::common::InMemory> Device<_M> {
+            /// The base address of the window in memory (a handle on a bus has none; its
+            /// registers have `bus_address`).
             #[inline(always)]
             pub const fn as_ptr(self) -> *mut u8 {
                 self.ptr
             }
+        }
+
+        impl<_M: ::core::marker::Copy> Device<_M> {
 
             /// The same window, for use during `'a` only: every handle reached from the
             /// result carries `'a`, so none can outlive a mapping that ends with `'a`.
