@@ -12,6 +12,13 @@ LAST_LOG=
 
 say() { printf '%s\n' "$*"; }
 
+# build_host_stack: what the runtime suites run, built from the repository at $ROOT: the C
+# library in release (the barrier is what the suites exercise) and the gba tool in the dev
+# profile (target/debug/gba; the suites only create, inspect and destroy fabrics with it, and
+# the dev build is the one `cargo test` already made: a release build of the tool and its
+# spec parsers would cost minutes of CPU for nothing the suites measure).
+build_host_stack() { (cd "$ROOT" && cargo build --release -q -p gba-barrier-c && cargo build -q -p gba); }
+
 # indent: what follows a FAIL line (stdin), set off from the check lines
 indent() { sed 's/^/     /'; }
 

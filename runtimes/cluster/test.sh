@@ -42,10 +42,10 @@ if ! command -v mpicc >/dev/null || [ -z "$(mpicc --showme:incdirs 2>/dev/null)"
         || { cat "$LOGS/apt.log"; say "cluster: 0 passed, 1 failed (apt-get install openmpi)"; exit 1; }
 fi
 say "building libgba_barrier, gba, the component and the tests"
-{ (cd "$ROOT" && cargo build --release -q -p gba-barrier-c -p gba) && make -C "$OMPI" all tests; } >"$LOGS/build.log" 2>&1 \
+{ build_host_stack && make -C "$OMPI" all tests; } >"$LOGS/build.log" 2>&1 \
     || { tail -30 "$LOGS/build.log"; say "cluster: 0 passed, 1 failed (build)"; exit 1; }
 
-export GBA_BIN="$ROOT/target/release/gba"
+export GBA_BIN="$ROOT/target/debug/gba"
 FABRIC=/dev/shm/gba-cluster-test-$$
 export GBA_FABRIC="$FABRIC"
 cleanup() {

@@ -29,7 +29,7 @@ MPI=${GBA_BENCH_MPI:-openmpi}
 [ "$MPI" = mpich ] && BUILD=$BUILD/mpich
 ITERS=${1:-10000}
 ROUNDS=${2:-5}
-export GBA_BIN="${GBA_LIBDIR:-$ROOT/target/release}/gba"
+export GBA_BIN="${GBA_BIN:-${GBA_LIBDIR:-$ROOT/target/release}/gba}"
 [ -x "$BUILD/bench_barrier" ] && { [ "$MPI" = mpich ] || [ -x "$BUILD/shmem_bench" ]; } && [ -x "$BUILD/raw_barrier" ] && [ -x "$GBA_BIN" ] \
     || { echo "build first: runtimes/openmpi/test.sh (or make -C runtimes/openmpi all tests; for MPICH: mpich.sh bench)"; exit 1; }
 FABRIC=/dev/shm/gba-openmpi-bench-$$

@@ -28,7 +28,7 @@ LOGS=$(mktemp -d /tmp/gba-mpich-test.XXXXXX)
 command -v $MPICC >/dev/null && command -v $MPIEXEC >/dev/null && command -v mpifort.mpich >/dev/null \
     || { say "MPICH is needed ($MPICC, $MPIEXEC): apt-get install -y mpich libmpich-dev"; say "mpich: 0 passed, 1 failed (no MPICH)"; exit 1; }
 if [ -z "${GBA_PREBUILT:-}" ]; then
-    (cd "$ROOT" && cargo build --release -q -p gba-barrier-c -p gba) >"$LOGS/cargo.log" 2>&1 \
+    build_host_stack >"$LOGS/cargo.log" 2>&1 \
         || { cat "$LOGS/cargo.log"; say "mpich: 0 passed, 1 failed (cargo build)"; exit 1; }
 fi
 
@@ -49,7 +49,7 @@ CFLAGS=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror)
 ldd "$BUILD/libgba_pmpi.so" | grep -q 'libmpi\(ch\)\?\.so\.12' \
     || { ldd "$BUILD/libgba_pmpi.so"; say "mpich: 0 passed, 1 failed (libgba_pmpi.so is not linked to MPICH's libmpi.so.12)"; exit 1; }
 
-export GBA_BIN="$LIBDIR/gba"
+if [ -n "${GBA_PREBUILT:-}" ]; then export GBA_BIN=${GBA_BIN:-$LIBDIR/gba}; else export GBA_BIN=$ROOT/target/debug/gba; fi
 FABRIC=/dev/shm/gba-mpich-test-$$
 cleanup() {
     "$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1

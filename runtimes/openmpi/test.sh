@@ -14,7 +14,8 @@
 HOST_COMBINING=${GBA_TEST_HOST_COMBINING:-1}
 #   KEEP_LOGS=1 runtimes/openmpi/test.sh    keep the per-test logs (their directory is printed)
 # Against another MPI install (trixie.sh runs it so inside a Debian 13 chroot, on OpenMPI 5.0):
-#   GBA_PREBUILT=1 GBA_LIBDIR=dir   use dir's libgba_barrier.so and gba as they are (no cargo)
+#   GBA_PREBUILT=1 GBA_LIBDIR=dir   use dir's libgba_barrier.so as it is (no cargo), and the gba
+#                                   tool GBA_BIN (default: dir/gba)
 #   GBA_OMPI_BUILD=dir              build the components and tests into dir (default: build/)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -48,15 +49,15 @@ fi
 
 # --- build ------------------------------------------------------------------------------------
 if [ -z "${GBA_PREBUILT:-}" ]; then
-    say "building libgba_barrier and gba (cargo build --release -p gba-barrier-c -p gba)"
-    (cd "$ROOT" && cargo build --release -q -p gba-barrier-c -p gba) >"$LOGS/cargo.log" 2>&1 \
+    say "building libgba_barrier (cargo build --release -p gba-barrier-c) and gba (cargo build -p gba)"
+    build_host_stack >"$LOGS/cargo.log" 2>&1 \
         || { cat "$LOGS/cargo.log"; say "openmpi: 0 passed, 1 failed (cargo build)"; exit 1; }
 fi
 say "building the component and the tests (make -C runtimes/openmpi all tests) against OpenMPI $(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')"
 make -C "$HERE" BUILD="$BUILD" GBA_LIBDIR="$LIBDIR" all tests >"$LOGS/make.log" 2>&1 \
     || { cat "$LOGS/make.log"; say "openmpi: 0 passed, 1 failed (make)"; exit 1; }
 
-export GBA_BIN="$LIBDIR/gba"
+if [ -n "${GBA_PREBUILT:-}" ]; then export GBA_BIN=${GBA_BIN:-$LIBDIR/gba}; else export GBA_BIN=$ROOT/target/debug/gba; fi
 FABRIC=/dev/shm/gba-openmpi-test-$$
 SMALL=/dev/shm/gba-openmpi-test-small-$$
 STUCK=/dev/shm/gba-openmpi-test-stuck-$$
@@ -202,10 +203,11 @@ for np in 2 4; do
         GBA_FABRIC=$STUCK timeout 8 "${MPIRUN[@]}" "${NOCMA[@]}" --mca coll_gba_barrier_progress 0 \
             --mca coll_gba_barrier_warn_timeout_ms 1500 --mca coll_gba_barrier_device_path "sim:$STUCK#0" \
             -np 2 "${W[@]}" "$BUILD/progress" 3 >"$LOGS/stuck.log" 2>&1
-        # the killed job leaves its shared-memory segments behind: remove those it created
+        # the killed job leaves its shared-memory segments behind: remove those it created (fuser
+        # cannot read other users' /proc/PID/fd in a container and says so for each; not an error)
         sleep 1
         for f in $(comm -13 <(echo "$shm_before" | sort) <(ls /dev/shm | sort)); do
-            case $f in vader_segment.* | sm_segment.*) fuser -s "/dev/shm/$f" || rm -f "/dev/shm/$f" ;; esac
+            case $f in vader_segment.* | sm_segment.*) fuser -s "/dev/shm/$f" 2>/dev/null || rm -f "/dev/shm/$f" ;; esac
         done
         LAST_LOG="$LOGS/stuck.log"
         expect_log "np=2 a barrier stuck past warn_timeout_ms names who is missing" \

@@ -168,33 +168,33 @@ cross_lines() {
         "${IN_CHROOT[@]}" OMPI_MCA_mca_base_component_path="$d50:$HERE/build" ompi_info --param coll gba_barrier --level 9
     cross_one "the $v50 build under OpenMPI $v41: ompi_info names both versions" "coll:gba_barrier: $want50" \
         env OMPI_MCA_mca_base_component_path="$d41:$HERE/build-trixie" ompi_info --param coll gba_barrier --level 9
-    "$TARGET/release/gba" sim create --ports 2 --path "$fabric" >/dev/null
+    "$TARGET/debug/gba" sim create --ports 2 --path "$fabric" >/dev/null
     cross_one "the $v41 build under OpenMPI $v50: a job runs on OpenMPI's barrier, said why" "coll:gba_barrier: $want41" \
-        "${IN_CHROOT[@]}" GBA_BIN="$TARGET/release/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d50:$HERE/build" \
+        "${IN_CHROOT[@]}" GBA_BIN="$TARGET/debug/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d50:$HERE/build" \
         OMPI_MCA_coll_gba_barrier_device_path="sim:$fabric#0" mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC \
         -np 2 "$HERE/build-trixie/semantics" 200 0
     cross_one "the $v50 build under OpenMPI $v41: a job runs on OpenMPI's barrier, said why" "coll:gba_barrier: $want50" \
-        env GBA_BIN="$TARGET/release/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d41:$HERE/build-trixie" \
+        env GBA_BIN="$TARGET/debug/gba" GBA_FABRIC="$fabric" OMPI_MCA_mca_base_component_path="$d41:$HERE/build-trixie" \
         OMPI_MCA_coll_gba_barrier_device_path="sim:$fabric#0" mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC \
         -np 2 "$HERE/build/semantics" 200 0
-    "$TARGET/release/gba" sim destroy --path "$fabric" >/dev/null 2>&1
+    "$TARGET/debug/gba" sim destroy --path "$fabric" >/dev/null 2>&1
     say "ompi-lines: $p passed, $f failed"
     [ $f -eq 0 ]
 }
 
 # --- the suites --------------------------------------------------------------------------------
-# prebuilt: test.sh and mpich.sh use $GBA_LIBDIR/libgba_barrier.so and $GBA_LIBDIR/gba as they
-# are (no cargo inside)
-RUN=(in_chroot GBA_PREBUILT=1 GBA_LIBDIR="$TARGET/release" GBA_OMPI_BUILD="$HERE/build-trixie" KEEP_LOGS="${KEEP_LOGS:-}")
+# prebuilt: test.sh and mpich.sh use $GBA_LIBDIR/libgba_barrier.so and the tool $GBA_BIN as they
+# are (no cargo inside; as build_host_stack in runtimes/checks.sh builds them)
+RUN=(in_chroot GBA_PREBUILT=1 GBA_LIBDIR="$TARGET/release" GBA_BIN="$TARGET/debug/gba" GBA_OMPI_BUILD="$HERE/build-trixie" KEEP_LOGS="${KEEP_LOGS:-}")
 # passed on only when set: test.sh and bench.sh keep their own default otherwise
 [ -n "${GBA_TEST_HOST_COMBINING:-}" ] && RUN+=(GBA_TEST_HOST_COMBINING="$GBA_TEST_HOST_COMBINING")
 [ -n "${GBA_BENCH_SHAPES:-}" ] && RUN+=(GBA_BENCH_SHAPES="$GBA_BENCH_SHAPES")
 [ -n "${GBA_BENCH_NPS:-}" ] && RUN+=(GBA_BENCH_NPS="$GBA_BENCH_NPS")
 case $MODE in
     test)
-        [ -x "$TARGET/release/gba" ] && [ -f "$TARGET/release/libgba_barrier.so" ] \
-            || { say "building libgba_barrier and gba on the host (cargo build --release -p gba-barrier-c -p gba)"
-                 (cd "$ROOT" && cargo build --release -q -p gba-barrier-c -p gba) || fail "cargo build failed"; }
+        [ -x "$TARGET/debug/gba" ] && [ -f "$TARGET/release/libgba_barrier.so" ] \
+            || { say "building libgba_barrier (cargo build --release -p gba-barrier-c) and gba (cargo build -p gba) on the host"
+                 (cd "$ROOT" && cargo build --release -q -p gba-barrier-c && cargo build -q -p gba) || fail "cargo build failed"; }
         rc=0
         "${RUN[@]}" bash "$HERE/test.sh" | sed "s/^openmpi: /openmpi5: /" || rc=1
         "${RUN[@]}" bash "$HERE/mpich.sh" || rc=1
