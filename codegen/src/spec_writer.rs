@@ -109,6 +109,9 @@ fn write_field(out: &mut String, field: &Field) {
     if let Some(effect) = field.side_effect {
         let _ = writeln!(out, "            side_effect: {}", effect.keyword());
     }
+    if let Some(from) = field.reset_from {
+        let _ = writeln!(out, "            reset: {}", from.keyword());
+    }
     key_text(out, 12, "description", &field.description);
     if !field.values.is_empty() {
         out.push_str("            values:\n");

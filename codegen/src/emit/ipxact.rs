@@ -398,7 +398,10 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     x.leaf("ipxact:name", &field.name);
     x.description(&field.description);
     x.leaf("ipxact:bitOffset", &field.bits.lsb.to_string());
-    resets(x, (*register.reset & field.bits.mask()) >> field.bits.lsb);
+    let from = field.reset_from.map(|r| *r);
+    if from != Some(crate::model::ResetFrom::Strap) {
+        resets(x, (*register.reset & field.bits.mask()) >> field.bits.lsb);
+    }
     x.leaf("ipxact:bitWidth", &field.bits.width().to_string());
     let pulse = field
         .side_effect
@@ -429,9 +432,17 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     if let Some(s) = effect.and_then(interchange::spelling) {
         x.leaf(&format!("ipxact:{}", s.ipxact_element), s.ipxact_value);
     }
-    if pulse {
+    if pulse || from.is_some() {
         x.open("ipxact:vendorExtensions");
-        x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        if pulse {
+            x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        }
+        if let Some(from) = from {
+            x.leaf(
+                &format!("gba:{}", interchange::ext::RESET_FROM),
+                from.keyword(),
+            );
+        }
         x.close("ipxact:vendorExtensions");
     }
     x.close("ipxact:field");

@@ -21,7 +21,7 @@ use std::fmt::Write;
 use super::{GeneratedFile, Place, Provenance};
 use crate::Validated;
 use crate::interchange::{self, udp};
-use crate::model::{Block, Device, Field, Register};
+use crate::model::{Block, Device, Field, Register, ResetFrom};
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
     vec![GeneratedFile {
@@ -139,6 +139,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
          property {acc} {{ type = string; component = reg | field; }};\n\
          property {reset} {{ type = longint unsigned; component = reg; }};\n\
          property {imp} {{ type = boolean; component = reg | field; }};\n\
+         property {rf} {{ type = string; component = field; }};\n\
          struct {el}_t {{ string array; longint unsigned index; longint unsigned count; longint unsigned stride; }};\n\
          property {el} {{ type = {el}_t; component = reg; }};\n\n",
         el = udp::ELEMENT,
@@ -152,6 +153,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
         acc = udp::ACCESS,
         reset = udp::RESET,
         imp = udp::IMPLICIT,
+        rf = udp::RESET_FROM,
     ));
     let _ = writeln!(out, "addrmap {} {{", ident(&device.name));
     let has_alternates = device
@@ -376,6 +378,20 @@ fn write_register_as(
             *register.reset
         );
     }
+    // A strapped field resets from a signal of its register (PeakRDL-regblock makes it an
+    // input of the hardware interface).
+    for field in &register.fields {
+        if field.reset_from.is_some_and(|r| *r == ResetFrom::Strap) {
+            let _ = writeln!(
+                out,
+                "{pad}    signal {{ signalwidth = {}; desc = {}; }} {}{};",
+                field.bits.width(),
+                string(&format!("The strapped reset value of {}.", *field.name)),
+                udp::STRAP_PREFIX,
+                *field.name
+            );
+        }
+    }
     let placed = interchange::out_of_order(&register.fields, |f| u64::from(f.bits.lsb));
     for (position, field) in register.fields.iter().enumerate() {
         write_field(out, inner, register, field, placed.then_some(position));
@@ -442,9 +458,25 @@ fn write_field(
         }
     }
     let reset = (*register.reset & field.bits.mask()) >> field.bits.lsb;
+    let reset = match field.reset_from.map(|r| *r) {
+        None => format!(" = {reset:#x}"),
+        Some(ResetFrom::Index) => {
+            let _ = writeln!(out, "{pad}    {} = \"index\";", udp::RESET_FROM);
+            format!(" = {reset:#x}")
+        }
+        Some(ResetFrom::Strap) => {
+            let _ = writeln!(
+                out,
+                "{pad}    reset = {}{};",
+                udp::STRAP_PREFIX,
+                *field.name
+            );
+            String::new()
+        }
+    };
     let _ = writeln!(
         out,
-        "{pad}}} {}[{}:{}] = {reset:#x};",
+        "{pad}}} {}[{}:{}]{reset};",
         ident(&field.name),
         field.bits.msb,
         field.bits.lsb
