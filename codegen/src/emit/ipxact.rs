@@ -14,8 +14,10 @@
 //! `addressBlock` of its own at its block's offset. The rest is carried in
 //! `vendorExtensions` in the namespace `crate::interchange::ext::NAMESPACE`: the version
 //! (exactly, as the VLNV needs one), the constants, a block's size and array shape, a
-//! register array's shape, reset bits outside every field, a stand-in field for a register
-//! without fields, and alternates' targets and places.
+//! register array's shape, reset bits outside every field, a field's reset from its element's
+//! index or a strap (`resetFrom`; a strapped field has no `resets`, its value not being known
+//! in the description), a stand-in field for a register without fields, and alternates'
+//! targets and places.
 
 use std::fmt::Write;
 

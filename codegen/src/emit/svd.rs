@@ -5,8 +5,9 @@
 //! array a `dim` peripheral (`name[%s]`); a register array a `dim` register; side effects
 //! become `modifiedWriteValues` (woclr → oneToClear, woset → oneToSet, wot → oneToToggle,
 //! wzc/wzs/wzt → zeroToClear/zeroToSet/zeroToToggle, singlepulse → oneToSet) and
-//! `readAction` (rclr → clear, rset → set). Every register states its size, access, reset value and a full reset mask,
-//! so nothing depends on inherited defaults.
+//! `readAction` (rclr → clear, rset → set). Every register states its size, access, reset value and a reset mask,
+//! so nothing depends on inherited defaults: the full mask, but for the bits of fields whose
+//! reset is their element's index or a strap (which one value cannot say).
 //!
 //! SVD has no element for the spec's constants: they go into `<vendorExtensions>` as
 //! `<constants><constant><name/><value/><description/></constant></constants>`, which the

@@ -6,11 +6,13 @@
 //! `field` with `sw`, its part of the register's reset value, `onwrite`/`onread` for its side
 //! effect (`crate::interchange::EFFECTS`) or `singlepulse`, and an `enum` (`encode`) for its
 //! values; a write lock is `swwel` (`locked_by`) or `swwe` (`write_enable`) on each
-//! writable field of the locked register, a reference to the lock bit.
+//! writable field of the locked register, a reference to the lock bit; a strapped field
+//! (`reset: strap`) resets from a `signal` of its register, `gba_strap_<FIELD>`.
 //!
 //! SystemRDL has no place for the rest, so user-defined properties declared at the top of the
 //! file carry it (`crate::interchange::udp`): the version, the constants, a block's size, the
-//! spec's access where the fields do not say it, reset bits outside every field, a stand-in
+//! spec's access where the fields do not say it, reset bits outside every field, a field that
+//! resets to its element's index (`gba_reset_from`: no native form), a stand-in
 //! field for a register without fields, and alternate views. SystemRDL lets registers
 //! overlap only when one is read-only and the other write-only, and address maps only under a
 //! `bridge` root: so a device with alternates is a `bridge`, and each alternate register is
