@@ -90,7 +90,13 @@ fn a_strap_given_on_the_command_line_is_what_the_check_expects() {
     let fabric = fabric(dir.path());
     let address = format!("sim:{fabric}#1");
     // The command line overrides what the backend knows: port 1 is not strapped 5.
-    let wrong = gba(&["verify", "--device", &address, "--strap", "global.PORT_ID.PORT=5"]);
+    let wrong = gba(&[
+        "verify",
+        "--device",
+        &address,
+        "--strap",
+        "global.PORT_ID.PORT=5",
+    ]);
     let failures: Vec<String> = String::from_utf8_lossy(&wrong.stdout)
         .lines()
         .filter(|l| l.starts_with("FAIL"))
@@ -103,7 +109,13 @@ fn a_strap_given_on_the_command_line_is_what_the_check_expects() {
         text(&wrong)
     );
     // A field that is not strapped is refused, naming those that are.
-    let typo = gba(&["verify", "--device", &address, "--strap", "global.PORT_ID.ID=1"]);
+    let typo = gba(&[
+        "verify",
+        "--device",
+        &address,
+        "--strap",
+        "global.PORT_ID.ID=1",
+    ]);
     let report = text(&typo);
     assert_eq!(typo.status.code(), Some(2), "{report}");
     assert!(

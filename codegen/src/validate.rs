@@ -362,7 +362,10 @@ fn reset_from(
                 register.reset.loc,
                 format!("bits {set:#x} must be 0"),
             )
-            .also(from.loc, format!("the field's reset is `{}`", from.keyword()))
+            .also(
+                from.loc,
+                format!("the field's reset is `{}`", from.keyword()),
+            )
             .note(
                 "the register's `reset` holds the bits every element and instance shares; \
                  the field's own value comes from its index or strap",

@@ -192,7 +192,11 @@ pub(crate) fn reset_note(register: &crate::model::Register) -> Option<String> {
         parts.push(format!(
             "{} {} its element's index (element i reads i)",
             index.join(", "),
-            if index.len() == 1 { "resets to" } else { "reset to" }
+            if index.len() == 1 {
+                "resets to"
+            } else {
+                "reset to"
+            }
         ));
     }
     let strap = names(ResetFrom::Strap);
