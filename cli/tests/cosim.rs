@@ -163,7 +163,8 @@ fn a_mutated_rtl_fails_naming_the_register_and_field() {
 /// tests/fixtures/cosim/effects.yaml: one register per side effect, write locks and
 /// alternate views. Its RTL passes every check that runs, and what PeakRDL-regblock is not
 /// given (single pulses and locks until the SystemRDL carries them; alternate views) is
-/// listed as not run; an RTL with three effects swapped fails naming each register and field.
+/// listed as not run; an RTL with three effects swapped and an element's index reset lost
+/// fails naming each register and field.
 #[test]
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
 fn every_side_effect_of_the_effects_map_and_three_mutants() {
@@ -196,6 +197,10 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
         "regs.WZT.BITS",
         "regs.RCLR.COUNT",
         "regs.RSET.TAKEN",
+        // Per-element and strapped resets: the RTL's element i resets to i, and its wrapper
+        // ties the strap to 0, which the RTL backend says.
+        "regs.IDS[3].INDEX",
+        "regs.IDS[0].STRAP",
     ] {
         assert!(
             !not_run.iter().any(|l| l.contains(field)),
@@ -232,6 +237,8 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
         ("onwrite = wot;", "onwrite = woset;"),
         ("onwrite = wzs;", "onwrite = wzt;"),
         ("onread = rset;", "onread = rclr;"),
+        // Element 2 of IDS resets to 0 instead of its index.
+        ("INDEX[3:0] = 0x2;", "INDEX[3:0] = 0x0;"),
     ];
     let mut mutated = rdl.clone();
     for (from, to) in mutations {
@@ -253,6 +260,7 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
     assert_eq!(
         failures,
         [
+            "FAIL regs.IDS[2].INDEX: reset value: expected 0x2, read 0x0 (register 0x5a0000 at 0x48)",
             "FAIL regs.WOT.BITS: wot: writing 0xf over 0x5 made it 0xf, not 0xa",
             "FAIL regs.WZS.BITS: wzs: writing 0xa over 0xf made it 0xa, not 0xf",
             "FAIL regs.RSET.TAKEN: rset: a read after a read returned 0x0, not 0x1",

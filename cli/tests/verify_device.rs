@@ -41,24 +41,17 @@ fn fabric(dir: &Path) -> String {
 }
 
 #[test]
-fn the_simulator_passes_every_check_it_can_show_but_per_group_ids() {
+fn the_simulator_passes_every_check_it_can_show() {
     let dir = tempfile::tempdir().unwrap();
     let fabric = fabric(dir.path());
-    let verify = gba(&["verify", "--device", &format!("sim:{fabric}#0")]);
+    let verify = gba(&["verify", "--device", &format!("sim:{fabric}#1")]);
     let report = text(&verify);
-    // The one divergence: GROUP_ID reads g in group block g, as its description says, but
-    // the spec format has one reset value for every element of a block array (group 0's).
-    assert_eq!(verify.status.code(), Some(1), "{report}");
-    let failures: Vec<&str> = report.lines().filter(|l| l.starts_with("FAIL")).collect();
-    let expected: Vec<String> = (1..32)
-        .map(|g| {
-            format!(
-                "FAIL group[{g}].GROUP_ID.ID: reset value: expected 0x0, read {g:#x} (register {g:#x} at {:#x})",
-                0x1_0000 + g * 0x2000
-            )
-        })
-        .collect();
-    assert_eq!(failures, expected);
+    // GROUP_ID reads g in group block g (`reset: index`) and PORT_ID the port, a strap the
+    // simulator's address gives (`reset: strap`): no failure, and both were checked.
+    assert_eq!(verify.status.code(), Some(0), "{report}");
+    let expected: Vec<String> = Vec::new();
+    assert!(!report.contains("FAIL"), "{report}");
+    assert!(!report.contains("strapped"), "{report}");
     // The bit-bash of every group's 12 MEMBER_MASK words ran (64 bits, walking 1s and 0s),
     // and the side effect it can show.
     let passed: usize = report
@@ -82,13 +75,54 @@ fn the_simulator_passes_every_check_it_can_show_but_per_group_ids() {
         );
     }
     // The checks leave the registers as they found them: a second run finds the same.
-    let again = gba(&["verify", "--device", &format!("sim:{fabric}#0")]);
+    let again = gba(&["verify", "--device", &format!("sim:{fabric}#1")]);
     let again_failures: Vec<String> = String::from_utf8_lossy(&again.stdout)
         .lines()
         .filter(|l| l.starts_with("FAIL"))
         .map(str::to_string)
         .collect();
     assert_eq!(again_failures, expected);
+}
+
+#[test]
+fn a_strap_given_on_the_command_line_is_what_the_check_expects() {
+    let dir = tempfile::tempdir().unwrap();
+    let fabric = fabric(dir.path());
+    let address = format!("sim:{fabric}#1");
+    // The command line overrides what the backend knows: port 1 is not strapped 5.
+    let wrong = gba(&[
+        "verify",
+        "--device",
+        &address,
+        "--strap",
+        "global.PORT_ID.PORT=5",
+    ]);
+    let failures: Vec<String> = String::from_utf8_lossy(&wrong.stdout)
+        .lines()
+        .filter(|l| l.starts_with("FAIL"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        failures,
+        ["FAIL global.PORT_ID.PORT: reset value: expected 0x5, read 0x1 (register 0x1 at 0xc)"],
+        "{}",
+        text(&wrong)
+    );
+    // A field that is not strapped is refused, naming those that are.
+    let typo = gba(&[
+        "verify",
+        "--device",
+        &address,
+        "--strap",
+        "global.PORT_ID.ID=1",
+    ]);
+    let report = text(&typo);
+    assert_eq!(typo.status.code(), Some(2), "{report}");
+    assert!(
+        report.contains("--strap global.PORT_ID.ID: no field of ")
+            && report.contains("the strapped fields are: global.PORT_ID.PORT"),
+        "{report}"
+    );
 }
 
 #[test]

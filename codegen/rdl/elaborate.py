@@ -23,7 +23,7 @@ except ImportError:
 
 # Our own user-defined properties (codegen/src/interchange.rs, `udp`).
 GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
-       "gba_position", "gba_access", "gba_reset", "gba_implicit"}
+       "gba_position", "gba_access", "gba_reset", "gba_implicit", "gba_reset_from"}
 # Field behaviour the spec format has no place for, reported when set.
 # (`singlepulse`, `swwe` and `swwel` are read by `field` below.)
 FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",
@@ -103,8 +103,15 @@ def field(node):
             if prop not in ("rclr", "rset", "woset", "woclr"):
                 unsupported.append(f"`{prop}`")
     reset = node.get_property("reset")
-    if reset is not None and not isinstance(reset, int):
-        unsupported.append("a reset value that is a reference, not a number")
+    # A reset from a signal is a value from outside the register block, fixed per instance
+    # of the device: a strap. The element's index is our own property (see interchange.rs).
+    reset_from = gba.get("gba_reset_from")
+    if isinstance(reset, rdlnode.SignalNode):
+        reset_from = "strap"
+        reset = None
+    elif reset is not None and not isinstance(reset, int):
+        unsupported.append("a reset value that is a reference to a field, not a number or "
+                           "a signal")
         reset = None
     encode = node.get_property("encode")
     values = []
@@ -119,6 +126,7 @@ def field(node):
         "onread": enum_name(node.get_property("onread")),
         "onwrite": enum_name(node.get_property("onwrite")),
         "reset": reset,
+        "reset_from": reset_from,
         "singlepulse": bool(node.get_property("singlepulse")),
         "lock": locked,
         "values": values,

@@ -24,6 +24,7 @@ What the spec does not say about the hardware side is decided here, uniformly:
     access is atomic;
   - the spec's blocks become regfiles: regblock treats a nested addrmap as an external
     block with its own bus, while a regfile has the same layout inside this block;
+  - a strapped field (`reset = <signal>`) resets from an input that the wrapper ties to 0;
   - its structures are packed (see below), which needs the map without arrays: `gba rtl`
     unrolls them before this script sees the map.
 """
@@ -34,7 +35,7 @@ import sys
 
 try:
     from systemrdl import RDLCompiler, RDLCompileError
-    from systemrdl.node import FieldNode, RegNode
+    from systemrdl.node import FieldNode, RegNode, SignalNode
     from systemrdl.rdltypes import AccessType, OnReadType, OnWriteType
     from peakrdl_regblock import RegblockExporter
     from peakrdl_regblock.cpuif.apb4 import APB4_Cpuif_flattened
@@ -104,7 +105,7 @@ def spec_path(node, top):
     return ".".join(reversed(parts))
 
 
-def wrapper(name, top, hw_fields, addr_width):
+def wrapper(name, top, hw_fields, straps, addr_width):
     regs = f"{name}_regs"
     pkg = f"{regs}_pkg"
     sel_width = max(1, (len(hw_fields) - 1).bit_length())
@@ -134,6 +135,10 @@ def wrapper(name, top, hw_fields, addr_width):
         "",
         "    always_comb begin",
     ]
+    # A strapped field resets from a signal (`reset: strap`): tied to 0 here, which is
+    # what `gba verify` expects of this RTL.
+    for signal in straps:
+        out.append(f"        hwif_in.{signal} = '0;")
     for path, _, width in hw_fields:
         out.append(f"        hwif_in.{path}.next = '0;")
         out.append(f"        hwif_in.{path}.we = 1'b0;")
@@ -203,9 +208,11 @@ def main():
         # The wrapper's selector needs one entry; a map with no hardware-written field has
         # nothing to drive.
         print(f"{rdl}: no field is written by hardware", file=sys.stderr)
+    straps = [sv_path(node, top) for node in top.descendants(unroll=True)
+              if isinstance(node, SignalNode)]
     addr_width = exporter.cpuif.addr_width
     with open(os.path.join(out, f"{name}_rtl.sv"), "w", encoding="utf-8") as f:
-        f.write(wrapper(name, top, hw_fields, addr_width))
+        f.write(wrapper(name, top, hw_fields, straps, addr_width))
     with open(os.path.join(out, f"{name}_hwif.tsv"), "w", encoding="utf-8") as f:
         f.write(f"# index\tfield\twidth (hardware writes of {name}_rtl: hw_sel, hw_next, hw_we)\n")
         for index, (_, path, width) in enumerate(hw_fields):

@@ -323,6 +323,12 @@ pub mod udp {
     pub const ACCESS: &str = "gba_access";
     /// reg: the reset value, where bits outside every field are set.
     pub const RESET: &str = "gba_reset";
+    /// field: `"index"`, the field resets to its element's index (systemrdl-compiler refuses
+    /// a dynamic assignment to one array element, so no native form exists). A strapped
+    /// field is SystemRDL's own `reset = <signal>`, the signal named [`STRAP_PREFIX`] + field.
+    pub const RESET_FROM: &str = "gba_reset_from";
+    /// The signal, declared in the register, that a strapped field resets from.
+    pub const STRAP_PREFIX: &str = "gba_strap_";
     /// field: stands for a register that has no fields (SystemRDL needs one).
     pub const IMPLICIT: &str = "gba_implicit";
     /// reg: one element of an interleaved register array (a `gba_element` struct: the
@@ -334,6 +340,10 @@ pub mod udp {
 pub mod ext {
     pub const NAMESPACE: &str = "urn:gba-codegen:ipxact:1";
     pub const PREFIX: &str = "gba";
+    /// field: `index` or `strap` (`model::ResetFrom`): 1685-2014 gives a register array one
+    /// reset per field, so an element's index cannot be said; a strapped field also has no
+    /// `<resets>` (its reset is not known in the description).
+    pub const RESET_FROM: &str = "resetFrom";
     /// The `memoryRemap` state that holds the alternate views.
     pub const ALTERNATE_STATE: &str = "gba_alternate";
 }

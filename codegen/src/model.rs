@@ -265,6 +265,41 @@ impl Register {
             .any(|f| f.side_effect.is_some_and(|s| s.on_read()))
     }
 
+    /// Bits whose reset is the same in every element and every instance of the device:
+    /// all but the fields with a `reset_from`.
+    pub fn fixed_reset_mask(&self) -> u64 {
+        let varying = self
+            .fields
+            .iter()
+            .filter(|f| f.reset_from.is_some())
+            .fold(0, |m, f| m | f.bits.mask());
+        width_mask(*self.width) & !varying
+    }
+
+    /// The reset value of one element, given the index of the innermost array holding the
+    /// register (its own, else its block's; 0 when there is none) and the value of each
+    /// strapped field (`None`: unknown, left 0). Bits not in the result's known mask are
+    /// those of strapped fields whose value was not given.
+    pub fn element_reset(&self, index: u64, strap: impl Fn(&Field) -> Option<u64>) -> (u64, u64) {
+        let mut value = *self.reset;
+        let mut known = width_mask(*self.width);
+        for f in &self.fields {
+            let part = match f.reset_from.map(|r| *r) {
+                None => continue,
+                Some(ResetFrom::Index) => Some(index),
+                Some(ResetFrom::Strap) => strap(f),
+            };
+            match part {
+                Some(v) => {
+                    value = (value & !f.bits.mask())
+                        | (v.checked_shl(f.bits.lsb).unwrap_or(0) & f.bits.mask());
+                }
+                None => known &= !f.bits.mask(),
+            }
+        }
+        (value, known)
+    }
+
     /// Element offsets within the block (one for a plain register).
     pub fn element_offsets(&self) -> impl Iterator<Item = u64> + '_ {
         let (count, stride) = match &self.array {
@@ -273,6 +308,11 @@ impl Register {
         };
         (0..count).map(move |i| self.offset.saturating_add(i.saturating_mul(stride)))
     }
+}
+
+/// `width` ones.
+pub fn width_mask(width: u32) -> u64 {
+    u64::MAX >> (64 - width.clamp(1, 64))
 }
 
 /// An inclusive bit range `[msb:lsb]`.
@@ -316,7 +356,46 @@ pub struct Field {
     /// `None`: the field has its register's access.
     pub access: Option<Located<Access>>,
     pub side_effect: Option<Located<SideEffect>>,
+    /// `Some`: the field's reset is not its part of the register's `reset` (whose bits under
+    /// the field are then 0) but its array index or a strap.
+    pub reset_from: Option<Located<ResetFrom>>,
     pub values: Vec<EnumValue>,
+}
+
+/// Where a field's reset value comes from when it differs between the elements of an array
+/// or between instances of the device, which one register `reset` cannot say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResetFrom {
+    /// The index of the element: of the register's own array, else of its block's
+    /// (`group[g].GROUP_ID.ID` resets to g).
+    Index,
+    /// Fixed per device instance by pins or fuses, known only at run time (a switch port's
+    /// number).
+    Strap,
+}
+
+impl ResetFrom {
+    /// The spelling in the spec (the field's `reset`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ResetFrom::Index => "index",
+            ResetFrom::Strap => "strap",
+        }
+    }
+
+    pub fn from_keyword(word: &str) -> Option<ResetFrom> {
+        [ResetFrom::Index, ResetFrom::Strap]
+            .into_iter()
+            .find(|r| r.keyword() == word)
+    }
+
+    /// In words (docs, C comments).
+    pub fn text(self) -> &'static str {
+        match self {
+            ResetFrom::Index => "resets to its element's index",
+            ResetFrom::Strap => "strapped: fixed per device instance, known only at run time",
+        }
+    }
 }
 
 impl Field {

@@ -4,7 +4,8 @@
 use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
 use crate::model::{
-    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, SideEffect,
+    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, ResetFrom,
+    SideEffect,
 };
 use crate::yaml::Node;
 
@@ -358,6 +359,9 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
     let side_effect = map
         .take("side_effect")
         .map(|node| side_effect(node, &map.what, diags));
+    let reset_from = map
+        .take("reset")
+        .map(|node| reset_from(node, &map.what, diags));
     let values = map.take("values");
     map.finish(
         &[
@@ -366,6 +370,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
             "bits",
             "access",
             "side_effect",
+            "reset",
             "values",
         ],
         diags,
@@ -377,6 +382,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         bits: bits?,
         access: access.map_or(Some(None), |a| a.map(Some))?,
         side_effect: side_effect.map_or(Some(None), |s| s.map(Some))?,
+        reset_from: reset_from.map_or(Some(None), |r| r.map(Some))?,
         values,
     })
 }
@@ -516,6 +522,34 @@ fn side_effect(
              (write 1 to toggle), `wzc`, `wzs`, `wzt` (write 0 to clear, set, toggle), \
              `singlepulse` (write 1 for a self-clearing pulse), `rclr` (read to clear) or `rset` \
              (read to set); `w1c`, `w1s` and `rc` are aliases of `woclr`, `woset` and `rclr`",
+        ));
+    }
+    Some(Located::new(value?, node.loc))
+}
+
+/// A field's `reset`: `index` or `strap` (a number belongs in the register's `reset`).
+fn reset_from(
+    node: &Located<Node>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Located<ResetFrom>> {
+    let value = match &node.value {
+        Node::Str(s) => ResetFrom::from_keyword(s),
+        _ => None,
+    };
+    if value.is_none() {
+        let note = if matches!(node.value, Node::Int(_)) {
+            "a field's reset value is its part of the register's `reset`; a field's own \
+             `reset` is `index` (it reads its array element's index) or `strap` (fixed per \
+             device instance, known only at run time)"
+        } else {
+            "expected `index` (the field reads its array element's index) or `strap` (fixed \
+             per device instance, known only at run time)"
+        };
+        diags.push(Diagnostic::error(
+            format!("{what}: `reset` is not `index` or `strap`"),
+            node.loc,
+            note,
         ));
     }
     Some(Located::new(value?, node.loc))

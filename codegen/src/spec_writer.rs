@@ -109,6 +109,9 @@ fn write_field(out: &mut String, field: &Field) {
     if let Some(effect) = field.side_effect {
         let _ = writeln!(out, "            side_effect: {}", effect.keyword());
     }
+    if let Some(from) = field.reset_from {
+        let _ = writeln!(out, "            reset: {}", from.keyword());
+    }
     key_text(out, 12, "description", &field.description);
     if !field.values.is_empty() {
         out.push_str("            values:\n");
@@ -263,5 +266,21 @@ mod tests {
         for effect in SideEffect::ALL {
             assert_eq!(SideEffect::from_keyword(effect.keyword()), Some(effect));
         }
+    }
+
+    /// A field's `reset: index` and `reset: strap` are written and read back.
+    #[test]
+    fn a_field_s_reset_from_survives_writing() {
+        let text = "device: { name: d }\nblocks:\n  - name: b\n    offset: 0\n    size: 0x100\n    \
+                    count: 2\n    registers:\n      - { name: R, offset: 0, width: 32, access: ro, \
+                    reset: 0x100, fields: [{ name: I, bits: \"3:0\", reset: index }, \
+                    { name: S, bits: \"7:4\", reset: strap }, { name: K, bits: 8 }] }\n";
+        let device = crate::parse_str(text).expect("valid");
+        let written = write(&device, "resets");
+        assert!(
+            written.contains("reset: index") && written.contains("reset: strap"),
+            "{written}"
+        );
+        assert_eq!(crate::parse_str(&written).expect("reads back"), device);
     }
 }

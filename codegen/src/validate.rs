@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
-use crate::model::{Access, Block, Device, Field, Register, SideEffect};
+use crate::model::{Access, Block, Device, Field, Register, ResetFrom, SideEffect};
 use crate::names;
 
 /// What a valid spec may hold but probably does not mean.
@@ -332,8 +332,72 @@ fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
     );
     for field in &register.fields {
         self::field(field, register, &what, diags);
+        reset_from(field, register, block, &what, diags);
     }
     field_overlaps(register, &what, diags);
+}
+
+/// A field whose reset is its index or a strap: its bits of the register's `reset` are 0
+/// (that value is what every element and instance shares), and an index fits the field.
+fn reset_from(
+    field: &Field,
+    register: &Register,
+    block: &Block,
+    register_what: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(from) = field.reset_from else {
+        return;
+    };
+    let what = format!("field `{}` of {register_what}", *field.name);
+    let set = *register.reset & field.bits.mask();
+    if set != 0 {
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "{what}: reset value {:#x} sets bits of a field whose reset is `{}`",
+                    *register.reset,
+                    from.keyword()
+                ),
+                register.reset.loc,
+                format!("bits {set:#x} must be 0"),
+            )
+            .also(
+                from.loc,
+                format!("the field's reset is `{}`", from.keyword()),
+            )
+            .note(
+                "the register's `reset` holds the bits every element and instance shares; \
+                 the field's own value comes from its index or strap",
+            ),
+        );
+    }
+    if *from == ResetFrom::Index {
+        let array = register.array.as_ref().or(block.array.as_ref());
+        match array {
+            None => diags.push(Diagnostic::error(
+                format!("{what}: `reset: index` outside an array"),
+                from.loc,
+                "neither the register nor its block has a `count`",
+            )),
+            Some(array) => {
+                let last = array.count.saturating_sub(1);
+                if last > field.bits.value_mask() {
+                    diags.push(
+                        Diagnostic::error(
+                            format!(
+                                "{what}: index {last} does not fit in {} bits",
+                                field.bits.width()
+                            ),
+                            from.loc,
+                            "the field resets to its element's index",
+                        )
+                        .also(array.count.loc, format!("{} elements", *array.count)),
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Vec<Diagnostic>) {

@@ -23,6 +23,8 @@ fn specs() -> Vec<PathBuf> {
         root().join("gba.yaml"),
         root().join("tests/fixtures/uart/uart.yaml"),
         root().join("tests/fixtures/rp2040/rp2040.yaml"),
+        // Every side effect, locks, views, and resets per element and per instance.
+        root().join("tests/fixtures/cosim/effects.yaml"),
     ];
     let mut diff: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fixtures/diff"))
         .expect("tests/fixtures/diff exists")
@@ -212,6 +214,8 @@ addrmap chip {
     regfile {
         reg { field { sw = w; } D[7:0]; } TX @ 0x0;
     } fifo[2] @ 0x10 += 0x8;
+    signal { signalwidth = 4; } pins;
+    reg { field { sw = r; reset = pins; } STRAPPED[3:0]; field { sw = r; } OTHER[7:4] = 2; } ID @ 0x20;
 };
 "#;
 
@@ -276,8 +280,18 @@ fn foreign_systemrdl_warns_and_strict_refuses() {
     let names: Vec<&str> = block.registers.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(
         names,
-        ["STATUS", "LOCK", "CFG", "HALF", "fifo0_TX", "fifo1_TX"]
+        [
+            "STATUS", "LOCK", "CFG", "HALF", "fifo0_TX", "fifo1_TX", "ID"
+        ]
     );
+    // A reset from a signal is a strap, carried without a warning.
+    let id = &block.registers[6];
+    assert_eq!(
+        id.fields[0].reset_from.map(|r| *r),
+        Some(gba_codegen::model::ResetFrom::Strap)
+    );
+    assert_eq!(*id.reset, 0x20);
+    assert!(!has("chip.ID"), "{messages:#?}");
     assert_eq!(*block.registers[5].offset, 0x18);
     let lock = block.registers[2].lock.as_ref().expect("CFG is locked");
     assert_eq!(

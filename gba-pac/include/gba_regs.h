@@ -166,12 +166,15 @@ static inline uint32_t gba_global_caps_max_members_get(uint32_t value)
 /*
  * global.PORT_ID: The switch port of this host, which is its member id in every group.
  *
- * 32-bit, ro, reset 0x0.
+ * 32-bit, ro, reset 0x0. Reset: `PORT` is strapped: fixed per device instance, known only at
+ * run time; the reset value given has 0 in its bits. GBA_GLOBAL_PORT_ID_RESET_FIXED_MASK: the
+ * bits whose reset every element and instance shares.
  */
 #define GBA_GLOBAL_PORT_ID_OFFSET 0xCU
 #define GBA_GLOBAL_PORT_ID_RESET_VALUE 0x0U
+#define GBA_GLOBAL_PORT_ID_RESET_FIXED_MASK 0xFFFFF000U
 
-/* PORT [11:0], ro: Port number; the reset value differs per port. */
+/* PORT [11:0], ro: Port number, strapped per port. */
 #define GBA_GLOBAL_PORT_ID_PORT_SHIFT 0
 #define GBA_GLOBAL_PORT_ID_PORT_WIDTH 12
 #define GBA_GLOBAL_PORT_ID_PORT_MASK 0xFFFU
@@ -309,12 +312,15 @@ static inline volatile void *gba_group_base(volatile void *base, uint32_t instan
 /*
  * group.GROUP_ID: The index of this group block.
  *
- * 32-bit, ro, reset 0x0.
+ * 32-bit, ro, reset 0x0. Reset: `ID` resets to its element's index (element i reads i); the
+ * reset value given has 0 in its bits. GBA_GROUP_GROUP_ID_RESET_FIXED_MASK: the bits whose
+ * reset every element and instance shares.
  */
 #define GBA_GROUP_GROUP_ID_OFFSET 0x0U
 #define GBA_GROUP_GROUP_ID_RESET_VALUE 0x0U
+#define GBA_GROUP_GROUP_ID_RESET_FIXED_MASK 0xFFFFFFE0U
 
-/* ID [4:0], ro: Equals g for group block g (the reset value shown is group 0's). */
+/* ID [4:0], ro: Equals g for group block g. */
 #define GBA_GROUP_GROUP_ID_ID_SHIFT 0
 #define GBA_GROUP_GROUP_ID_ID_WIDTH 5
 #define GBA_GROUP_GROUP_ID_ID_MASK 0x1FU

@@ -110,6 +110,8 @@ impl<_M: ::core::marker::Copy> Global<_M> {
     /// The switch port of this host, which is its member id in every group.
     ///
     /// Offset `0xc`, 32 bits, read-only, reset `0x0`.
+    ///
+    /// Reset: `PORT` is strapped: fixed per device instance, known only at run time; the reset value given has 0 in its bits.
     #[inline(always)]
     pub const fn port_id(
         self,
@@ -186,6 +188,8 @@ pub mod reset {
     pub const DEVICE_ID: u32 = 0x4742_4131;
     pub const VERSION: u32 = 0x1_0001;
     pub const CAPS: u32 = 0x2_c420;
+
+    /// Reset: `PORT` is strapped: fixed per device instance, known only at run time; the reset value given has 0 in its bits.
     pub const PORT_ID: u32 = 0x0;
     pub const GROUP_ENABLED: u32 = 0x0;
     pub const GROUPS_BUSY: u32 = 0x0;
@@ -239,7 +243,7 @@ pub mod PORT_ID {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Port number; the reset value differs per port. Bits `[11:0]`, ro.
+    /// Port number, strapped per port. Bits `[11:0]`, ro.
     pub const PORT: Field<u32, Register> = Field::new(0xfff, 0);
     pub type PORT = crate::common::FieldBits<u32, Register, 0xfff, 0>;
 }

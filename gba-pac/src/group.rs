@@ -72,6 +72,8 @@ impl<_M: ::core::marker::Copy> Group<_M> {
     /// The index of this group block.
     ///
     /// Offset `0x0`, 32 bits, read-only, reset `0x0`.
+    ///
+    /// Reset: `ID` resets to its element's index (element i reads i); the reset value given has 0 in its bits.
     #[inline(always)]
     pub const fn group_id(
         self,
@@ -310,6 +312,7 @@ pub mod offset {
 
 /// Reset value of each register.
 pub mod reset {
+    /// Reset: `ID` resets to its element's index (element i reads i); the reset value given has 0 in its bits.
     pub const GROUP_ID: u32 = 0x0;
     pub const MEMBER_COUNT: u32 = 0x0;
     pub const ARRIVAL_COUNT: u32 = 0x0;
@@ -329,7 +332,7 @@ pub mod GROUP_ID {
     #[cfg(feature = "debug")]
     type DebugEnums = RawFields<1>;
 
-    /// Equals g for group block g (the reset value shown is group 0's). Bits `[4:0]`, ro.
+    /// Equals g for group block g. Bits `[4:0]`, ro.
     pub const ID: Field<u32, Register> = Field::new(0x1f, 0);
     pub type ID = crate::common::FieldBits<u32, Register, 0x1f, 0>;
 }

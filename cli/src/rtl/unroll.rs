@@ -2,11 +2,16 @@
 //! cannot compile PeakRDL-regblock's code for arrays of structures (an internal error on
 //! `hwif.group[i].X = …`), so the SystemRDL that regblock reads has no arrays.
 //!
+//! A field that resets to its element's index (`reset: index`) gets that index as a constant
+//! reset in each element, so the RTL's element i resets to i: SystemRDL (systemrdl-compiler)
+//! cannot assign a reset to one element of an array, but once unrolled there is none.
+//!
 //! Element `i` of `NAME` is named [`element_name`]`(NAME, i)` (`group_3`, `MEMBER_MASK_11`);
 //! the conformance checks name it back in the spec's terms (`group[3]`).
 
 use gba_codegen::Device;
 use gba_codegen::location::Located;
+use gba_codegen::model::{Register, ResetFrom};
 
 /// The unrolled name of element `index` of array `name`.
 pub fn element_name(name: &str, index: u64) -> String {
@@ -32,7 +37,11 @@ pub fn unroll(device: &Device) -> Device {
                     element.offset = Located::synthetic(*block.offset + i * stride);
                     element.array = None;
                 }
-                element.registers = block.registers.iter().flat_map(unroll_register).collect();
+                element.registers = block
+                    .registers
+                    .iter()
+                    .flat_map(|r| unroll_register(r, block.array.is_some().then_some(i)))
+                    .collect();
                 element
             })
         })
@@ -40,9 +49,10 @@ pub fn unroll(device: &Device) -> Device {
     out
 }
 
-fn unroll_register(register: &gba_codegen::model::Register) -> Vec<gba_codegen::model::Register> {
+/// The register's elements; `block_index`: the element of its block array, if any.
+fn unroll_register(register: &Register, block_index: Option<u64>) -> Vec<Register> {
     if register.array.is_none() {
-        return vec![register.clone()];
+        return vec![with_index(register.clone(), block_index.unwrap_or(0))];
     }
     register
         .element_offsets()
@@ -52,7 +62,20 @@ fn unroll_register(register: &gba_codegen::model::Register) -> Vec<gba_codegen::
             element.name = Located::synthetic(element_name(&register.name, i as u64));
             element.offset = Located::synthetic(offset);
             element.array = None;
-            element
+            with_index(element, i as u64)
         })
         .collect()
+}
+
+/// The register with `index` as the constant reset of every `reset: index` field (the
+/// innermost array's index: the register's own, else its block's).
+fn with_index(mut register: Register, index: u64) -> Register {
+    let (value, _) = register.element_reset(index, |_| None);
+    register.reset = Located::synthetic(value);
+    for field in &mut register.fields {
+        if field.reset_from.is_some_and(|r| *r == ResetFrom::Index) {
+            field.reset_from = None;
+        }
+    }
+    register
 }

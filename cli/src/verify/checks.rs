@@ -11,7 +11,7 @@
 use std::fmt;
 
 use gba_codegen::Device;
-use gba_codegen::model::{Access, Field, Register};
+use gba_codegen::model::{Access, Field, Register, ResetFrom};
 
 use super::Bus;
 use super::gaps::Gaps;
@@ -86,6 +86,11 @@ pub(super) struct Element<'a> {
     pub reg: &'a Register,
     /// An alternate view: the register, or its block, declares `alternate_of`.
     pub view: bool,
+    /// Its index in the innermost array holding it (the register's own, else its block's):
+    /// what a field with `reset: index` resets to.
+    pub index: u64,
+    /// The value of each strapped field, where the backend or the command line gives it.
+    pub straps: Vec<(String, u64)>,
 }
 
 impl Element<'_> {
@@ -98,11 +103,30 @@ impl Element<'_> {
     pub fn access(&self, field: &Field) -> Access {
         field.effective_access(self.reg)
     }
+    /// This element's reset value: the register's, with its index in a `reset: index` field
+    /// and each strapped field's known value; a strap without a value is left 0.
+    pub fn reset(&self) -> u64 {
+        self.reg.element_reset(self.index, |f| self.strap(f)).0
+    }
+    /// The value of a strapped field, where known.
+    pub fn strap(&self, field: &Field) -> Option<u64> {
+        self.straps
+            .iter()
+            .find(|(name, _)| *name == *field.name)
+            .map(|(_, v)| *v)
+    }
+    /// The field's reset value, or `None` for a strap whose value is not known.
+    pub fn field_reset(&self, field: &Field) -> Option<u64> {
+        match field.reset_from.map(|r| *r) {
+            Some(ResetFrom::Strap) => self.strap(field),
+            _ => Some(get(self.reset(), field)),
+        }
+    }
     /// The reset value with every write side effect's bits at the value that leaves them
     /// (0 for write-1 effects and pulses, 1 for write-0 effects): what a write that means no
     /// change writes.
     pub fn base(&self) -> u64 {
-        (*self.reg.reset & !self.reg.write_one_mask()) | self.reg.write_zero_mask()
+        (self.reset() & !self.reg.write_one_mask()) | self.reg.write_zero_mask()
     }
     /// Read-write fields without side effects: what a bit-bash may write freely.
     pub fn plain_rw(&self) -> impl Iterator<Item = &Field> {
@@ -126,6 +150,15 @@ impl Element<'_> {
 }
 
 pub(super) fn elements(device: &Device) -> Vec<Element<'_>> {
+    elements_with(device, &|_| None)
+}
+
+/// The elements, each strapped field's value from `strap` (given the field's path in the
+/// spec's terms, `global.PORT_ID.PORT`).
+pub(super) fn elements_with<'a>(
+    device: &'a Device,
+    strap: &dyn Fn(&str) -> Option<u64>,
+) -> Vec<Element<'a>> {
     let mut out = Vec::new();
     for block in &device.blocks {
         let (count, stride) = block
@@ -151,13 +184,24 @@ pub(super) fn elements(device: &Device) -> Vec<Element<'_>> {
                     } else {
                         (reg.name.to_string(), reg.name.to_string())
                     };
+                    let path = format!("{bpath}.{rpath}");
+                    let straps = reg
+                        .fields
+                        .iter()
+                        .filter(|f| f.reset_from.is_some_and(|r| *r == ResetFrom::Strap))
+                        .filter_map(|f| {
+                            strap(&format!("{path}.{}", *f.name)).map(|v| (f.name.to_string(), v))
+                        })
+                        .collect();
                     out.push(Element {
-                        path: format!("{bpath}.{rpath}"),
+                        path,
                         block: bpath.clone(),
                         hw: format!("{bhw}.{rhw}"),
                         addr: *block.offset + b * stride + offset,
                         reg,
                         view: block.alternate_of.is_some() || reg.alternate_of.is_some(),
+                        index: if reg.array.is_some() { r as u64 } else { b },
+                        straps,
                     });
                 }
             }
@@ -185,7 +229,10 @@ pub(super) fn pattern(index: u64) -> u64 {
 /// Runs every check; `Err` only when the transport itself fails. `gaps`: what the backend
 /// is known not to build, whose checks are listed as not run.
 pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, String> {
-    let mut elements = elements(device);
+    // A strapped field (`reset: strap`) whose value the backend does not know
+    // ([`Bus::strap`]) has its reset check listed as not run.
+    let strap = |path: &str| bus.strap(path);
+    let mut elements = elements_with(device, &strap);
     let mut report = Report::default();
     if let Some(reason) = &gaps.alternates {
         // The backend has no such view: its address reaches the primary register, whose
@@ -222,7 +269,15 @@ fn reset_values(
     for e in elements.iter().filter(|e| e.reg.access.is_readable()) {
         let value = bus.read(e.addr, e.width())?;
         for f in e.reg.fields.iter().filter(|f| e.access(f).is_readable()) {
-            let want = get(*e.reg.reset, f);
+            let Some(want) = e.field_reset(f) else {
+                report.not_run.push(format!(
+                    "{}: reset value: strapped (fixed per device instance), and neither the \
+                     backend nor --strap {}=VALUE gives its value",
+                    e.field_path(f),
+                    e.field_path(f)
+                ));
+                continue;
+            };
             let got = get(value, f);
             report.check(
                 got == want,
@@ -265,11 +320,14 @@ fn read_only(
             }
             continue;
         }
+        // Read-only means the write changes nothing: compared with what it read before
+        // (its reset value is the reset check's; a strap's may not be known).
+        let before = bus.read(e.addr, e.width())?;
         let flipped = ro.iter().fold(e.base(), |v, f| v ^ f.bits.mask());
         bus.write(e.addr, e.width(), flipped)?;
         let value = bus.read(e.addr, e.width())?;
         for f in ro {
-            let want = get(*e.reg.reset, f);
+            let want = get(before, f);
             let got = get(value, f);
             report.check(
                 got == want,
@@ -401,7 +459,13 @@ fn hardware_writes(
         {
             let hw = format!("{}.{}", e.hw, *f.name);
             let all = f.bits.value_mask();
-            let reset = *e.reg.reset;
+            // The other fields must keep what they held: read first where a read changes
+            // nothing (a strap's value may not be known), else their reset values.
+            let reset = if e.reg.read_has_effect() {
+                e.reset()
+            } else {
+                bus.read(e.addr, e.width())?
+            };
             for v in [0x5555_5555_5555_5555 & all, 0xaaaa_aaaa_aaaa_aaaa & all] {
                 if !bus.hw_write(&hw, v)? {
                     report.not_run.push(format!(

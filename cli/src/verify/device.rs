@@ -98,7 +98,19 @@ impl Bus for DeviceBus {
     fn hw_write(&mut self, _field: &str, _value: u64) -> Result<bool, String> {
         Ok(false)
     }
+
+    /// A simulator port knows its strap: PORT_ID.PORT is the port number of its address
+    /// (`sim:DIR#PORT`). A board's straps are its own (`--strap`).
+    fn strap(&self, field: &str) -> Option<u64> {
+        match self.device.address() {
+            DeviceAddress::Sim { port, .. } if field == PORT_STRAP => u64::try_from(*port).ok(),
+            _ => None,
+        }
+    }
 }
+
+/// gba.yaml's one strapped field, in the spec's terms.
+const PORT_STRAP: &str = "global.PORT_ID.PORT";
 
 fn outside(addr: u64, width: u32) -> String {
     format!(

@@ -68,7 +68,7 @@ fn write_one_to_set(
     bus.write(e.addr, e.width(), base)?;
     let before = get(bus.read(e.addr, e.width())?, f);
     report.check(
-        before == get(*e.reg.reset, f),
+        before == get(e.reset(), f),
         place.clone(),
         "w1s",
         format!("writing 0 made it {before:#x}"),

@@ -26,6 +26,11 @@ pub trait Bus {
     /// the unrolled form: `group_3.STATUS.READY`); `Ok(false)` when this transport cannot
     /// or the field is not one hardware writes.
     fn hw_write(&mut self, field: &str, value: u64) -> Result<bool, String>;
+    /// The value of a strapped field (`reset: strap`, named in the spec's terms:
+    /// `global.PORT_ID.PORT`) where this backend knows it; `None` where it does not.
+    fn strap(&self, _field: &str) -> Option<u64> {
+        None
+    }
 }
 
 #[derive(clap::Args)]
@@ -50,6 +55,12 @@ pub struct VerifyArgs {
     /// RTL's hardware-write port.
     #[arg(long, requires = "rtl")]
     pub hal: bool,
+    /// The value of a strapped field (`reset: strap` in the spec), as `FIELD=VALUE` with the
+    /// field in the spec's terms (`global.PORT_ID.PORT=3`), for a backend that does not know
+    /// it (a board: its straps are its own); repeatable. Without it that reset check is
+    /// listed as not run.
+    #[arg(long = "strap", value_parser = parse_strap)]
+    pub straps: Vec<(String, u64)>,
     /// Run on a device that is in use (groups busy or claimed), breaking what runs there.
     #[arg(long, requires = "device")]
     pub force: bool,
@@ -59,7 +70,7 @@ pub struct VerifyArgs {
 /// when all passed.
 pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     let device = gba_codegen::load(spec).map_err(|e| format!("{}: {e}", spec.display()))?;
-    let (mut bus, gaps): (Box<dyn Bus>, gaps::Gaps) = match (&args.rtl, &args.device) {
+    let (bus, gaps): (Box<dyn Bus>, gaps::Gaps) = match (&args.rtl, &args.device) {
         (Some(dir), _) => {
             let name = gba_codegen::names::lower(&device.name);
             let build = args.build.clone().unwrap_or_else(|| dir.join("obj"));
@@ -89,7 +100,21 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
         (None, None) => return Err("give --rtl DIR or --device ADDR".into()),
     };
     let started = std::time::Instant::now();
-    let report = checks::run(&device, bus.as_mut(), &gaps)?;
+    for (path, _) in &args.straps {
+        if !strapped_fields(&device).iter().any(|p| p == path) {
+            return Err(format!(
+                "--strap {path}: no field of {} with `reset: strap` is called that; the \
+                 strapped fields are: {}",
+                spec.display(),
+                strapped_fields(&device).join(", ")
+            ));
+        }
+    }
+    let mut bus = GivenStraps {
+        bus,
+        given: args.straps.clone(),
+    };
+    let report = checks::run(&device, &mut bus, &gaps)?;
     for failure in &report.failures {
         println!("FAIL {failure}");
     }
@@ -104,4 +129,64 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
         started.elapsed().as_secs_f64()
     );
     Ok(report.failures.is_empty())
+}
+
+/// A backend with the straps the command line gives (`--strap`), which take precedence over
+/// what the backend knows.
+struct GivenStraps {
+    bus: Box<dyn Bus>,
+    given: Vec<(String, u64)>,
+}
+
+impl Bus for GivenStraps {
+    fn read(&mut self, addr: u64, width: u32) -> Result<u64, String> {
+        self.bus.read(addr, width)
+    }
+    fn write(&mut self, addr: u64, width: u32, value: u64) -> Result<(), String> {
+        self.bus.write(addr, width, value)
+    }
+    fn reset(&mut self) -> Result<bool, String> {
+        self.bus.reset()
+    }
+    fn hw_write(&mut self, field: &str, value: u64) -> Result<bool, String> {
+        self.bus.hw_write(field, value)
+    }
+    fn strap(&self, field: &str) -> Option<u64> {
+        self.given
+            .iter()
+            .find(|(path, _)| path == field)
+            .map(|(_, v)| *v)
+            .or_else(|| self.bus.strap(field))
+    }
+}
+
+/// `global.PORT_ID.PORT=3` → (`global.PORT_ID.PORT`, 3).
+fn parse_strap(text: &str) -> Result<(String, u64), String> {
+    let (path, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}`: expected FIELD=VALUE, e.g. global.PORT_ID.PORT=3"))?;
+    let value = match value.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => value.parse(),
+    }
+    .map_err(|e| format!("`{text}`: the value is not a number: {e}"))?;
+    Ok((path.to_string(), value))
+}
+
+/// Every strapped field's path in the spec's terms (arrays expanded).
+fn strapped_fields(device: &gba_codegen::Device) -> Vec<String> {
+    checks::elements(device)
+        .iter()
+        .flat_map(|e| {
+            e.reg
+                .fields
+                .iter()
+                .filter(|f| {
+                    f.reset_from
+                        .is_some_and(|r| *r == gba_codegen::model::ResetFrom::Strap)
+                })
+                .map(|f| e.field_path(f))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

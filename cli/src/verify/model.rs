@@ -21,7 +21,14 @@ struct Broken {
     pulse_sticks: bool,
     /// `regs.DATA`'s high half reads 0 (so `DATA_HALVES.HIGH` sees no write).
     high_half_missing: bool,
+    /// Every element resets to the register's one value (no index in `reset: index`).
+    index_ignored: bool,
+    /// The checks are told the strap's value (the model's device always has [`STRAP`]).
+    strap_known: bool,
 }
+
+/// The strapped fields' value in the model's device.
+const STRAP: u64 = 0x3c;
 
 struct Model<'a> {
     elements: Vec<Element<'a>>,
@@ -32,7 +39,7 @@ struct Model<'a> {
 impl<'a> Model<'a> {
     fn new(device: &'a gba_codegen::Device, broken: Broken) -> Model<'a> {
         let mut model = Model {
-            elements: checks::elements(device),
+            elements: checks::elements_with(device, &|_| Some(STRAP)),
             bytes: HashMap::new(),
             broken,
         };
@@ -139,7 +146,14 @@ impl Bus for Model<'_> {
             .elements
             .iter()
             .filter(|e| !e.view)
-            .map(|e| (e.addr, e.width(), *e.reg.reset))
+            .map(|e| {
+                let reset = if self.broken.index_ignored {
+                    e.reg.element_reset(0, |f| e.strap(f)).0
+                } else {
+                    e.reset()
+                };
+                (e.addr, e.width(), reset)
+            })
             .collect();
         for (addr, width, value) in resets {
             self.store(addr, width, value);
@@ -162,6 +176,10 @@ impl Bus for Model<'_> {
         self.store(addr, width, stored);
         Ok(true)
     }
+
+    fn strap(&self, _field: &str) -> Option<u64> {
+        self.broken.strap_known.then_some(STRAP)
+    }
 }
 
 fn effects_map() -> gba_codegen::Device {
@@ -181,10 +199,82 @@ fn failures(report: &checks::Report) -> Vec<String> {
 
 #[test]
 fn the_spec_s_own_semantics_pass_every_check() {
-    let report = run(Broken::default());
+    let report = run(Broken {
+        strap_known: true,
+        ..Broken::default()
+    });
     assert_eq!(failures(&report), Vec::<String>::new());
     assert_eq!(report.not_run, Vec::<String>::new());
     assert!(report.passed > 400, "{}", report.passed);
+}
+
+#[test]
+fn a_strap_of_unknown_value_is_not_run_never_passed() {
+    let report = run(Broken::default());
+    assert_eq!(failures(&report), Vec::<String>::new());
+    let expected: Vec<String> = (0..4)
+        .map(|i| {
+            format!(
+                "regs.IDS[{i}].STRAP: reset value: strapped (fixed per device instance), and \
+                 neither the backend nor --strap regs.IDS[{i}].STRAP=VALUE gives its value"
+            )
+        })
+        .collect();
+    assert_eq!(report.not_run, expected);
+    // Told a wrong value, the check fails and says what it expected.
+    let device = effects_map();
+    let mut model = Model::new(&device, Broken::default());
+    let mut wrong = WrongStrap(&mut model);
+    let report = checks::run(&device, &mut wrong, &Gaps::default()).unwrap();
+    assert_eq!(
+        failures(&report),
+        (0..4)
+            .map(|i| format!(
+                "regs.IDS[{i}].STRAP: reset value: expected 0x7, read 0x3c (register {:#x} at {:#x})",
+                0x5a_3c00 | i,
+                0x40 + 4 * i
+            ))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// The model, with the checks told that every strap is 7.
+struct WrongStrap<'m, 'a>(&'m mut Model<'a>);
+
+impl Bus for WrongStrap<'_, '_> {
+    fn read(&mut self, addr: u64, width: u32) -> Result<u64, String> {
+        self.0.read(addr, width)
+    }
+    fn write(&mut self, addr: u64, width: u32, value: u64) -> Result<(), String> {
+        self.0.write(addr, width, value)
+    }
+    fn reset(&mut self) -> Result<bool, String> {
+        self.0.reset()
+    }
+    fn hw_write(&mut self, field: &str, value: u64) -> Result<bool, String> {
+        self.0.hw_write(field, value)
+    }
+    fn strap(&self, _field: &str) -> Option<u64> {
+        Some(7)
+    }
+}
+
+#[test]
+fn an_element_that_does_not_read_its_index_is_named() {
+    let report = run(Broken {
+        index_ignored: true,
+        strap_known: true,
+        ..Broken::default()
+    });
+    assert_eq!(
+        failures(&report),
+        (1..4)
+            .map(|i| format!(
+                "regs.IDS[{i}].INDEX: reset value: expected {i:#x}, read 0x0 (register 0x5a3c00 at {:#x})",
+                0x40 + 4 * i
+            ))
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -202,6 +202,12 @@ impl Bus for RtlBus {
         self.write_at(addr, width, value)
     }
 
+    /// `gba rtl`'s wrapper ties every strap input of the register block to 0
+    /// (`codegen/rdl/regblock.py`).
+    fn strap(&self, _field: &str) -> Option<u64> {
+        Some(0)
+    }
+
     fn reset(&mut self) -> Result<bool, String> {
         self.command("reset").map(|_| true)
     }

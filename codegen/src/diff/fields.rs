@@ -283,6 +283,27 @@ impl Walk {
                 side_effect_reason(o, n, &what),
             );
         }
+        if old.reset_from != new.reset_from {
+            let loc = |field: &Field| field.reset_from.map_or(field.name.loc, |r| r.loc);
+            let text = |field: &Field| {
+                field
+                    .reset_from
+                    .map_or("the register's reset", |r| r.keyword())
+                    .to_string()
+            };
+            self.changed(
+                Compatible,
+                Class::ResetChanged,
+                ItemKind::Field,
+                &path,
+                "reset",
+                (text(old), loc(old)),
+                (text(new), loc(new)),
+                "code still compiles and accesses the same bits, but software that assumes the \
+                 reset state may misbehave"
+                    .into(),
+            );
+        }
         // Numbers are unique within a field (validation), so an unchanged number under a new
         // name is the same encoding renamed.
         let alike = |o: &EnumValue, n: &EnumValue| o.value == n.value;

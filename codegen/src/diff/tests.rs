@@ -212,3 +212,24 @@ fn a_write_lock_added_or_changed_is_a_breaking_access_change() {
         assert_eq!(change.path, ["b", "R"]);
     }
 }
+
+#[test]
+fn a_field_s_reset_from_an_index_or_strap_is_a_compatible_reset_change() {
+    let register = |from: &str| {
+        format!(
+            "      - {{ name: A, offset: 0, width: 32, access: ro, count: 4, fields: [\
+             {{ name: F, bits: \"3:0\"{from} }}] }}\n"
+        )
+    };
+    let old = spec("  []", "b", &register(""));
+    for (from, keyword) in [(", reset: index", "index"), (", reset: strap", "strap")] {
+        let new = spec("  []", "b", &register(from));
+        let diff = compare(&old, &new);
+        assert_eq!(diff.changes.len(), 1, "{diff:?}");
+        assert_eq!(diff.changes[0].class, Class::ResetChanged);
+        assert_eq!(diff.changes[0].item, ItemKind::Field);
+        assert_eq!(diff.verdict(), Some(Severity::Compatible));
+        let shown = format!("{:?}", diff.changes[0]);
+        assert!(shown.contains(keyword), "{shown}");
+    }
+}

@@ -14,8 +14,10 @@
 //! `addressBlock` of its own at its block's offset. The rest is carried in
 //! `vendorExtensions` in the namespace `crate::interchange::ext::NAMESPACE`: the version
 //! (exactly, as the VLNV needs one), the constants, a block's size and array shape, a
-//! register array's shape, reset bits outside every field, a stand-in field for a register
-//! without fields, and alternates' targets and places.
+//! register array's shape, reset bits outside every field, a field's reset from its element's
+//! index or a strap (`resetFrom`; a strapped field has no `resets`, its value not being known
+//! in the description), a stand-in field for a register without fields, and alternates'
+//! targets and places.
 
 use std::fmt::Write;
 
@@ -398,7 +400,10 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     x.leaf("ipxact:name", &field.name);
     x.description(&field.description);
     x.leaf("ipxact:bitOffset", &field.bits.lsb.to_string());
-    resets(x, (*register.reset & field.bits.mask()) >> field.bits.lsb);
+    let from = field.reset_from.map(|r| *r);
+    if from != Some(crate::model::ResetFrom::Strap) {
+        resets(x, (*register.reset & field.bits.mask()) >> field.bits.lsb);
+    }
     x.leaf("ipxact:bitWidth", &field.bits.width().to_string());
     let pulse = field
         .side_effect
@@ -429,9 +434,17 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     if let Some(s) = effect.and_then(interchange::spelling) {
         x.leaf(&format!("ipxact:{}", s.ipxact_element), s.ipxact_value);
     }
-    if pulse {
+    if pulse || from.is_some() {
         x.open("ipxact:vendorExtensions");
-        x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        if pulse {
+            x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        }
+        if let Some(from) = from {
+            x.leaf(
+                &format!("gba:{}", interchange::ext::RESET_FROM),
+                from.keyword(),
+            );
+        }
         x.close("ipxact:vendorExtensions");
     }
     x.close("ipxact:field");

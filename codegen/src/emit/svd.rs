@@ -5,8 +5,9 @@
 //! array a `dim` peripheral (`name[%s]`); a register array a `dim` register; side effects
 //! become `modifiedWriteValues` (woclr → oneToClear, woset → oneToSet, wot → oneToToggle,
 //! wzc/wzs/wzt → zeroToClear/zeroToSet/zeroToToggle, singlepulse → oneToSet) and
-//! `readAction` (rclr → clear, rset → set). Every register states its size, access, reset value and a full reset mask,
-//! so nothing depends on inherited defaults.
+//! `readAction` (rclr → clear, rset → set). Every register states its size, access, reset value and a reset mask,
+//! so nothing depends on inherited defaults: the full mask, but for the bits of fields whose
+//! reset is their element's index or a strap (which one value cannot say).
 //!
 //! SVD has no element for the spec's constants: they go into `<vendorExtensions>` as
 //! `<constants><constant><name/><value/><description/></constant></constants>`, which the
@@ -322,15 +323,21 @@ fn register(register: &Register, block: &Block) -> Result<svd::Register, SvdEmit
         Some(_) => format!("{}[%s]", *register.name),
         None => register.name.value.clone(),
     };
-    let full_mask = u64::MAX >> (64 - *register.width);
+    // A field that resets to its element's index or is strapped has no one reset value:
+    // resetMask leaves its bits out (SVD's own "unknown after reset"), the description says why.
+    let description = match super::reset_note(register) {
+        Some(note) if register.description.trim().is_empty() => note,
+        Some(note) => format!("{}\n\n{note}", register.description.trim_end()),
+        None => register.description.clone(),
+    };
     let info = svd::RegisterInfo::builder()
         .name(name)
-        .description(optional(&register.description))
+        .description(optional(&description))
         .address_offset(fit32(*register.offset, what, "addressOffset")?)
         .size(Some(*register.width))
         .access(Some(access(*register.access)))
         .reset_value(Some(*register.reset))
-        .reset_mask(Some(full_mask))
+        .reset_mask(Some(register.fixed_reset_mask()))
         .alternate_register(register.alternate_of.as_ref().map(|of| of.value.clone()))
         // svd-rs rejects an empty <fields> element: a register without fields has none.
         .fields((!fields.is_empty()).then_some(fields))

@@ -6,11 +6,13 @@
 //! `field` with `sw`, its part of the register's reset value, `onwrite`/`onread` for its side
 //! effect (`crate::interchange::EFFECTS`) or `singlepulse`, and an `enum` (`encode`) for its
 //! values; a write lock is `swwel` (`locked_by`) or `swwe` (`write_enable`) on each
-//! writable field of the locked register, a reference to the lock bit.
+//! writable field of the locked register, a reference to the lock bit; a strapped field
+//! (`reset: strap`) resets from a `signal` of its register, `gba_strap_<FIELD>`.
 //!
 //! SystemRDL has no place for the rest, so user-defined properties declared at the top of the
 //! file carry it (`crate::interchange::udp`): the version, the constants, a block's size, the
-//! spec's access where the fields do not say it, reset bits outside every field, a stand-in
+//! spec's access where the fields do not say it, reset bits outside every field, a field that
+//! resets to its element's index (`gba_reset_from`: no native form), a stand-in
 //! field for a register without fields, and alternate views. SystemRDL lets registers
 //! overlap only when one is read-only and the other write-only, and address maps only under a
 //! `bridge` root: so a device with alternates is a `bridge`, and each alternate register is
@@ -21,7 +23,7 @@ use std::fmt::Write;
 use super::{GeneratedFile, Place, Provenance};
 use crate::Validated;
 use crate::interchange::{self, udp};
-use crate::model::{Block, Device, Field, Register};
+use crate::model::{Block, Device, Field, Register, ResetFrom};
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
     vec![GeneratedFile {
@@ -139,6 +141,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
          property {acc} {{ type = string; component = reg | field; }};\n\
          property {reset} {{ type = longint unsigned; component = reg; }};\n\
          property {imp} {{ type = boolean; component = reg | field; }};\n\
+         property {rf} {{ type = string; component = field; }};\n\
          struct {el}_t {{ string array; longint unsigned index; longint unsigned count; longint unsigned stride; }};\n\
          property {el} {{ type = {el}_t; component = reg; }};\n\n",
         el = udp::ELEMENT,
@@ -152,6 +155,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
         acc = udp::ACCESS,
         reset = udp::RESET,
         imp = udp::IMPLICIT,
+        rf = udp::RESET_FROM,
     ));
     let _ = writeln!(out, "addrmap {} {{", ident(&device.name));
     let has_alternates = device
@@ -376,6 +380,20 @@ fn write_register_as(
             *register.reset
         );
     }
+    // A strapped field resets from a signal of its register (PeakRDL-regblock makes it an
+    // input of the hardware interface).
+    for field in &register.fields {
+        if field.reset_from.is_some_and(|r| *r == ResetFrom::Strap) {
+            let _ = writeln!(
+                out,
+                "{pad}    signal {{ signalwidth = {}; desc = {}; }} {}{};",
+                field.bits.width(),
+                string(&format!("The strapped reset value of {}.", *field.name)),
+                udp::STRAP_PREFIX,
+                *field.name
+            );
+        }
+    }
     let placed = interchange::out_of_order(&register.fields, |f| u64::from(f.bits.lsb));
     for (position, field) in register.fields.iter().enumerate() {
         write_field(out, inner, register, field, placed.then_some(position));
@@ -442,9 +460,25 @@ fn write_field(
         }
     }
     let reset = (*register.reset & field.bits.mask()) >> field.bits.lsb;
+    let reset = match field.reset_from.map(|r| *r) {
+        None => format!(" = {reset:#x}"),
+        Some(ResetFrom::Index) => {
+            let _ = writeln!(out, "{pad}    {} = \"index\";", udp::RESET_FROM);
+            format!(" = {reset:#x}")
+        }
+        Some(ResetFrom::Strap) => {
+            let _ = writeln!(
+                out,
+                "{pad}    reset = {}{};",
+                udp::STRAP_PREFIX,
+                *field.name
+            );
+            String::new()
+        }
+    };
     let _ = writeln!(
         out,
-        "{pad}}} {}[{}:{}] = {reset:#x};",
+        "{pad}}} {}[{}:{}]{reset};",
         ident(&field.name),
         field.bits.msb,
         field.bits.lsb

@@ -364,6 +364,7 @@ fn register(document: &Document, item: XmlNode, access: Option<&str>) -> Node {
             onread: text(f, "readAction"),
             onwrite: text(f, "modifiedWriteValue"),
             reset,
+            reset_from: ours(f, interchange::ext::RESET_FROM).map(|v| v.trim().to_string()),
             singlepulse: ours(f, interchange::SINGLE_PULSE).is_some_and(|v| v.trim() == "true"),
             lock: None,
             values,

@@ -12,7 +12,8 @@ use super::{Imported, Treatment};
 use crate::interchange;
 use crate::location::Located;
 use crate::model::{
-    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, SideEffect,
+    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, ResetFrom,
+    SideEffect,
 };
 
 /// Register elements one import may unroll (arrays of register files), so that a hostile
@@ -99,6 +100,10 @@ pub(crate) struct FieldNode {
     /// SystemRDL `onwrite` or IP-XACT `modifiedWriteValue`.
     pub onwrite: Option<String>,
     pub reset: Option<u64>,
+    /// `index` or `strap` (`model::ResetFrom`): SystemRDL's reset from a signal, or our
+    /// property or extension of that name.
+    #[serde(default)]
+    pub reset_from: Option<String>,
     /// SystemRDL `singlepulse`, or our IP-XACT extension of that name.
     #[serde(default)]
     pub singlepulse: bool,
@@ -700,6 +705,21 @@ fn register(
                 ),
             );
         }
+        let reset_from = match f.reset_from.as_deref() {
+            None => None,
+            Some(word) => match ResetFrom::from_keyword(word) {
+                Some(from) => Some(located(from)),
+                None => {
+                    ctx.warn(
+                        Treatment::NotRepresented,
+                        &here,
+                        f.line,
+                        format!("a reset from `{word}` is not carried (known: `index`, `strap`)"),
+                    );
+                    None
+                }
+            },
+        };
         let values = f
             .values
             .iter()
@@ -720,6 +740,7 @@ fn register(
                 }),
                 access: access.map(located),
                 side_effect: effects.first().copied().map(located),
+                reset_from,
                 values,
             },
         ));

@@ -83,6 +83,13 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
             *array.count, *array.stride
         ));
     }
+    if let Some(note) = crate::emit::reset_note(reg) {
+        summary.push_str(&format!(
+            " {note} {}_RESET_FIXED_MASK: the bits whose reset every element and instance \
+             shares.",
+            n.upper
+        ));
+    }
     h.comment("", &summary);
     h.define(
         format!("{}_OFFSET", n.upper),
@@ -94,6 +101,13 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         n.literal(*reg.reset),
         loc,
     );
+    if crate::emit::reset_note(reg).is_some() {
+        h.define(
+            format!("{}_RESET_FIXED_MASK", n.upper),
+            n.literal(reg.fixed_reset_mask()),
+            loc,
+        );
+    }
     let write_one = reg.write_one_mask();
     if write_one != 0 {
         h.comment(

@@ -130,6 +130,13 @@ fn static_register(c: &mut String, n: &Names<'_>) {
     assert_eq(c, &format!("{r}_OFFSET"), &unsigned(*reg.offset, 32));
     assert_eq(c, &format!("{r}_RESET_VALUE"), &n.literal(*reg.reset));
     wide_enough(c, &format!("{r}_RESET_VALUE"), reg);
+    if crate::emit::reset_note(reg).is_some() {
+        assert_eq(
+            c,
+            &format!("{r}_RESET_FIXED_MASK"),
+            &n.literal(reg.fixed_reset_mask()),
+        );
+    }
     let write_one = reg.write_one_mask();
     if write_one != 0 {
         assert_eq(c, &format!("{r}_W1_MASK"), &n.literal(write_one));

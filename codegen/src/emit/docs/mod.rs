@@ -201,6 +201,9 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
         register.access.keyword(),
         hex(*register.reset)
     );
+    if let Some(note) = crate::emit::reset_note(register) {
+        let _ = write!(facts, " {note}");
+    }
     if let Some(of) = &register.alternate_of {
         let _ = write!(
             facts,
@@ -282,6 +285,11 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
 
 /// The field's part of the register's reset value, in the field's own units.
 pub(super) fn field_reset(register: &Register, field: &Field) -> String {
+    match field.reset_from.map(|r| *r) {
+        Some(crate::model::ResetFrom::Index) => return "index".into(),
+        Some(crate::model::ResetFrom::Strap) => return "strap".into(),
+        None => {}
+    }
     let value = (*register.reset & field.bits.mask()) >> field.bits.lsb.min(63);
     if field.bits.width() == 1 {
         value.to_string()

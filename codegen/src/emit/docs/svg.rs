@@ -112,6 +112,7 @@ pub(super) fn diagram(block: &Block, register: &Register, provenance: &Provenanc
                 }),
                 access: None,
                 side_effect: None,
+                reset_from: None,
                 values: Vec::new(),
             }],
             ..register.clone()
@@ -293,10 +294,11 @@ fn segment(svg: &mut String, register: &Register, segment: &Segment<'_>, r: Rect
     });
     let part_reset =
         (*register.reset >> segment.lsb.min(63)) & (u64::MAX >> (64 - segment.bits().clamp(1, 64)));
-    let reset = if segment.bits() == 1 {
-        part_reset.to_string()
-    } else {
-        hex(part_reset)
+    let reset = match field.reset_from.map(|r| *r) {
+        // Five characters fit a one-bit cell.
+        Some(from) => from.keyword().to_string(),
+        None if segment.bits() == 1 => part_reset.to_string(),
+        None => hex(part_reset),
     };
     let lines = [field.effective_access(register).keyword(), effect, &reset];
     for (line, text) in (0u32..).zip(lines) {

@@ -44,7 +44,13 @@ pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> Token
         let name = format_ident!("{}", names::upper(&r.name));
         let ty = uint(r);
         let value = number(*r.reset);
-        quote! { pub const #name: #ty = #value; }
+        match crate::emit::reset_note(r) {
+            None => quote! { pub const #name: #ty = #value; },
+            Some(note) => {
+                let note = format!(" {note}");
+                quote! { #[doc = #note] pub const #name: #ty = #value; }
+            }
+        }
     });
     let fields = block
         .registers
@@ -157,6 +163,10 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
         },
         *register.reset
     );
+    let summary = match crate::emit::reset_note(register) {
+        Some(note) => format!("{summary}\n\n{note}"),
+        None => summary,
+    };
     let cleared_by_reading: Vec<&str> = register
         .fields
         .iter()

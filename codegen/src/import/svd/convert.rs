@@ -584,6 +584,7 @@ pub(super) fn field(
         bits: Located::synthetic(bits),
         access: access.map(Located::synthetic),
         side_effect: side_effect.map(Located::synthetic),
+        reset_from: None,
         values,
     })
 }
