@@ -271,6 +271,8 @@ const char *gba_last_error(void);
 // team) or a fallback (then `*out` is NULL; use a software barrier). `device` may be NULL on
 // a rank without a device (it still takes part, and the team falls back naming it).
 // GBA_ERR_OOB: the allgather failed (the ranks may be out of step; no verdict).
+// A verdict comes only after at least one allgather completed, i.e. after every rank called
+// gba_team_create: a runtime forming the team inside a barrier may return from that barrier.
 //
 // # Safety
 // `device` is NULL or from `gba_device_open`; `allgather` is an allgather as described at

@@ -165,6 +165,8 @@ impl Team {
     /// Agrees with the other `size - 1` ranks (over `oob`) on a group and configures it; see
     /// the module's description. `device` is `None` on a rank without one (it still votes,
     /// so the others do not hang). Errors only when the allgather fails or `rank >= size`.
+    /// A returned team (either verdict) follows at least one completed allgather, so every
+    /// rank has entered `create`: formed inside a barrier, it is that barrier.
     pub fn create(
         device: Option<&AnyDevice>,
         oob: &mut dyn OutOfBand,

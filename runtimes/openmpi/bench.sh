@@ -75,7 +75,7 @@ for shape in $SHAPES; do
         it=$ITERS
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
         for r in $(seq "$ROUNDS"); do
-            env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_BENCH_PATHS="1 2" mpiexec.mpich -np $np "${W[@]}" \
+            env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_BENCH_PATHS="1 1" mpiexec.mpich -np $np "${W[@]}" \
                 "$BUILD/bench_barrier" $it 2 | sed -n 's/^MPI_/with libgba_pmpi.so: MPI_/p'
             env GBA_BENCH_PATHS="0 0" mpiexec.mpich -np $np "${W[@]}" \
                 "$BUILD/bench_barrier" $it 2 | sed -n "s/^MPI_/MPICH's own: MPI_/p"

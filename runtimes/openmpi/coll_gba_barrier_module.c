@@ -183,7 +183,9 @@ static int gba_oob_allgather(const void *send, void *recv, size_t len, void *ctx
 }
 
 /* Form the communicator's GBA team. The library agrees and returns the same verdict on every
- * rank: all of them offload, or none does; rank 0 says which, with the reason. */
+ * rank: all of them offload, or none does; rank 0 says which, with the reason. Returns
+ * OMPI_SUCCESS (offloaded), OMPI_ERR_NOT_AVAILABLE (a fallback verdict, agreed over the
+ * allgather) or OMPI_ERROR (the allgather itself failed: nothing was agreed). */
 static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communicator_t *comm)
 {
     mca_coll_gba_barrier_component_t *c = &mca_coll_gba_barrier_component;
@@ -203,7 +205,7 @@ static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communica
             GBA_LOG_ROOT(1, "%s (cid %u, size %d): software barrier: forming the GBA team "
                             "failed: %s (%d): %s", comm->c_name, GBA_COMM_CID(comm),
                          size, gba_strerror(rc), rc, gba_last_error());
-            return OMPI_ERR_NOT_AVAILABLE;
+            return OMPI_ERROR;
         }
         if (GBA_ERR_TIMEOUT == verdict.reason) {
             /* not a property of the job but of the machine's load: said even at verbose 0,
@@ -318,8 +320,17 @@ static int gba_barrier_blocking(struct ompi_communicator_t *comm, mca_coll_base_
          * over comm's allgather, is reached here alike on every rank, once. MPI_Ibarriers
          * issued before it ran in software and need nothing from the team. */
         if (GBA_TEAM_UNFORMED == m->state) {
-            m->state = OMPI_SUCCESS == gba_team_form(m, comm) ? GBA_TEAM_FORMED
-                                                              : GBA_TEAM_SOFTWARE;
+            int formed = gba_team_form(m, comm);
+            m->state = OMPI_SUCCESS == formed ? GBA_TEAM_FORMED : GBA_TEAM_SOFTWARE;
+            /* The formation was this barrier: each of its allgathers completes on a rank only
+             * once every rank has contributed, i.e. entered this MPI_Barrier. A verdict (either
+             * way) means at least one allgather completed on every rank, so no rank leaves
+             * before all have entered; the next barrier is the team's first episode (on every
+             * rank alike: they all got a verdict). Only when the allgather failed does the
+             * software barrier still run. */
+            if (OMPI_ERROR != formed) {
+                return OMPI_SUCCESS;
+            }
         }
         if (GBA_TEAM_SOFTWARE == m->state) {
             return m->previous_barrier(comm, m->previous_barrier_module);

@@ -3,8 +3,9 @@
  * (LD_PRELOAD=libgba_pmpi.so), it defines MPI_Barrier over the profiling interface: the first
  * MPI_Barrier on a communicator (a call every rank of it makes, so the setup is collective)
  * forms a libgba_barrier team over PMPI_Allgather — the library agrees on the group and gives
- * every rank the same verdict — and caches it as an attribute of the communicator; later
- * barriers run gba_team_wait, or PMPI_Barrier where the GBA is not in use. Freeing the
+ * every rank the same verdict — and caches it as an attribute of the communicator. That first
+ * barrier then returns: the formation's allgathers completed only once every rank had entered
+ * it. Later barriers run gba_team_wait, or PMPI_Barrier where the GBA is not in use. Freeing the
  * communicator (the attribute's delete callback) or MPI_Finalize releases the team. Uses only
  * the MPI standard, so it works with any MPI; it misses calls that do not go through the C
  * symbol MPI_Barrier (OpenMPI's Fortran bindings call PMPI_Barrier, and OpenMPI's internal
@@ -123,14 +124,16 @@ static int oob_allgather(const void *send, void *recv, size_t len, void *ctx)
 }
 
 /* Collective over comm: every rank reaches the same verdict (the library's). NULL only when
- * out of memory, which the caller reports. */
-static state_t *setup(MPI_Comm comm)
+ * out of memory, which the caller reports. *agreed: the team's allgathers completed (a
+ * verdict was reached, either way), so every rank of comm has entered this barrier. */
+static state_t *setup(MPI_Comm comm, int *agreed)
 {
     int size, rank, inter, rc;
     const char *min = getenv("GBA_PMPI_MIN_SIZE");
     state_t *s = calloc(1, sizeof(*s));
     gba_verdict verdict;
 
+    *agreed = 0;
     pthread_once(&opened, open_device);
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &size);
@@ -145,6 +148,7 @@ static state_t *setup(MPI_Comm comm)
         if (GBA_OK != rc || !verdict.offloaded) {
             s->team = NULL;
         }
+        *agreed = GBA_OK == rc;
         if (0 == rank) {
             if (GBA_OK != rc) {
                 LOG("communicator of size %d: software barrier: forming the GBA team failed: %s: %s",
@@ -173,7 +177,7 @@ static state_t *setup(MPI_Comm comm)
 int MPI_Barrier(MPI_Comm comm)
 {
     state_t *s;
-    int found = 0, rc;
+    int found = 0, agreed = 0, rc;
     pthread_mutex_lock(&lock);
     if (MPI_KEYVAL_INVALID == keyval) {
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval, NULL);
@@ -181,13 +185,17 @@ int MPI_Barrier(MPI_Comm comm)
     pthread_mutex_unlock(&lock);
     PMPI_Comm_get_attr(comm, keyval, &s, &found);
     if (!found) {
-        s = setup(comm);
+        s = setup(comm, &agreed);
         if (NULL == s) {
             fprintf(stderr, "gba_pmpi: [rank %d] out of memory setting up MPI_Barrier\n",
                     world_rank);
             return MPI_ERR_NO_MEM;
         }
         PMPI_Comm_set_attr(comm, keyval, s);
+        if (agreed) {
+            /* the formation was this barrier (see the head of this file) */
+            return MPI_SUCCESS;
+        }
     }
     if (!s->team) {
         return PMPI_Barrier(comm);

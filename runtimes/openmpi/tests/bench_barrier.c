@@ -62,7 +62,8 @@ int main(int argc, char **argv)
                    "communicator +%lld\n", size, c1 - c0, c2 - c1);
             /* the expected counts (GBA, then two barriers on the software one): under MPICH the
              * info key means nothing, so with the preload both communicators are on the GBA
-             * ("1 2"), without it neither ("0 0"); bench.sh says which */
+             * ("1 1": the software one's first barrier forms its team, no GBA episode),
+             * without it neither ("0 0"); bench.sh says which */
             const char *paths = getenv("GBA_BENCH_PATHS");
             long long want_g = 1, want_s = 0;
             if (NULL != paths && 2 != sscanf(paths, "%lld %lld", &want_g, &want_s)) {

@@ -1,9 +1,11 @@
 /* MPI_Barrier semantics, checked independently of MPI through shared memory: with random
- * delays before each barrier, no rank leaves barrier k before every rank has entered it.
+ * delays before each barrier, no rank leaves barrier k before every rank has entered it; the
+ * first barrier too, which forms WORLD's team and returns when the formation's allgather does
+ * (no GBA episode).
  * Usage: semantics ITERATIONS EXPECT   (EXPECT 1: the GBA path must be used, i.e. the
  * fabric's BARRIERS_COMPLETED on this rank's port grows by exactly ITERATIONS + 2; 0: it must
  * not grow; -1: do not check the counter).
- * GBA_TEST_RENDEZVOUS=DIR:N: after its first barrier (WORLD's group is held from MPI_Init on),
+ * GBA_TEST_RENDEZVOUS=DIR:N: after its first barrier (WORLD's group is held from then on),
  * rank 0 leaves a file in DIR and waits, at most 60 s, until DIR holds N: N jobs started at
  * once then certainly hold their groups at the same time. */
 #include "gbatest.h"
@@ -49,7 +51,16 @@ int main(int argc, char **argv)
     srand((unsigned)(rank * 7919 + 1));
     entered = shared_counters(MPI_COMM_WORLD, size);
 
+    /* the first barrier forms the team (no GBA episode): it must synchronise all the same */
+    if (size - 1 == rank) {
+        usleep(2000);
+    }
+    atomic_store(&entered[rank], 1);
     MPI_Barrier(MPI_COMM_WORLD);
+    for (int j = 0; j < size; j++) {
+        long e = atomic_load(&entered[j]);
+        CHECK(e >= 1, "left the first barrier while rank %d had not entered it", j);
+    }
     if (0 == rank && getenv("GBA_TEST_RENDEZVOUS"))
         rendezvous(getenv("GBA_TEST_RENDEZVOUS"));
     if (0 == rank && expect >= 0) {
@@ -65,10 +76,10 @@ int main(int argc, char **argv)
         } else if (k % size == rank && r < 20) {
             usleep(500);
         }
-        atomic_store(&entered[rank], k);
+        atomic_store(&entered[rank], k + 1);
         MPI_Barrier(MPI_COMM_WORLD);
         for (int j = 0; j < size; j++) {
-            long e = atomic_load(&entered[j]);
+            long e = atomic_load(&entered[j]) - 1;
             CHECK(e >= k, "left barrier %d while rank %d had only entered %ld", k, j, e);
         }
     }

@@ -2,8 +2,9 @@
  * span the same ports; each must get its own GBA group, neither may clobber the other's).
  * Both halves run ITERATIONS barriers at once under random delays, checked through shared
  * memory; then, with EXPECT 1, BARRIERS_COMPLETED of every port 0..PORTS-1 must have grown by
- * exactly 2 * ITERATIONS + 2 (each port is a member of both halves, plus two MPI_COMM_WORLD
- * barriers). Usage: split ITERATIONS PORTS EXPECT */
+ * exactly 2 * (ITERATIONS - 1) + 2: each port is a member of both halves, whose first barrier
+ * is their team's formation (its allgather synchronises: no GBA episode), plus two
+ * MPI_COMM_WORLD barriers. Usage: split ITERATIONS PORTS EXPECT */
 #include "gbatest.h"
 
 int main(int argc, char **argv)
@@ -21,6 +22,7 @@ int main(int argc, char **argv)
     ports = atoi(argv[2]);
     expect = atoi(argv[3]);
     CHECK(ports >= 1 && ports <= 64, "PORTS must be 1..64");
+    CHECK(iters >= 1, "ITERATIONS must be at least 1");
     srand((unsigned)(rank * 7919 + 1));
     entered = shared_counters(MPI_COMM_WORLD, size); /* by world rank */
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
@@ -51,7 +53,7 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        long long want = expect ? 2LL * iters + 2 : 0;
+        long long want = expect ? 2LL * (iters - 1) + 2 : 0;
         for (int p = 0; p < ports; p++) {
             long long grew = fabric_completed(p) - c0[p];
             CHECK(grew == want, "port %d: BARRIERS_COMPLETED grew by %lld, expected %lld", p,

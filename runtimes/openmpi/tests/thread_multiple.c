@@ -3,7 +3,9 @@
  * duplicate of MPI_COMM_WORLD with random delays, checking through shared memory that no rank
  * leaves barrier k of communicator t before every rank entered it; MPI forbids concurrent
  * collectives on one communicator, not on distinct ones. Then BARRIERS_COMPLETED of this
- * rank's port must have grown by exactly THREADS * ITERATIONS + 1 (EXPECT 1) or 0 (EXPECT 0).
+ * rank's port must have grown by exactly THREADS * (ITERATIONS - 1) + 1 (EXPECT 1: each
+ * communicator's first barrier is its team's formation, whose allgather synchronises without a
+ * GBA episode) or 0 (EXPECT 0).
  * Usage: thread_multiple ITERATIONS THREADS EXPECT */
 #include <pthread.h>
 #include "gbatest.h"
@@ -50,6 +52,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(MPI_THREAD_MULTIPLE == provided, "provided thread level %d", provided);
     CHECK(nthreads >= 1 && nthreads <= MAX_THREADS, "THREADS must be 1..%d", MAX_THREADS);
+    CHECK(iters >= 1, "ITERATIONS must be at least 1");
     for (int t = 0; t < nthreads; t++) {
         jobs[t] = (job_t){.rank = rank, .size = size, .iters = iters, .t = t};
         MPI_Comm_dup(MPI_COMM_WORLD, &jobs[t].comm);
@@ -68,7 +71,8 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        long long want = expect ? (long long)nthreads * iters + 1 : 0;
+        /* each dup's first barrier forms its team (no GBA episode) */
+        long long want = expect ? (long long)nthreads * (iters - 1) + 1 : 0;
         c1 = fabric_completed(world_port());
         CHECK(c1 - c0 == want, "BARRIERS_COMPLETED grew by %lld, expected %lld", c1 - c0, want);
         printf("thread_multiple: %d threads x %d barriers on their own communicators, %d ranks, "
