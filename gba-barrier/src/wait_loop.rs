@@ -61,8 +61,11 @@
 //! ([`WaitPolicy::for_processes_on`]); a barrier made without a team counts the processes
 //! sharing its port against this process's own CPUs ([`WaitPolicy::for_processes`],
 //! `std::thread::available_parallelism`, which honours affinity masks and cgroup quotas).
-//! No sleep stage: `sched_yield` already lets every runnable process run, and a sleeping
-//! waiter would add its timer slack (50 µs by default) to every episode it waits on.
+//! No sleep stage: `sched_yield` already lets every runnable process of this core's run queue
+//! run, and a sleeping waiter would add its timer slack (50 µs by default) to every episode
+//! it waits on. Under OpenMPI with `mpi_yield_when_idle` a round of stage 4 yields twice
+//! (once in `opal_progress`, once here), each followed by a look at the flag: what OpenMPI's
+//! own barrier does per poll, twice (tests/bench/README.md, 2026-11-28).
 
 use std::time::{Duration, Instant};
 
