@@ -8,8 +8,9 @@
 //!         match backoff.stage():
 //!             Spin     -> pause 2^step times               -- (2)
 //!             Progress -> progress(); pause 2^SPIN_LIMIT   -- (3)
-//!             Yield    -> progress(); check()?;            -- (4)
-//!                         deadline passed? -> TimedOut
+//!             Yield    -> progress();                      -- (4)
+//!                         if released(): return Ok
+//!                         check()?; deadline passed? -> TimedOut
 //!                         yield_now()
 //!         backoff.step()
 //!         if released(): return Ok
@@ -27,9 +28,15 @@
 //!    steps its switch model there; a runtime drives its own progress through a hook). Hardware
 //!    ports make it a no-op.
 //! 4. **Yield** (afterwards, for ever): give the CPU away with `yield_now`, after a progress
-//!    call and a device-error `check` (an MMIO read: too dear for stages 2–3, cheap next to a
-//!    system call). The timeout clock starts when stage 2 ends, so a wait that completes while
-//!    spinning never reads the clock; the timeout is late by at most one spin stage (a few µs).
+//!    call, a look at the flag and a device-error `check` (an MMIO read: too dear for stages
+//!    2–3, cheap next to a system call). The look comes right after progress because a
+//!    runtime's progress hook may have yielded already: OpenMPI's `opal_progress` calls
+//!    `sched_yield` itself when it found nothing to do and `mpi_yield_when_idle` is set (what
+//!    mpirun sets when it oversubscribes a node). Without the look, a release that came during
+//!    the hook's yield waited for a second one: two context switches per waiter and episode
+//!    where OpenMPI's own barrier pays one. The timeout clock starts when stage 2 ends, so a
+//!    wait that completes while spinning never reads the clock; the timeout is late by at
+//!    most one spin stage (a few µs).
 //!
 //! The limits are named constants; they trade wake-up latency against CPU burnt by a waiter
 //! that oversubscribes its cores (this machine: 2 cores, benchmark runs 2+ members).
@@ -54,8 +61,11 @@
 //! ([`WaitPolicy::for_processes_on`]); a barrier made without a team counts the processes
 //! sharing its port against this process's own CPUs ([`WaitPolicy::for_processes`],
 //! `std::thread::available_parallelism`, which honours affinity masks and cgroup quotas).
-//! No sleep stage: `sched_yield` already lets every runnable process run, and a sleeping
-//! waiter would add its timer slack (50 µs by default) to every episode it waits on.
+//! No sleep stage: `sched_yield` already lets every runnable process of this core's run queue
+//! run, and a sleeping waiter would add its timer slack (50 µs by default) to every episode
+//! it waits on. Under OpenMPI with `mpi_yield_when_idle` a round of stage 4 yields twice
+//! (once in `opal_progress`, once here), each followed by a look at the flag: what OpenMPI's
+//! own barrier does per poll, twice (tests/bench/README.md, 2026-11-28).
 
 use std::time::{Duration, Instant};
 
@@ -261,6 +271,12 @@ fn slow_wait<E>(
             Stage::Yield => {
                 let start = *started.get_or_insert_with(Instant::now);
                 progress();
+                // Look before giving the CPU away: a runtime's progress hook may itself have
+                // yielded (OpenMPI's opal_progress does when idle under mpi_yield_when_idle),
+                // and the release that came meanwhile must not wait for a second yield.
+                if released() {
+                    return Ok(());
+                }
                 check().map_err(Stop::Failed)?;
                 if let Some(waited) = expired(start, timeout) {
                     // A release that came with the deadline still counts.
@@ -304,6 +320,33 @@ mod tests {
         assert_eq!(
             Backoff::with_policy(WaitPolicy::Yield).stage(),
             Stage::Yield
+        );
+    }
+
+    /// A release that came during the progress call (a runtime's hook that yielded the CPU
+    /// itself: OpenMPI's opal_progress under mpi_yield_when_idle) is seen before the loop
+    /// checks the device and yields again: no second context switch for it.
+    #[test]
+    fn a_release_during_progress_ends_the_wait_before_the_next_yield() {
+        let released = std::cell::Cell::new(false);
+        let checks_after_release = std::cell::Cell::new(0usize);
+        let out = wait_until(
+            || released.get(),
+            || released.set(true),
+            || {
+                if released.get() {
+                    checks_after_release.set(checks_after_release.get() + 1);
+                }
+                Ok::<(), ()>(())
+            },
+            None,
+            WaitPolicy::Yield,
+        );
+        assert!(out.is_ok());
+        assert_eq!(
+            checks_after_release.get(),
+            0,
+            "the wait went on to check and yield after the release"
         );
     }
 
