@@ -16,20 +16,29 @@ repository). For each file that systemrdl-compiler elaborates on its own:
           exported back to SystemRDL by `gba gen`, and compared the same way
 
 With --svd N, also N vendor SVD files of cmsis-svd 0.4 (tests/bench/svd_corpus.py fetches
-them): `gba import-svd`, `gba gen --emit systemrdl,ipxact`, the .rdl elaborated by
-systemrdl-compiler and the .xml imported by peakrdl-ipxact.
+them), spread over the sizes; `--svd all` takes all 490 (in an order whose every prefix is
+spread over the sizes), and naming files takes only those: `gba import-svd` (or its refusal,
+with the reason), `gba gen --emit systemrdl,ipxact`, the .rdl elaborated by
+systemrdl-compiler and the .xml imported by peakrdl-ipxact. Every file's outcome is in the
+--json report. --svd-only skips the SystemRDL corpus; --jobs runs that many SVD files at once;
+--smallest-first takes `all` in size order; --verbose prints each file's outcome as a JSON
+line when it ends.
 
-Usage: tests/bench/rdl_corpus.py [--gba PATH] [--svd N] [--json FILE] [--verbose]
+Usage: tests/bench/rdl_corpus.py [--gba PATH] [--svd N|all] [--svd-only] [--jobs J]
+                                 [--smallest-first] [--json FILE]
+                                 [--verbose] [FILE.svd ...]
 """
 
 import argparse
 import collections
+import concurrent.futures
 import json
 import os
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 
 from systemrdl import RDLCompiler, RDLCompileError
@@ -246,50 +255,100 @@ def summarise(results) -> dict:
     return summary
 
 
-def svd_sample(gba, n, verbose) -> dict:
-    sys.path.insert(0, str(Path(__file__).parent))
-    import svd_corpus
-    files = svd_corpus.sample(list(svd_corpus.corpus_dir().rglob("*.svd")), n)
-    counts = collections.Counter()
-    failures = []
-    for svd in files:
-        with tempfile.TemporaryDirectory() as tmp:
-            work = Path(tmp)
-            rc, text = run([gba, "import-svd", str(svd), "--out", str(work / "spec.yaml")])
-            if rc != 0:
-                counts["import-svd refused"] += 1
-                continue
+def svd_one(gba, svd: Path) -> dict:
+    """One vendor SVD: import, export, and the verdict of each reference front end."""
+    entry = {"file": "/".join(svd.parts[-2:]), "size": svd.stat().st_size}
+    t = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        rc, text = run([gba, "import-svd", str(svd), "--out", str(work / "spec.yaml")])
+        if rc != 0:
+            entry["import"] = ("refused", first_error(text))
+        else:
+            entry["import"] = ("pass", "")
             rc, text = run([gba, "gen", "--spec", str(work / "spec.yaml"), "--out",
                             str(work / "out"), "--emit", "systemrdl,ipxact"])
             if rc != 0:
-                counts["gen failed"] += 1
-                failures.append((svd.name, "gen", first_error(text)))
-                continue
-            counts["exported"] += 1
-            for kind, pattern in (("rdl", "*.rdl"), ("ipxact", "*.xml")):
-                try:
-                    elaborate(next((work / "out").glob(pattern)), ipxact=(kind == "ipxact"))
-                    counts[f"{kind} accepted"] += 1
-                except Exception as e:
-                    failures.append((svd.name, kind, str(e)[:160]))
-        if verbose:
-            print(svd.name, dict(counts), flush=True)
-    return {"sampled": len(files), "counts": dict(counts), "failures": failures}
+                entry["gen"] = ("failed", first_error(text))
+            else:
+                entry["gen"] = ("pass", "")
+                for kind, pattern in (("rdl", "*.rdl"), ("ipxact", "*.xml")):
+                    try:
+                        elaborate(next((work / "out").glob(pattern)),
+                                  ipxact=(kind == "ipxact"))
+                        entry[kind] = ("pass", "")
+                    except Exception as e:  # the front end's refusal, kept as the result
+                        entry[kind] = ("refused", f"{type(e).__name__}: {str(e)[:200]}")
+    entry["seconds"] = round(time.time() - t, 1)
+    return entry
+
+
+def svd_files(n: str, names: list[str], smallest_first: bool) -> list[Path]:
+    """N files spread over the sizes, `all` of them (in spread order, or smallest first), or
+    the named ones."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import svd_corpus
+    every = list(svd_corpus.corpus_dir().rglob("*.svd"))
+    if names:
+        by_name = {**{f.name: f for f in every}, **{"/".join(f.parts[-2:]): f for f in every}}
+        missing = [n for n in names if n not in by_name]
+        if missing:
+            sys.exit(f"error: not in the cmsis-svd corpus: {', '.join(missing)}")
+        return [by_name[n] for n in names]  # in the order given
+    if n == "all":
+        if smallest_first:  # the most files in a run cut short: time grows with the size
+            return sorted(every, key=lambda f: (f.stat().st_size, str(f)))
+        return svd_corpus.spread(every)
+    return svd_corpus.sample(every, int(n))
+
+
+def svd_sample(gba, files: list[Path], jobs: int, verbose: bool) -> dict:
+    results = []
+    # Processes, not threads: the front ends are Python and would share one interpreter lock.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        for done in concurrent.futures.as_completed([pool.submit(svd_one, gba, f)
+                                                     for f in files]):
+            entry = done.result()
+            if verbose:  # one JSON line per file as it ends: a run cut short keeps them
+                print(json.dumps(entry), flush=True)
+            results.append(entry)
+    results.sort(key=lambda r: r["file"])
+    counts = collections.Counter()
+    classes = collections.Counter()
+    for r in results:
+        for kind in ("import", "gen", "rdl", "ipxact"):
+            if kind in r:
+                counts[f"{kind} {r[kind][0]}"] += 1
+                if r[kind][0] != "pass":
+                    classes[f"{kind} {r[kind][0]}: {r[kind][1][:120]}"] += 1
+    failures = [(r["file"], kind, r[kind][1]) for r in results
+                for kind in ("gen", "rdl", "ipxact") if kind in r and r[kind][0] != "pass"]
+    return {"sampled": len(files), "counts": dict(sorted(counts.items())),
+            "classes": dict(classes.most_common()), "failures": failures, "results": results}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--gba", default=str(ROOT / "target/debug/gba"))
-    parser.add_argument("--svd", type=int, default=0)
+    parser.add_argument("--svd", default="0", help="N vendor SVD files, or `all` (490)")
+    parser.add_argument("--svd-only", action="store_true", help="skip the SystemRDL corpus")
+    parser.add_argument("--jobs", type=int, default=1, help="SVD files run at once")
+    parser.add_argument("--smallest-first", action="store_true",
+                        help="with --svd all: the smallest files first, not spread")
     parser.add_argument("--json")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("files", nargs="*", help="only these SVD files (name or vendor/name)")
     args = parser.parse_args()
-    report = {"rdl corpus": rdl_corpus(args.gba, args.verbose)}
-    if args.svd:
-        report["svd sample"] = svd_sample(args.gba, args.svd, args.verbose)
+    if args.svd != "all" and not args.svd.isdigit():
+        parser.error(f"--svd takes a number of files or `all`, not `{args.svd}`")
+    report = {} if args.svd_only else {"rdl corpus": rdl_corpus(args.gba, args.verbose)}
+    if args.svd != "0" or args.files:
+        files = svd_files(args.svd, args.files, args.smallest_first)
+        report["svd sample"] = svd_sample(args.gba, files, args.jobs, args.verbose)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))
-    brief = {k: {kk: vv for kk, vv in v.items() if kk != "results"} for k, v in report.items()}
+    brief = {k: {kk: vv for kk, vv in v.items() if kk not in ("results", "failures")}
+             for k, v in report.items()}
     print(json.dumps(brief, indent=1))
 
 
