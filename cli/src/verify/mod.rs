@@ -26,6 +26,13 @@ pub trait Bus {
     /// the unrolled form: `group_3.STATUS.READY`); `Ok(false)` when this transport cannot
     /// or the field is not one hardware writes.
     fn hw_write(&mut self, field: &str, value: u64) -> Result<bool, String>;
+    /// Makes the device take in the writes made so far before the next read, as a register
+    /// block does in the cycle of the write (`gba_hal::Device::settle`: the simulator's
+    /// switch steps). The checks call it between a write and the read that checks the
+    /// write's effect; the RTL needs nothing (the default).
+    fn settle(&mut self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 #[derive(clap::Args)]
