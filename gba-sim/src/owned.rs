@@ -107,7 +107,7 @@ impl Fabric {
                 word.device_side().set(arrived.0[w]);
             }
         }
-        let count = ARRIVAL_COUNT::COUNT.val(arrived.count() as u32).value;
+        let count = ARRIVAL_COUNT::COUNT.val(arrived.count()).value;
         self.owned_group(p, g, l::OWNED_ARRIVAL_COUNT)
             .store(u64::from(count));
         regs.arrival_count().device_side().set(count);
