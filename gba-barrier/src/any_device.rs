@@ -133,6 +133,11 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.progress())
     }
 
+    /// See [`gba_hal::Device::settle`].
+    pub fn settle(&self) {
+        on_device!(&self.inner.device, d => d.settle())
+    }
+
     /// See [`gba_hal::Device::snapshot`].
     pub fn snapshot(&self, group: usize) -> gba_hal::Result<GroupSnapshot> {
         on_device!(&self.inner.device, d => d.snapshot(group))

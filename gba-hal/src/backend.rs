@@ -114,6 +114,15 @@ pub unsafe trait Backend: Send + Sync {
     /// Called from every wait loop.
     fn progress(&self) {}
 
+    /// Makes the device take in every store made to its window before the call, as hardware
+    /// does in the cycle of the store: afterwards a store into a read-only register has been
+    /// ignored, a single pulse has done its work and reads 0, a doorbell outside a group has
+    /// been dropped. Hardware: nothing to do (the default). The simulator, whose window is
+    /// shared memory, runs a full switch step, waiting for any other stepper. For tools that
+    /// check a device against its spec (`gba verify --device`); not for wait loops, which
+    /// call [`progress`](Backend::progress).
+    fn settle(&self) {}
+
     /// Called right after the release store of `doorbell` into `group`'s ARRIVAL register.
     /// Hardware reacts to the store by itself (nothing to do); the simulator combines the
     /// arrival on this path (its fast path: the last arrival of an episode releases it), or

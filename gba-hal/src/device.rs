@@ -60,6 +60,13 @@ impl<B: Backend> Device<B> {
         self.backend.progress();
     }
 
+    /// Makes the device take in every store made before the call (see [`Backend::settle`]):
+    /// what a tool calls between a [`write_raw`](Self::write_raw) and the
+    /// [`read_raw`](Self::read_raw) that checks its effect. Nothing on hardware.
+    pub fn settle(&self) {
+        self.backend.settle();
+    }
+
     /// Groups enabled on no port of the switch (GROUPS_BUSY clear), not claimed through this
     /// device, and not held by a live owner in the host's claim records: the set a member
     /// contributes when the members agree on a group id.

@@ -130,6 +130,10 @@ unsafe impl Backend for SimBackend {
         self.port.progress();
     }
 
+    fn settle(&self) {
+        self.port.fabric().settle();
+    }
+
     fn after_doorbell(&self, group: usize, doorbell: u64) {
         self.port.arrive(group, doorbell);
     }

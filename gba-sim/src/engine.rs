@@ -26,7 +26,9 @@
 //!    fault concerns it.
 //!
 //! Every register access goes through gba-pac's generated definitions (the device-side view):
-//! no offset or field position is written here.
+//! no offset or field position is written here. The read-only registers the switch writes are
+//! written through [`crate::owned`], which keeps the switch's own copy (read back instead of
+//! the window, which any host can store into) and puts back a host's store at every step.
 //!
 //! A step cut short (its process killed) is re-run by the next stepper and converges: the
 //! switch's own state is written after the registers it describes, resets and releases are
@@ -35,15 +37,14 @@
 //! counter one short or long; nothing reads it for correctness.)
 
 use gba_pac::common::Atomic;
-use gba_pac::group::{
-    ARRIVAL, ARRIVAL_COUNT, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, RELEASE_SEQ, STATUS,
-};
-use gba_pac::tock_registers::interfaces::{ReadWriteable, Readable, Writeable};
+use gba_pac::group::{ARRIVAL, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, STATUS};
+use gba_pac::tock_registers::interfaces::{Readable, Writeable};
 use gba_pac::{global, group};
 
 use crate::combine::{self, Arrival};
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
+use crate::owned::ALL_GROUPS;
 use gba_hal::MemberSet as Mask;
 use gba_hal::backends::clock::monotonic_ns;
 
@@ -302,7 +303,7 @@ impl Fabric {
         self.step_locked();
     }
 
-    fn step_locked(&self) {
+    pub(crate) fn step_locked(&self) {
         let steps = self.header(l::H_STEPS).fetch_add(1);
         let now = monotonic_ns();
         let busy_before = self.header(l::H_GROUPS_BUSY).load() as u32;
@@ -318,6 +319,9 @@ impl Fabric {
             0 => 0,
             _ => written.swap(0),
         };
+        // The ports whose read-only registers this step puts back (`owned`): all of them
+        // when a settle asked (it marked every group written), else a few in turn.
+        let conform = self.conform_ports(written & ALL_GROUPS == ALL_GROUPS);
         let mut busy = 0u32;
         let mut all_fast = true;
         for g in 0..GROUPS {
@@ -326,6 +330,7 @@ impl Fabric {
                 continue;
             }
             let mut state = GroupState::load(self, g);
+            self.conform_group(g, &state.joined, conform.clone());
             let merged = self.sync_fast(g, &mut state);
             if steps.is_multiple_of(RECHECK_EVERY_STEPS) {
                 state.flags |= l::GF_RECHECK;
@@ -349,6 +354,10 @@ impl Fabric {
                     .set(busy);
             }
             self.header(l::H_GROUPS_BUSY).store(u64::from(busy));
+        }
+        // What a host changed in the global read-only registers, put back (`owned`).
+        for p in conform {
+            self.conform_global(p);
         }
         self.header(l::H_LAST_STEP_NS).store(monotonic_ns());
         let all_fast = u64::from(all_fast && busy != 0);
@@ -389,8 +398,7 @@ impl Fabric {
             } else if joined && !control.is_set(CONTROL::ENABLE) {
                 self.leave(p, g, state);
             } else if !joined && control.is_set(CONTROL::ENABLE) {
-                let status = regs.status().device_side().extract();
-                if !status.is_set(STATUS::ERROR) {
+                if !self.status(p, g).is_set(STATUS::ERROR) {
                     self.try_join(p, g, state);
                 }
             } else if joined
@@ -407,10 +415,7 @@ impl Fabric {
         let complete = !state.joined.is_empty() && state.joined == state.mask;
         if complete && state.flags & (l::GF_READY | l::GF_ERROR) == 0 {
             for p in state.mask.iter() {
-                self.group_regs(p, g)
-                    .status()
-                    .device_side()
-                    .modify(STATUS::READY::SET);
+                self.modify_status(p, g, STATUS::READY::SET);
             }
             state.flags |= l::GF_READY;
             self.group_state(g, l::G_FLAGS).store(state.flags);
@@ -443,9 +448,11 @@ impl Fabric {
             None
         };
         if let Some(code) = refusal {
-            regs.status()
-                .device_side()
-                .write(STATUS::ERROR::SET + STATUS::ERROR_CODE.val(code as u64));
+            self.set_status(
+                p,
+                g,
+                STATUS::ERROR::SET + STATUS::ERROR_CODE.val(code as u64),
+            );
             return;
         }
         if state.joined.is_empty() {
@@ -463,17 +470,14 @@ impl Fabric {
             self.group_state(g, l::G_START_SEQ).store(0);
             state.store_all(self, g, self.words());
         }
-        regs.release_seq()
-            .device_side()
-            .write(RELEASE_SEQ::SEQUENCE.val(u64::from(state.release_seq)));
+        self.set_release_seq(p, g, state.release_seq);
         // The doorbell holds the last completed sequence: "no arrival yet".
         regs.arrival().device_side().write(
             ARRIVAL::MEMBER_ID.val(p as u64) + ARRIVAL::SEQUENCE.val(u64::from(state.release_seq)),
         );
         self.publish_arrived(p, g, &Mask::default());
-        regs.status().device_side().set(0);
-        let enabled = self.window(p).global().group_enabled().device_side();
-        enabled.set(enabled.get() | 1 << g);
+        self.clear_status(p, g);
+        self.set_group_enabled(p, g, true);
         state.joined.insert(p);
         state.store_joined(self, g, self.words());
     }
@@ -492,8 +496,7 @@ impl Fabric {
                 record.store(0);
             }
         }
-        let enabled = self.window(p).global().group_enabled().device_side();
-        enabled.set(enabled.get() & !(1 << g));
+        self.set_group_enabled(p, g, false);
         if state.joined.is_empty() {
             *state = GroupState::default();
             state.store_all(self, g, self.words());
@@ -501,10 +504,7 @@ impl Fabric {
         }
         // The group lost a member: it cannot complete an episode until the member is back.
         for m in state.joined.iter() {
-            self.group_regs(m, g)
-                .status()
-                .device_side()
-                .modify(STATUS::READY::CLEAR);
+            self.modify_status(m, g, STATUS::READY::CLEAR);
         }
         state.flags &= !l::GF_READY;
         state.store_all(self, g, self.words());
@@ -515,12 +515,11 @@ impl Fabric {
             self.leave(p, g, state);
         }
         let regs = self.group_regs(p, g);
-        regs.status().device_side().set(0);
+        self.clear_status(p, g);
         self.publish_arrived(p, g, &Mask::default());
-        regs.release_seq().device_side().set(0);
+        self.set_release_seq(p, g, 0);
         regs.arrival().device_side().set(0);
-        let enabled = self.window(p).global().group_enabled().device_side();
-        enabled.set(enabled.get() & !(1 << g));
+        self.set_group_enabled(p, g, false);
         // Last: RESET is a single pulse (gba.yaml), which hardware takes in the cycle of the
         // write; this switch takes it at a step, and clears it only once the port is reset,
         // because the host waits for RESET to read 0 before configuring again.
@@ -604,18 +603,12 @@ impl Fabric {
                 Some(_) => {}
                 None => return self.fail_group(g, state, ErrorCode::DMA_FAULT),
             }
-            let first_time =
-                regs.release_seq().device_side().read(RELEASE_SEQ::SEQUENCE) != u64::from(sequence);
+            let first_time = self.release_seq(p, g) != sequence;
             self.publish_arrived(p, g, &Mask::default());
-            regs.status()
-                .device_side()
-                .modify(STATUS::COMPLETE::SET + STATUS::ACTIVE::CLEAR);
+            self.modify_status(p, g, STATUS::COMPLETE::SET + STATUS::ACTIVE::CLEAR);
             if first_time {
-                let completed = self.window(p).global().barriers_completed().device_side();
-                completed.set(completed.get().wrapping_add(episodes));
-                regs.release_seq()
-                    .device_side()
-                    .write(RELEASE_SEQ::SEQUENCE.val(u64::from(sequence)));
+                self.add_barriers_completed(p, episodes);
+                self.set_release_seq(p, g, sequence);
             }
         }
         state.arrived = Mask::default();
@@ -629,10 +622,11 @@ impl Fabric {
     /// The group stops: every joined member reads ERROR with `code` and no longer READY.
     fn fail_group(&self, g: usize, state: &mut GroupState, code: ErrorCode) {
         for p in state.joined.iter() {
-            self.group_regs(p, g)
-                .status()
-                .device_side()
-                .write(STATUS::ERROR::SET + STATUS::ERROR_CODE.val(code as u64));
+            self.set_status(
+                p,
+                g,
+                STATUS::ERROR::SET + STATUS::ERROR_CODE.val(code as u64),
+            );
         }
         state.flags = (state.flags | l::GF_ERROR) & !l::GF_READY;
         state.error = code;
@@ -642,21 +636,13 @@ impl Fabric {
 
     /// ARRIVED_MASK, ARRIVAL_COUNT and STATUS.ACTIVE of port `p` for `arrived`.
     fn publish_arrived(&self, p: usize, g: usize, arrived: &Mask) {
-        let regs = self.group_regs(p, g);
-        for w in 0..self.words() {
-            if let Some(word) = regs.arrived_mask(w) {
-                word.device_side().set(arrived.0[w]);
-            }
-        }
-        regs.arrival_count()
-            .device_side()
-            .write(ARRIVAL_COUNT::COUNT.val(arrived.count()));
+        self.set_arrived(p, g, arrived, self.words());
         let active = if arrived.is_empty() {
             STATUS::ACTIVE::CLEAR
         } else {
             STATUS::ACTIVE::SET
         };
-        regs.status().device_side().modify(active);
+        self.modify_status(p, g, active);
     }
 
     fn read_mask(&self, p: usize, g: usize) -> Mask {

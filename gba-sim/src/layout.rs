@@ -16,7 +16,7 @@ use gba_pac::Device;
 /// "GBASIM01" in ASCII: the first word of every switch file.
 pub const MAGIC: u64 = u64::from_be_bytes(*b"GBASIM01");
 /// Bumped whenever the layout below changes; a fabric of another layout is refused.
-pub const LAYOUT_VERSION: u64 = 5;
+pub const LAYOUT_VERSION: u64 = 6;
 
 /// Bytes of one port's register window.
 pub const WINDOW_SIZE: usize = Device::SIZE;
@@ -78,6 +78,13 @@ pub const H_GROUP_QUOTA: usize = 14;
 /// its doorbell and its combine, so stepping at every wait-loop call would only take the CPU
 /// from the members that have still to arrive (an oversubscribed machine).
 pub const QUIET_STEP_NS: u64 = 50_000;
+/// The first port whose read-only registers the next step puts back (see `owned`): a step
+/// looks at [`CONFORM_PORTS_PER_STEP`] ports in turn, so that its cost does not grow with the
+/// port count.
+pub const H_CONFORM_CURSOR: usize = 15;
+/// Ports whose read-only registers one step puts back: every port of a fabric of up to this
+/// many, at every step.
+pub const CONFORM_PORTS_PER_STEP: usize = 8;
 const HEADER_WORDS: usize = 16;
 
 // Per-group words, from `group_base`.
@@ -123,7 +130,23 @@ pub const P_GROUP_OWNER: usize = P_ARENA_BITMAP + BITMAP_WORDS;
 /// stepper before it opens the word, zeroed when the port leaves the group; read by this
 /// port's member only, so on this port's own lines, which nobody writes in an episode).
 pub const P_FAST_MEMBER: usize = P_GROUP_OWNER + GROUPS;
-const PORT_WORDS: usize = P_FAST_MEMBER + GROUPS + 8;
+/// The switch's own copy of the read-only registers it writes in this port's window (see
+/// `owned`): a host's store into the window is undone from it at the next step, as a device
+/// ignores such a store. First the global ones ([`OWNED_GROUP_ENABLED`],
+/// [`OWNED_BARRIERS_COMPLETED`]), then [`OWNED_GROUP_WORDS`] per group from
+/// [`P_OWNED_GROUPS`].
+pub const P_OWNED: usize = P_FAST_MEMBER + GROUPS + 8;
+pub const OWNED_GROUP_ENABLED: usize = 0;
+pub const OWNED_BARRIERS_COMPLETED: usize = 1;
+pub const P_OWNED_GROUPS: usize = P_OWNED + 8;
+/// Per group, from `P_OWNED_GROUPS + g * OWNED_GROUP_WORDS`: STATUS, ARRIVAL_COUNT,
+/// RELEASE_SEQ, then ARRIVED_MASK's words from [`OWNED_ARRIVED_MASK`] (two cache lines).
+pub const OWNED_STATUS: usize = 0;
+pub const OWNED_ARRIVAL_COUNT: usize = 1;
+pub const OWNED_RELEASE_SEQ: usize = 2;
+pub const OWNED_ARRIVED_MASK: usize = 4;
+pub const OWNED_GROUP_WORDS: usize = 16;
+const PORT_WORDS: usize = P_OWNED_GROUPS + GROUPS * OWNED_GROUP_WORDS;
 
 // Per-group fast-path words, from `fast_word`: each group's combining word alone on its cache
 // line (the one line arrivals bounce), then the read-mostly table the releaser uses (written
@@ -168,6 +191,8 @@ pub fn switch_size(ports: usize) -> usize {
 
 const _: () = assert!(FAST_WORDS.is_multiple_of(8) && HEADER_WORDS.is_multiple_of(8));
 const _: () = assert!(GROUP_WORDS.is_multiple_of(8));
+const _: () = assert!(OWNED_ARRIVED_MASK + MASK_WORDS <= OWNED_GROUP_WORDS);
+const _: () = assert!(P_OWNED.is_multiple_of(8) && PORT_WORDS.is_multiple_of(8));
 
 pub const SWITCH_FILE: &str = "switch";
 pub const WINDOWS_FILE: &str = "windows";

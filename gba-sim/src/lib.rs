@@ -37,6 +37,7 @@ mod host_segment;
 #[doc(hidden)]
 pub mod layout;
 mod lock;
+mod owned;
 mod port;
 mod status;
 pub mod vm;

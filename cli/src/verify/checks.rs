@@ -320,11 +320,15 @@ fn read_only(
             }
             continue;
         }
-        // Read-only means the write changes nothing: compared with what it read before
-        // (its reset value is the reset check's; a strap's may not be known).
+        // Compared with what the field held before the write, not with its reset value: the
+        // reset check says whether that is right (on a device that cannot be reset, the
+        // value found), this one only that the write did not change it.
         let before = bus.read(e.addr, e.width())?;
-        let flipped = ro.iter().fold(e.base(), |v, f| v ^ f.bits.mask());
+        let flipped = ro.iter().fold(e.base(), |v, f| {
+            (v & !f.bits.mask()) | (!before & f.bits.mask())
+        });
         bus.write(e.addr, e.width(), flipped)?;
+        bus.settle()?;
         let value = bus.read(e.addr, e.width())?;
         for f in ro {
             let want = get(before, f);
@@ -368,6 +372,7 @@ fn write_only(
             continue;
         }
         bus.write(e.addr, e.width(), written)?;
+        bus.settle()?;
         // A write-only register may refuse the read (an error response) or answer anything
         // but what was written.
         if let Ok(value) = bus.read(e.addr, e.width()) {

@@ -2,7 +2,8 @@
 //! (`woclr`, `woset`, `wot`, `wzc`, `wzs`, `wzt`, `singlepulse`, `rclr`, `rset`), seen
 //! through the bus. A field the backend cannot set from the hardware side, where the check
 //! needs that, or whose effect the backend is known not to build ([`Gaps`]), is listed as
-//! not run, by register and field.
+//! not run, by register and field. Every write is followed by [`Bus::settle`] before the
+//! read that checks its effect.
 
 use gba_codegen::model::{Field, SideEffect};
 
@@ -66,6 +67,7 @@ fn write_one_to_set(
 ) -> Result<(), String> {
     let (base, all, place) = (e.base(), f.bits.value_mask(), e.field_path(f));
     bus.write(e.addr, e.width(), base)?;
+    bus.settle()?;
     let before = get(bus.read(e.addr, e.width())?, f);
     report.check(
         before == get(e.reset(), f),
@@ -74,6 +76,7 @@ fn write_one_to_set(
         format!("writing 0 made it {before:#x}"),
     );
     bus.write(e.addr, e.width(), put(base, f, all))?;
+    bus.settle()?;
     let mut set = get(bus.read(e.addr, e.width())?, f);
     // Self-clearing bits may read 0 already, or on the next read (a one-cycle pulse that a
     // read right after the write still sees: regblock's `singlepulse` behind a 64-bit
@@ -83,6 +86,7 @@ fn write_one_to_set(
     }
     if set == all {
         bus.write(e.addr, e.width(), base)?;
+        bus.settle()?;
         let after = get(bus.read(e.addr, e.width())?, f);
         report.check(
             after == all,
@@ -129,6 +133,7 @@ fn cleared(
     }
     if effect == SideEffect::WriteOneToClear {
         bus.write(e.addr, e.width(), base)?;
+        bus.settle()?;
         let kept = get(bus.read(e.addr, e.width())?, f);
         report.check(
             kept == all,
@@ -137,6 +142,7 @@ fn cleared(
             format!("writing 0 changed it to {kept:#x}"),
         );
         bus.write(e.addr, e.width(), put(base, f, all))?;
+        bus.settle()?;
         let cleared = get(bus.read(e.addr, e.width())?, f);
         report.check(
             cleared == 0,
@@ -204,6 +210,7 @@ fn written(
     let alternate = neutral ^ (0x5555_5555_5555_5555 & all);
     for value in [neutral, acting, neutral, alternate] {
         bus.write(e.addr, e.width(), put(base, f, value))?;
+        bus.settle()?;
         let want = after_write(effect, current, value, all);
         let got = get(bus.read(e.addr, e.width())?, f);
         if !report.check(
@@ -231,6 +238,7 @@ fn single_pulse(
     let all = f.bits.value_mask();
     for value in [all, 0] {
         bus.write(e.addr, e.width(), put(e.base(), f, value))?;
+        bus.settle()?;
         let first = get(bus.read(e.addr, e.width())?, f);
         let got = get(bus.read(e.addr, e.width())?, f);
         report.check(

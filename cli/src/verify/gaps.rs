@@ -69,29 +69,4 @@ impl Gaps {
             ),
         }
     }
-
-    /// The simulator: its register window is shared memory, which stores what any host
-    /// writes; the switch model acts on it (a RESET, an ENABLE) and rewrites what it owns only
-    /// when it steps, which `gba verify` does not make it do (a step would act on the checks'
-    /// writes: join groups, raise errors). So a store into a read-only field stays until the
-    /// model rewrites it, a doorbell reads back, and a woset bit is what was last written.
-    pub fn simulator() -> Gaps {
-        let why = "the simulator's window is shared memory, which cannot refuse a store";
-        Gaps {
-            effects: [SideEffect::WriteOneToSet, SideEffect::SinglePulse]
-                .into_iter()
-                .map(|effect| {
-                    let reason =
-                        "the switch model acts on the bit (and clears it) at its next step";
-                    (effect, format!("{why}: {reason}"))
-                })
-                .collect(),
-            locks: None,
-            alternates: None,
-            read_only: Some(format!(
-                "{why}: a write stays until the switch model rewrites the register"
-            )),
-            write_only: Some(format!("{why}: a read returns what was written")),
-        }
-    }
 }

@@ -31,6 +31,12 @@ pub trait Bus {
     fn strap(&self, _field: &str) -> Option<u64> {
         None
     }
+    /// Makes the device take in the writes made so far before the next read, as a register
+    /// block does in the cycle of the write (`gba_hal::Device::settle`: the simulator's
+    /// switch steps). The checks call it between a write and the read that checks the
+    /// write's effect. No default: a wrapper that forgot to forward it would make every
+    /// simulator check read before the switch stepped.
+    fn settle(&mut self) -> Result<(), String>;
 }
 
 #[derive(clap::Args)]
@@ -150,6 +156,9 @@ impl Bus for GivenStraps {
     }
     fn hw_write(&mut self, field: &str, value: u64) -> Result<bool, String> {
         self.bus.hw_write(field, value)
+    }
+    fn settle(&mut self) -> Result<(), String> {
+        self.bus.settle()
     }
     fn strap(&self, field: &str) -> Option<u64> {
         self.given

@@ -180,6 +180,11 @@ impl Bus for Model<'_> {
     fn strap(&self, _field: &str) -> Option<u64> {
         self.broken.strap_known.then_some(STRAP)
     }
+
+    /// The model applies every write at once.
+    fn settle(&mut self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 fn effects_map() -> gba_codegen::Device {
@@ -253,6 +258,9 @@ impl Bus for WrongStrap<'_, '_> {
     }
     fn hw_write(&mut self, field: &str, value: u64) -> Result<bool, String> {
         self.0.hw_write(field, value)
+    }
+    fn settle(&mut self) -> Result<(), String> {
+        self.0.settle()
     }
     fn strap(&self, _field: &str) -> Option<u64> {
         Some(7)

@@ -208,6 +208,12 @@ impl Bus for RtlBus {
         Some(0)
     }
 
+    /// The register block takes a write in at the clock edge that ends the transfer, before
+    /// the next transfer can read.
+    fn settle(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+
     fn reset(&mut self) -> Result<bool, String> {
         self.command("reset").map(|_| true)
     }
