@@ -302,7 +302,7 @@ impl Fabric {
         self.step_locked();
     }
 
-    fn step_locked(&self) {
+    pub(crate) fn step_locked(&self) {
         let steps = self.header(l::H_STEPS).fetch_add(1);
         let now = monotonic_ns();
         let busy_before = self.header(l::H_GROUPS_BUSY).load() as u32;
