@@ -249,9 +249,41 @@ fn team_job(fabric: &Path, oob: &Path) {
     }
 }
 
+/// After the kill, the dead job's group is free again for a team (not busy on the switch for
+/// ever, where a team's vote never picks it) once a process on each port it was on has asked
+/// for free groups, as a team's formation does: each resets its own port's share.
+fn groups_free_again(fabric: &Path, ports: &[usize]) {
+    let devices: Vec<AnyDevice> = ports
+        .iter()
+        .map(|&p| AnyDevice::open(&DeviceAddress::sim(fabric, p)).unwrap())
+        .collect();
+    for d in &devices {
+        d.free_groups();
+    }
+    for (d, port) in devices.iter().zip(ports) {
+        let free = d.free_groups();
+        assert!(
+            free.contains(0),
+            "group 0, held only by killed processes, is not free on port {port} ({free:?}); claims: {}",
+            claims(fabric, *port)
+        );
+    }
+}
+
+/// What runs on the fabric after the kill.
+#[derive(Clone, Copy)]
+enum Next {
+    /// `raw_barrier`'s job on fixed group 0 (its claims must clear what the dead left on
+    /// every port), then a team.
+    Raw,
+    /// A team's formation asks each port for free groups: the dead job's group must be free
+    /// again, and the team must offload.
+    Team,
+}
+
 /// Kills a job of `mode` whose two ranks are on `ports`, at `stages` (one per rank), then
-/// runs the next jobs on the same fabric.
-fn killed_then_next(mode: &str, ports: [usize; 2], stages: [&str; 2]) {
+/// runs `next` on the same fabric.
+fn killed_then_next(mode: &str, ports: [usize; 2], stages: [&str; 2], next: Next) {
     let (dir, fabric) = common::fabric(2);
     let oob = dir.path().join("oob-killed");
     std::fs::create_dir(&oob).unwrap();
@@ -264,7 +296,10 @@ fn killed_then_next(mode: &str, ports: [usize; 2], stages: [&str; 2]) {
     for m in &mut members {
         m.kill();
     }
-    raw_job(&fabric);
+    match next {
+        Next::Raw => raw_job(&fabric),
+        Next::Team => groups_free_again(&fabric, &ports),
+    }
     team_job(&fabric, &dir.path().join("oob-next"));
 }
 
@@ -339,21 +374,41 @@ fn wait_for_claim(fabric: &Path, port: usize, n: usize) {
 }
 
 #[test]
-fn killed_after_forming_one_port_each() {
-    killed_then_next("team", [0, 1], ["formed", "formed"]);
+fn killed_after_forming_one_port_each_then_raw_barrier() {
+    killed_then_next("team", [0, 1], ["formed", "formed"], Next::Raw);
 }
 
 #[test]
-fn killed_after_forming_on_a_shared_port() {
-    killed_then_next("team", [0, 0], ["formed", "formed"]);
+fn killed_after_forming_one_port_each_then_a_team() {
+    killed_then_next("team", [0, 1], ["formed", "formed"], Next::Team);
 }
 
 #[test]
-fn killed_with_one_rank_arrived_one_port_each() {
-    killed_then_next("arrived", [0, 1], ["arrived", "formed"]);
+fn killed_after_forming_on_a_shared_port_then_raw_barrier() {
+    killed_then_next("team", [0, 0], ["formed", "formed"], Next::Raw);
 }
 
 #[test]
-fn killed_with_one_rank_arrived_on_a_shared_port() {
-    killed_then_next("arrived", [0, 0], ["arrived", "formed"]);
+fn killed_after_forming_on_a_shared_port_then_a_team() {
+    killed_then_next("team", [0, 0], ["formed", "formed"], Next::Team);
+}
+
+#[test]
+fn killed_with_one_rank_arrived_one_port_each_then_raw_barrier() {
+    killed_then_next("arrived", [0, 1], ["arrived", "formed"], Next::Raw);
+}
+
+#[test]
+fn killed_with_one_rank_arrived_one_port_each_then_a_team() {
+    killed_then_next("arrived", [0, 1], ["arrived", "formed"], Next::Team);
+}
+
+#[test]
+fn killed_with_one_rank_arrived_on_a_shared_port_then_raw_barrier() {
+    killed_then_next("arrived", [0, 0], ["arrived", "formed"], Next::Raw);
+}
+
+#[test]
+fn killed_with_one_rank_arrived_on_a_shared_port_then_a_team() {
+    killed_then_next("arrived", [0, 0], ["arrived", "formed"], Next::Team);
 }

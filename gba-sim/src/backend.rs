@@ -65,6 +65,14 @@ impl HostArbiter for SimArbiter {
         self.inner.claimed_groups()
     }
 
+    fn claim_sets(&self) -> (u32, u32) {
+        self.inner.claim_sets()
+    }
+
+    fn take_dead(&self, group: usize) -> bool {
+        self.inner.take_dead(group)
+    }
+
     fn combining(&self, group: usize) -> Option<Combining> {
         self.inner.combining(group)
     }

@@ -131,34 +131,63 @@ impl Fabric {
         reclaimed
     }
 
-    /// Runs `claim`, port `port`'s claim of `group`, under the step lock; when it is won,
-    /// resets `group` on this port and on every other port whose claim is dead (freeing
-    /// those claims), and steps before the lock is let go.
+    /// Runs `claim`, port `port`'s claim of `group`; when it is won, resets `group` on this
+    /// port if a dead claimant left it enabled, and on every other port whose claim is dead
+    /// (freeing those claims), and steps.
     ///
     /// On real hardware each host's next claimant resets its own port, but a port of this
     /// fabric whose killed job has no successor would keep the group joined with the dead
     /// job's member set, and the next configuration would be refused (MASK_MISMATCH,
     /// GROUP_BUSY) or wait for READY for ever. Every port's host segment is in this fabric,
-    /// so the winner clears them as `reclaim_dead` does. Under the step lock, because the
-    /// switch takes in joins only in a step: a port's take-over of its own dead claim and
-    /// the reset of what that claim left are one step for everyone else, so no other port's
-    /// configuration is checked against the dead job's between the two.
+    /// so the winner clears them as `reclaim_dead` does.
+    ///
+    /// When this port's group is enabled before the claim (what a dead claimant left: a clean
+    /// release leaves CONTROL 0), the claim and that reset run under the step lock: the
+    /// switch takes in joins only in a step, so no other port's configuration is checked
+    /// against the dead job's between this port's take-over and its reset. Otherwise (every
+    /// configuration of a fresh group) no lock and, with nothing to reset, no step: a
+    /// configuration costs the switch one step per CONTROL store (tests/configure_steps.rs).
     pub(crate) fn claim_reclaiming(
         &self,
         group: usize,
         port: usize,
         claim: impl FnOnce() -> gba_hal::Claim,
     ) -> gba_hal::Claim {
-        let _guard = self.lock_step();
+        if group >= GROUPS {
+            return claim();
+        }
+        let enabled = |p: usize| {
+            self.group_regs(p, group)
+                .control()
+                .device_side()
+                .is_set(CONTROL::ENABLE)
+        };
+        let guard = enabled(port).then(|| self.lock_step());
         let outcome = claim();
-        if outcome == gba_hal::Claim::Won && group < GROUPS {
-            for p in (0..self.ports()).filter(|&p| p != port) {
-                self.reclaim_on(p, group, false);
-            }
+        if outcome != gba_hal::Claim::Won {
+            return outcome;
+        }
+        let stale_here = enabled(port);
+        if stale_here {
             self.group_regs(port, group)
                 .control()
                 .write(CONTROL::RESET::SET);
-            self.step_locked();
+        }
+        let mut reset = stale_here;
+        // Only a port where the group is enabled can hold the switch's state against this
+        // configuration; a claim of this process (another thread's) is alive. What remains
+        // costs a liveness check per port (a team's live members, typically).
+        let me = gba_hal::host::process::my_pid();
+        for p in (0..self.ports()).filter(|&p| p != port) {
+            if enabled(p) && self.group_owner(p, group).is_some_and(|pid| pid != me) {
+                reset |= self.reclaim_on(p, group, false).is_some();
+            }
+        }
+        if reset {
+            match guard {
+                Some(_) => self.step_locked(),
+                None => self.step(),
+            }
         }
         outcome
     }
