@@ -5,10 +5,13 @@
 //!
 //! The killed job is two separate processes (this test binary run again as a child), either on
 //! ports 0 and 1 or both on port 0 (host combining), killed at several points: while the
-//! winner of a claim waits for READY (its claim CLAIMING, its port joined, the other port's
-//! member never came), after the team was formed (claims HELD, group READY), and while one
-//! rank has arrived at a barrier and the other has not. The next job is what bench.sh's
-//! `raw_barrier` does — group 0 on ports 0 and 1, fixed — and then a team on the same ports.
+//! winner of a claim waits for READY (its claim CLAIMING, its port joined, another member
+//! never came; a team-mate on its port waiting for the claim), after the team was formed
+//! (claims HELD, group READY), and while one rank has arrived at a barrier and the other has
+//! not. The next job is what bench.sh's `raw_barrier` does — group 0 on ports 0 and 1, fixed —
+//! or a team's formation, which must find the dead job's group free again; then a team.
+//! Before the fix, the fixed-group job was refused (MASK_MISMATCH) or waited for READY until
+//! its limit, and the dead job's group stayed busy switch-wide for ever.
 
 mod common;
 
@@ -203,8 +206,8 @@ fn raw_job(fabric: &Path) {
         r.unwrap_or_else(|e| {
             panic!(
                 "the next job on the fabric failed: {e}\nclaims on port 0: {}\nclaims on port 1: {}",
-                claims(&fabric, 0),
-                claims(&fabric, 1)
+                claims(fabric, 0),
+                claims(fabric, 1)
             )
         });
     }
