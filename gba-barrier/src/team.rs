@@ -26,6 +26,7 @@ use crate::wait_loop::WaitPolicy;
 mod cache;
 mod dir;
 mod local;
+mod missing;
 mod timing;
 pub use cache::TEAM_CACHE_ENV;
 pub use dir::DirOob;
@@ -580,37 +581,19 @@ impl Team {
         if let WaitError::Timeout { missing, .. } | WaitError::Device { missing, .. } = &mut *error
             && let Missing::Members(ports) = missing
         {
-            let name = |p: &u32| {
-                let host = self.hosts.iter().find(|(q, _)| q == p);
-                let this = if own == Some(*p) { ", this host" } else { "" };
-                format!("port {p} ({}{this})", host.map_or("?", |(_, h)| h.as_str()))
-            };
-            let mut text = if ports.is_empty() {
-                "every host's port arrived".to_string()
-            } else {
-                format!(
-                    "hosts never arrived: {}",
-                    ports
-                        .iter()
-                        .map(|p| name(&(p as u32)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            if !local.is_empty() {
-                let procs: Vec<String> = local
-                    .iter()
-                    .map(|s| {
-                        format!(
-                            "pid {} (team rank {}{})",
-                            s.pid,
-                            s.rank,
-                            if s.alive { "" } else { ", dead" }
-                        )
-                    })
-                    .collect();
-                text += &format!("; on this host not arrived: {}", procs.join(", "));
-            }
+            // MEMBER_MASK reads 0 where the configuration page is not this process's to read
+            // (the kernel driver's mapping): then ARRIVED_MASK says nothing either.
+            let arrivals_readable = self
+                .barrier
+                .as_ref()
+                .is_none_or(|b| !b.snapshot().members.is_empty());
+            let text = missing::describe(&missing::Seen {
+                ports,
+                arrivals_readable,
+                own,
+                hosts: &self.hosts,
+                local: &local,
+            });
             *missing = Missing::Named(text);
         }
         TeamError::Wait(error)

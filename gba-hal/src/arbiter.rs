@@ -49,6 +49,23 @@ pub trait HostArbiter: Send + Sync {
     /// [`Device::free_groups`](crate::Device::free_groups).
     fn claimed_groups(&self) -> u32;
 
+    /// [`claimed_groups`](Self::claimed_groups), and the groups whose claim only dead
+    /// processes hold (which [`take_dead`](Self::take_dead) can take over), from one reading
+    /// of the claims. The default: none held by the dead (an arbiter that frees a dead
+    /// process's claims itself, as the kernel driver does when its file closes).
+    fn claim_sets(&self) -> (u32, u32) {
+        (self.claimed_groups(), 0)
+    }
+
+    /// Takes over `group`'s claim if every process of it is dead: true when this process now
+    /// holds it as a winner that has configured nothing, and must reset the group on this
+    /// port and [`release`](Self::release) it (what the dead process's own clean-up would
+    /// have done). [`Device::free_groups`](crate::Device::free_groups) does this, so that a
+    /// killed job's group does not stay enabled, and busy switch-wide, for ever.
+    fn take_dead(&self, _group: usize) -> bool {
+        false
+    }
+
     /// The host's combining block of a held `group` when the team has more than one process
     /// on this port. `None` for a claim of one process.
     fn combining(&self, group: usize) -> Option<Combining>;

@@ -4,6 +4,7 @@ use core::fmt;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use gba_pac::common::Scoped;
+use gba_pac::group::CONTROL;
 use gba_pac::tock_registers::interfaces::Readable;
 
 use crate::backend::{Access, Backend};
@@ -13,6 +14,9 @@ use crate::error::{Error, Result};
 use crate::group::Group;
 use crate::identity::Identity;
 use crate::members::GroupSet;
+
+/// How long [`Device::free_groups`] waits for the RESET of a dead process's group.
+const RECLAIM_TIMEOUT: core::time::Duration = core::time::Duration::from_secs(1);
 
 /// A GBA port, through a backend. Share it between threads by reference: claims are safe
 /// from several threads at once.
@@ -70,14 +74,44 @@ impl<B: Backend> Device<B> {
     /// Groups enabled on no port of the switch (GROUPS_BUSY clear), not claimed through this
     /// device, and not held by a live owner in the host's claim records: the set a member
     /// contributes when the members agree on a group id.
+    ///
+    /// A group whose claim on this port only dead processes hold (a job killed with SIGKILL
+    /// runs no clean-up) is reset on this port and its claim freed first, as the dead
+    /// process's own drop would have done: otherwise it stayed enabled, busy switch-wide, and
+    /// no team would ever pick it again. Each port's processes reset their own port's share;
+    /// the group is free once every port it was on has been swept (or claimed again).
     pub fn free_groups(&self) -> GroupSet {
         let all = match self.identity.max_groups {
             32.. => u32::MAX,
             n => (1u32 << n) - 1,
         };
+        let (held, dead) = self.backend.host().claim_sets();
+        if dead & all != 0 {
+            self.reclaim_dead(dead & all);
+        }
         let busy = self.regs.global().groups_busy().get();
-        let held = self.backend.host().claimed_groups();
         GroupSet(all & !busy & !held & !self.claimed.load(Ordering::Acquire))
+    }
+
+    /// Takes over each of `dead`'s claims (bit g) whose processes are all dead, resets the
+    /// group on this port and frees the claim.
+    fn reclaim_dead(&self, dead: u32) {
+        let host = self.backend.host();
+        for g in (0..32).filter(|g| dead & (1 << g) != 0) {
+            if !host.take_dead(g) {
+                continue; // taken meanwhile by a live process, which resets it itself
+            }
+            let regs = self.group_regs(g);
+            regs.control().write(CONTROL::RESET::SET);
+            self.backend.after_control(g);
+            // Bounded as a dropped group's reset is; the claim is freed either way (the next
+            // winner resets the group again before configuring it). The dead process's
+            // release flag is not freed: the device may still write it until the reset.
+            let _ = self.wait_until(Some(RECLAIM_TIMEOUT), || {
+                !regs.control().is_set(CONTROL::RESET)
+            });
+            host.release(g);
+        }
     }
 
     /// Claims group `config.group()` (an id the members agreed on) and configures it as

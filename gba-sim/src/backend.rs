@@ -6,7 +6,10 @@ use std::path::Path;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use gba_hal::{Backend, DeviceAddress, DmaError, DmaRegion, HostArbiter};
+use gba_hal::{
+    Backend, Claim, ClaimReport, Combining, DeviceAddress, DmaError, DmaRegion, HostArbiter,
+    LocalSlot, LocalTeam, MemberSet,
+};
 use gba_pac::common::Atomic;
 
 use gba_hal::host::SegmentArbiter;
@@ -21,7 +24,70 @@ pub struct SimBackend {
     port: Port,
     /// The port's arbiter: its host segment, in the fabric's `hosts` file. Its host key is
     /// the boot id, the `hosts` file and the port.
-    host: SegmentArbiter,
+    host: SimArbiter,
+}
+
+/// The host segment's arbiter, and one thing more a fabric can do: a process that wins a
+/// group's claim first resets that group on every other port where a dead process left it
+/// (see `Fabric::claim_reclaiming`), so that a killed job's half-configured group does not
+/// refuse, or hang, the next job that uses the same group id.
+struct SimArbiter {
+    inner: SegmentArbiter,
+    fabric: Arc<Fabric>,
+    port: usize,
+}
+
+impl fmt::Debug for SimArbiter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl HostArbiter for SimArbiter {
+    fn claim(&self, group: usize, team: Option<&LocalTeam>, members: &MemberSet) -> Claim {
+        self.fabric
+            .claim_reclaiming(group, self.port, || self.inner.claim(group, team, members))
+    }
+
+    fn hold(&self, group: usize, flag: &DmaRegion) -> bool {
+        self.inner.hold(group, flag)
+    }
+
+    fn leave(&self, group: usize) -> bool {
+        self.inner.leave(group)
+    }
+
+    fn release(&self, group: usize) {
+        self.inner.release(group)
+    }
+
+    fn claimed_groups(&self) -> u32 {
+        self.inner.claimed_groups()
+    }
+
+    fn claim_sets(&self) -> (u32, u32) {
+        self.inner.claim_sets()
+    }
+
+    fn take_dead(&self, group: usize) -> bool {
+        self.inner.take_dead(group)
+    }
+
+    fn combining(&self, group: usize) -> Option<Combining> {
+        self.inner.combining(group)
+    }
+
+    fn host_key(&self) -> Option<u64> {
+        self.inner.host_key()
+    }
+
+    fn claims(&self, each: &mut dyn FnMut(&ClaimReport)) {
+        self.inner.claims(each)
+    }
+
+    fn local_slots(&self, group: usize, each: &mut dyn FnMut(&LocalSlot)) {
+        self.inner.local_slots(group, each)
+    }
 }
 
 /// The host key of port `p` of `fabric` (gba-hal's: boot id, the `hosts` file's identity and
@@ -73,12 +139,17 @@ impl SimBackend {
         };
         // SAFETY: the segment and the arena are the fabric's mappings, which the `Arc<Fabric>`
         // held by `port` (and by `resolve`) keeps mapped for as long as the arbiter lives.
-        let host = unsafe {
+        let inner = unsafe {
             SegmentArbiter::new(
                 port.fabric().host_segment(p),
                 Some(host_key),
                 Box::new(resolve),
             )
+        };
+        let host = SimArbiter {
+            inner,
+            fabric: port.fabric().clone(),
+            port: p,
         };
         Ok(SimBackend { port, host })
     }

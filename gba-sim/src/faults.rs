@@ -117,28 +117,7 @@ impl Fabric {
         for port in 0..self.ports() {
             let port_dead = self.is_dead(port);
             for group in 0..GROUPS {
-                let enabled = self
-                    .group_regs(port, group)
-                    .control()
-                    .device_side()
-                    .is_set(CONTROL::ENABLE);
-                // Take the dead owner's claim by CAS, so that a live process that reclaimed
-                // it at the same time (and is configuring the group) is not reset here.
-                let owner = self.take_dead_claim(port, group);
-                let owner_dead = owner.is_some();
-                if owner_dead || (port_dead && enabled) {
-                    self.group_regs(port, group)
-                        .control()
-                        .write(CONTROL::RESET::SET);
-                    reclaimed.push(Reclaimed {
-                        group,
-                        port,
-                        pid: owner,
-                    });
-                }
-                if owner_dead {
-                    self.free_claim(port, group);
-                }
+                reclaimed.extend(self.reclaim_on(port, group, port_dead));
             }
             if port_dead {
                 let _ = self.mark_dead(port, false);
@@ -150,5 +129,89 @@ impl Fabric {
             self.step();
         }
         reclaimed
+    }
+
+    /// Runs `claim`, port `port`'s claim of `group`; when it is won, resets `group` on this
+    /// port if a dead claimant left it enabled, and on every other port whose claim is dead
+    /// (freeing those claims), and steps.
+    ///
+    /// On real hardware each host's next claimant resets its own port, but a port of this
+    /// fabric whose killed job has no successor would keep the group joined with the dead
+    /// job's member set, and the next configuration would be refused (MASK_MISMATCH,
+    /// GROUP_BUSY) or wait for READY for ever. Every port's host segment is in this fabric,
+    /// so the winner clears them as `reclaim_dead` does.
+    ///
+    /// When this port's group is enabled before the claim (what a dead claimant left: a clean
+    /// release leaves CONTROL 0), the claim and that reset run under the step lock: the
+    /// switch takes in joins only in a step, so no other port's configuration is checked
+    /// against the dead job's between this port's take-over and its reset. Otherwise (every
+    /// configuration of a fresh group) no lock and, with nothing to reset, no step: a
+    /// configuration costs the switch one step per CONTROL store (tests/configure_steps.rs).
+    pub(crate) fn claim_reclaiming(
+        &self,
+        group: usize,
+        port: usize,
+        claim: impl FnOnce() -> gba_hal::Claim,
+    ) -> gba_hal::Claim {
+        if group >= GROUPS {
+            return claim();
+        }
+        let enabled = |p: usize| {
+            self.group_regs(p, group)
+                .control()
+                .device_side()
+                .is_set(CONTROL::ENABLE)
+        };
+        let guard = enabled(port).then(|| self.lock_step());
+        let outcome = claim();
+        if outcome != gba_hal::Claim::Won {
+            return outcome;
+        }
+        let stale_here = enabled(port);
+        if stale_here {
+            self.group_regs(port, group)
+                .control()
+                .write(CONTROL::RESET::SET);
+        }
+        let mut reset = stale_here;
+        // Only a port where the group is enabled can hold the switch's state against this
+        // configuration; a claim of this process (another thread's) is alive. What remains
+        // costs a liveness check per port (a team's live members, typically).
+        let me = gba_hal::host::process::my_pid();
+        for p in (0..self.ports()).filter(|&p| p != port) {
+            if enabled(p) && self.group_owner(p, group).is_some_and(|pid| pid != me) {
+                reset |= self.reclaim_on(p, group, false).is_some();
+            }
+        }
+        if reset {
+            match guard {
+                Some(_) => self.step_locked(),
+                None => self.step(),
+            }
+        }
+        outcome
+    }
+
+    /// Resets `group` on `port` if its claim's processes are all dead (or, with `port_dead`,
+    /// if the group is enabled there), freeing the dead claim.
+    fn reclaim_on(&self, port: usize, group: usize, port_dead: bool) -> Option<Reclaimed> {
+        let regs = self.group_regs(port, group);
+        let enabled = regs.control().device_side().is_set(CONTROL::ENABLE);
+        // Take the dead owner's claim by CAS, so that a live process that reclaimed it at
+        // the same time (and is configuring the group) is not reset here.
+        let owner = self.take_dead_claim(port, group);
+        let owner_dead = owner.is_some();
+        let reset = owner_dead || (port_dead && enabled);
+        if reset {
+            regs.control().write(CONTROL::RESET::SET);
+        }
+        if owner_dead {
+            self.free_claim(port, group);
+        }
+        reset.then_some(Reclaimed {
+            group,
+            port,
+            pid: owner,
+        })
     }
 }

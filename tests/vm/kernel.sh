@@ -216,6 +216,10 @@ check "gba-barrier's team of two ran over /dev/gba0, each barrier counted once" 
 check "vm_team's group was freed when it exited" has "GUEST: after vm_team: claims: 0"
 check "a timeout over /dev/gba0 names the local process that did not arrive" \
     grep -aEq "GUEST: straggler: vm_team: straggler: .*on this host not arrived: pid [0-9]+ \(team rank 1\)" "$log"
+# the driver maps no ARRIVED_MASK to the process: the port whose process is late is named as
+# not arrived, never "every host's port arrived"
+check "that timeout names this host's port as not arrived and says what it cannot know" \
+    grep -aEq "GUEST: straggler: vm_team: straggler: .*port 0 \(.*this host\) never arrived.*cannot read the group's ARRIVED_MASK" "$log"
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
 check "the guest ran to its end" has "GUEST: done"
 

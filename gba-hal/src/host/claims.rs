@@ -94,6 +94,14 @@ impl HostArbiter for SegmentArbiter {
         self.segment.live_claims()
     }
 
+    fn claim_sets(&self) -> (u32, u32) {
+        self.segment.claim_sets()
+    }
+
+    fn take_dead(&self, group: usize) -> bool {
+        self.segment.take_dead_claim(group).is_some()
+    }
+
     fn combining(&self, group: usize) -> Option<Combining> {
         self.claims.combining(self.segment, group)
     }

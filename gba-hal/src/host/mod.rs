@@ -421,15 +421,26 @@ impl<'a> HostSegment<'a> {
 
     /// Groups whose claim a live process holds (bit g: group g).
     pub fn live_claims(&self) -> u32 {
-        (0..GROUPS.min(32))
-            .filter(|&g| {
-                let state = self.with_record(g, |r| r.state());
-                state.state != claim::FREE && {
-                    let live = self.claim_live(g, self.quota);
-                    live.live(state, self.record_word(g, R_START).load())
-                }
-            })
-            .fold(0, |set, g| set | (1 << g))
+        self.claim_sets().0
+    }
+
+    /// Groups claimed by a live process and groups whose claim only dead processes hold
+    /// (bit g), each record's liveness checked once.
+    pub fn claim_sets(&self) -> (u32, u32) {
+        let (mut live, mut dead) = (0u32, 0u32);
+        for g in 0..GROUPS.min(32) {
+            let state = self.with_record(g, |r| r.state());
+            if state.state == claim::FREE {
+                continue;
+            }
+            let check = self.claim_live(g, self.quota);
+            if check.live(state, self.record_word(g, R_START).load()) {
+                live |= 1 << g;
+            } else {
+                dead |= 1 << g;
+            }
+        }
+        (live, dead)
     }
 
     /// The process that holds group `g` (its claim record's pid), if any.

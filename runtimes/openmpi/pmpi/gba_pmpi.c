@@ -18,7 +18,9 @@
  * "/dev/uioN"; unset: GBA_DEVICE), GBA_PMPI_VERBOSE (1: one line per communicator, on its
  * rank 0), GBA_PMPI_MIN_SIZE (2), GBA_PMPI_READY_TIMEOUT_MS (how long team creation waits
  * for READY before the communicator falls back; default: the library's, 10000; 0: no limit;
- * the same on every rank).
+ * the same on every rank), GBA_PMPI_WARN_TIMEOUT_MS (a barrier waiting longer says so on
+ * stderr, naming who is missing, and goes on waiting: MPI_Barrier has no time limit; default
+ * 10000, as coll/gba_barrier's warn_timeout_ms; 0: no warning).
  */
 #include <limits.h>
 #include <mpi.h>
@@ -42,6 +44,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* keyval, states */
 static int verbose;
 static int world_rank;
 static gba_team_params params = {GBA_DEFAULT_CONFIGURE_TIMEOUT_NS};
+static uint64_t warn_ns = 10000ull * 1000000u;
 static state_t *states;
 
 #define LOG(...)                                                   \
@@ -72,7 +75,11 @@ static void open_device(void)
     const char *path = getenv("GBA_PMPI_DEVICE");
     int rc;
     const char *ready = getenv("GBA_PMPI_READY_TIMEOUT_MS");
+    const char *warn = getenv("GBA_PMPI_WARN_TIMEOUT_MS");
     verbose = getenv("GBA_PMPI_VERBOSE") ? atoi(getenv("GBA_PMPI_VERBOSE")) : 0;
+    if (warn) {
+        warn_ns = strtoull(warn, NULL, 10) * 1000000u;
+    }
     if (NULL != ready && '\0' != ready[0]) {
         params.configure_timeout_ns = strtoull(ready, NULL, 10) * 1000000u;
     }
@@ -200,7 +207,14 @@ int MPI_Barrier(MPI_Comm comm)
     if (!s->team) {
         return PMPI_Barrier(comm);
     }
-    rc = gba_team_wait(s->team, 0);
+    rc = gba_team_wait(s->team, warn_ns);
+    while (GBA_ERR_TIMEOUT == rc && warn_ns) {
+        /* the library's message names who is missing (ports with their hosts, and this
+         * host's processes); the episode stays pending */
+        fprintf(stderr, "gba_pmpi: [rank %d] MPI_Barrier waiting more than %llu ms: %s\n",
+                world_rank, (unsigned long long)(warn_ns / 1000000u), gba_last_error());
+        rc = gba_team_wait_pending(s->team, warn_ns);
+    }
     if (GBA_OK != rc) {
         fprintf(stderr, "gba_pmpi: [rank %d] MPI_Barrier on the GBA failed: %s: %s\n", world_rank,
                 gba_strerror(rc), gba_last_error());
