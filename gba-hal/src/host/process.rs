@@ -86,8 +86,8 @@ pub fn start_time(pid: u64) -> Option<u64> {
 /// This process's start time (0 when /proc is unreadable, e.g. under Miri: then only the pid
 /// is compared).
 pub fn my_start_time() -> u64 {
-    static START: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *START.get_or_init(|| {
+    static START: PerProcess = PerProcess::new();
+    START.get(|| {
         if cfg!(miri) {
             0
         } else {
@@ -96,6 +96,34 @@ pub fn my_start_time() -> u64 {
             stat_of("self").map_or(0, |(_, start)| start)
         }
     })
+}
+
+/// A value of this process, read once per process: a child made by `fork` after the parent
+/// read it reads its own again. (A `OnceLock` would hand the child its parent's start time,
+/// and every other process would then take the child's claims for a dead process's: the
+/// recorded start is not the live pid's.)
+struct PerProcess(std::sync::Mutex<Option<(u64, u64)>>);
+
+impl PerProcess {
+    const fn new() -> Self {
+        PerProcess(std::sync::Mutex::new(None))
+    }
+
+    fn get(&self, read: impl FnOnce() -> u64) -> u64 {
+        let pid = my_pid();
+        let mut cached = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match *cached {
+            Some((of, value)) if of == pid => value,
+            _ => {
+                let value = read();
+                *cached = Some((pid, value));
+                value
+            }
+        }
+    }
 }
 
 /// Whether `pid` is alive and is the process that started at `start` (0: not recorded, the
@@ -207,8 +235,10 @@ pub fn my_uid() -> u32 {
 /// The inode of this process's PID namespace (`/proc/self/ns/pid` reads `pid:[INODE]`); 0
 /// when unreadable (and under Miri).
 pub fn my_pid_ns() -> u64 {
-    static NS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *NS.get_or_init(|| {
+    // Per process: a child forked after `unshare(CLONE_NEWPID)` is in a namespace its parent
+    // is not.
+    static NS: PerProcess = PerProcess::new();
+    NS.get(|| {
         if cfg!(miri) {
             return 0;
         }
