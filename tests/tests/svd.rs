@@ -47,10 +47,38 @@ fn round_trip(spec: &str, svd: &str) {
     assert_eq!(parsed.peripherals.len(), expected.blocks.len());
     let imported = from_str(&xml).expect("our own SVD imports");
     assert_eq!(imported.warnings, vec![], "{svd}: nothing should be lost");
+    // SVD has no element for a reset that is the element's index or a strap
+    // (`reset: index`/`strap`): the export leaves those bits out of `<resetMask>` and says so
+    // in the register's description, and the import does not bring the kind back yet (a
+    // known gap, CHANGELOG). Everything else reads back exactly.
+    let mut expected = (*expected).clone();
+    let mut reset_kinds = 0;
+    for register in expected
+        .blocks
+        .iter_mut()
+        .flat_map(|b| b.registers.iter_mut())
+    {
+        for field in &mut register.fields {
+            reset_kinds += usize::from(field.reset_from.take().is_some());
+        }
+    }
+    let mut imported = imported.device;
+    let mut notes = 0;
+    for register in imported
+        .blocks
+        .iter_mut()
+        .flat_map(|b| b.registers.iter_mut())
+    {
+        if let Some(at) = register.description.find("\n\nReset: ") {
+            register.description.truncate(at);
+            notes += 1;
+        }
+    }
     assert_eq!(
-        imported.device, expected,
-        "{svd} does not read back as {spec}"
+        notes, reset_kinds,
+        "{svd}: one description note per register with an index or strap reset"
     );
+    assert_eq!(imported, expected, "{svd} does not read back as {spec}");
     assert!(!expected.constants.is_empty() || spec.contains("rp2040"));
 }
 
