@@ -50,8 +50,9 @@ pub trait HostArbiter: Send + Sync {
     fn claimed_groups(&self) -> u32;
 
     /// [`claimed_groups`](Self::claimed_groups), and the groups whose claim only dead
-    /// processes hold (which [`take_dead`](Self::take_dead) can take over), from one reading
-    /// of the claims. The default: none held by the dead (an arbiter that frees a dead
+    /// processes hold (on the host segment also another user's claims beyond the quota, which
+    /// a claim takes over the same way), which [`take_dead`](Self::take_dead) can take over,
+    /// from one reading of the claims. The default: none held by the dead (an arbiter that frees a dead
     /// process's claims itself, as the kernel driver does when its file closes).
     fn claim_sets(&self) -> (u32, u32) {
         (self.claimed_groups(), 0)

@@ -424,8 +424,9 @@ impl<'a> HostSegment<'a> {
         self.claim_sets().0
     }
 
-    /// Groups claimed by a live process and groups whose claim only dead processes hold
-    /// (bit g), each record's liveness checked once.
+    /// Groups claimed by a live process and groups whose claim is not honoured (bit g): only
+    /// dead processes hold it, or another user holds it beyond the segment's quota (what
+    /// `claim_live` counts as dead, as a claim does), each record checked once.
     pub fn claim_sets(&self) -> (u32, u32) {
         let (mut live, mut dead) = (0u32, 0u32);
         for g in 0..GROUPS.min(32) {
