@@ -6,8 +6,8 @@
 //!     backoff = Backoff::new()
 //!     loop:
 //!         match backoff.stage():
-//!             Spin     -> pause 2^step times               -- (2)
-//!             Progress -> progress(); pause 2^SPIN_LIMIT   -- (3)
+//!             Spin     -> pause once                       -- (2)
+//!             Progress -> progress(); pause PROGRESS_BURST -- (3)
 //!             Yield    -> progress();                      -- (4)
 //!                         if released(): return Ok
 //!                         check()?; deadline passed? -> TimedOut
@@ -19,10 +19,14 @@
 //! 1. **Fast path.** The release usually came while the caller computed (split phase) or
 //!    arrives within a few hundred nanoseconds; the first check costs one load and no clock
 //!    read, no call.
-//! 2. **Spin** (`step <= SPIN_LIMIT`): exponentially longer bursts of `spin_loop` (`pause` on
-//!    x86), 1, 2, 4 … 2^SPIN_LIMIT hints between checks. Cheapest wake-up latency; the pause
-//!    keeps the sibling hyperthread and the memory bus free while we poll a line that only the
-//!    releaser writes.
+//! 2. **Spin** (`step <= SPIN_LIMIT`): one `spin_loop` hint (`pause` on x86) between
+//!    looks, 128 looks in all. Cheapest wake-up latency; the pause keeps the sibling
+//!    hyperthread and the memory bus free while we poll a line that only the releaser writes
+//!    (a look at a line this core holds costs nothing to the releaser). Not exponential
+//!    bursts: a release lands in the middle of a burst and waits for its end, so doubling
+//!    bursts add up to half the wait to it (at ~16 ns a pause, a release 300 ns into the wait
+//!    lands in the fifth burst, 240–496 ns, and is seen ~200 ns late: 10–25 % of an np=2
+//!    barrier on the simulator; tests/bench/README.md, 2026-11-28).
 //! 3. **Progress** (`step <= PROGRESS_LIMIT`): the release did not come quickly, so somebody
 //!    may need this thread: call the device's progress function between bursts (the simulator
 //!    steps its switch model there; a runtime drives its own progress through a hook). Hardware
@@ -43,7 +47,7 @@
 //!
 //! # Giving way: [`WaitPolicy`]
 //!
-//! Stages 2 and 3 last about 400 pauses, 10–60 µs depending on the CPU's `pause`. That is
+//! Stages 2 and 3 last 384 pauses, 10–60 µs depending on the CPU's `pause`. That is
 //! the right bet when every member has a core of its own: the release comes within the spin.
 //! When this machine runs more of the barrier's processes than it has cores
 //! (oversubscribed: hyperthreads, a co-scheduled job, `mpirun --oversubscribe`), the member
@@ -71,12 +75,16 @@ use std::time::{Duration, Instant};
 
 use crate::primitive::{spin_loop, yield_now};
 
-/// Last step of the spin stage: bursts of 2^0 … 2^SPIN_LIMIT pauses (127 in all).
+/// Last step of the spin stage: steps 0 … SPIN_LIMIT each pause once, then look (128 in all).
 #[cfg(not(loom))]
-pub const SPIN_LIMIT: u32 = 6;
-/// Last step of the progress stage; each of its steps is a progress call and 2^SPIN_LIMIT pauses.
+pub const SPIN_LIMIT: u32 = 127;
+/// Last step of the progress stage; each of its steps is a progress call and
+/// [`PROGRESS_BURST`] pauses.
 #[cfg(not(loom))]
-pub const PROGRESS_LIMIT: u32 = 10;
+pub const PROGRESS_LIMIT: u32 = SPIN_LIMIT + 4;
+/// Pauses between two looks in the progress stage.
+#[cfg(not(loom))]
+pub const PROGRESS_BURST: u32 = 64;
 
 // Under loom every pause is a scheduling point; keep one of each stage so that the models
 // stay small and still pass through every stage.
@@ -84,6 +92,8 @@ pub const PROGRESS_LIMIT: u32 = 10;
 pub const SPIN_LIMIT: u32 = 0;
 #[cfg(loom)]
 pub const PROGRESS_LIMIT: u32 = 1;
+#[cfg(loom)]
+pub const PROGRESS_BURST: u32 = 1;
 
 /// How a wait spends the time between the first miss and the release: spin, drive progress,
 /// then yield; or yield at once. (The stages and their limits: `gba-barrier/src/wait_loop.rs`.)
@@ -204,7 +214,12 @@ impl Backoff {
     /// advance. Does not yield: the caller does that in stage Yield, after its checks.
     #[inline]
     pub fn spin(&mut self) {
-        for _ in 0..1u32 << self.step.min(SPIN_LIMIT) {
+        let burst = if self.step <= SPIN_LIMIT {
+            1
+        } else {
+            PROGRESS_BURST
+        };
+        for _ in 0..burst {
             spin_loop();
         }
         self.advance();
@@ -351,7 +366,7 @@ mod tests {
     }
 
     /// The wait calls progress at every step in stage 4; a yielding wait reaches it at once,
-    /// a spinning one only after its SPIN_LIMIT + 1 spin steps.
+    /// a spinning one only after its SPIN_LIMIT + 1 spin steps, each one look at the flag.
     #[test]
     fn progress_comes_first_when_yielding() {
         for (policy, first_progress_after) in [
@@ -363,7 +378,7 @@ mod tests {
             let out = wait_until(
                 || {
                     checks.set(checks.get() + 1);
-                    checks.get() > 20
+                    checks.get() > SPIN_LIMIT as usize + 20
                 },
                 || {
                     progress_at.get_or_insert(checks.get());
