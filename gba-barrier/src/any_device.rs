@@ -214,8 +214,23 @@ impl AnyDevice {
         let inner: &'static Inner = unsafe { &*Arc::as_ptr(&self.inner) };
         let hook = Some(&inner.hook);
         // The processes known to share this machine: the port's local team (a team sets a
-        // better count, over every port of the machine, once it has one).
-        let local = config.local_team().map_or(1, |t| t.local as usize);
+        // better count, over every port of the machine, once it has one), against this
+        // process's CPUs.
+        let own = config.local_team().map_or(1, |t| t.local as usize);
+        let mut policy = crate::WaitPolicy::for_processes(own);
+        if let Backends::Sim(_) = &inner.device {
+            // On the simulator every other member port is on this machine too (the fabric is
+            // this machine's memory; a VM guest's port runs on vCPUs that are its threads):
+            // at least one process more each, against the machine's online CPUs (the others'
+            // affinities are not known here; a process pinned to one core must not count the
+            // other members against that core alone). Four processes on ports of their own on
+            // two cores then yield instead of spinning the CPU the member they wait for needs.
+            let all = own + config.members().len().saturating_sub(1);
+            let online = online_cpus();
+            if crate::WaitPolicy::for_processes_on(all, online) == crate::WaitPolicy::Yield {
+                policy = crate::WaitPolicy::Yield;
+            }
+        }
         let kind = match &inner.device {
             Backends::Sim(d) => Kind::Sim(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
@@ -230,9 +245,16 @@ impl AnyDevice {
             kind,
             _device: self.inner.clone(),
         };
-        barrier.set_wait_policy(crate::WaitPolicy::for_processes(local));
+        barrier.set_wait_policy(policy);
         Ok(barrier)
     }
+}
+
+/// This machine's online CPUs (1 if the system does not say).
+fn online_cpus() -> usize {
+    // SAFETY: sysconf reads a system value; no memory is passed.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    usize::try_from(n).ok().filter(|&n| n > 0).unwrap_or(1)
 }
 
 /// The barrier over a claimed group, counting episodes from its RELEASE_SEQ (as

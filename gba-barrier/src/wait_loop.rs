@@ -64,7 +64,9 @@
 //! a core spin and four unpinned ranks on two cores yield
 //! ([`WaitPolicy::for_processes_on`]); a barrier made without a team counts the processes
 //! sharing its port against this process's own CPUs ([`WaitPolicy::for_processes`],
-//! `std::thread::available_parallelism`, which honours affinity masks and cgroup quotas).
+//! `std::thread::available_parallelism`, which honours affinity masks and cgroup quotas),
+//! and on the simulator also every member port as one more process of this machine against
+//! its online CPUs (`AnyDevice::barrier`: all of a fabric's ports are on this machine).
 //! No sleep stage: `sched_yield` already lets every runnable process of this core's run queue
 //! run, and a sleeping waiter would add its timer slack (50 µs by default) to every episode
 //! it waits on. Under OpenMPI with `mpi_yield_when_idle` a round of stage 4 yields twice

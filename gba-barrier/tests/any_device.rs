@@ -6,7 +6,9 @@ use common::fabric;
 
 use std::time::Duration;
 
-use gba_barrier::{AnyBarrier, AnyDevice, WaitError, error_chain as chain};
+use gba_barrier::{
+    AnyBarrier, AnyDevice, WAIT_POLICY_ENV, WaitError, WaitPolicy, error_chain as chain,
+};
 use gba_hal::{DeviceAddress, GroupConfig, MemberSet};
 
 /// A driver's own struct: the barrier alone, holding its device.
@@ -96,4 +98,51 @@ fn addresses_that_name_no_device_are_refused_with_what_to_do() {
     let causes: Vec<&str> = chain.split(": ").collect();
     let unique: std::collections::HashSet<&&str> = causes.iter().collect();
     assert_eq!(unique.len(), causes.len(), "{chain}");
+}
+
+/// The policies each member of a teamless barrier over `ports` simulator ports (threads of
+/// this process, one per port) is given.
+fn policies_over(ports: usize) -> Vec<WaitPolicy> {
+    let (_dir, path) = fabric(ports);
+    let members: MemberSet = (0..ports).collect();
+    // Every barrier is kept until all are made: a member that left at once could leave
+    // before a slower one saw READY, which would then wait for it in vain.
+    let barriers: Vec<AnyBarrier> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..ports)
+            .map(|p| {
+                let address = DeviceAddress::sim(&path, p);
+                s.spawn(move || {
+                    let device = AnyDevice::open(&address).expect("opens");
+                    device.barrier(GroupConfig::new(3, members)).unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    barriers.iter().map(AnyBarrier::wait_policy).collect()
+}
+
+/// A barrier made without a team on the simulator counts every member port as a process of
+/// this machine, against its online CPUs: one member more than CPUs and every member yields
+/// from the first miss (each spinning took the CPU the member it waited for needed: np=4 on
+/// 2 cores 12–17 µs an episode spinning, 3.2–4.5 µs yielding); one per CPU and they spin.
+#[test]
+fn a_teamless_simulator_barrier_yields_when_its_ports_outnumber_the_cpus() {
+    assert!(
+        std::env::var_os(WAIT_POLICY_ENV).is_none(),
+        "{WAIT_POLICY_ENV} overrides the choice this test checks: unset it to run the test"
+    );
+    // SAFETY: sysconf reads a system value.
+    let online = usize::try_from(unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }).unwrap();
+    assert!(
+        policies_over(online + 1)
+            .iter()
+            .all(|&p| p == WaitPolicy::Yield),
+        "{} ports on {online} CPUs",
+        online + 1
+    );
+    assert!(
+        policies_over(online).iter().all(|&p| p == WaitPolicy::Spin),
+        "{online} ports on {online} CPUs"
+    );
 }
