@@ -7,7 +7,10 @@
 #   MPI_Barrier: one job per np; a GBA communicator and a software one (info key
 #     ompi_comm_coll_preference=^gba_barrier) alternate blocks of barriers (bench_barrier).
 #   MPI_Comm_dup + 0, 1, 10 MPI_Barrier + MPI_Comm_free: the same job, alternating between
-#     a communicator with coll/gba_barrier and one without (bench_barrier's last rows).
+#     a communicator with coll/gba_barrier and one without (bench_barrier's last rows); at
+#     the default coll_gba_barrier_form_after (automatic: a one-node communicator forms its
+#     team at its 64th barrier, so these run in software) and again at form_after=1 (every
+#     communicator forms at its first barrier: the cost of a formation).
 #   shmem_barrier_all: jobs with and without the component (coll_gba_barrier_disable)
 #     alternate, ROUNDS times each; median of the per-job averages.
 # Under MPICH (GBA_BENCH_MPI=mpich, what `mpich.sh bench` sets after building its programs
@@ -87,6 +90,11 @@ for shape in $SHAPES; do
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
         mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC "${CACHE[@]}" -np $np \
             "${W[@]}" "$BUILD/bench_barrier" $it $((2 * ROUNDS))
+        # the communicator rows again with every team formed at its first barrier: what a
+        # formation costs (the default forms a one-node communicator's team at its 64th)
+        OMPI_MCA_coll_gba_barrier_form_after=1 mpirun --allow-run-as-root --oversubscribe -x GBA_BIN \
+            -x GBA_FABRIC "${CACHE[@]}" -np $np "${W[@]}" "$BUILD/bench_barrier" $it $((2 * ROUNDS)) |
+            sed -n 's/^MPI_Comm_dup/form_after=1: MPI_Comm_dup/p'
     done
     for np in $NPS; do
         it=$ITERS

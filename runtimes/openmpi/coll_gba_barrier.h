@@ -16,9 +16,9 @@
  * this component only ever names the fields it sets, so the source is the same. A build serves
  * only the OpenMPI line it was compiled against: gba_ompi_version.h refuses another at load. */
 #include "gba_ompi_version.h"
-#if defined(GBA_EXPECT_OMPI_VERSION)
 #define GBA_STR2(x) #x
 #define GBA_STR(x) GBA_STR2(x)
+#if defined(GBA_EXPECT_OMPI_VERSION)
 _Static_assert(GBA_EXPECT_OMPI_VERSION ==
                    OMPI_MAJOR_VERSION * 10000 + OMPI_MINOR_VERSION * 100 + OMPI_RELEASE_VERSION,
                "the OpenMPI headers found do not match the installed OpenMPI runtime (ompi_info)");
@@ -63,6 +63,7 @@ typedef struct mca_coll_gba_barrier_component_t {
     int warn_timeout_ms;
     bool drive_progress;
     bool eager_teams;
+    int form_after;             /* 0: automatic (see GBA_FORM_AFTER_ONE_NODE) */
 
     /* device state, set by init_query */
     gba_device *device;
@@ -101,6 +102,8 @@ struct mca_coll_gba_barrier_module_t {
     enum { GBA_TEAM_UNFORMED, GBA_TEAM_FORMED, GBA_TEAM_SOFTWARE } state;
     uint32_t group;
     uint64_t barriers;                  /* episodes run on this module */
+    uint64_t unformed_barriers;         /* blocking barriers run in software before the team */
+    uint64_t form_at;                   /* the blocking barrier that forms the team (1 = first) */
 
     /* fallback: what the communicator had before us (retained) */
     mca_coll_base_module_barrier_fn_t previous_barrier;
@@ -121,6 +124,15 @@ struct mca_coll_gba_barrier_module_t {
     bool linked;
 };
 OBJ_CLASS_DECLARATION(mca_coll_gba_barrier_module_t);
+
+/* coll_gba_barrier_form_after = 0 (automatic): a communicator whose ranks all share one node
+ * forms its team at this blocking MPI_Barrier, the earlier ones running in software; one that
+ * spans nodes at its first. On one node a formation (its allgathers, the vote, the claim) costs
+ * ~5 µs at np=2 and ~25-40 µs at np=4 on 2 cores, and the GBA saves ~0.06 µs (np=2) to ~0.3 µs
+ * (np=4) a barrier over OpenMPI's shared-memory barrier: it pays for itself after ~60-120
+ * barriers (tests/bench/README.md, 2026-11-28). Across nodes a software barrier costs network
+ * round trips, the GBA one switch traversal: it pays off within a few. */
+#define GBA_FORM_AFTER_ONE_NODE 64
 
 GBA_COMPONENT_EXPORT extern mca_coll_gba_barrier_component_t mca_coll_gba_barrier_component;
 

@@ -1,7 +1,8 @@
 /*
  * coll/gba_barrier module: per-communicator enable, the team (a libgba_barrier team formed
- * over the communicator's own allgather, at its first MPI_Barrier unless coll_gba_barrier_
- * eager_teams), the barrier, the split-phase ibarrier and the release of the team. The agreement (devices, ports, group, GROUP_BUSY retries) is the library's.
+ * over the communicator's own allgather, at its coll_gba_barrier_form_after-th MPI_Barrier
+ * unless coll_gba_barrier_eager_teams), the barrier, the split-phase ibarrier and the release
+ * of the team. The agreement (devices, ports, group, GROUP_BUSY retries) is the library's.
  *
  * Threads (MPI_THREAD_MULTIPLE): MPI forbids concurrent collectives on one communicator, but
  * an MPI_Ibarrier's completion may be driven by any thread's progress while the owner enters
@@ -88,6 +89,8 @@ static void gba_module_construct(mca_coll_gba_barrier_module_t *m)
     m->state = GBA_TEAM_UNFORMED;
     m->group = 0;
     m->barriers = 0;
+    m->unformed_barriers = 0;
+    m->form_at = 1;
     m->previous_barrier = NULL;
     m->previous_barrier_module = NULL;
     m->previous_ibarrier = NULL;
@@ -230,8 +233,15 @@ static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communica
         return OMPI_ERR_NOT_AVAILABLE;
     }
     m->group = verdict.group;
-    GBA_LOG_ROOT(1, "%s (cid %u, size %d): barrier on GBA group %u", comm->c_name,
-                 GBA_COMM_CID(comm), size, (unsigned)verdict.group);
+    if (m->unformed_barriers) {
+        GBA_LOG_ROOT(1, "%s (cid %u, size %d): barrier on GBA group %u (team formed at "
+                        "MPI_Barrier %llu)", comm->c_name, GBA_COMM_CID(comm), size,
+                     (unsigned)verdict.group, (unsigned long long)m->unformed_barriers);
+    } else {
+        GBA_LOG_ROOT(1, "%s (cid %u, size %d): barrier on GBA group %u (team formed at "
+                        "creation: eager_teams)", comm->c_name, GBA_COMM_CID(comm), size,
+                     (unsigned)verdict.group);
+    }
     GBA_LOG_ROOT(10, "%s: %s", comm->c_name, verdict.text);
     return OMPI_SUCCESS;
 }
@@ -259,6 +269,18 @@ static int gba_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     }
     OBJ_RETAIN(m->previous_barrier_module);
     OBJ_RETAIN(m->previous_ibarrier_module);
+
+    /* The blocking barrier that forms the team: the same on every rank, since the parameter
+     * must be, and whether the communicator spans nodes is too (a rank on another node is a
+     * remote peer of every rank, including its own node's ranks' peers on the first node). */
+    if (c->form_after > 0) {
+        m->form_at = (uint64_t)c->form_after;
+    } else {
+        m->form_at = ompi_group_have_remote_peers(comm->c_local_group) ||
+                             OMPI_COMM_IS_INTER(comm)
+                         ? 1
+                         : GBA_FORM_AFTER_ONE_NODE;
+    }
 
     if (c->eager_teams) {
         if (OMPI_SUCCESS != gba_team_form(m, comm)) {
@@ -319,6 +341,13 @@ static int gba_barrier_blocking(struct ompi_communicator_t *comm, mca_coll_base_
          * are called in the same order on every rank), so the team's agreement, a collective
          * over comm's allgather, is reached here alike on every rank, once. MPI_Ibarriers
          * issued before it ran in software and need nothing from the team. */
+        if (GBA_TEAM_UNFORMED == m->state && ++m->unformed_barriers < m->form_at) {
+            /* Not yet: form_after (automatic: GBA_FORM_AFTER_ONE_NODE on one node) says a
+             * team pays for itself only past this many barriers. Every rank counts the same
+             * blocking barriers of comm (collectives are called in the same order on every
+             * rank), so all of them form at the same call below. */
+            return m->previous_barrier(comm, m->previous_barrier_module);
+        }
         if (GBA_TEAM_UNFORMED == m->state) {
             int formed = gba_team_form(m, comm);
             m->state = OMPI_SUCCESS == formed ? GBA_TEAM_FORMED : GBA_TEAM_SOFTWARE;

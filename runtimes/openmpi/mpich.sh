@@ -60,7 +60,9 @@ trap cleanup EXIT
 export GBA_FABRIC="$FABRIC"
 # Hydra passes the whole environment on; one port per rank (tests/port-per-rank reads PMI_RANK)
 W=("$HERE/tests/port-per-rank")
-PRELOAD=(env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_PMPI_VERBOSE=1)
+# GBA_PMPI_FORM_AFTER=1: the checks count GBA episodes from a communicator's first barrier (the
+# automatic default, 64 on one node, has checks of its own)
+PRELOAD=(env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_PMPI_VERBOSE=1 GBA_PMPI_FORM_AFTER=1)
 
 if [ "$MODE" = bench ]; then
     # bench.sh's cases with MPICH's launcher and the preload (its own fabric)
@@ -85,6 +87,20 @@ for np in 2 4; do
     # the first forms WORLD's team: its allgather is the barrier, no GBA episode
     expect_eq "np=$np MPICH + preload: Fortran MPI_BARRIER on the GBA too (BARRIERS_COMPLETED +299)" \
         "+$(( $(completed 0) - before ))" +299
+    # GBA_PMPI_FORM_AFTER=0: automatic, 64 when MPI_COMM_WORLD is on one node (this job; the
+    # preload's MPI_Init learns it). semantics 500 makes 503 barriers: 63 in software, the
+    # 64th forms the team, 439 GBA episodes
+    before=$(completed 0)
+    check "np=$np MPICH + preload, automatic form_after: 503 barriers" \
+        "${PRELOAD[@]}" GBA_PMPI_FORM_AFTER=0 $MPIEXEC -np $np "${W[@]}" "$BUILD/semantics" 500 -1
+    expect_eq "np=$np MPICH + preload, automatic: the 64th barrier forms the team (BARRIERS_COMPLETED +439)" \
+        "+$(( $(completed 0) - before ))" +439
+    expect_log "np=$np MPICH + preload, automatic: rank 0 says at which barrier" \
+        "gba_pmpi: \[rank 0\] communicator of size $np: barrier on GBA group [0-9]+ \(team formed at MPI_Barrier 64\)"
+    check "np=$np MPICH + preload, GBA_PMPI_FORM_AFTER=x is refused, automatic used" \
+        "${PRELOAD[@]}" GBA_PMPI_FORM_AFTER=x $MPIEXEC -np $np "${W[@]}" "$BUILD/semantics" 100 -1
+    expect_log "np=$np MPICH + preload, GBA_PMPI_FORM_AFTER=x: the message names it" \
+        "gba_pmpi: GBA_PMPI_FORM_AFTER=x is not a barrier number \(1 = the first; 0 = automatic\): automatic is used"
     # every rank's device missing: the verdict falls back on every rank, said once by rank 0;
     # counted on port 0 of the real fabric, which nobody opens
     check "np=$np MPICH + preload, device missing: software barrier, BARRIERS_COMPLETED +0" \

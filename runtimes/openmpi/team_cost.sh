@@ -20,6 +20,8 @@ trap '"$GBA_BIN" sim destroy --path "$FABRIC" >/dev/null 2>&1' EXIT
 export GBA_FABRIC="$FABRIC" GBA_TEAM_TIMING=1
 source "$HERE/ompi_env.sh"
 gba_ompi_env "$BUILD" "$FABRIC"
+# every team forms at its communicator's first barrier: the formation is what is measured
+export OMPI_MCA_coll_gba_barrier_form_after=1
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); medians in us over every rank's teams; with reuse on, the 'configured' line is each job's first teams (MPI_COMM_WORLD's and the first dup's)"
 # the log's lines: "gba-barrier: team rank R of N: OUTCOME in T us (phase t, phase t, ...)"
 # and "gba-barrier: team rank R of N: group G parked|released in T us"

@@ -83,6 +83,9 @@ export GBA_FABRIC="$FABRIC"
 source "$HERE/ompi_env.sh"
 gba_ompi_env "$BUILD" "$FABRIC"
 export OMPI_MCA_coll_gba_barrier_verbose=1
+# Every check below counts GBA episodes from a communicator's first barrier: its team forms
+# there. The automatic default (64 on one node, this job) has checks of its own, below.
+export OMPI_MCA_coll_gba_barrier_form_after=1 GBA_PMPI_FORM_AFTER=1
 W=()
 [ "$HOST_COMBINING" = 1 ] || W=("$HERE/tests/port-per-rank")
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC)
@@ -117,6 +120,27 @@ for np in 2 4; do
     check "np=$np Fortran MPI_BARRIER" "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/fbarrier" 1000
     # the first forms WORLD's team: its allgather is the barrier, no GBA episode
     expect_eq "np=$np Fortran MPI_BARRIER on the GBA (BARRIERS_COMPLETED +999: the first forms the team)" $(( $(completed 0) - before )) 999
+
+    # form_after unset: automatic, 64 for a communicator on one node (this job)
+    AUTO=(env -u OMPI_MCA_coll_gba_barrier_form_after)
+    before=$(completed 0)
+    check "np=$np automatic form_after, 1000 barriers on one node" "${AUTO[@]}" "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/fbarrier" 1000
+    expect_eq "np=$np automatic: 63 barriers in software, the 64th forms the team (BARRIERS_COMPLETED +936)" $(( $(completed 0) - before )) 936
+    expect_log "np=$np automatic: rank 0 says at which barrier the team formed" \
+        "MPI_COMM_WORLD \(cid 0, size $np\): barrier on GBA group [0-9]+ \(team formed at MPI_Barrier 64\)"
+    before=$(completed 0)
+    check "np=$np automatic form_after, 63 barriers" "${AUTO[@]}" "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/fbarrier" 63
+    expect_eq "np=$np automatic: 63 barriers form no team, run no GBA episode (BARRIERS_COMPLETED +0)" $(( $(completed 0) - before )) 0
+    expect_eq "np=$np automatic: 63 barriers, no GBA group said" "$(grep -c 'barrier on GBA group' "$LAST_LOG")" 0
+    before=$(completed 0)
+    check "np=$np form_after=-3 is refused, automatic used" env OMPI_MCA_coll_gba_barrier_form_after=-3 \
+        "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/fbarrier" 100
+    expect_log "np=$np form_after=-3: the message names the value and what is used" \
+        "coll_gba_barrier_form_after=-3 is not a barrier number \(1 = the first; 0 = automatic\): automatic is used"
+    expect_eq "np=$np form_after=-3: automatic (BARRIERS_COMPLETED +36 for 100 barriers)" $(( $(completed 0) - before )) 36
+    before=$(completed 0)
+    check "np=$np form_after=10" env OMPI_MCA_coll_gba_barrier_form_after=10 "${MPIRUN[@]}" -np $np "${W[@]}" "$BUILD/fbarrier" 100
+    expect_eq "np=$np form_after=10: the 10th barrier forms the team (BARRIERS_COMPLETED +90)" $(( $(completed 0) - before )) 90
 
     check "np=$np shmem_barrier_all with puts, scoll/gba, on the GBA" \
         "${OSHRUN[@]}" --mca scoll_gba_verbose 1 -np $np "${W[@]}" "$BUILD/shmem_barrier" 200 1
@@ -218,7 +242,7 @@ for np in 2 4; do
 
     # the portable mode: LD_PRELOAD=libgba_pmpi.so, coll/gba_barrier disabled
     PRELOAD=(env OMPI_MCA_coll_gba_barrier_disable=1 "${MPIRUN[@]}" -x LD_PRELOAD="$BUILD/libgba_pmpi.so"
-             -x GBA_PMPI_DEVICE="sim:$FABRIC#0" -x GBA_PMPI_VERBOSE=1)
+             -x GBA_PMPI_DEVICE="sim:$FABRIC#0" -x GBA_PMPI_VERBOSE=1 -x GBA_PMPI_FORM_AFTER)
     check "np=$np portable mode (PMPI preload): C MPI_Barrier on the GBA, counter exact" \
         "${PRELOAD[@]}" -np $np "${W[@]}" "$BUILD/semantics" 2000 1
     expect_log "np=$np portable mode says which group" "gba_pmpi: \[rank 0\] communicator of size $np: barrier on GBA group"

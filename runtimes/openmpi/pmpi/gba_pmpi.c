@@ -1,13 +1,14 @@
 /*
  * libgba_pmpi.so: the portable mode. Preloaded under an unmodified MPI program
- * (LD_PRELOAD=libgba_pmpi.so), it defines MPI_Barrier over the profiling interface: the first
- * MPI_Barrier on a communicator (a call every rank of it makes, so the setup is collective)
- * forms a libgba_barrier team over PMPI_Allgather — the library agrees on the group and gives
- * every rank the same verdict — and caches it as an attribute of the communicator. That first
- * barrier then returns: the formation's allgathers completed only once every rank had entered
- * it. Later barriers run gba_team_wait, or PMPI_Barrier where the GBA is not in use. Freeing the
- * communicator (the attribute's delete callback) or MPI_Finalize releases the team. Uses only
- * the MPI standard, so it works with any MPI; it misses calls that do not go through the C
+ * (LD_PRELOAD=libgba_pmpi.so), it defines MPI_Barrier over the profiling interface: the
+ * communicator's GBA_PMPI_FORM_AFTER-th MPI_Barrier (a call every rank of it makes, so the
+ * setup is collective; the ones before run PMPI_Barrier) forms a libgba_barrier team over
+ * PMPI_Allgather — the library agrees on the group and gives every rank the same verdict —
+ * and caches it as an attribute of the communicator. That barrier then returns: the
+ * formation's allgathers completed only once every rank had entered it. Later barriers run
+ * gba_team_wait, or PMPI_Barrier where the GBA is not in use. Freeing the communicator (the
+ * attribute's delete callback) or MPI_Finalize releases the team. Uses only the MPI
+ * standard, so it works with any MPI; it misses calls that do not go through the C
  * symbol MPI_Barrier (OpenMPI's Fortran bindings call PMPI_Barrier, and OpenMPI's internal
  * users call the coll module directly): the coll component is the primary way in.
  *
@@ -20,7 +21,10 @@
  * for READY before the communicator falls back; default: the library's, 10000; 0: no limit;
  * the same on every rank), GBA_PMPI_WARN_TIMEOUT_MS (a barrier waiting longer says so on
  * stderr, naming who is missing, and goes on waiting: MPI_Barrier has no time limit; default
- * 10000, as coll/gba_barrier's warn_timeout_ms; 0: no warning).
+ * 10000, as coll/gba_barrier's warn_timeout_ms; 0: no warning), GBA_PMPI_FORM_AFTER (the
+ * MPI_Barrier of a communicator that forms its team, 1 = the first; unset or 0: automatic, 64
+ * when MPI_COMM_WORLD is on one node and 1 otherwise, as coll/gba_barrier's form_after; the
+ * same on every rank).
  */
 #include <limits.h>
 #include <mpi.h>
@@ -33,9 +37,19 @@
 #include "gba_barrier.h"
 
 typedef struct state {
-    gba_team *team; /* NULL: software barrier */
+    gba_team *team; /* NULL: software barrier (or not formed yet) */
+    unsigned long long barriers; /* MPI_Barrier calls on the communicator so far */
+    unsigned long long form_at;  /* the call that forms the team (1: the first) */
+    int formed;                  /* the team's verdict is in (either way) */
     struct state *next;
 } state_t;
+
+/* GBA_PMPI_FORM_AFTER unset or 0: a communicator forms its team at this MPI_Barrier when
+ * MPI_COMM_WORLD is on one node (coll/gba_barrier's GBA_FORM_AFTER_ONE_NODE: a formation costs
+ * what ~60-120 shared-memory barriers save), at its first otherwise. */
+#define FORM_AFTER_ONE_NODE 64
+static long form_after;          /* GBA_PMPI_FORM_AFTER; 0: automatic */
+static int world_one_node = -1;  /* from MPI_Init: 1 one node, 0 several, -1 not known */
 
 static int keyval = MPI_KEYVAL_INVALID;
 static gba_device *device;
@@ -76,7 +90,19 @@ static void open_device(void)
     int rc;
     const char *ready = getenv("GBA_PMPI_READY_TIMEOUT_MS");
     const char *warn = getenv("GBA_PMPI_WARN_TIMEOUT_MS");
+    const char *after = getenv("GBA_PMPI_FORM_AFTER");
     verbose = getenv("GBA_PMPI_VERBOSE") ? atoi(getenv("GBA_PMPI_VERBOSE")) : 0;
+    if (NULL != after && '\0' != after[0]) {
+        char *end;
+        long v = strtol(after, &end, 10);
+        if ('\0' != *end || v < 0) {
+            /* every rank reads the same environment: each says so, all use automatic */
+            fprintf(stderr, "gba_pmpi: GBA_PMPI_FORM_AFTER=%s is not a barrier number (1 = the "
+                            "first; 0 = automatic): automatic is used\n", after);
+        } else {
+            form_after = v;
+        }
+    }
     if (warn) {
         warn_ns = strtoull(warn, NULL, 10) * 1000000u;
     }
@@ -133,21 +159,37 @@ static int oob_allgather(const void *send, void *recv, size_t len, void *ctx)
 /* Collective over comm: every rank reaches the same verdict (the library's). NULL only when
  * out of memory, which the caller reports. *agreed: the team's allgathers completed (a
  * verdict was reached, either way), so every rank of comm has entered this barrier. */
-static state_t *setup(MPI_Comm comm, int *agreed)
+static state_t *setup(void)
 {
-    int size, rank, inter, rc;
-    const char *min = getenv("GBA_PMPI_MIN_SIZE");
     state_t *s = calloc(1, sizeof(*s));
-    gba_verdict verdict;
-
-    *agreed = 0;
     pthread_once(&opened, open_device);
-    PMPI_Comm_test_inter(comm, &inter);
-    PMPI_Comm_size(comm, &size);
-    PMPI_Comm_rank(comm, &rank);
     if (NULL == s) {
         return NULL;
     }
+    /* the same on every rank: the environment and world_one_node (one collective in MPI_Init) */
+    s->form_at = form_after > 0 ? (unsigned long long)form_after
+                 : 1 == world_one_node ? FORM_AFTER_ONE_NODE
+                                       : 1;
+    pthread_mutex_lock(&lock);
+    s->next = states;
+    states = s;
+    pthread_mutex_unlock(&lock);
+    return s;
+}
+
+/* Forms s's team at the communicator's s->form_at-th MPI_Barrier: every rank of comm calls its
+ * barriers in the same order, so all of them count the same calls and form at the same one. */
+static void form(MPI_Comm comm, state_t *s, int *agreed)
+{
+    int size, rank, inter, rc;
+    const char *min = getenv("GBA_PMPI_MIN_SIZE");
+    gba_verdict verdict;
+
+    *agreed = 0;
+    s->formed = 1;
+    PMPI_Comm_test_inter(comm, &inter);
+    PMPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
     if (!inter && size >= (min ? atoi(min) : 2)) {
         memset(&verdict, 0, sizeof(verdict));
         rc = gba_team_create(device, oob_allgather, &comm, (uint32_t)rank, (uint32_t)size,
@@ -169,16 +211,11 @@ static state_t *setup(MPI_Comm comm, int *agreed)
             } else if (!verdict.offloaded) {
                 LOG("communicator of size %d: %s", size, verdict.text);
             } else {
-                LOG("communicator of size %d: barrier on GBA group %u", size,
-                    (unsigned)verdict.group);
+                LOG("communicator of size %d: barrier on GBA group %u (team formed at "
+                    "MPI_Barrier %llu)", size, (unsigned)verdict.group, s->barriers);
             }
         }
     }
-    pthread_mutex_lock(&lock);
-    s->next = states;
-    states = s;
-    pthread_mutex_unlock(&lock);
-    return s;
 }
 
 int MPI_Barrier(MPI_Comm comm)
@@ -192,13 +229,16 @@ int MPI_Barrier(MPI_Comm comm)
     pthread_mutex_unlock(&lock);
     PMPI_Comm_get_attr(comm, keyval, &s, &found);
     if (!found) {
-        s = setup(comm, &agreed);
+        s = setup();
         if (NULL == s) {
             fprintf(stderr, "gba_pmpi: [rank %d] out of memory setting up MPI_Barrier\n",
                     world_rank);
             return MPI_ERR_NO_MEM;
         }
         PMPI_Comm_set_attr(comm, keyval, s);
+    }
+    if (!s->formed && ++s->barriers >= s->form_at) {
+        form(comm, s, &agreed);
         if (agreed) {
             /* the formation was this barrier (see the head of this file) */
             return MPI_SUCCESS;
@@ -221,6 +261,41 @@ int MPI_Barrier(MPI_Comm comm)
         return MPI_ERR_INTERN;
     }
     return MPI_SUCCESS;
+}
+
+/* Whether MPI_COMM_WORLD is on one node: one collective at start-up, which every rank makes
+ * (MPI_Init is collective), so that a communicator's formation point is the same everywhere. */
+static void learn_node(void)
+{
+    MPI_Comm node;
+    int world, here;
+    if (MPI_SUCCESS != PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                                            MPI_INFO_NULL, &node)) {
+        return;
+    }
+    PMPI_Comm_size(MPI_COMM_WORLD, &world);
+    PMPI_Comm_size(node, &here);
+    PMPI_Comm_free(&node);
+    /* one node: every rank's node communicator is the whole world, on every rank alike */
+    world_one_node = here == world;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (MPI_SUCCESS == rc) {
+        learn_node();
+    }
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (MPI_SUCCESS == rc) {
+        learn_node();
+    }
+    return rc;
 }
 
 int MPI_Finalize(void)
