@@ -12,7 +12,8 @@
 #     team at its 64th barrier, so these run in software) and again at form_after=1 (every
 #     communicator forms at its first barrier: the cost of a formation).
 #   shmem_barrier_all: jobs with and without the component (coll_gba_barrier_disable)
-#     alternate, ROUNDS times each; median of the per-job averages.
+#     alternate, ROUNDS times each; median of the per-job averages. The latency rows form
+#     teams at their first barrier (form_after=1): they measure the steady state.
 # Under MPICH (GBA_BENCH_MPI=mpich, what `mpich.sh bench` sets after building its programs
 # with mpicc.mpich) the same MPI_Barrier and communicator cases run in ROUNDS jobs with the
 # preload (libgba_pmpi.so) alternating with ROUNDS jobs of MPICH's own barrier: MPICH has no
@@ -78,7 +79,7 @@ for shape in $SHAPES; do
         it=$ITERS
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
         for r in $(seq "$ROUNDS"); do
-            env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_BENCH_PATHS="1 1" mpiexec.mpich -np $np "${W[@]}" \
+            env LD_PRELOAD="$BUILD/libgba_pmpi.so" GBA_PMPI_FORM_AFTER=1 GBA_BENCH_PATHS="1 1" mpiexec.mpich -np $np "${W[@]}" \
                 "$BUILD/bench_barrier" $it 2 | sed -n 's/^MPI_/with libgba_pmpi.so: MPI_/p'
             env GBA_BENCH_PATHS="0 0" mpiexec.mpich -np $np "${W[@]}" \
                 "$BUILD/bench_barrier" $it 2 | sed -n "s/^MPI_/MPICH's own: MPI_/p"
@@ -88,20 +89,23 @@ for shape in $SHAPES; do
     for np in $NPS; do
         it=$ITERS
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
-        mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC "${CACHE[@]}" -np $np \
-            "${W[@]}" "$BUILD/bench_barrier" $it $((2 * ROUNDS))
-        # the communicator rows again with every team formed at its first barrier: what a
-        # formation costs (the default forms a one-node communicator's team at its 64th)
+        # latency rows with the team formed at the first barrier (steady state), and the
+        # communicator rows so: what a formation costs
         OMPI_MCA_coll_gba_barrier_form_after=1 mpirun --allow-run-as-root --oversubscribe -x GBA_BIN \
             -x GBA_FABRIC "${CACHE[@]}" -np $np "${W[@]}" "$BUILD/bench_barrier" $it $((2 * ROUNDS)) |
-            sed -n 's/^MPI_Comm_dup/form_after=1: MPI_Comm_dup/p'
+            sed 's/^MPI_Comm_dup/form_after=1: MPI_Comm_dup/'
+        # the communicator rows at the default (automatic: this one-node communicator forms
+        # its team at its 64th barrier, so dup + 1 or 10 barriers run in software)
+        GBA_BENCH_COMM_ONLY=1 mpirun --allow-run-as-root --oversubscribe -x GBA_BIN -x GBA_FABRIC \
+            -x GBA_BENCH_COMM_ONLY "${CACHE[@]}" -np $np "${W[@]}" "$BUILD/bench_barrier" $it 2 |
+            sed 's/^MPI_Comm_dup/form_after default: MPI_Comm_dup/'
     done
     for np in $NPS; do
         it=$ITERS
         [ $np -gt "$(nproc)" ] && it=$((ITERS / 5))
         on=() off=()
         for r in $(seq "$ROUNDS"); do
-            on+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma -np $np "${W[@]}" "$BUILD/shmem_bench" $it)")
+            on+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca coll_gba_barrier_form_after 1 -np $np "${W[@]}" "$BUILD/shmem_bench" $it)")
             off+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca coll_gba_barrier_disable 1 -np $np "${W[@]}" "$BUILD/shmem_bench" $it)")
         done
         echo "shmem_barrier_all np=$np, $ROUNDS alternating jobs of $it: coll/gba_barrier median $(printf '%s\n' "${on[@]}" | median) us (all: ${on[*]}), OpenMPI's own median $(printf '%s\n' "${off[@]}" | median) us (all: ${off[*]})"
