@@ -22,7 +22,7 @@
 // (a new or changed function, type, constant or meaning; `tests/header.rs` fails until it
 // is), and recorded in CHANGELOG.md. A caller that needs an ABI at least N checks
 // `GBA_ABI_VERSION >= N` at compile time. A changed meaning gets a new name.
-#define GBA_ABI_VERSION 2
+#define GBA_ABI_VERSION 3
 
 // Success.
 #define GBA_OK 0
@@ -90,6 +90,14 @@
 // decisions that must come out alike on ranks with and without a device; an opened device
 // says its own in `gba_device_info.max_members`.
 #define GBA_MAX_MEMBERS 708
+
+// `gba_team_set_wait_policy`: spin first, then drive progress, then yield (every member
+// has a core of its own).
+#define GBA_WAIT_SPIN 0
+
+// `gba_team_set_wait_policy`: give the CPU away from the first miss (the node runs more of
+// the job's processes than it has cores).
+#define GBA_WAIT_YIELD 1
 
 // The default configure timeout, for callers that want it: `gba_barrier_create` with
 // `timeout_ns` 0 waits for ever, as every wait with 0 does.
@@ -303,6 +311,16 @@ int gba_team_test(gba_team *team, int *out_done);
 // # Safety
 // As for `gba_team_wait`.
 int gba_team_wait_pending(gba_team *team, uint64_t timeout_ns);
+
+// Sets how this member's waits spend the time before the release: `GBA_WAIT_YIELD` gives
+// the CPU away from the first miss, `GBA_WAIT_SPIN` spins first. It replaces the team's own
+// choice (made from the ranks it counted on this machine against their CPUs), for a runtime
+// that knows better: OpenMPI's `mpi_yield_when_idle`, set when mpirun oversubscribes a node
+// or by the user. Any other value is `GBA_ERR_INVALID`.
+//
+// # Safety
+// As for `gba_team_wait`.
+int gba_team_set_wait_policy(gba_team *team, int policy);
 
 // Destroys a team: its group is parked for the same ranks' next team (at most
 // `GBA_TEAM_CACHE` per device, default 2; 0 turns reuse off), else released; closing the

@@ -36,7 +36,7 @@ use barrier::{AnyBarrier, AnyDevice, WaitError, error_chain};
 /// (a new or changed function, type, constant or meaning; `tests/header.rs` fails until it
 /// is), and recorded in CHANGELOG.md. A caller that needs an ABI at least N checks
 /// `GBA_ABI_VERSION >= N` at compile time. A changed meaning gets a new name.
-pub const GBA_ABI_VERSION: c_int = 2;
+pub const GBA_ABI_VERSION: c_int = 3;
 
 /// Success.
 pub const GBA_OK: c_int = 0;
@@ -93,6 +93,13 @@ pub const GBA_MEMBER_CAPACITY: usize = GBA_MEMBER_WORDS * 64;
 /// says its own in `gba_device_info.max_members`.
 pub const GBA_MAX_MEMBERS: u32 = 708;
 const _: () = assert!(GBA_MAX_MEMBERS as usize == gba_pac::MAX_MEMBERS);
+
+/// `gba_team_set_wait_policy`: spin first, then drive progress, then yield (every member
+/// has a core of its own).
+pub const GBA_WAIT_SPIN: c_int = 0;
+/// `gba_team_set_wait_policy`: give the CPU away from the first miss (the node runs more of
+/// the job's processes than it has cores).
+pub const GBA_WAIT_YIELD: c_int = 1;
 
 /// The default configure timeout, for callers that want it: `gba_barrier_create` with
 /// `timeout_ns` 0 waits for ever, as every wait with 0 does.

@@ -6,7 +6,8 @@ use std::ffi::{c_char, c_int, c_void};
 use super::{
     DeviceState, Entered, GBA_ERR_CONFIG, GBA_ERR_DENIED, GBA_ERR_GROUP_BUSY, GBA_ERR_INVALID,
     GBA_ERR_IO, GBA_ERR_NO_DEVICE, GBA_ERR_NULL, GBA_ERR_OOB, GBA_ERR_PENDING, GBA_ERR_TIMEOUT,
-    GBA_OK, KIND_TEAM, device_state, enter, fail, guard, register, timeout, wait_error,
+    GBA_OK, GBA_WAIT_SPIN, GBA_WAIT_YIELD, KIND_TEAM, device_state, enter, fail, guard, register,
+    timeout, wait_error,
 };
 use barrier::team::{OobError, Reason, Team, TeamError, TeamParams, Verdict};
 
@@ -316,6 +317,37 @@ pub unsafe extern "C" fn gba_team_wait_pending(team: *mut gba_team, timeout_ns: 
             "gba_team_wait_pending: no arrival is pending",
         ),
         Err(e) => team_error(&e),
+    })
+}
+
+/// Sets how this member's waits spend the time before the release: `GBA_WAIT_YIELD` gives
+/// the CPU away from the first miss, `GBA_WAIT_SPIN` spins first. It replaces the team's own
+/// choice (made from the ranks it counted on this machine against their CPUs), for a runtime
+/// that knows better: OpenMPI's `mpi_yield_when_idle`, set when mpirun oversubscribes a node
+/// or by the user. Any other value is `GBA_ERR_INVALID`.
+///
+/// # Safety
+/// As for `gba_team_wait`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gba_team_set_wait_policy(team: *mut gba_team, policy: c_int) -> c_int {
+    let policy = match policy {
+        GBA_WAIT_SPIN => barrier::WaitPolicy::Spin,
+        GBA_WAIT_YIELD => barrier::WaitPolicy::Yield,
+        other => {
+            return fail(
+                GBA_ERR_INVALID,
+                format!(
+                    "gba_team_set_wait_policy: {other} is not a policy \
+                     (GBA_WAIT_SPIN = 0, GBA_WAIT_YIELD = 1)"
+                ),
+            );
+        }
+    };
+    with_team(team, |t| {
+        if let Some(b) = t.barrier() {
+            b.set_wait_policy(policy);
+        }
+        GBA_OK
     })
 }
 

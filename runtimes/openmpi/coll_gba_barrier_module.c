@@ -233,6 +233,15 @@ static int gba_team_form(mca_coll_gba_barrier_module_t *m, struct ompi_communica
         return OMPI_ERR_NOT_AVAILABLE;
     }
     m->group = verdict.group;
+    if (opal_progress_yield_when_idle && NULL == getenv("GBA_WAIT_POLICY")) {
+        /* OpenMPI's own idle knob (mpirun sets it when it oversubscribes a node, or the user
+         * does): its barrier then yields in every progress loop, and ours yields from the
+         * first miss, whatever the team counted (a co-scheduled job is not among its ranks).
+         * GBA_WAIT_POLICY, the user's word for this library, still wins. */
+        int rc = gba_team_set_wait_policy(m->team, GBA_WAIT_YIELD);
+        GBA_LOG_ROOT(10, "%s: waits yield from the first miss (mpi_yield_when_idle): %s",
+                     comm->c_name, gba_strerror(rc));
+    }
     if (m->unformed_barriers) {
         GBA_LOG_ROOT(1, "%s (cid %u, size %d): barrier on GBA group %u (team formed at "
                         "MPI_Barrier %llu)", comm->c_name, GBA_COMM_CID(comm), size,

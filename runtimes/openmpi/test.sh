@@ -121,6 +121,16 @@ for np in 2 4; do
     # the first forms WORLD's team: its allgather is the barrier, no GBA episode
     expect_eq "np=$np Fortran MPI_BARRIER on the GBA (BARRIERS_COMPLETED +999: the first forms the team)" $(( $(completed 0) - before )) 999
 
+    check "np=$np mpi_yield_when_idle=1: the team's waits yield" env OMPI_MCA_coll_gba_barrier_verbose=10 \
+        "${MPIRUN[@]}" --mca mpi_yield_when_idle 1 -np $np "${W[@]}" "$BUILD/fbarrier" 100
+    expect_log "np=$np mpi_yield_when_idle=1: rank 0 says the waits yield" \
+        "MPI_COMM_WORLD: waits yield from the first miss \(mpi_yield_when_idle\): GBA_OK"
+    check "np=$np mpi_yield_when_idle=1 with GBA_WAIT_POLICY=spin: the user's word wins" \
+        env OMPI_MCA_coll_gba_barrier_verbose=10 GBA_WAIT_POLICY=spin \
+        "${MPIRUN[@]}" -x GBA_WAIT_POLICY --mca mpi_yield_when_idle 1 -np $np "${W[@]}" "$BUILD/fbarrier" 100
+    expect_eq "np=$np GBA_WAIT_POLICY=spin: the component leaves the policy alone" \
+        "$(grep -c 'waits yield from the first miss' "$LAST_LOG")" 0
+
     # form_after unset: automatic, 64 for a communicator on one node (this job)
     AUTO=(env -u OMPI_MCA_coll_gba_barrier_form_after)
     before=$(completed 0)

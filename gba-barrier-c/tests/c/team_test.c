@@ -92,6 +92,16 @@ static int rank_main(const char *fabric, unsigned rank, unsigned port, long epis
         }
         return gba_device_close(dev) == GBA_OK ? 0 : 1;
     }
+    /* the runtime's own policy: odd ranks yield, even ones spin; the episodes below must
+     * complete alike. A value that names no policy and a NULL team are refused. */
+    rc = gba_team_set_wait_policy(team, rank % 2 ? GBA_WAIT_YIELD : GBA_WAIT_SPIN);
+    if (rc != GBA_OK || gba_team_set_wait_policy(NULL, GBA_WAIT_YIELD) != GBA_ERR_NULL ||
+        gba_team_set_wait_policy(team, 7) != GBA_ERR_INVALID ||
+        strstr(gba_last_error(), "7 is not a policy") == NULL) {
+        fprintf(stderr, "rank %u: gba_team_set_wait_policy: %d, then: %s\n", rank, rc,
+                gba_last_error());
+        return 1;
+    }
     for (long e = 0; e < episodes; e++) {
         if (e % 2 == 0) {
             rc = gba_team_wait(team, 60000000000ull);
