@@ -362,3 +362,45 @@ impl Drop for RtlBus {
 
 #[cfg(test)]
 mod pac;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(dir: &Path, rows: &str) {
+        std::fs::write(
+            dir.join("dev_straps.tsv"),
+            format!("# index\tport\tfield\twidth\n{rows}"),
+        )
+        .unwrap();
+    }
+
+    /// The table becomes the harness's `set_strap`; a row that is not one (a port name that
+    /// is no identifier would be C++ of the file's choosing) is refused, naming the row.
+    #[test]
+    fn the_strap_table_becomes_set_strap_and_a_bad_row_is_refused() {
+        let dir = std::env::temp_dir().join(format!("gba-straps-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        table(&dir, "0\tstrap_regs_IDS_0_STRAP\tregs.IDS_0.STRAP\t8\n");
+        let include = straps_include(&strap_inputs(&dir, "dev").unwrap());
+        assert!(include.contains("STRAPS = 1;"), "{include}");
+        assert!(
+            include.contains("case 0: top->strap_regs_IDS_0_STRAP = value; break;"),
+            "{include}"
+        );
+        table(&dir, "0\tx = 1; system(\"\")\tregs.IDS_0.STRAP\t8\n");
+        let error = strap_inputs(&dir, "dev").err().unwrap();
+        assert!(
+            error.contains("not `INDEX<TAB>PORT<TAB>FIELD<TAB>WIDTH`"),
+            "{error}"
+        );
+        assert!(error.contains("x = 1;"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        let error = strap_inputs(&dir, "dev").err().unwrap();
+        assert!(
+            error.contains("write the RTL again with `gba rtl"),
+            "{error}"
+        );
+        assert_eq!(unrolled("group[3].IDS[0].STRAP"), "group_3.IDS_0.STRAP");
+    }
+}
