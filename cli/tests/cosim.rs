@@ -180,7 +180,22 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
         "{}",
         text(&rtl)
     );
-    let verify = gba(&["verify", "--spec", spec, "--rtl", clean]);
+    // A strap is an input of the wrapper, which the instantiating design drives.
+    let wrapper = std::fs::read_to_string(Path::new(clean).join("effects_rtl.sv")).unwrap();
+    assert!(
+        wrapper.contains("input wire [7:0] strap_regs_IDS_2_STRAP"),
+        "{wrapper}"
+    );
+    // One strap driven non-zero (`--strap`), the others left 0: each reads what it is given.
+    let verify = gba(&[
+        "verify",
+        "--spec",
+        spec,
+        "--rtl",
+        clean,
+        "--strap",
+        "regs.IDS[2].STRAP=0x5c",
+    ]);
     let report = text(&verify);
     assert!(verify.status.success(), "{report}");
     // The effects regblock builds are checked, not skipped.
@@ -197,10 +212,12 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
         "regs.WZT.BITS",
         "regs.RCLR.COUNT",
         "regs.RSET.TAKEN",
-        // Per-element and strapped resets: the RTL's element i resets to i, and its wrapper
-        // ties the strap to 0, which the RTL backend says.
+        // Per-element and strapped resets: the RTL's element i resets to i, and a strap
+        // input reads what the harness drives it with (0 unless `--strap`), which the RTL
+        // backend says.
         "regs.IDS[3].INDEX",
         "regs.IDS[0].STRAP",
+        "regs.IDS[2].STRAP",
     ] {
         assert!(
             !not_run.iter().any(|l| l.contains(field)),

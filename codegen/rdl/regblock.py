@@ -8,6 +8,7 @@ with NAME the device's name in lower case:
   <name>_rtl.sv                         the wrapper: flat ports (Verilator 5.006 cannot take
                                         the struct ports as top), hardware writes by index
   <name>_hwif.tsv                       index, field path, width of each hardware write
+  <name>_straps.tsv                     index, port, field path, width of each strap input
   regblock_input.rdl                    the SystemRDL as regblock elaborated it
 
 Exit status 3: a package is missing (the message names it); 1: regblock refused the map.
@@ -24,7 +25,9 @@ What the spec does not say about the hardware side is decided here, uniformly:
     access is atomic;
   - the spec's blocks become regfiles: regblock treats a nested addrmap as an external
     block with its own bus, while a regfile has the same layout inside this block;
-  - a strapped field (`reset = <signal>`) resets from an input that the wrapper ties to 0;
+  - a strapped field (`reset = <signal>`) resets from an input of the wrapper,
+    `strap_<BLOCK>_<REGISTER>_<FIELD>` (the unrolled names), which the instantiating design
+    drives: the field takes the input's value at reset;
   - its structures are packed (see below), which needs the map without arrays: `gba rtl`
     unrolls them before this script sees the map.
 """
@@ -105,6 +108,11 @@ def spec_path(node, top):
     return ".".join(reversed(parts))
 
 
+def strap_port(field_path):
+    """The wrapper's input for a strapped field (regs.IDS_0.STRAP): strap_regs_IDS_0_STRAP."""
+    return "strap_" + field_path.replace(".", "_")
+
+
 def wrapper(name, top, hw_fields, straps, addr_width):
     regs = f"{name}_regs"
     pkg = f"{regs}_pkg"
@@ -128,17 +136,23 @@ def wrapper(name, top, hw_fields, straps, addr_width):
         "    // One hardware write per cycle: the field hw_sel takes hw_next while hw_we is 1.",
         f"    input wire [{sel_width - 1}:0] hw_sel,",
         "    input wire [63:0] hw_next,",
-        "    input wire hw_we",
+        "    input wire hw_we" + ("," if straps else ""),
+    ]
+    if straps:
+        out.append("    // Straps: each strapped field takes its input's value at reset.")
+    for i, (_, port, _, width) in enumerate(straps):
+        comma = "," if i + 1 < len(straps) else ""
+        out.append(f"    input wire [{width - 1}:0] {port}{comma}")
+    out += [
         ");",
         f"    {pkg}::{top.type_name}__in_t hwif_in;",
         f"    {pkg}::{top.type_name}__out_t hwif_out;",
         "",
         "    always_comb begin",
     ]
-    # A strapped field resets from a signal (`reset: strap`): tied to 0 here, which is
-    # what `gba verify` expects of this RTL.
-    for signal in straps:
-        out.append(f"        hwif_in.{signal} = '0;")
+    # A strapped field resets from a signal (`reset: strap`): the wrapper's input.
+    for signal, port, _, _ in straps:
+        out.append(f"        hwif_in.{signal} = {port};")
     for path, _, width in hw_fields:
         out.append(f"        hwif_in.{path}.next = '0;")
         out.append(f"        hwif_in.{path}.we = 1'b0;")
@@ -208,8 +222,15 @@ def main():
         # The wrapper's selector needs one entry; a map with no hardware-written field has
         # nothing to drive.
         print(f"{rdl}: no field is written by hardware", file=sys.stderr)
-    straps = [sv_path(node, top) for node in top.descendants(unroll=True)
-              if isinstance(node, SignalNode)]
+    # (hwif_in member, wrapper port, field path, width); the signal is named
+    # gba_strap_<FIELD> in the field's register (codegen's udp::STRAP_PREFIX).
+    straps = []
+    for node in top.descendants(unroll=True):
+        if isinstance(node, SignalNode):
+            path = spec_path(node, top)
+            register, _, signal = path.rpartition(".")
+            field = f"{register}.{signal.removeprefix('gba_strap_')}"
+            straps.append((sv_path(node, top), strap_port(field), field, node.width))
     addr_width = exporter.cpuif.addr_width
     with open(os.path.join(out, f"{name}_rtl.sv"), "w", encoding="utf-8") as f:
         f.write(wrapper(name, top, hw_fields, straps, addr_width))
@@ -217,6 +238,10 @@ def main():
         f.write(f"# index\tfield\twidth (hardware writes of {name}_rtl: hw_sel, hw_next, hw_we)\n")
         for index, (_, path, width) in enumerate(hw_fields):
             f.write(f"{index}\t{path}\t{width}\n")
+    with open(os.path.join(out, f"{name}_straps.tsv"), "w", encoding="utf-8") as f:
+        f.write(f"# index\tport\tfield\twidth (strap inputs of {name}_rtl)\n")
+        for index, (_, port, field, width) in enumerate(straps):
+            f.write(f"{index}\t{port}\t{field}\t{width}\n")
     return 0
 
 

@@ -357,4 +357,9 @@ pub mod svd_ext {
     pub const SINGLE_PULSES: &str = "singlePulses";
     /// The registers' locks.
     pub const LOCKS: &str = "locks";
+    /// The fields whose reset is their element's index or a strap (`model::ResetFrom`), one
+    /// child each, named by the kind's keyword (`<index>`, `<strap>`), holding the field's
+    /// path: SVD has one reset value per register, so the export can only leave those bits
+    /// out of `<resetMask>`.
+    pub const RESET_FROM: &str = "resetFrom";
 }

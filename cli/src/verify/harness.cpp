@@ -3,6 +3,8 @@
 //   r ADDR              one 32-bit APB4 read      -> "ok DATA" | "err slverr" | "err timeout"
 //   w ADDR DATA STRB    one APB4 write            -> "ok" | "err slverr" | "err timeout"
 //   h INDEX VALUE       hardware writes field INDEX (the _hwif.tsv row) for one cycle -> "ok"
+//   s INDEX VALUE       drives strap input INDEX (the _straps.tsv row); the field takes it at
+//                       the next reset                                      -> "ok" | "err no strap"
 //   reset               synchronous reset          -> "ok"
 // Numbers are hexadecimal. End of input ends the process. Built by `gba verify --rtl`.
 #include <cstdint>
@@ -14,6 +16,10 @@
 #include "verilated.h"
 
 static Vtop* top;
+
+// set_strap(index, value) and STRAPS, written by `gba verify` from the RTL's _straps.tsv: the
+// wrapper's strap inputs are named after the design's fields, which this file cannot know.
+#include "straps.inc"
 
 static void tick() {
     top->clk = 0;
@@ -82,7 +88,11 @@ int main(int argc, char** argv) {
         unsigned long long a = 0, b = 0, c = 0;
         uint32_t value = 0;
         char out[64];
-        if (sscanf(line, "r %llx", &a) == 1) {
+        // `reset` first: "r %llx" would take it as a read of 0xe ("r" then hex "e").
+        if (strncmp(line, "reset", 5) == 0) {
+            reset();
+            fputs("ok\n", stdout);
+        } else if (sscanf(line, "r %llx", &a) == 1) {
             int status = transfer(false, (uint32_t)a, 0, 0, &value);
             snprintf(out, sizeof out, "ok %x\n", value);
             reply(status, out);
@@ -95,9 +105,13 @@ int main(int argc, char** argv) {
             tick();
             top->hw_we = 0;
             fputs("ok\n", stdout);
-        } else if (strncmp(line, "reset", 5) == 0) {
-            reset();
-            fputs("ok\n", stdout);
+        } else if (sscanf(line, "s %llx %llx", &a, &b) == 2) {
+            if (a < STRAPS) {
+                set_strap(a, b);
+                fputs("ok\n", stdout);
+            } else {
+                fputs("err no strap\n", stdout);
+            }
         } else {
             fputs("err unknown command\n", stdout);
         }

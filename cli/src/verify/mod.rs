@@ -64,7 +64,7 @@ pub struct VerifyArgs {
     /// The value of a strapped field (`reset: strap` in the spec), as `FIELD=VALUE` with the
     /// field in the spec's terms (`global.PORT_ID.PORT=3`), for a backend that does not know
     /// it (a board: its straps are its own); repeatable. Without it that reset check is
-    /// listed as not run.
+    /// listed as not run. With `--rtl`, the RTL's strap input is driven with it (else 0).
     #[arg(long = "strap", value_parser = parse_strap)]
     pub straps: Vec<(String, u64)>,
     /// Run on a device that is in use (groups busy or claimed), breaking what runs there.
@@ -76,6 +76,16 @@ pub struct VerifyArgs {
 /// when all passed.
 pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     let device = gba_codegen::load(spec).map_err(|e| format!("{}: {e}", spec.display()))?;
+    for (path, _) in &args.straps {
+        if !strapped_fields(&device).iter().any(|p| p == path) {
+            return Err(format!(
+                "--strap {path}: no field of {} with `reset: strap` is called that; the \
+                 strapped fields are: {}",
+                spec.display(),
+                strapped_fields(&device).join(", ")
+            ));
+        }
+    }
     let (bus, gaps): (Box<dyn Bus>, gaps::Gaps) = match (&args.rtl, &args.device) {
         (Some(dir), _) => {
             let name = gba_codegen::names::lower(&device.name);
@@ -88,6 +98,11 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
                 started.elapsed().as_secs_f64()
             );
             let bus = rtl::RtlBus::start(&harness, &dir.join(format!("{name}_hwif.tsv")))?;
+            // The RTL's straps are inputs of its wrapper: drive the ones given, as a board's
+            // pins would (the others stay 0, which the backend then says).
+            for (path, value) in &args.straps {
+                bus.drive_strap(path, *value)?;
+            }
             if args.hal {
                 for line in hal::configure_sequence(&device, bus)? {
                     println!("{line}");
@@ -106,16 +121,6 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
         (None, None) => return Err("give --rtl DIR or --device ADDR".into()),
     };
     let started = std::time::Instant::now();
-    for (path, _) in &args.straps {
-        if !strapped_fields(&device).iter().any(|p| p == path) {
-            return Err(format!(
-                "--strap {path}: no field of {} with `reset: strap` is called that; the \
-                 strapped fields are: {}",
-                spec.display(),
-                strapped_fields(&device).join(", ")
-            ));
-        }
-    }
     let mut bus = GivenStraps {
         bus,
         given: args.straps.clone(),

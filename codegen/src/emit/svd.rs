@@ -14,14 +14,16 @@
 //! importer (`crate::import::svd`) reads back. What else SVD cannot say goes there too, by
 //! path (`BLOCK.REGISTER.FIELD`): the fields that are single pulses
 //! (`<singlePulses><field/>`), and registers' locks
-//! (`<locks><lock><register/><lockedBy/>` or `<writeEnable/></lock>`).
+//! (`<locks><lock><register/><lockedBy/>` or `<writeEnable/></lock>`), and the fields whose
+//! reset is their element's index or a strap (`<resetFrom><index/>` or `<strap/>`), which
+//! `<resetMask>` alone only says are unknown.
 
 use svd_rs as svd;
 use svd_rs::ValidateLevel;
 
 use super::{EmitError, GeneratedFile, Output, Place, Provenance};
 use crate::Validated;
-use crate::interchange::svd_ext::{CONSTANTS, LOCKS, SINGLE_PULSES};
+use crate::interchange::svd_ext::{CONSTANTS, LOCKS, RESET_FROM, SINGLE_PULSES};
 use crate::location::Loc;
 use crate::model::{Access, Block, Device, EnumValue, Field, Register, SideEffect};
 
@@ -138,10 +140,12 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
     Ok(ensure_newline(format!("{}{ext}{}", &xml[..at], &xml[at..])))
 }
 
-/// `<singlePulses>` and `<locks>`: what the spec says that SVD has no element for.
+/// `<singlePulses>`, `<locks>` and `<resetFrom>`: what the spec says that SVD has no
+/// element for.
 fn extensions(device: &Device) -> String {
     let mut pulses = String::new();
     let mut locks = String::new();
+    let mut resets = String::new();
     for block in &device.blocks {
         for register in &block.registers {
             let path = format!("{}.{}", *block.name, *register.name);
@@ -152,6 +156,14 @@ fn extensions(device: &Device) -> String {
                 {
                     pulses.push_str(&format!(
                         "      <field>{}.{}</field>\n",
+                        escape(&path),
+                        escape(&field.name)
+                    ));
+                }
+                if let Some(from) = field.reset_from {
+                    let kind = from.keyword();
+                    resets.push_str(&format!(
+                        "      <{kind}>{}.{}</{kind}>\n",
                         escape(&path),
                         escape(&field.name)
                     ));
@@ -181,6 +193,11 @@ fn extensions(device: &Device) -> String {
     }
     if !locks.is_empty() {
         out.push_str(&format!("    <{LOCKS}>\n{locks}    </{LOCKS}>\n"));
+    }
+    if !resets.is_empty() {
+        out.push_str(&format!(
+            "    <{RESET_FROM}>\n{resets}    </{RESET_FROM}>\n"
+        ));
     }
     out
 }

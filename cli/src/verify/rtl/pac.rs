@@ -173,6 +173,37 @@ fn the_typed_write_one_and_write_only_registers_on_the_rtl() {
     );
 }
 
+/// The strap is an input of the RTL's wrapper: driven (as a board's pins would) and reset,
+/// the typed PAC reads the port number it was given; each group reads its own index.
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock, and a minute: run by tests/run.sh cosim"]
+fn the_typed_pac_reads_the_strap_the_rtl_is_driven_with() {
+    use gba_pac::global::PORT_ID;
+    use gba_pac::group::GROUP_ID;
+    let mut rtl = start();
+    rtl.reset().unwrap();
+    let port_id = || gba_pac::Device::on_bus(&rtl, 0).global().port_id();
+    assert_eq!(port_id().try_read(PORT_ID::PORT), Ok(0));
+    assert_eq!(rtl.strap("global.PORT_ID.PORT"), Some(0));
+    rtl.drive_strap("global.PORT_ID.PORT", 0x2a5).unwrap();
+    assert_eq!(port_id().try_read(PORT_ID::PORT), Ok(0x2a5));
+    assert_eq!(rtl.strap("global.PORT_ID.PORT"), Some(0x2a5));
+    for g in 0..2 {
+        assert_eq!(
+            group(&rtl, g).group_id().try_read(GROUP_ID::ID),
+            Ok(g as u32)
+        );
+    }
+    // Another value, another reset: the field takes it.
+    rtl.drive_strap("global.PORT_ID.PORT", 7).unwrap();
+    assert_eq!(port_id().try_read(PORT_ID::PORT), Ok(7));
+    let error = rtl.drive_strap("global.DEVICE_ID.ID", 1).unwrap_err();
+    assert!(
+        error.contains("no strap input for `global.DEVICE_ID.ID`"),
+        "{error}"
+    );
+}
+
 #[test]
 #[ignore = "needs verilator and peakrdl-regblock, and a minute: run by tests/run.sh cosim"]
 fn a_harness_that_is_gone_is_an_error_not_a_panic() {

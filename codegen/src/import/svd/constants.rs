@@ -1,11 +1,12 @@
 //! What our own SVD emitter writes under `<vendorExtensions>`, which svd-parser does not
-//! read: the constants (`<constants>`), the single-pulse fields (`<singlePulses>`) and the
-//! registers' locks (`<locks>`).
+//! read: the constants (`<constants>`), the single-pulse fields (`<singlePulses>`), the
+//! registers' locks (`<locks>`) and the fields whose reset is their element's index or a
+//! strap (`<resetFrom>`).
 
 use super::warnings::Warnings;
 use crate::import::Treatment;
 use crate::location::Located;
-use crate::model::{Constant, Device, Lock, SideEffect};
+use crate::model::{Constant, Device, Lock, Register, ResetFrom, SideEffect};
 
 /// The constants that our SVD emitter writes under `<vendorExtensions><constants>`.
 pub(super) fn constants(xml: &str, warnings: &mut Warnings) -> Vec<Constant> {
@@ -65,6 +66,8 @@ pub(super) struct Extensions {
     pulses: Vec<String>,
     /// `BLOCK.REGISTER`, `REGISTER.FIELD`, locked when the bit is 1.
     locks: Vec<(String, String, bool)>,
+    /// The kind's element name (`index`, `strap`, or what the file wrote), `BLOCK.REGISTER.FIELD`.
+    resets: Vec<(String, String)>,
 }
 
 pub(super) fn extensions(xml: &str) -> Extensions {
@@ -102,6 +105,14 @@ pub(super) fn extensions(xml: &str) -> Extensions {
                 };
                 out.locks.push((register, bit, locked_when));
             }
+        } else if list.has_tag_name(crate::interchange::svd_ext::RESET_FROM) {
+            out.resets
+                .extend(list.children().filter(|n| n.is_element()).map(|n| {
+                    (
+                        n.tag_name().name().to_string(),
+                        n.text().unwrap_or_default().trim().to_string(),
+                    )
+                }));
         }
     }
     out
@@ -160,5 +171,90 @@ impl Extensions {
                 ),
             }
         }
+        for (kind, path) in self.resets {
+            if let Err(why) = reset_from(device, &kind, &path) {
+                warnings.warn(
+                    Treatment::LeftOut,
+                    "vendorExtensions.resetFrom",
+                    format!("`<{kind}>{path}</{kind}>`: {why}; the field keeps the register's reset (left out)"),
+                );
+            }
+        }
+        // The export explains the reset kind at the end of the register's description (SVD
+        // has nowhere else to say it); with the kind back in the spec, that note is the
+        // emitters' to write again, not part of the description.
+        for register in device
+            .blocks
+            .iter_mut()
+            .flat_map(|b| b.registers.iter_mut())
+        {
+            strip_reset_note(register);
+        }
+    }
+}
+
+/// Gives the field at `path` the reset kind `kind`, if the spec can hold it there (what
+/// `gba check` requires of a `reset: index`/`strap`); else says why not.
+fn reset_from(device: &mut Device, kind: &str, path: &str) -> Result<(), String> {
+    let Some(from) = ResetFrom::from_keyword(kind) else {
+        return Err(format!("`{kind}` is no reset kind (`index` or `strap`)"));
+    };
+    let names = path.split('.').collect::<Vec<_>>();
+    let [b, r, f] = names.as_slice() else {
+        return Err("not a path `BLOCK.REGISTER.FIELD`".into());
+    };
+    let Some(block) = device.blocks.iter_mut().find(|x| *x.name == *b) else {
+        return Err(format!("no block `{b}`"));
+    };
+    let block_array = block.array.is_some();
+    let Some(register) = block.registers.iter_mut().find(|x| *x.name == *r) else {
+        return Err(format!("block `{b}` has no register `{r}`"));
+    };
+    let count = match (&register.array, block_array) {
+        (Some(array), _) => Some(*array.count),
+        (None, true) => block.array.as_ref().map(|a| *a.count),
+        (None, false) => None,
+    };
+    let reset = *register.reset;
+    let Some(field) = register.fields.iter_mut().find(|x| *x.name == *f) else {
+        return Err(format!("register `{b}.{r}` has no field `{f}`"));
+    };
+    if reset & field.bits.mask() != 0 {
+        return Err(format!(
+            "register `{b}.{r}`'s resetValue {reset:#x} sets bits of field `{f}`, which must be 0 \
+             for a reset from its index or a strap"
+        ));
+    }
+    if from == ResetFrom::Index {
+        match count {
+            None => {
+                return Err(format!(
+                    "register `{b}.{r}` is in no array, so field `{f}` has no index"
+                ));
+            }
+            Some(count) if count.saturating_sub(1) > field.bits.value_mask() => {
+                return Err(format!(
+                    "field `{f}` of register `{b}.{r}` has {} bits, too few for index {}",
+                    field.bits.width(),
+                    count - 1
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    field.reset_from = Some(Located::synthetic(from));
+    Ok(())
+}
+
+/// Removes the note `emit::svd` appends to a register whose fields reset from their index or
+/// a strap, when it is exactly that note (a vendor's own words stay).
+fn strip_reset_note(register: &mut Register) {
+    let Some(note) = crate::emit::reset_note(register) else {
+        return;
+    };
+    if register.description == note {
+        register.description.clear();
+    } else if let Some(rest) = register.description.strip_suffix(&format!("\n\n{note}")) {
+        register.description = rest.to_string();
     }
 }
