@@ -2,7 +2,8 @@
 //! `tests/vm/cluster.sh` runs over VFIO or UIO, and what its host peers run over the
 //! simulator for comparison. Nothing here knows which backend it drives.
 //!
-//! `vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] [--then-until-timeout S]`
+//! `vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] [--then-until-timeout S]
+//! [--lone-of L]`
 //!
 //! Members are ports 0..MEMBERS; this one is the port at ADDRESS. After a first episode that
 //! waits for everyone (guests boot at different times), R rounds (default 1) of EPISODES timed
@@ -12,13 +13,16 @@
 //! rounds); then the same line for all rounds together, as `member P: N episodes, …`. With
 //! `--then-until-timeout S` it goes on until a wait times out after S seconds (a peer killed),
 //! prints the error, which names the missing members, and exits 2. Exit 1: any other failure,
-//! printed.
+//! printed. With `--lone-of L` this process is the first of L processes of its host sharing the
+//! port (host combining, a plain barrier, no `Team`) and the others never come: no first
+//! episode, straight to the wait that must time out (EPISODES 0 and `--then-until-timeout S`):
+//! what the kernel stage runs to see a plain barrier's timeout text over /dev/gba0.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use gba_barrier::AnyDevice;
-use gba_barrier::gba_hal::{GroupConfig, MemberSet};
+use gba_barrier::gba_hal::{GroupConfig, LocalTeam, MemberSet};
 
 /// How long the first episode may wait for the last member to boot and configure.
 const START: Duration = Duration::from_secs(600);
@@ -33,10 +37,14 @@ struct Args {
     rounds: usize,
     pause: Duration,
     until_timeout: Option<Duration>,
+    lone_of: Option<u32>,
 }
 
+/// The team key of `--lone-of`'s claim (any non-zero value: no other process joins it).
+const LONE_KEY: u64 = 0x10e;
+
 const USAGE: &str = "usage: vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] \
-                     [--then-until-timeout SECONDS]";
+                     [--then-until-timeout SECONDS] [--lone-of L]";
 
 fn parse() -> Result<Args, String> {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +61,7 @@ fn parse() -> Result<Args, String> {
         rounds: 1,
         pause: Duration::ZERO,
         until_timeout: None,
+        lone_of: None,
     };
     let mut i = 4;
     while i < argv.len() {
@@ -61,6 +70,7 @@ fn parse() -> Result<Args, String> {
             "--rounds" => args.rounds = value.max(1),
             "--pause-ms" => args.pause = Duration::from_millis(value as u64),
             "--then-until-timeout" => args.until_timeout = Some(Duration::from_secs(value as u64)),
+            "--lone-of" => args.lone_of = Some(value.max(2) as u32),
             other => return Err(format!("unknown option {other:?}; {USAGE}")),
         }
         i += 2;
@@ -88,9 +98,20 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let device = AnyDevice::open_str(Some(&args.address)).map_err(|e| e.to_string())?;
     let port = device.identity().port;
     let members: MemberSet = (0..args.members).collect();
-    let config = GroupConfig::new(args.group, members).timeout(Some(START));
+    let mut config = GroupConfig::new(args.group, members).timeout(Some(START));
+    if let Some(local) = args.lone_of {
+        config = config.team(LocalTeam {
+            key: LONE_KEY,
+            local,
+            index: 0,
+            rank: 0,
+        });
+    }
     let mut barrier = device.barrier(config).map_err(|e| e.to_string())?;
-    barrier.wait(Some(START)).map_err(|e| e.to_string())?;
+    // Alone of L, the first episode would never complete: the timed-out wait below is the run.
+    if args.lone_of.is_none() {
+        barrier.wait(Some(START)).map_err(|e| e.to_string())?;
+    }
     let mut all = Vec::with_capacity(args.episodes * args.rounds);
     for round in 1..=args.rounds {
         let mut samples = Vec::with_capacity(args.episodes);

@@ -275,7 +275,7 @@ impl<P: Port> Barrier<P> {
             }
             Err(stop) => {
                 let diagnosis = self.hot.port.diagnose();
-                let missing = Missing::Members(diagnosis.missing);
+                let missing = Missing::from(diagnosis.missing);
                 Err(Box::new(match stop {
                     Stop::TimedOut(waited) => WaitError::Timeout {
                         who: self.who(),
@@ -340,7 +340,7 @@ impl<P: Port> Pending<'_, P> {
                 who: self.barrier.who(),
                 episode: self.episode(),
                 fault,
-                missing: Missing::Members(self.barrier.hot.port.diagnose().missing),
+                missing: Missing::from(self.barrier.hot.port.diagnose().missing),
             })),
         }
     }

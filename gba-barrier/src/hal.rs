@@ -12,8 +12,12 @@ use gba_pac::common::{Reg, Scoped, Wo};
 use gba_pac::group::ARRIVAL;
 
 use crate::barrier::Barrier;
-use crate::port_trait::{Diagnosis, Port};
+use crate::port_trait::{Arrivals, Diagnosis, Port};
 use crate::wait_error::DeviceFault;
+
+/// Why a port whose configuration page is not mapped cannot name missing members.
+const UNREADABLE: &str = "the group's ARRIVED_MASK is on its configuration page, which the \
+    kernel driver does not map into any process; it maps only the run-time page";
 
 /// A function a runtime installs to drive its own progress while a member waits (as the
 /// seeds call `opal_progress()`), with its argument.
@@ -137,8 +141,16 @@ impl<B: Backend> Port for HalPort<'_, B> {
 
     fn diagnose(&self) -> Diagnosis {
         let snapshot = self.group.snapshot();
+        // A configured group's MEMBER_MASK holds at least this port, so an empty one means the
+        // configuration page is not mapped here (the kernel driver gives a holder only the
+        // run-time page): ARRIVED_MASK, beside it, then reads 0 too and says nothing.
+        let missing = if snapshot.members.is_empty() {
+            Arrivals::Unreadable { why: UNREADABLE }
+        } else {
+            Arrivals::Known(snapshot.missing())
+        };
         Diagnosis {
-            missing: snapshot.missing(),
+            missing,
             fault: snapshot.error.map(|code| DeviceFault { code }),
         }
     }

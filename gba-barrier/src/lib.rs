@@ -117,7 +117,7 @@ pub use barrier::{Barrier, Pending};
 /// `MemberSet` are the very types `AnyDevice` takes.
 #[cfg(not(loom))]
 pub use gba_hal;
-pub use port_trait::{Diagnosis, Port, release_before_doorbell};
+pub use port_trait::{Arrivals, Diagnosis, Port, release_before_doorbell};
 pub use wait_error::{DeviceFault, Missing, Result, WaitError, Who, chain as error_chain};
 pub use wait_loop::{WAIT_POLICY_ENV, WaitPolicy};
 

@@ -44,18 +44,45 @@ pub trait Port {
         None
     }
 
-    /// Who is missing from the pending episode: MEMBER_MASK minus ARRIVED_MASK, as member ids,
-    /// and the device error if any. Called when a wait fails.
+    /// Who is missing from the pending episode: MEMBER_MASK minus ARRIVED_MASK, as member ids
+    /// ([`Arrivals::Known`]), or [`Arrivals::Unreadable`] where this process cannot read those
+    /// registers; and the device error if any. Called when a wait fails.
     fn diagnose(&self) -> Diagnosis;
 }
 
 /// What [`Port::diagnose`] found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Diagnosis {
-    /// Members of the group that have not arrived for the pending episode.
-    pub missing: MemberSet,
+    /// Who has not arrived for the pending episode, as far as this process can read it.
+    pub missing: Arrivals,
     /// The group's device error, if any.
     pub fault: Option<DeviceFault>,
+}
+
+/// Who has not arrived for the pending episode, or why this process cannot tell.
+///
+/// An empty [`Arrivals::Known`] set means the device counts every member as arrived; a port
+/// that cannot read ARRIVED_MASK must say [`Arrivals::Unreadable`] instead, or a timeout would
+/// read "no member is missing" where nothing is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Arrivals {
+    /// Members of the group that have not arrived (MEMBER_MASK minus ARRIVED_MASK).
+    Known(MemberSet),
+    /// This process cannot read the group's ARRIVED_MASK (the kernel driver maps only a
+    /// group's run-time page to its holders); `why` says so in words, for the error text.
+    Unreadable {
+        /// Why the arrival state is out of reach, e.g. "the kernel driver maps only the
+        /// group's run-time page, not ARRIVED_MASK".
+        why: &'static str,
+    },
+}
+
+impl Default for Arrivals {
+    /// Nobody missing by the device's count (what a port without a device reports).
+    fn default() -> Self {
+        Arrivals::Known(MemberSet::new())
+    }
 }
 
 /// The release ordering a doorbell written with a *volatile* store needs, and nothing more.

@@ -579,14 +579,15 @@ impl Team {
             _ => None,
         };
         if let WaitError::Timeout { missing, .. } | WaitError::Device { missing, .. } = &mut *error
-            && let Missing::Members(ports) = missing
         {
-            // MEMBER_MASK reads 0 where the configuration page is not this process's to read
-            // (the kernel driver's mapping): then ARRIVED_MASK says nothing either.
-            let arrivals_readable = self
-                .barrier
-                .as_ref()
-                .is_none_or(|b| !b.snapshot().members.is_empty());
+            // The port says Unreadable where the configuration page is not this process's to
+            // read (the kernel driver's mapping): then no port can be named from ARRIVED_MASK.
+            let none = MemberSet::new();
+            let (ports, arrivals_readable) = match missing {
+                Missing::Members(ports) => (&*ports, true),
+                Missing::Unreadable { .. } => (&none, false),
+                _ => return TeamError::Wait(error),
+            };
             let text = missing::describe(&missing::Seen {
                 ports,
                 arrivals_readable,

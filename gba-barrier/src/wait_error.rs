@@ -43,9 +43,17 @@ impl fmt::Display for Who {
 
 /// Who had not arrived when a wait gave up.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Missing {
     /// Exactly these member ids (from the device's ARRIVED_MASK and MEMBER_MASK).
     Members(MemberSet),
+    /// This process cannot read who arrived ([`crate::Arrivals::Unreadable`]): it knows only
+    /// that this process arrived (with host combining, its port rings only once the
+    /// host's last process arrives).
+    Unreadable {
+        /// Why, from the port ("the kernel driver maps only …").
+        why: &'static str,
+    },
     /// Described by the caller that knows more (a team: hosts by name, local processes).
     Named(String),
     /// A central counter knows how many arrived, not who.
@@ -65,6 +73,15 @@ pub enum Missing {
     },
 }
 
+impl From<crate::Arrivals> for Missing {
+    fn from(arrivals: crate::Arrivals) -> Self {
+        match arrivals {
+            crate::Arrivals::Known(members) => Missing::Members(members),
+            crate::Arrivals::Unreadable { why } => Missing::Unreadable { why },
+        }
+    }
+}
+
 impl fmt::Display for Missing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -79,6 +96,15 @@ impl fmt::Display for Missing {
                     ids.iter().collect::<Vec<_>>()
                 )
             }
+            // Only what is known, and where to look: naming nobody as missing here would send
+            // the reader after the wrong cause.
+            Missing::Unreadable { why } => write!(
+                f,
+                "this process arrived; which members have not is not known to this process \
+                 ({why}), so none is named here; `gba dump` of each member's port lists the \
+                 processes holding the group (pid, uid): a member whose port shows none never \
+                 claimed it"
+            ),
             Missing::Named(text) => f.write_str(text),
             Missing::Count { arrived, members } => {
                 write!(
@@ -181,4 +207,54 @@ pub fn chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Arrivals;
+
+    fn timeout(arrivals: Arrivals) -> String {
+        WaitError::Timeout {
+            who: Who::Group {
+                group: 3,
+                member: 1,
+            },
+            episode: 7,
+            waited: Duration::from_millis(200),
+            missing: Missing::from(arrivals),
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn a_readable_arrival_state_names_the_missing_members() {
+        let text = timeout(Arrivals::Known([0, 2].into_iter().collect()));
+        assert_eq!(
+            text,
+            "GBA group 3 (member 1): episode 7 not released after 200ms: members [0, 2] never \
+             arrived; check that every member runs and calls the barrier as often as this one, \
+             or wait longer"
+        );
+        assert!(
+            timeout(Arrivals::default()).contains("no member is missing by the device's count")
+        );
+    }
+
+    #[test]
+    fn an_unreadable_arrival_state_says_what_is_known_and_never_that_nobody_is_missing() {
+        let text = timeout(Arrivals::Unreadable {
+            why: "the kernel driver maps only the run-time page",
+        });
+        assert_eq!(
+            text,
+            "GBA group 3 (member 1): episode 7 not released after 200ms: this process arrived; \
+             which members have not is not known to this process (the kernel driver maps only \
+             the run-time page), so none is named here; `gba dump` of each member's port lists \
+             the processes holding the group (pid, uid): a member whose port shows none never \
+             claimed it; check that every member runs and calls the barrier as often as this \
+             one, or wait longer"
+        );
+        assert!(!text.contains("no member is missing"));
+    }
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gba_barrier::{Barrier, DeviceFault, Diagnosis, Missing, Port, WaitError, Who};
+use gba_barrier::{Arrivals, Barrier, DeviceFault, Diagnosis, Missing, Port, WaitError, Who};
 use gba_hal::ErrorCode;
 use gba_pac::tock_registers::fields::TryFromValue;
 
@@ -108,7 +108,7 @@ impl Port for ModelPort {
             .filter(|&m| !self.switch.arrived[m].load(Ordering::Relaxed))
             .collect();
         Diagnosis {
-            missing,
+            missing: Arrivals::Known(missing),
             fault: self.fault(),
         }
     }

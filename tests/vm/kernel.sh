@@ -49,8 +49,9 @@ mkdir -p "$cache"
 vm_need_qemu
 team=$target/examples/vm_team
 suite=$target/examples/conformance
-for bin in "$gba" "$team" "$suite"; do
-    [ -x "$bin" ] || { echo "kernel: $bin is missing (cargo build -p gba -p gba-barrier -p gba-sim --bins --example vm_team --example conformance)"; exit 1; }
+member=$target/examples/vm_member
+for bin in "$gba" "$team" "$suite" "$member"; do
+    [ -x "$bin" ] || { echo "kernel: $bin is missing (cargo build -p gba -p gba-barrier -p gba-sim --bins --example vm_team --example vm_member --example conformance)"; exit 1; }
 done
 vm_kernel "$cache"
 # The guest kernel's version, from a module's vermagic (the cache keeps no other trace of it).
@@ -134,11 +135,14 @@ mkdir -p /tmp/team && chmod 1777 /tmp/team
 \$t claims /dev/gba0 | sed 's/^/GUEST: after vm_team: /'
 # A local process that does not arrive: the timeout names it (GBA_IOC_LOCALS).
 \$t --as 1001 exec vm_team /dev/gba0 2 5 /tmp/team/s --straggler 2>&1 | sed 's/^/GUEST: straggler: /'
+# A plain barrier (no Team) whose wait times out: one of two local processes on the port, the
+# other never comes. Its text must say what is known, never "no member is missing".
+\$t --as 1001 exec vm_member /dev/gba0 1 6 0 --then-until-timeout 2 --lone-of 2 2>&1 | sed 's/^/GUEST: plain: /'
 rmmod gba; echo "GUEST: rmmod rc=\$?"
 echo "GUEST: done"
 poweroff -f
 INIT
-VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team" "$suite"
+VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team" "$suite" "$member"
 
 passed=0 failed=0
 check() { # check NAME CONDITION...: one line per check, counted.
@@ -220,6 +224,10 @@ check "a timeout over /dev/gba0 names the local process that did not arrive" \
 # not arrived, never "every host's port arrived"
 check "that timeout names this host's port as not arrived and says what it cannot know" \
     grep -aEq "GUEST: straggler: vm_team: straggler: .*port 0 \(.*this host\) never arrived.*cannot read the group's ARRIVED_MASK" "$log"
+# the same for a plain barrier (Barrier::wait, as gba_barrier_wait): what is known, not "nobody"
+check "a plain barrier's timeout over /dev/gba0 says who arrived is unknown here, and why" \
+    grep -aEq "GUEST: plain: member 0: .*GBA group 6 \(member 0\): episode 1 not released .*this process arrived; which members have not is not known to this process \(.*ARRIVED_MASK.*kernel driver" "$log"
+check "and never that no member is missing" bash -c "! grep -a 'GUEST: plain: ' '$log' | grep -q 'no member is missing'"
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
 check "the guest ran to its end" has "GUEST: done"
 
