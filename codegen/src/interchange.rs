@@ -363,3 +363,52 @@ pub mod svd_ext {
     /// out of `<resetMask>`.
     pub const RESET_FROM: &str = "resetFrom";
 }
+
+/// What the register's one reset value does not say, in words for documentation (Rust, C,
+/// SVD, the docs): which fields reset to their element's index and which are strapped.
+/// `None` when every field's reset is its part of the register's. The emitters write it;
+/// `import-svd` strips it when it is exactly this text (one definition, so they cannot drift).
+pub(crate) fn reset_note(register: &crate::model::Register) -> Option<String> {
+    use crate::model::ResetFrom;
+    let names = |from: ResetFrom| -> Vec<String> {
+        register
+            .fields
+            .iter()
+            .filter(|f| f.reset_from.is_some_and(|r| *r == from))
+            .map(|f| format!("`{}`", *f.name))
+            .collect()
+    };
+    let mut parts = Vec::new();
+    let index = names(ResetFrom::Index);
+    if !index.is_empty() {
+        parts.push(format!(
+            "{} {} its element's index (element i reads i)",
+            index.join(", "),
+            if index.len() == 1 {
+                "resets to"
+            } else {
+                "reset to"
+            }
+        ));
+    }
+    let strap = names(ResetFrom::Strap);
+    if !strap.is_empty() {
+        parts.push(format!(
+            "{} {} strapped: fixed per device instance, known only at run time",
+            strap.join(", "),
+            if strap.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Reset: {}; the reset value given has 0 in {}.",
+        parts.join("; "),
+        if index.len() + strap.len() == 1 {
+            "its bits"
+        } else {
+            "their bits"
+        }
+    ))
+}

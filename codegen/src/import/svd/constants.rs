@@ -249,7 +249,7 @@ fn reset_from(device: &mut Device, kind: &str, path: &str) -> Result<(), String>
 /// Removes the note `emit::svd` appends to a register whose fields reset from their index or
 /// a strap, when it is exactly that note (a vendor's own words stay).
 fn strip_reset_note(register: &mut Register) {
-    let Some(note) = crate::emit::reset_note(register) else {
+    let Some(note) = crate::interchange::reset_note(register) else {
         return;
     };
     if register.description == note {
