@@ -30,7 +30,7 @@ impl Gaps {
     /// The RTL of `gba rtl`: PeakRDL-regblock builds what the spec's SystemRDL carries. What
     /// that output cannot carry yet (the same warnings `gba rtl` printed) is not in the RTL;
     /// alternate views never are (`gba rtl` leaves them out: regblock builds one register per
-    /// address).
+    /// address), so only a view sharing its primary's address and width is checked there.
     pub fn rtl(device: &Device) -> Gaps {
         let warnings = gba_codegen::interchange::check(device, "SystemRDL");
         let effects = SideEffect::ALL
@@ -64,7 +64,8 @@ impl Gaps {
             write_only: None,
             alternates: Some(
                 "PeakRDL-regblock builds one register per address, so `gba rtl` leaves alternate \
-                 views out and their address reaches the primary register"
+                 views out and their address reaches the primary register; a view at another \
+                 address or width than its primary has nothing there to check"
                     .into(),
             ),
         }

@@ -334,6 +334,34 @@ fn a_view_that_does_not_see_the_write_is_named() {
     );
 }
 
+/// Under the RTL's gaps (no view built, a view's address reaching its primary, as this model
+/// decodes too) a view with its primary's address and width is still checked through it: a
+/// broken high half is named, not listed as not run.
+#[test]
+fn under_the_rtl_s_gaps_a_view_on_its_primary_s_address_is_still_checked() {
+    let device = effects_map();
+    let mut model = Model::new(
+        &device,
+        Broken {
+            high_half_missing: true,
+            ..Broken::default()
+        },
+    );
+    let report = checks::run(&device, &mut model, &Gaps::rtl(&device)).unwrap();
+    let failures = failures(&report);
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.starts_with("regs.DATA_HALVES.HIGH: alternate view: ")),
+        "{failures:#?}"
+    );
+    assert!(
+        !report.not_run.iter().any(|n| n.contains("alternate view")),
+        "{:#?}",
+        report.not_run
+    );
+}
+
 #[test]
 fn the_rtl_s_gaps_name_what_its_systemrdl_cannot_carry() {
     let device = effects_map();
