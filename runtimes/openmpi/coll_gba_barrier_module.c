@@ -280,8 +280,8 @@ static int gba_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     OBJ_RETAIN(m->previous_ibarrier_module);
 
     /* The blocking barrier that forms the team: the same on every rank, since the parameter
-     * must be, and whether the communicator spans nodes is too (a rank on another node is a
-     * remote peer of every rank, including its own node's ranks' peers on the first node). */
+     * must be, and so is whether the communicator spans nodes (if any two of its ranks are on
+     * different nodes, every rank has a peer on a node other than its own). */
     if (c->form_after > 0) {
         m->form_at = (uint64_t)c->form_after;
     } else {
