@@ -143,6 +143,15 @@ pub unsafe trait Backend: Send + Sync {
         let _ = group;
     }
 
+    /// Completes a snapshot of `group` read from the window with what only the backend can
+    /// see. Memory-mapped backends read every register from the window (the default: nothing
+    /// to add); the kernel driver maps only a group's run-time page into a process, so its
+    /// configuration and arrival registers read 0 there, and this backend asks the driver
+    /// for them (`GBA_IOC_STATE`, answered for the group the caller holds).
+    fn complete_snapshot(&self, snapshot: &mut crate::GroupSnapshot) {
+        let _ = snapshot;
+    }
+
     /// A monotonic clock in nanoseconds, for timeouts.
     fn now_ns(&self) -> u64;
 

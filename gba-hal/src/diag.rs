@@ -73,6 +73,39 @@ impl GroupSnapshot {
         }
     }
 
+    /// Takes the group's own registers from a copy read elsewhere (the kernel driver's
+    /// `GBA_IOC_STATE`): configuration, arrivals, release sequence and STATUS. The port-wide
+    /// fields (`enabled_here`, `busy_on_switch`, `port_barriers_completed`) stay as read.
+    #[allow(clippy::too_many_arguments)] // the registers of one group, as the driver gives them
+    pub(crate) fn set_group_registers(
+        &mut self,
+        members: MemberSet,
+        member_count: u32,
+        arrived: MemberSet,
+        arrival_count: u32,
+        release_seq: u64,
+        status: u64,
+    ) {
+        use gba_pac::tock_registers::LocalRegisterCopy as Copy;
+        let status = Copy::<u64, STATUS::Register>::new(status);
+        self.members = members;
+        self.member_count =
+            Copy::<u32, MEMBER_COUNT::Register>::new(member_count).read(MEMBER_COUNT::COUNT);
+        self.arrived = arrived;
+        self.arrival_count =
+            Copy::<u32, ARRIVAL_COUNT::Register>::new(arrival_count).read(ARRIVAL_COUNT::COUNT);
+        self.release_seq =
+            Copy::<u64, RELEASE_SEQ::Register>::new(release_seq).read(RELEASE_SEQ::SEQUENCE) as u32;
+        self.ready = status.is_set(STATUS::READY);
+        self.active = status.is_set(STATUS::ACTIVE);
+        self.complete = status.is_set(STATUS::COMPLETE);
+        self.error = status.is_set(STATUS::ERROR).then(|| {
+            status
+                .read_as_enum(STATUS::ERROR_CODE)
+                .unwrap_or(ErrorCode::NONE)
+        });
+    }
+
     /// Members of the group that have not arrived for the pending episode.
     pub fn missing(&self) -> MemberSet {
         self.members.difference(&self.arrived)

@@ -354,12 +354,14 @@ impl<'d, B: Backend> Group<'d, B> {
 
     pub fn snapshot(&self) -> GroupSnapshot {
         let regs = self.device.registers();
-        GroupSnapshot::read(
+        let mut snapshot = GroupSnapshot::read(
             self.id,
             regs.group(self.id)
                 .expect("claimed groups are validated against MAX_GROUPS"),
             regs.global(),
-        )
+        );
+        self.device.backend().complete_snapshot(&mut snapshot);
+        snapshot
     }
 }
 

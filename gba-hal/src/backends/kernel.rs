@@ -475,6 +475,40 @@ unsafe impl Backend for KernelBackend {
         // The driver frees it after the group's reset, when the claim's last file closes.
     }
 
+    fn complete_snapshot(&self, snapshot: &mut crate::GroupSnapshot) {
+        // The group's registers are on its configuration page, which the driver does not
+        // map into a process: it reads them for the holder of the claim (`GBA_IOC_STATE` on
+        // the claim's own file). Without an answer the snapshot stays as read (zeros), which
+        // diagnoses say they cannot read.
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(claim) = held.get(snapshot.group).and_then(Option::as_ref) else {
+            return;
+        };
+        let mut state = abi::State::default();
+        // SAFETY: GBA_IOC_STATE writes a `struct gba_state`, which `abi::State` mirrors
+        // (tested).
+        if unsafe { ioctl(&claim.file, abi::IOC_STATE, &mut state) }.is_err()
+            || state.group as usize != snapshot.group
+        {
+            return;
+        }
+        let set = |words: [u64; abi::MEMBER_WORDS]| {
+            let mut out = [0u64; crate::members::WORDS];
+            for (o, w) in out.iter_mut().zip(words) {
+                *o = w;
+            }
+            MemberSet::from_words(out)
+        };
+        snapshot.set_group_registers(
+            set(state.member_mask),
+            state.member_count,
+            set(state.arrived_mask),
+            state.arrival_count,
+            state.release_seq,
+            state.status,
+        );
+    }
+
     fn now_ns(&self) -> u64 {
         super::clock::monotonic_ns()
     }
