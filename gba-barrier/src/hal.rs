@@ -17,7 +17,8 @@ use crate::wait_error::DeviceFault;
 
 /// Why a port whose configuration page is not mapped cannot name missing members.
 const UNREADABLE: &str = "the group's ARRIVED_MASK is on its configuration page, which the \
-    kernel driver does not map into any process; it maps only the run-time page";
+    kernel driver does not map into any process, and the driver did not read it for this one \
+    (GBA_IOC_STATE failed)";
 
 /// A function a runtime installs to drive its own progress while a member waits (as the
 /// seeds call `opal_progress()`), with its argument.
@@ -143,7 +144,9 @@ impl<B: Backend> Port for HalPort<'_, B> {
         let snapshot = self.group.snapshot();
         // A configured group's MEMBER_MASK holds at least this port, so an empty one means the
         // configuration page is not mapped here (the kernel driver gives a holder only the
-        // run-time page): ARRIVED_MASK, beside it, then reads 0 too and says nothing.
+        // run-time page) and the backend could not fill it in (`Backend::complete_snapshot`:
+        // the driver's GBA_IOC_STATE failed): ARRIVED_MASK, beside it, then reads 0 too and
+        // says nothing.
         let missing = if snapshot.members.is_empty() {
             Arrivals::Unreadable { why: UNREADABLE }
         } else {

@@ -70,7 +70,8 @@ pub enum Arrivals {
     /// Members of the group that have not arrived (MEMBER_MASK minus ARRIVED_MASK).
     Known(MemberSet),
     /// This process cannot read the group's ARRIVED_MASK (the kernel driver maps only a
-    /// group's run-time page to its holders); `why` says so in words, for the error text.
+    /// group's run-time page to its holders, and reading the rest through it failed); `why`
+    /// says so in words, for the error text.
     Unreadable {
         /// Why the arrival state is out of reach, e.g. "the kernel driver maps only the
         /// group's run-time page, not ARRIVED_MASK".

@@ -581,7 +581,8 @@ impl Team {
         if let WaitError::Timeout { missing, .. } | WaitError::Device { missing, .. } = &mut *error
         {
             // The port says Unreadable where the configuration page is not this process's to
-            // read (the kernel driver's mapping): then no port can be named from ARRIVED_MASK.
+            // read (the kernel driver's mapping, its GBA_IOC_STATE failing): then no port can
+            // be named from ARRIVED_MASK.
             let none = MemberSet::new();
             let (ports, arrivals_readable) = match missing {
                 Missing::Members(ports) => (&*ports, true),

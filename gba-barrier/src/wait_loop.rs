@@ -25,8 +25,9 @@
 //!    (a look at a line this core holds costs nothing to the releaser). Not exponential
 //!    bursts: a release lands in the middle of a burst and waits for its end, so doubling
 //!    bursts add up to half the wait to it (at ~16 ns a pause, a release 300 ns into the wait
-//!    lands in the fifth burst, 240–496 ns, and is seen ~200 ns late: 10–25 % of an np=2
-//!    barrier on the simulator; tests/bench/README.md, 2026-11-28).
+//!    lands in the fifth burst, 240–496 ns, and is seen ~200 ns late: raw_barrier np=2 went
+//!    from 0.40 to 0.354 µs when the looks became one pause apart; tests/bench/README.md,
+//!    2026-11-28).
 //! 3. **Progress** (`step <= PROGRESS_LIMIT`): the release did not come quickly, so somebody
 //!    may need this thread: call the device's progress function between bursts (the simulator
 //!    steps its switch model there; a runtime drives its own progress through a hook). Hardware
@@ -47,8 +48,9 @@
 //!
 //! # Giving way: [`WaitPolicy`]
 //!
-//! Stages 2 and 3 last 384 pauses, 10–60 µs depending on the CPU's `pause`. That is
-//! the right bet when every member has a core of its own: the release comes within the spin.
+//! Stages 2 and 3 last 384 pauses: ~6 µs on this project's test machine (a `pause` ~16 ns),
+//! longer where a `pause` is slower. That is the right bet when every member has a core of its
+//! own: the release comes within the spin.
 //! When this machine runs more of the barrier's processes than it has cores
 //! (oversubscribed: hyperthreads, a co-scheduled job, `mpirun --oversubscribe`), the member
 //! being waited for may not be running at all, and every microsecond spun is taken from it:

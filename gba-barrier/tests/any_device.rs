@@ -124,8 +124,9 @@ fn policies_over(ports: usize) -> Vec<WaitPolicy> {
 
 /// A barrier made without a team on the simulator counts every member port as a process of
 /// this machine, against its online CPUs: one member more than CPUs and every member yields
-/// from the first miss (each spinning took the CPU the member it waited for needed: np=4 on
-/// 2 cores 12–17 µs an episode spinning, 3.2–4.5 µs yielding); one per CPU and they spin.
+/// from the first miss (each spinning took the CPU the member it waited for needed:
+/// raw_barrier np=4 on 2 cores 11.8–16.9 µs an episode spinning, 3.2–4.5 µs yielding); one
+/// per CPU and they spin.
 #[test]
 fn a_teamless_simulator_barrier_yields_when_its_ports_outnumber_the_cpus() {
     assert!(

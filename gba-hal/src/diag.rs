@@ -52,6 +52,7 @@ impl GroupSnapshot {
             MemberSet::from_words(out)
         };
         let status = regs.status().extract();
+        let (ready, active, complete, error) = status_bits(status);
         GroupSnapshot {
             group,
             members: words(false),
@@ -59,14 +60,10 @@ impl GroupSnapshot {
             arrived: words(true),
             arrival_count: regs.arrival_count().read(ARRIVAL_COUNT::COUNT),
             release_seq: regs.release_seq().read(RELEASE_SEQ::SEQUENCE) as u32,
-            ready: status.is_set(STATUS::READY),
-            active: status.is_set(STATUS::ACTIVE),
-            complete: status.is_set(STATUS::COMPLETE),
-            error: status.is_set(STATUS::ERROR).then(|| {
-                status
-                    .read_as_enum(STATUS::ERROR_CODE)
-                    .unwrap_or(ErrorCode::NONE)
-            }),
+            ready,
+            active,
+            complete,
+            error,
             enabled_here: GroupSet(global.group_enabled().get()).contains(group),
             busy_on_switch: GroupSet(global.groups_busy().get()).contains(group),
             port_barriers_completed: global.barriers_completed().get(),
@@ -96,14 +93,7 @@ impl GroupSnapshot {
             Copy::<u32, ARRIVAL_COUNT::Register>::new(arrival_count).read(ARRIVAL_COUNT::COUNT);
         self.release_seq =
             Copy::<u64, RELEASE_SEQ::Register>::new(release_seq).read(RELEASE_SEQ::SEQUENCE) as u32;
-        self.ready = status.is_set(STATUS::READY);
-        self.active = status.is_set(STATUS::ACTIVE);
-        self.complete = status.is_set(STATUS::COMPLETE);
-        self.error = status.is_set(STATUS::ERROR).then(|| {
-            status
-                .read_as_enum(STATUS::ERROR_CODE)
-                .unwrap_or(ErrorCode::NONE)
-        });
+        (self.ready, self.active, self.complete, self.error) = status_bits(status);
     }
 
     /// Members of the group that have not arrived for the pending episode.
@@ -137,4 +127,20 @@ impl fmt::Display for GroupSnapshot {
         }
         Ok(())
     }
+}
+
+/// STATUS's READY, ACTIVE and COMPLETE bits and its error code, if ERROR is set.
+fn status_bits(
+    status: gba_pac::tock_registers::LocalRegisterCopy<u64, STATUS::Register>,
+) -> (bool, bool, bool, Option<ErrorCode>) {
+    (
+        status.is_set(STATUS::READY),
+        status.is_set(STATUS::ACTIVE),
+        status.is_set(STATUS::COMPLETE),
+        status.is_set(STATUS::ERROR).then(|| {
+            status
+                .read_as_enum(STATUS::ERROR_CODE)
+                .unwrap_or(ErrorCode::NONE)
+        }),
+    )
 }

@@ -8,8 +8,9 @@ pub(super) struct Seen<'a> {
     /// Ports the device names as not arrived (MEMBER_MASK minus ARRIVED_MASK).
     pub ports: &'a MemberSet,
     /// Whether this process can read the group's configuration page at all: the kernel driver
-    /// maps only the run-time page, and MEMBER_MASK and ARRIVED_MASK then read 0, so an empty
-    /// `ports` says nothing about who arrived.
+    /// maps only the run-time page and reads the rest for the holder (GBA_IOC_STATE); when
+    /// that fails, MEMBER_MASK and ARRIVED_MASK read 0, so an empty `ports` says nothing about
+    /// who arrived.
     pub arrivals_readable: bool,
     /// This process's own port.
     pub own: Option<u32>,
@@ -63,7 +64,7 @@ pub(super) fn describe(seen: &Seen<'_>) -> String {
             parts.push("which ports arrived is not known here".to_string());
         }
         format!(
-            "{} (this process cannot read the group's ARRIVED_MASK: the kernel driver maps only its run-time page)",
+            "{} (this process cannot read the group's ARRIVED_MASK: the kernel driver maps only its run-time page, and its GBA_IOC_STATE failed)",
             parts.join("; ")
         )
     };
@@ -116,7 +117,7 @@ mod tests {
         assert_eq!(text, "hosts never arrived: port 1 (b)");
     }
 
-    /// The kernel path: MEMBER_MASK and ARRIVED_MASK read 0. The own port is missing while
+    /// The kernel path when GBA_IOC_STATE fails: MEMBER_MASK and ARRIVED_MASK read 0. The own port is missing while
     /// a local process is; the other ports' arrival is said to be unknown, never "arrived".
     #[test]
     fn unreadable_arrivals_say_what_is_known_and_what_is_not() {

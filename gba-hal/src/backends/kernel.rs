@@ -492,17 +492,11 @@ unsafe impl Backend for KernelBackend {
         {
             return;
         }
-        let set = |words: [u64; abi::MEMBER_WORDS]| {
-            let mut out = [0u64; crate::members::WORDS];
-            for (o, w) in out.iter_mut().zip(words) {
-                *o = w;
-            }
-            MemberSet::from_words(out)
-        };
+        // The driver's member words are a MemberSet's (asserted in kernel_abi.rs).
         snapshot.set_group_registers(
-            set(state.member_mask),
+            MemberSet::from_words(state.member_mask),
             state.member_count,
-            set(state.arrived_mask),
+            MemberSet::from_words(state.arrived_mask),
             state.arrival_count,
             state.release_seq,
             state.status,

@@ -179,3 +179,4 @@ const _: () = assert!(size_of::<ClaimEntry>() == 32);
 const _: () = assert!(size_of::<Claims>() == 8 + 32 * 32);
 const _: () = assert!(size_of::<Local>() == 24);
 const _: () = assert!(size_of::<Locals>() == 8 + 64 * 24);
+const _: () = assert!(MEMBER_WORDS == crate::members::WORDS);
