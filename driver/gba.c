@@ -748,4 +748,6 @@ static struct pci_driver gba_driver = {
 module_pci_driver(gba_driver);
 
 MODULE_LICENSE("GPL");
+/* driver/dkms.conf's PACKAGE_VERSION, which tests/vm/kernel.sh checks against it. */
+MODULE_VERSION("0.1.0");
 MODULE_DESCRIPTION("Global Barrier Accelerator port: groups owned by open files, for shared nodes");

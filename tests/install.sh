@@ -20,6 +20,12 @@ need cpio cpio
 # The kernel stage (tests/vm/kernel.sh): gba.ko is built against the guest kernel's headers, the
 # newest linux-image-6.1.0-N-amd64 apt knows (tests/vm/lib.sh picks the same one), and make.
 need make make
+# It is built there by DKMS (driver/dkms.conf), and the guest runs the host's systemd-udevd to
+# apply driver/99-gba.rules. Without recommends: dkms's would pull in linux-headers-amd64 (the
+# newest kernel's headers, not the guest's) and sudo.
+norecommends=()
+command -v dkms >/dev/null 2>&1 || norecommends+=(dkms)
+command -v udevadm >/dev/null 2>&1 || norecommends+=(udev)
 if command -v apt-cache >/dev/null; then
     # shellcheck source=tests/vm/lib.sh
     . tests/vm/lib.sh
@@ -35,6 +41,11 @@ if ((${#need_packages[@]})); then
     echo "installing ${need_packages[*]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_packages[@]}"
+fi
+if ((${#norecommends[@]})); then
+    echo "installing ${norecommends[*]} (no recommends)"
+    ((${#need_packages[@]})) || apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${norecommends[@]}"
 fi
 # SystemRDL's and IP-XACT's reference front ends and PeakRDL-regblock: `gba import-rdl`
 # elaborates with systemrdl-compiler, codegen/tests/interchange.rs checks every export with it

@@ -188,7 +188,8 @@ stage_vm() {
 }
 
 stage_kernel() {
-    # tests/vm/kernel.sh: gba.ko built against the guest kernel's headers, loaded in one guest.
+    # tests/vm/kernel.sh: gba.ko built by DKMS against the guest kernel's headers, loaded in one
+    # guest, where udev applies its rule.
     cargo build -q -p gba -p gba-barrier -p gba-sim --bins --example vm_team --example vm_member --example conformance
     local rc=0
     bash tests/vm/kernel.sh target/debug 2>&1 | tee -a "$log" || rc=${PIPESTATUS[0]}

@@ -2,10 +2,12 @@
 # The kernel driver (driver/gba.ko) in a QEMU guest (TCG), against the simulated switch
 # stepped on the host (`gba sim run`), as tests/vm/cluster.sh boots its guests:
 #
-# - gba.ko is built on the host against the guest kernel's headers (linux-headers-<guest
-#   version>, installed by tests/install.sh) from a copy of driver/, as a DKMS tree would be,
-#   and loaded in the guest with ivshmem=1 groups_per_uid=3; /dev/gba0 gets what 99-gba.rules
-#   gives it (group gba, 0660);
+# - gba.ko is built on the host by DKMS (driver/dkms.conf, the steps of docs/admin.md, in a
+#   private DKMS tree) against the guest kernel's headers (linux-headers-<guest version>,
+#   installed by tests/install.sh), and loaded in the guest with ivshmem=1 groups_per_uid=3;
+#   the guest's systemd-udevd (the host's, with its libraries) applies driver/99-gba.rules,
+#   byte for byte in /etc/udev/rules.d, to /dev/gba0 (group gba, 0660), and again when the
+#   module is loaded a second time at the end;
 # - two unprivileged users, alice (1001) and bob (1002), both in group gba, run a team of two
 #   processes each on the one port at once (tests/vm/kernel_test.c: claim or join by ioctl,
 #   mmap of the run-time page and the shared flag memory, host combining), every process
@@ -15,6 +17,7 @@
 #   each must be refused by name, and alice's team must finish unharmed;
 # - carol (1003, not in gba) cannot open the device; a holder killed with SIGKILL has its group
 #   freed by the driver (GROUP_ENABLED cleared, another uid can claim it); rmmod at the end.
+# - dkms.conf's PACKAGE_VERSION is the driver's MODULE_VERSION and the built module's.
 #
 # - the library's own path over the driver (gba-hal's KernelBackend, address /dev/gba0):
 #   the backend conformance suite (gba-sim/tests/suite/conformance.rs, as gba-sim's
@@ -62,6 +65,11 @@ if [ ! -d "/lib/modules/$kver/build" ]; then
     exit 1
 fi
 
+for tool in dkms udevadm; do
+    command -v "$tool" >/dev/null ||
+        { echo "kernel: $tool is missing: apt-get install --no-install-recommends dkms udev (tests/install.sh does)"; exit 1; }
+done
+
 work=$(mktemp -d -p /dev/shm gba-kernel.XXXXXX 2>/dev/null || mktemp -d)
 pids=()
 cleanup() {
@@ -72,11 +80,46 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The module, from a copy of driver/ (the source tree stays clean), against the guest's headers.
-cp -r "$repo/driver" "$work/driver"
-make -s -C "$work/driver" KVER="$kver" GBA_REGS_DIR="$repo/gba-pac/include" >"$work/build.log" 2>&1 ||
-    { cat "$work/build.log"; echo "kernel: FAILED: gba.ko did not build against $kver"; exit 1; }
-echo "kernel: built gba.ko for $kver (vermagic $(vermagic "$work/driver/gba.ko"))"
+passed=0 failed=0
+check() { # check NAME CONDITION...: one line per check, counted.
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "kernel: FAILED: $name"
+    fi
+}
+
+# The module as DKMS builds it on a node: the source tree docs/admin.md has the administrator
+# copy to /usr/src/gba-VERSION, added and built against the guest's headers, but in a DKMS tree
+# and source tree under $work (nothing is written to /usr/src, /var/lib/dkms or /lib/modules).
+# DKMS signs what it builds, making a key when it finds none (by default /var/lib/dkms/mok.key):
+# that key is made under $work too. The guest kernel does not enforce signatures.
+ver=$(sed -n 's/^PACKAGE_VERSION="\([^"]*\)"$/\1/p' "$repo/driver/dkms.conf")
+[ -n "$ver" ] || { echo "kernel: FAILED: driver/dkms.conf has no PACKAGE_VERSION=\"...\" line"; exit 1; }
+check "driver/dkms.conf's PACKAGE_VERSION ($ver) is driver/gba.c's MODULE_VERSION" \
+    grep -q "^MODULE_VERSION(\"$ver\");\$" "$repo/driver/gba.c"
+mkdir -p "$work/src" "$work/dkms"
+cp -r "$repo/driver" "$work/src/gba-$ver"
+cp "$repo/gba-pac/include/gba_regs.h" "$work/src/gba-$ver/"
+rm -f "$work/src/gba-$ver"/*.ko "$work/src/gba-$ver"/*.o # a stale build in driver/ is no source
+dkms_() {
+    mok_signing_key=$work/dkms/mok.key mok_certificate=$work/dkms/mok.pub \
+        dkms --dkmstree "$work/dkms" --sourcetree "$work/src" "$@"
+}
+start=$(date +%s%N)
+if ! { dkms_ add -m gba -v "$ver" && dkms_ build -m gba -v "$ver" -k "$kver"; } >"$work/dkms.log" 2>&1; then
+    cat "$work/dkms.log"
+    find "$work/dkms" -name make.log -exec sh -c 'echo "kernel: DKMS $1:"; cat "$1"' _ {} \;
+    echo "kernel: FAILED: DKMS did not build gba $ver for $kver"
+    exit 1
+fi
+ko=$(find "$work/dkms/gba/$ver/$kver" -path '*/module/gba.ko*' | head -1)
+[ -n "$ko" ] || { cat "$work/dkms.log"; echo "kernel: FAILED: DKMS built no gba.ko"; exit 1; }
+echo "kernel: DKMS built $(dkms_ status gba) in $((($(date +%s%N) - start) / 1000000)) ms (vermagic $(vermagic "$ko"))"
+check "the module DKMS built declares version $ver" [ "$(modinfo -F version "$ko")" = "$ver" ]
 gcc -std=c11 -Wall -Wextra -Werror -O2 -I "$repo/driver" -I "$repo/gba-pac/include" \
     "$here/kernel_test.c" -o "$work/kernel_test"
 
@@ -86,10 +129,16 @@ t=kernel_test
 # The initramfs root is made by mktemp (0700): unprivileged users need to traverse it.
 chmod 0755 / && chmod 1777 /tmp
 insmod /lib/modules/gba.ko ivshmem=1 groups_per_uid=3; echo "GUEST: insmod rc=\$?"
+echo "GUEST: loaded version \$(cat /sys/module/gba/version)"
 dmesg | grep -a ' gba ' | sed 's/^/GUEST: dmesg: /'
-# What 99-gba.rules has udev do: group gba (990), 0660.
-ls -l /dev/gba0 | sed 's/^/GUEST: before the rule: /'
-chgrp 990 /dev/gba0 && chmod 0660 /dev/gba0
+ls -ln /dev/gba0 | sed 's/^/GUEST: before the rule: /'
+# udev applies 99-gba.rules to the node already there, as after an administrator installs the
+# rule (docs/admin.md: udevadm trigger); the same again when the module is loaded at the end.
+ln -s udevadm /bin/systemd-udevd
+systemd-udevd --daemon; echo "GUEST: udevd rc=\$?"
+udevadm trigger --action=add --subsystem-match=misc --sysname-match='gba*'
+udevadm settle --timeout=60; echo "GUEST: settle rc=\$?"
+ls -ln /dev/gba0 | sed 's/^/GUEST: after udev: /'
 # The backend conformance suite over KernelBackend, before any other claim (every group free;
 # its one release is counted before the teams' count starts).
 conformance /dev/gba0 0 2>&1 | sed 's/^/GUEST: suite: /'
@@ -139,22 +188,20 @@ mkdir -p /tmp/team && chmod 1777 /tmp/team
 # other never comes. Its text must say what is known, never "no member is missing".
 \$t --as 1001 exec vm_member /dev/gba0 1 6 0 --then-until-timeout 2 --lone-of 2 2>&1 | sed 's/^/GUEST: plain: /'
 rmmod gba; echo "GUEST: rmmod rc=\$?"
+# Loaded again with udevd running, as at boot: the new node's add event meets the rule.
+echo "GUEST: after rmmod: \$(ls /dev/gba0 2>&1)"
+insmod /lib/modules/gba.ko ivshmem=1; udevadm settle --timeout=60
+ls -ln /dev/gba0 | sed 's/^/GUEST: reloaded: /'
+rmmod gba
 echo "GUEST: done"
 poweroff -f
 INIT
-VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team" "$suite" "$member"
-
-passed=0 failed=0
-check() { # check NAME CONDITION...: one line per check, counted.
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "kernel: FAILED: $name"
-    fi
-}
+# The users: alice and bob in group gba (kernel_test --as gives them 990), carol not.
+printf 'root:x:0:0:root:/:/bin/sh\nalice:x:1001:990::/tmp:/bin/sh\nbob:x:1002:990::/tmp:/bin/sh\ncarol:x:1003:1003::/tmp:/bin/sh\n' >"$work/passwd"
+printf 'root:x:0:\ngba:x:990:alice,bob\ncarol:x:1003:\n' >"$work/group"
+VM_EXTRA_MODULES="$ko" \
+    VM_EXTRA_FILES="$repo/driver/99-gba.rules:/etc/udev/rules.d/99-gba.rules $work/passwd:/etc/passwd $work/group:/etc/group" \
+    vm_initramfs "$work/initramfs.gz" "$work/init" "$work/kernel_test" "$gba" "$team" "$suite" "$member" "$(command -v udevadm)"
 
 fabric=$work/fabric
 "$gba" sim create --ports 1 --per-port-windows --guest-ram 256M --path "$fabric" >/dev/null
@@ -174,7 +221,13 @@ grep -a 'GUEST: ' "$log" | sed 's/^GUEST: /kernel: guest: /'
 has() { grep -aq -- "$1" "$log"; }
 check "gba.ko loads (ivshmem=1)" has "GUEST: insmod rc=0"
 check "the driver bound the port as /dev/gba0" has "GUEST: dmesg: .*/dev/gba0: GBA port 0"
-check "/dev/gba0 is root's only before the rule" has "GUEST: before the rule: crw-------"
+check "the module loaded is DKMS's (version $ver)" grep -aEq "GUEST: loaded version ${ver//./\\.}\s*\$" "$log"
+check "/dev/gba0 is root's only before the rule" grep -aEq "GUEST: before the rule: crw------- +1 0 +0 " "$log"
+check "systemd-udevd runs in the guest" has "GUEST: udevd rc=0"
+check "udev settled" has "GUEST: settle rc=0"
+check "udev's 99-gba.rules made /dev/gba0 root:gba (990) 0660" grep -aEq "GUEST: after udev: crw-rw---- +1 0 +990 " "$log"
+check "rmmod removed the node" has "GUEST: after rmmod: ls: /dev/gba0: No such file or directory"
+check "and udev gave the new node of a module loaded while udevd runs the same" grep -aEq "GUEST: reloaded: crw-rw---- +1 0 +990 " "$log"
 check "carol (not in group gba) cannot open it" has "GUEST: carol: kernel_test: open /dev/gba0: Permission denied"
 check "both teams held their groups at once" has "GUEST: during: claim g=1 uid=1001 .* files=2"
 check "bob's team held group 2 meanwhile" has "GUEST: during: claim g=2 uid=1002 .* files=2"
@@ -255,7 +308,7 @@ for r in \$(seq $rounds); do
 done
 poweroff -f
 INIT
-    VM_EXTRA_MODULES="$work/driver/gba.ko" vm_initramfs "$work/initramfs-compare.gz" "$work/init-compare" "$member"
+    VM_EXTRA_MODULES="$ko" vm_initramfs "$work/initramfs-compare.gz" "$work/init-compare" "$member"
     local clog=$work/compare.log
     timeout 600 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 1 \
         -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs-compare.gz" \

@@ -42,6 +42,7 @@ VM_MODULES="uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio
 # vm_initramfs OUT.gz INIT_SCRIPT BINARY...: busybox, the modules, the binaries (into /bin)
 # with their libraries, and INIT_SCRIPT as /init. $VM_EXTRA_MODULES: more .ko files (paths)
 # copied into /lib/modules beside them (tests/vm/kernel.sh's gba.ko), loaded by the init script.
+# $VM_EXTRA_FILES: more files, each SOURCE:GUEST_PATH (kernel.sh's udev rule, /etc/group).
 vm_initramfs() {
     local out=$1 init_script=$2 root
     shift 2
@@ -53,6 +54,7 @@ vm_initramfs() {
         find "$vm_kdir/modules" -name "${m//-/[-_]}.ko*" -exec cp {} "$root/lib/modules/" \;
     done
     for m in ${VM_EXTRA_MODULES:-}; do cp "$m" "$root/lib/modules/"; done
+    for m in ${VM_EXTRA_FILES:-}; do mkdir -p "$root$(dirname "${m#*:}")" && cp "${m%%:*}" "$root${m#*:}"; done
     local bin lib
     for bin in "$@"; do
         cp "$bin" "$root/bin/"
