@@ -227,6 +227,101 @@ fn per_port_windows_and_guest_ram_files_are_created_opened_and_destroyed() {
     );
 }
 
+/// `gba` with `GBA_SHARED_GROUP` naming this process's own group (a new file's group).
+fn gba_under_own_group(args: &[&str]) -> Output {
+    let probe = tempfile::NamedTempFile::new().unwrap();
+    let gid = std::os::unix::fs::MetadataExt::gid(&probe.as_file().metadata().unwrap());
+    Command::new(env!("CARGO_BIN_EXE_gba"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("GBA_SHARED_GROUP", gid.to_string())
+        .env_remove("GBA_DEVICE")
+        .env_remove("GBA_SIM_FABRIC")
+        .output()
+        .expect("the gba binary runs")
+}
+
+/// Under a configured group a virtual machine's files (mapped by QEMU by path, so files any
+/// member could truncate) are refused before anything is made, each layout by name; and a
+/// window file the group may write, found in a fabric made before, is refused at open.
+#[test]
+fn files_for_virtual_machines_are_refused_under_a_configured_group() {
+    let dir = shm_dir();
+    for (extra, what) in [
+        (
+            &["--per-port-windows"][..],
+            "fabric: window files per port (",
+        ),
+        (&["--guest-ram", "1M"][..], "fabric: guest RAM files ("),
+        (
+            &["--per-port-windows", "--guest-ram", "1M"][..],
+            "fabric: window files per port and guest RAM files (",
+        ),
+    ] {
+        let fabric = dir.path().join("refused");
+        let path = fabric.to_str().unwrap();
+        let args = [
+            &["sim", "create", "--ports", "2"][..],
+            extra,
+            &["--path", path],
+        ]
+        .concat();
+        let out = gba_under_own_group(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {err}");
+        assert!(
+            err.contains(what)
+                && err.contains("under a configured group")
+                && err.contains("unset GBA_SHARED_GROUP"),
+            "{extra:?}: {err}"
+        );
+        assert!(!fabric.exists(), "{extra:?}: nothing is made");
+    }
+    // The plain layout is still made under the group (its memory is System V segments).
+    let plain = dir.path().join("plain");
+    let out = gba_under_own_group(&[
+        "sim",
+        "create",
+        "--ports",
+        "2",
+        "--path",
+        plain.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = gba(&["sim", "destroy", "--path", plain.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    // A single-user VM fabric whose window someone made group-writable: refused at open.
+    let fabric = dir.path().join("vm");
+    let path = fabric.to_str().unwrap();
+    let out = gba(&[
+        "sim",
+        "create",
+        "--ports",
+        "2",
+        "--per-port-windows",
+        "--path",
+        path,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let window = fabric.join("window-1");
+    std::fs::set_permissions(&window, std::os::unix::fs::PermissionsExt::from_mode(0o660)).unwrap();
+    let device = gba_hal::DeviceAddress::sim(path, 0).to_string();
+    let out = gba_under_own_group(&["dump", "--device", &device]);
+    let err = text(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(window.to_str().unwrap()) && err.contains("may truncate"),
+        "{err}"
+    );
+    // Made the owner's alone again, it is opened as before.
+    std::fs::set_permissions(&window, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let out = gba(&["dump", "--device", &device]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = gba(&["sim", "destroy", "--path", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
 #[test]
 fn a_bad_guest_ram_size_is_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -60,6 +60,13 @@ pub enum Error {
     )]
     TooManyOpeners { port: usize, max: usize },
 
+    /// Files for virtual machines asked for under a configured group (`GBA_SHARED_GROUP`):
+    /// QEMU maps them by path, so a member of the group could truncate them under another.
+    #[error(
+        "cannot make a fabric: {what} (for virtual machines) are refused under a configured group (GBA_SHARED_GROUP names gid {gid}): QEMU maps them by path, so any member of the group could truncate them under another member's guest (SIGBUS) or its release flags; a fabric for virtual machines is single-user: unset GBA_SHARED_GROUP to make it in your own runtime directory"
+    )]
+    VmFilesUnderGroup { what: &'static str, gid: u32 },
+
     /// A fabric file or directory refused by the shared-memory checks (another user's, a
     /// symbolic link, writable by others, of the wrong size …), or a file operation on one.
     #[error(transparent)]

@@ -76,6 +76,7 @@ impl Fabric {
         }
         let quota = creator_quota()?;
         let policy = Policy::from_env()?;
+        crate::vm::check_single_user(&options, &policy)?;
         if dir.symlink_metadata().is_ok() {
             // Someone else's directory (or one others can write) is refused by name before
             // anything in it is looked at: "a fabric exists, use it" would hand the caller's

@@ -28,6 +28,29 @@ pub fn guest_ram_file(dir: &Path, p: usize) -> PathBuf {
     dir.join(format!("guest-{p}.ram"))
 }
 
+/// Refuses to lay out files for virtual machines under a configured group
+/// ([`GROUP_ENV`](gba_hal::shared::GROUP_ENV)): a virtual machine's fabric is single-user.
+///
+/// Under a group every other memory of a fabric is a System V segment, which no member can
+/// resize. A window or guest RAM file cannot be one: QEMU (`memory-backend-file`) and a UIO
+/// resource file map them by path, so they must be files, and a file the group may write is a
+/// file any member may truncate under another member's QEMU or stepper (SIGBUS), or shrink
+/// under the release flags the switch writes into guest RAM. Sealed memory (a memfd that
+/// nobody can resize) would reach QEMU only through a descriptor handed over by a broker that
+/// owns it; none exists, so the layout is refused instead (docs/design/vm.md).
+pub(crate) fn check_single_user(options: &crate::CreateOptions, policy: &Policy) -> Result<()> {
+    let Some(gid) = policy.group else {
+        return Ok(());
+    };
+    let asked = match (options.per_port_windows, options.guest_ram.is_some()) {
+        (false, false) => return Ok(()),
+        (true, false) => "window files per port",
+        (false, true) => "guest RAM files",
+        (true, true) => "window files per port and guest RAM files",
+    };
+    Err(Error::VmFilesUnderGroup { what: asked, gid })
+}
+
 /// Whether `name` is a file that [`crate::Fabric::destroy`] removes besides the three of
 /// [`crate::layout`]: a window or guest RAM file.
 pub(crate) fn is_vm_file(name: &str) -> bool {
@@ -56,7 +79,8 @@ impl Windows {
     ) -> Result<Windows> {
         // The one `windows` file only this library maps: a segment under a configured group,
         // like the fabric's other memory. Per-port window files are QEMU's and a UIO
-        // resource file's (mapped by path), so they stay files.
+        // resource file's (mapped by path), so they stay files, and are made only without a
+        // configured group (`check_single_user`).
         if !per_port {
             let file = SharedFile::create(&dir.join(l::WINDOWS_FILE), ports * WINDOW_SIZE, policy)?;
             return Ok(Windows::One(file));
@@ -84,7 +108,7 @@ impl Windows {
         (0..ports)
             .map(|p| {
                 let path = window_file(dir, p);
-                Ok(SharedFile::open_file(
+                Ok(SharedFile::open(
                     &path,
                     Size::Exact(WINDOW_FILE_SIZE),
                     policy,
@@ -131,7 +155,7 @@ impl GuestRam {
 
     /// The guest RAM file at `path`, whatever its size (a whole number of pages).
     pub(crate) fn open(path: &Path, policy: &Policy) -> Result<GuestRam> {
-        let file = SharedFile::open_file(path, Size::Between(4096, usize::MAX), policy)?;
+        let file = SharedFile::open(path, Size::Between(4096, usize::MAX), policy)?;
         let size = file.len() as u64;
         to_len(path, size)?;
         Ok(GuestRam::new(file, size))
