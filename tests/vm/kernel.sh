@@ -35,7 +35,11 @@
 #   second guest, behind intel-iommu in passthrough mode, that runs R alternating rounds of
 #   GBA_KERNEL_COMPARE_EPISODES (default 2000) barriers of examples/vm_member over the same
 #   port bound to gba.ko, uio_pci_generic and vfio-pci in turn, and report each path's minimum
-#   and median: a measurement, no check).
+#   and median: a measurement, no check), GBA_KERNEL_COMM=R (then boot a guest that runs R
+#   alternating rounds of OpenMPI jobs measuring communicator creation, MPI_Comm_dup + 0, 1, 10
+#   barriers + MPI_Comm_free with coll/gba_barrier against OpenMPI's own, over the port bound to
+#   gba.ko, uio_pci_generic and vfio-pci in turn: a measurement; needs the component built,
+#   GBA_OMPI_BUILD names another build).
 # Exit 0 every check passed, 1 one failed, 77 QEMU cannot run here (one line says why).
 # Bounded: the guest is killed after 300 s.
 set -euo pipefail
@@ -328,6 +332,63 @@ INIT
     done
 }
 if [ -n "${GBA_KERNEL_COMPARE:-}" ]; then compare "$GBA_KERNEL_COMPARE"; fi
+
+# Communicator creation over each path: OpenMPI 4.1 jobs of two ranks in one guest (both on the
+# port: host combining), MPI_Comm_dup + 0, 1 or 10 MPI_Barrier + MPI_Comm_free with
+# coll/gba_barrier against OpenMPI's own communicator in the same job (bench_barrier's
+# communicator rows, teams formed at their first barrier), the port rebound between the three
+# drivers every round. The guest runs the host's own OpenMPI and builds: the host's root is
+# shared read-only over 9p and the jobs run chrooted into it.
+comm() {
+    local rounds=$1 build=${GBA_OMPI_BUILD:-$repo/runtimes/openmpi/build} path
+    [ -x "$build/bench_barrier" ] && [ -e "$build/mca_coll_gba_barrier.so" ] ||
+        { echo "kernel: comm: build the OpenMPI component first (runtimes/openmpi/test.sh, or make -C runtimes/openmpi all tests)"; return 0; }
+    # OpenMPI's default component path plus the build (runtimes/openmpi/ompi_env.sh).
+    path=$(. "$repo/runtimes/openmpi/ompi_env.sh" && gba_ompi_env "$build" /unused && echo "$OMPI_MCA_mca_base_component_path")
+    cat > "$work/init-comm" <<INIT
+$VM_INIT_PRELUDE
+insmod /lib/modules/gba.ko ivshmem=1
+rebind() { # rebind DRIVER
+    [ -e /sys/bus/pci/devices/\$bdf/driver ] && echo \$bdf > /sys/bus/pci/devices/\$bdf/driver/unbind
+    echo \$1 > /sys/bus/pci/devices/\$bdf/driver_override
+    echo \$bdf > /sys/bus/pci/drivers_probe
+}
+mkdir -p /host && mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host || echo "GUEST: comm: no 9p root"
+mount -t proc proc /host/proc; mount -t sysfs sys /host/sys; mount -t devtmpfs dev /host/dev
+mount -t tmpfs shm /host/dev/shm; mount -t tmpfs tmp /host/tmp; mount -t tmpfs -o mode=0755 run /host/run
+ifconfig lo 127.0.0.1 up; hostname gba-guest
+job() { # job PATH-NAME DEVICE FORM_AFTER
+    chroot /host env -i PATH=/usr/bin:/bin HOME=/tmp GBA_VFIO_IOVA=physical GBA_BENCH_COMM_ONLY=1 \\
+        OMPI_MCA_mca_base_component_path=$path OMPI_MCA_coll_gba_barrier_device_path=\$2 \\
+        OMPI_MCA_coll_gba_barrier_form_after=\$3 OMPI_MCA_btl=self,vader OMPI_MCA_plm_rsh_agent=false \\
+        mpirun --allow-run-as-root --oversubscribe -np 2 -x GBA_VFIO_IOVA -x GBA_BENCH_COMM_ONLY \\
+        $build/bench_barrier 100 2 2>&1 | sed "s/^/GUEST: comm \$r \$1 form_after=\$3: /"
+}
+for r in \$(seq $rounds); do
+    # form_after 1: every team formed at its first barrier (a formation's cost); 0: the
+    # automatic choice (this one-node communicator forms at its 64th, so dup + 1 or 10 stay
+    # in software)
+    for f in 1 0; do
+        rebind gba; job kernel /dev/gba0 \$f
+        rebind uio_pci_generic; job uio /dev/uio0 \$f
+        rebind vfio-pci; job vfio vfio:\$bdf \$f
+    done
+done
+poweroff -f
+INIT
+    VM_EXTRA_MODULES="$ko" vm_initramfs "$work/initramfs-comm.gz" "$work/init-comm"
+    local clog=$work/comm.log
+    timeout 1800 qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 2 \
+        -nographic -no-reboot -kernel "$vm_kdir/vmlinuz" -initrd "$work/initramfs-comm.gz" \
+        -append "console=ttyS0 quiet panic=-1 no_timer_check intel_iommu=on iommu=pt" -device intel-iommu \
+        -object memory-backend-file,id=ram0,mem-path="$fabric/guest-0.ram",size=256M,share=on \
+        -object memory-backend-file,id=gba0,mem-path="$fabric/window-0",size=512K,share=on \
+        -device ivshmem-plain,memdev=gba0 \
+        -fsdev local,id=hostroot,path=/,security_model=none,readonly=on \
+        -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot > "$clog" 2>&1 || true
+    grep -a 'GUEST: comm' "$clog" | sed 's/^GUEST: /kernel: /'
+}
+if [ -n "${GBA_KERNEL_COMM:-}" ]; then comm "$GBA_KERNEL_COMM"; fi
 
 if [ "$failed" != 0 ]; then
     echo "kernel: the guest's log:"
