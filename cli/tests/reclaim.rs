@@ -209,3 +209,35 @@ fn reclaim_names_what_it_cannot_open() {
     assert_eq!(bad.status.code(), Some(1), "{said}");
     assert!(said.starts_with("error: "), "{said}");
 }
+
+/// On the simulator any port reaches the whole fabric's host state: `gba reclaim` on port 0
+/// resets a dead claim that a killed job left on port 1.
+#[test]
+fn reclaim_on_a_simulator_port_frees_the_other_ports_dead_claims() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("fabric");
+    let fabric = std::sync::Arc::new(Fabric::create(&dir, 2).unwrap());
+    let planter = Device::new(gba_sim::SimBackend::attach(fabric.clone(), 1).unwrap()).unwrap();
+    let members: MemberSet = [1].into_iter().collect();
+    let planted = planter
+        .claim(GroupConfig::new(5, members).timeout(Some(Duration::from_secs(60))))
+        .unwrap();
+    // A killed job's claim: the record names a process that has exited.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = u64::from(gone.id());
+    gone.wait().unwrap();
+    fabric.set_group_owner(1, 5, Some(dead));
+
+    let address = format!("sim:{}#0", dir.display());
+    let out = gba(&["reclaim", "--device", &address], root.path(), root.path());
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains(&format!("reset g5 on port 1: pid {dead} (dead)")),
+        "{said}"
+    );
+    assert_eq!(fabric.group_owner(1, 5), None, "{said}");
+    assert!(!planted.snapshot().enabled_here, "{said}");
+    // Its claim was taken over: the planter's drop finds nothing of it to leave.
+    drop(planted);
+}
