@@ -91,7 +91,7 @@ impl<B: Backend> Device<B> {
         let host = self.backend.host();
         let (held, dead) = host.claim_sets();
         if dead & all != 0 {
-            self.reclaim_here(dead & all, &mut |_| {});
+            self.reclaim_here(dead & all, None);
         }
         let claimed = self.claimed.load(Ordering::Acquire);
         let mut busy = self.regs.global().groups_busy().get();
@@ -124,7 +124,7 @@ impl<B: Backend> Device<B> {
         let host = self.backend.host();
         let (_, dead) = host.claim_sets();
         if dead & all != 0 {
-            self.reclaim_here(dead & all, each);
+            self.reclaim_here(dead & all, Some(&mut *each));
         }
         host.reclaim_other_ports(all, each);
     }
@@ -146,17 +146,20 @@ impl<B: Backend> Device<B> {
     }
 
     /// Takes over each of `dead`'s claims (bit g) whose processes are all dead, resets the
-    /// group on this port and frees the claim, calling `each` with it.
-    fn reclaim_here(&self, dead: u32, each: &mut dyn FnMut(&Reclaimed)) {
+    /// group on this port and frees the claim, calling `each` (if any) with it.
+    fn reclaim_here(&self, dead: u32, mut each: Option<&mut dyn FnMut(&Reclaimed)>) {
         let host = self.backend.host();
         // Who held each claim, read before the take-over (which overwrites the record), for
-        // `each`: one report per claim that is not free.
+        // `each`: one report per claim that is not free (each costing a liveness check, so
+        // only when someone asks).
         let mut named = [(0u64, None); 32];
-        host.claims(&mut |c| {
-            if let Some(slot) = named.get_mut(c.group) {
-                *slot = (c.pid, c.uid);
-            }
-        });
+        if each.is_some() {
+            host.claims(&mut |c| {
+                if let Some(slot) = named.get_mut(c.group) {
+                    *slot = (c.pid, c.uid);
+                }
+            });
+        }
         for g in (0..32).filter(|g| dead & (1 << g) != 0) {
             if !host.take_dead(g) {
                 continue; // taken meanwhile by a live process, which resets it itself
@@ -171,13 +174,15 @@ impl<B: Backend> Device<B> {
                 !regs.control().is_set(CONTROL::RESET)
             });
             host.release(g);
-            let (pid, uid) = named[g];
-            each(&Reclaimed {
-                port: self.identity.port,
-                group: g,
-                pid,
-                uid,
-            });
+            if let Some(each) = each.as_mut() {
+                let (pid, uid) = named[g];
+                each(&Reclaimed {
+                    port: self.identity.port,
+                    group: g,
+                    pid,
+                    uid,
+                });
+            }
         }
     }
 
