@@ -80,12 +80,13 @@ impl<B: Backend> Device<B> {
     /// runs no clean-up) is reset on this port and its claim freed first, as the dead
     /// process's own drop would have done: otherwise it stayed enabled, busy switch-wide, and
     /// no team would ever pick it again. Then a group still busy switch-wide that nobody holds
-    /// here is offered to the arbiter's [`reclaim_other_ports`](crate::HostArbiter::reclaim_other_ports):
-    /// on the simulator, whose fabric holds every port's host state, the dead claims of the
-    /// other ports are taken over and reset too, so a killed job's group on ports 0, 1 and 2
-    /// is free again for a team on ports 0 and 1. On hardware each host sweeps its own port
-    /// (here, or with `gba reclaim` in a job's epilog); the group is free once every port it
-    /// was on has been swept (or claimed again).
+    /// here is offered to the arbiter's
+    /// [`reclaim_other_ports`](crate::HostArbiter::reclaim_other_ports): on the simulator,
+    /// whose fabric holds every port's host state, the dead claims of the other ports are
+    /// taken over and reset too, so a killed job's group on ports 0, 1 and 2 is free again for
+    /// a team on ports 0 and 1. On hardware each host sweeps its own port (here, or with `gba
+    /// reclaim` in a job's epilog); the group is free once every port it was on has been swept
+    /// (or claimed again).
     pub fn free_groups(&self) -> GroupSet {
         let all = self.all_groups();
         let host = self.backend.host();
@@ -113,8 +114,9 @@ impl<B: Backend> Device<B> {
     /// way), and frees the claim, calling `each` with what it reset: the dead claimant's pid
     /// and uid as the claim named them. Where the arbiter reaches the switch's other ports
     /// (the simulator), their dead claims of any group are reclaimed too
-    /// ([`HostArbiter::reclaim_other_ports`](crate::HostArbiter::reclaim_other_ports)). A live claim is never touched: each take-over
-    /// is the claim word's compare-exchange against the dead claimant's.
+    /// ([`HostArbiter::reclaim_other_ports`](crate::HostArbiter::reclaim_other_ports)). A live
+    /// claim is never touched: each take-over is the claim word's compare-exchange against the
+    /// dead claimant's.
     ///
     /// What [`free_groups`](Self::free_groups) does on the way, for a tool that frees a
     /// killed job's groups when no other job follows on the node (`gba reclaim`, a Slurm

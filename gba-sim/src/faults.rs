@@ -192,12 +192,12 @@ impl Fabric {
         outcome
     }
 
-    /// Port `port`'s side of [`HostArbiter::reclaim_other_ports`](gba_hal::HostArbiter::reclaim_other_ports):
-    /// on every other port of the fabric, each claim of `groups` (bit g) that only dead
-    /// processes hold is taken over (the claim word's compare-exchange against the dead
-    /// claimant's, as a claim's take-over is), its group RESET on that port; one step takes
-    /// the resets in, and only then are the claims freed and `each` called. A live claim, or
-    /// one a live process takes between our reading and our compare-exchange, is untouched.
+    /// Port `port`'s side of `HostArbiter::reclaim_other_ports`: on every other port of the
+    /// fabric, each claim of `groups` (bit g) that only dead processes hold is taken over (the
+    /// claim word's compare-exchange against the dead claimant's, as a claim's take-over is),
+    /// its group RESET on that port; one step takes the resets in, and only then are the
+    /// claims freed and `each` called. A live claim, or one a live process takes between our
+    /// reading and our compare-exchange, is untouched.
     ///
     /// What `Device::free_groups` asks a port's arbiter for: a killed job's group on ports
     /// 0, 1 and 2 would otherwise stay enabled on port 2, busy switch-wide, until someone
