@@ -200,6 +200,18 @@ fn reclaim_names_what_it_cannot_open() {
         said.starts_with("error: cannot reclaim: ") && said.contains("uio9"),
         "{said}"
     );
+    // The kernel path (no driver loaded here): named too.
+    let kernel = gba(
+        &["reclaim", "--device", "/dev/gba9"],
+        root.path(),
+        root.path(),
+    );
+    let said = text(&kernel);
+    assert_eq!(kernel.status.code(), Some(1), "{said}");
+    assert!(
+        said.starts_with("error: cannot reclaim: ") && said.contains("/dev/gba9"),
+        "{said}"
+    );
     let bad = gba(
         &["reclaim", "--device", "nonsense"],
         root.path(),
@@ -207,7 +219,10 @@ fn reclaim_names_what_it_cannot_open() {
     );
     let said = text(&bad);
     assert_eq!(bad.status.code(), Some(1), "{said}");
-    assert!(said.starts_with("error: "), "{said}");
+    assert!(
+        said.starts_with("error: ") && said.contains("nonsense"),
+        "{said}"
+    );
 }
 
 /// On the simulator any port reaches the whole fabric's host state: `gba reclaim` on port 0
