@@ -2,6 +2,7 @@
 
 mod bench;
 mod dump;
+mod reclaim;
 mod rtl;
 mod scale;
 mod sim;
@@ -108,6 +109,10 @@ enum Command {
     },
     /// Every register of a device port (or of one group) decoded into fields and values.
     Dump(dump::DumpArgs),
+    /// Take over and reset every group of a port whose claimants are all dead (a killed
+    /// job's, on UIO and VFIO; a Slurm epilog runs it): prints what it reset, and the claims
+    /// left (live ones are not touched).
+    Reclaim(reclaim::ReclaimArgs),
     /// The register block's RTL (SystemVerilog, APB4) by PeakRDL-regblock from the spec's
     /// SystemRDL, linted by Verilator (`pip install peakrdl-regblock`, `apt-get install
     /// verilator`).
@@ -254,6 +259,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::BenchMember(args) => bench::member(args),
         Command::Dump(args) => dump::run(args),
+        Command::Reclaim(args) => reclaim::run(args),
         Command::Scale(args) => scale::run(args),
     }
 }

@@ -4,36 +4,13 @@
 //! (as `gba-barrier/tests/uio_host.rs` lays it out); VFIO's backend holds the same
 //! `SegmentArbiter`, which needs a kernel's VFIO to open (the VM cluster's guests).
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::Command;
 
 use gba_hal::backends::UioBackend;
 use gba_hal::{Backend, Claim, MemberSet};
-use gba_sim::vm::{guest_ram_file, window_file};
 use gba_sim::{CreateOptions, Fabric};
-
-/// Port `p`'s UIO device in a fake sysfs under `root`: `root/dev/uioP`, its window the
-/// fabric's `window-P`, its DMA map (map 1) the port's guest RAM from one page on.
-fn fake_uio(root: &Path, fabric: &Path, p: usize) -> (PathBuf, PathBuf) {
-    let name = format!("uio{p}");
-    let sysfs = root.join("sysfs");
-    for (map, size, addr) in [(0, 0x100, 0xfe00_0000u64), (1, 0x2000, 0x1000)] {
-        let dir = sysfs.join(format!("{name}/maps/map{map}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("size"), format!("{size:#x}\n")).unwrap();
-        std::fs::write(dir.join("addr"), format!("{addr:#x}\n")).unwrap();
-    }
-    std::fs::create_dir_all(sysfs.join(format!("{name}/device"))).unwrap();
-    std::os::unix::fs::symlink(
-        window_file(fabric, p),
-        sysfs.join(format!("{name}/device/resource2")),
-    )
-    .unwrap();
-    std::fs::create_dir_all(root.join("dev")).unwrap();
-    let device = root.join("dev").join(&name);
-    std::os::unix::fs::symlink(guest_ram_file(fabric, p), &device).unwrap();
-    (device, sysfs)
-}
 
 #[test]
 fn dump_shows_the_claims_of_a_uio_port() {
@@ -44,7 +21,7 @@ fn dump_shows_the_claims_of_a_uio_port() {
         guest_ram: Some(0x10000),
     };
     Fabric::create_with(&fabric, 1, options).unwrap();
-    let (device, sysfs) = fake_uio(root.path(), &fabric, 0);
+    let (device, sysfs) = common::fake_uio(root.path(), &fabric, 0);
     let segments = root.path().join("segments");
     std::fs::create_dir(&segments).unwrap();
 

@@ -128,6 +128,13 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.free_groups())
     }
 
+    /// See [`gba_hal::Device::reclaim_dead`]: takes over and resets this port's groups whose
+    /// claims only dead processes hold (on the simulator, the other ports' too), and says
+    /// what it reset.
+    pub fn reclaim_dead(&self) -> Vec<gba_hal::Reclaimed> {
+        on_device!(&self.inner.device, d => d.reclaim_dead())
+    }
+
     /// Lets the device make progress (steps the simulator; nothing on hardware).
     pub fn progress(&self) {
         on_device!(&self.inner.device, d => d.progress())

@@ -306,6 +306,38 @@ fn killed_then_next(mode: &str, ports: [usize; 2], stages: [&str; 2], next: Next
     team_job(&fabric, &dir.path().join("oob-next"));
 }
 
+/// A job on ports 0, 1 and 2 killed after forming; the next team is on ports 0 and 1 only,
+/// and nobody opens port 2 again. Their free_groups must take over and reset port 2's dead
+/// claim too (the simulator's fabric holds every port's host state). Before, port 2 kept group
+/// 0 enabled, GROUPS_BUSY kept it busy switch-wide, and no team on ports 0 and 1 picked it
+/// again until someone ran `gba sim fault reclaim` or opened port 2.
+#[test]
+fn killed_on_three_ports_then_a_team_on_two_of_them() {
+    let (dir, fabric) = common::fabric(3);
+    let oob = dir.path().join("oob-killed");
+    std::fs::create_dir(&oob).unwrap();
+    let mut members: Vec<Member> = (0..3)
+        .map(|r| Member::spawn("team", &fabric, r, r as u32, 3, &oob))
+        .collect();
+    for m in &mut members {
+        m.reach("formed");
+    }
+    drop(members);
+    groups_free_again(&fabric, &[0, 1]);
+    let port2 = AnyDevice::open(&DeviceAddress::sim(&fabric, 2)).unwrap();
+    let there = port2.snapshot(0).unwrap();
+    assert!(
+        !there.enabled_here,
+        "group 0 still enabled on port 2: {there:?}"
+    );
+    assert_eq!(
+        port2.host_claims(),
+        Vec::new(),
+        "port 2's dead claim is freed"
+    );
+    team_job(&fabric, &dir.path().join("oob-next"));
+}
+
 /// Both ports' winners joined group 0 on the switch (for members 0, 1, 2; port 2 never
 /// comes) and wait for READY, their claims CLAIMING.
 #[test]

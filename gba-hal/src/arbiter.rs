@@ -67,6 +67,18 @@ pub trait HostArbiter: Send + Sync {
         false
     }
 
+    /// Takes over and resets the dead claims of `groups` (bit g: group g) on the switch's
+    /// *other* ports, where this arbiter reaches their host state and registers: for each
+    /// claim there that only dead processes hold, the same atomic take-over as
+    /// [`take_dead`](Self::take_dead) (a compare-exchange of the claim word against the dead
+    /// claimant's, so a claim a live process has just taken is never touched), then RESET of
+    /// the group on that port, then the claim freed; `each` is called with each. The
+    /// default: none, as for every hardware arbiter (UIO, VFIO, the kernel driver), which
+    /// reaches its own port only. The simulator's reaches every port of its fabric, so
+    /// [`Device::free_groups`](crate::Device::free_groups) there frees a killed job's group
+    /// on the ports the next team does not use too.
+    fn reclaim_other_ports(&self, _groups: u32, _each: &mut dyn FnMut(&Reclaimed)) {}
+
     /// The host's combining block of a held `group` when the team has more than one process
     /// on this port. `None` for a claim of one process.
     fn combining(&self, group: usize) -> Option<Combining>;
@@ -213,6 +225,35 @@ impl fmt::Display for ClaimReport {
             write!(f, " team {key:#x}")?;
         }
         write!(f, " joined {}/{}", self.joined, self.local)
+    }
+}
+
+/// A claim only dead processes held, taken over and reset by
+/// [`Device::reclaim_dead`](crate::Device::reclaim_dead) (or
+/// [`HostArbiter::reclaim_other_ports`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reclaimed {
+    /// The port the group was reset on (its PORT_ID).
+    pub port: usize,
+    pub group: usize,
+    /// The dead claimant's pid, in its own PID namespace, as the claim record named it.
+    pub pid: u64,
+    /// Its uid as the record named it (`None`: not recorded).
+    pub uid: Option<u32>,
+}
+
+/// `g3 on port 2: pid 4242 (dead) uid 1000`.
+impl fmt::Display for Reclaimed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "g{} on port {}: pid {} (dead)",
+            self.group, self.port, self.pid
+        )?;
+        if let Some(uid) = self.uid {
+            write!(f, " uid {uid}")?;
+        }
+        Ok(())
     }
 }
 

@@ -7,6 +7,7 @@ use gba_pac::common::Scoped;
 use gba_pac::group::CONTROL;
 use gba_pac::tock_registers::interfaces::Readable;
 
+use crate::arbiter::Reclaimed;
 use crate::backend::{Access, Backend};
 use crate::config::GroupConfig;
 use crate::diag::GroupSnapshot;
@@ -78,25 +79,89 @@ impl<B: Backend> Device<B> {
     /// A group whose claim on this port only dead processes hold (a job killed with SIGKILL
     /// runs no clean-up) is reset on this port and its claim freed first, as the dead
     /// process's own drop would have done: otherwise it stayed enabled, busy switch-wide, and
-    /// no team would ever pick it again. Each port's processes reset their own port's share;
-    /// the group is free once every port it was on has been swept (or claimed again).
+    /// no team would ever pick it again. Then a group still busy switch-wide that nobody holds
+    /// here is offered to the arbiter's
+    /// [`reclaim_other_ports`](crate::HostArbiter::reclaim_other_ports): on the simulator,
+    /// whose fabric holds every port's host state, the dead claims of the other ports are
+    /// taken over and reset too, so a killed job's group on ports 0, 1 and 2 is free again for
+    /// a team on ports 0 and 1. On hardware each host sweeps its own port (here, or with `gba
+    /// reclaim` in a job's epilog); the group is free once every port it was on has been swept
+    /// (or claimed again).
     pub fn free_groups(&self) -> GroupSet {
-        let all = match self.identity.max_groups {
+        let all = self.all_groups();
+        let host = self.backend.host();
+        let (held, dead) = host.claim_sets();
+        if dead & all != 0 {
+            self.reclaim_here(dead & all, None);
+        }
+        let claimed = self.claimed.load(Ordering::Acquire);
+        let mut busy = self.regs.global().groups_busy().get();
+        // Only a group busy switch-wide and held by nobody here can be stuck on another port
+        // by a dead claim; the other groups cost nothing here.
+        let elsewhere = busy & all & !held & !claimed;
+        if elsewhere != 0 {
+            let mut reset = false;
+            host.reclaim_other_ports(elsewhere, &mut |_| reset = true);
+            if reset {
+                busy = self.regs.global().groups_busy().get();
+            }
+        }
+        GroupSet(all & !busy & !held & !claimed)
+    }
+
+    /// Takes over and resets every group of this port whose claim only dead processes hold
+    /// (or another user holds beyond the port's quota, which a claim would take over the same
+    /// way), and frees the claim, calling `each` with what it reset: the dead claimant's pid
+    /// and uid as the claim named them. Where the arbiter reaches the switch's other ports
+    /// (the simulator), their dead claims of any group are reclaimed too
+    /// ([`HostArbiter::reclaim_other_ports`](crate::HostArbiter::reclaim_other_ports)). A live
+    /// claim is never touched: each take-over is the claim word's compare-exchange against the
+    /// dead claimant's.
+    ///
+    /// What [`free_groups`](Self::free_groups) does on the way, for a tool that frees a
+    /// killed job's groups when no other job follows on the node (`gba reclaim`, a Slurm
+    /// epilog). An arbiter that frees dead claims itself (the kernel driver) has none.
+    pub fn reclaim_dead_with(&self, each: &mut dyn FnMut(&Reclaimed)) {
+        let all = self.all_groups();
+        let host = self.backend.host();
+        let (_, dead) = host.claim_sets();
+        if dead & all != 0 {
+            self.reclaim_here(dead & all, Some(&mut *each));
+        }
+        host.reclaim_other_ports(all, each);
+    }
+
+    /// [`reclaim_dead_with`](Self::reclaim_dead_with), collected.
+    #[cfg(feature = "std")]
+    pub fn reclaim_dead(&self) -> Vec<Reclaimed> {
+        let mut list = Vec::new();
+        self.reclaim_dead_with(&mut |r| list.push(*r));
+        list
+    }
+
+    /// Every group of this device (bit g: group g < MAX_GROUPS).
+    fn all_groups(&self) -> u32 {
+        match self.identity.max_groups {
             32.. => u32::MAX,
             n => (1u32 << n) - 1,
-        };
-        let (held, dead) = self.backend.host().claim_sets();
-        if dead & all != 0 {
-            self.reclaim_dead(dead & all);
         }
-        let busy = self.regs.global().groups_busy().get();
-        GroupSet(all & !busy & !held & !self.claimed.load(Ordering::Acquire))
     }
 
     /// Takes over each of `dead`'s claims (bit g) whose processes are all dead, resets the
-    /// group on this port and frees the claim.
-    fn reclaim_dead(&self, dead: u32) {
+    /// group on this port and frees the claim, calling `each` (if any) with it.
+    fn reclaim_here(&self, dead: u32, mut each: Option<&mut dyn FnMut(&Reclaimed)>) {
         let host = self.backend.host();
+        // Who held each claim, read before the take-over (which overwrites the record), for
+        // `each`: one report per claim that is not free (each costing a liveness check, so
+        // only when someone asks).
+        let mut named = [(0u64, None); 32];
+        if each.is_some() {
+            host.claims(&mut |c| {
+                if let Some(slot) = named.get_mut(c.group) {
+                    *slot = (c.pid, c.uid);
+                }
+            });
+        }
         for g in (0..32).filter(|g| dead & (1 << g) != 0) {
             if !host.take_dead(g) {
                 continue; // taken meanwhile by a live process, which resets it itself
@@ -111,6 +176,15 @@ impl<B: Backend> Device<B> {
                 !regs.control().is_set(CONTROL::RESET)
             });
             host.release(g);
+            if let Some(each) = each.as_mut() {
+                let (pid, uid) = named[g];
+                each(&Reclaimed {
+                    port: self.identity.port,
+                    group: g,
+                    pid,
+                    uid,
+                });
+            }
         }
     }
 

@@ -56,7 +56,7 @@ pub mod shared;
 pub use address::{AddressError, DEVICE_ENV, DeviceAddress};
 pub use arbiter::{
     Claim, ClaimReport, ClaimState, DEFAULT_GROUP_QUOTA, Exclusive, HostArbiter, LocalSlot,
-    QUOTA_ENV, Refusal,
+    QUOTA_ENV, Reclaimed, Refusal,
 };
 pub use backend::{Access, Backend, Combining, DmaError, DmaRegion, LocalTeam};
 pub use config::{DEFAULT_CONFIGURE_TIMEOUT, GroupConfig};

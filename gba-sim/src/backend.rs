@@ -27,10 +27,13 @@ pub struct SimBackend {
     host: SimArbiter,
 }
 
-/// The host segment's arbiter, and one thing more a fabric can do: a process that wins a
-/// group's claim first resets that group on every other port where a dead process left it
-/// (see `Fabric::claim_reclaiming`), so that a killed job's half-configured group does not
-/// refuse, or hang, the next job that uses the same group id.
+/// The host segment's arbiter, and what more a fabric can do, every port's host state being
+/// in it: a process that wins a group's claim first resets that group on every other port
+/// where a dead process left it (see `Fabric::claim_reclaiming`), so that a killed job's
+/// half-configured group does not refuse, or hang, the next job that uses the same group id;
+/// and `free_groups` takes over and resets the dead claims of the other ports
+/// (`Fabric::reclaim_other_ports`), so that the group is free again for a team that does not
+/// use every port the dead job did.
 struct SimArbiter {
     inner: SegmentArbiter,
     fabric: Arc<Fabric>,
@@ -71,6 +74,10 @@ impl HostArbiter for SimArbiter {
 
     fn take_dead(&self, group: usize) -> bool {
         self.inner.take_dead(group)
+    }
+
+    fn reclaim_other_ports(&self, groups: u32, each: &mut dyn FnMut(&gba_hal::Reclaimed)) {
+        self.fabric.reclaim_other_ports(self.port, groups, each)
     }
 
     fn combining(&self, group: usize) -> Option<Combining> {

@@ -192,6 +192,59 @@ impl Fabric {
         outcome
     }
 
+    /// Port `port`'s side of `HostArbiter::reclaim_other_ports`: on every other port of the
+    /// fabric, each claim of `groups` (bit g) that only dead processes hold is taken over (the
+    /// claim word's compare-exchange against the dead claimant's, as a claim's take-over is),
+    /// its group RESET on that port; one step takes the resets in, and only then are the
+    /// claims freed and `each` called. A live claim, or one a live process takes between our
+    /// reading and our compare-exchange, is untouched.
+    ///
+    /// What `Device::free_groups` asks a port's arbiter for: a killed job's group on ports
+    /// 0, 1 and 2 would otherwise stay enabled on port 2, busy switch-wide, until someone
+    /// opened port 2 or ran `gba sim fault reclaim`, and a team on ports 0 and 1 never picked
+    /// it again.
+    pub(crate) fn reclaim_other_ports(
+        &self,
+        port: usize,
+        groups: u32,
+        each: &mut dyn FnMut(&gba_hal::Reclaimed),
+    ) {
+        let me = gba_hal::host::process::my_pid();
+        let mut taken = Vec::new();
+        for g in (0..GROUPS.min(32)).filter(|g| groups & (1 << g) != 0) {
+            for p in (0..self.ports()).filter(|&p| p != port) {
+                // A free record, or one of this process (alive), costs no liveness check.
+                if self.group_owner(p, g).is_none_or(|pid| pid == me) {
+                    continue;
+                }
+                let segment = self.host_segment(p);
+                // Who held it, for `each`: read before the take-over overwrites the record.
+                let uid = segment.claim_uid(g);
+                let Some(pid) = segment.take_dead_claim(g) else {
+                    continue; // alive, or taken meanwhile by a live process
+                };
+                self.group_regs(p, g).control().write(CONTROL::RESET::SET);
+                self.control_written(g);
+                taken.push(gba_hal::Reclaimed {
+                    port: p,
+                    group: g,
+                    pid,
+                    uid,
+                });
+            }
+        }
+        if taken.is_empty() {
+            return;
+        }
+        // Reset, then release: the switch takes the resets in before a claim of ours is
+        // freed, so the port's next winner configures a group the dead job has left.
+        self.step();
+        for r in &taken {
+            self.free_claim(r.port, r.group);
+            each(r);
+        }
+    }
+
     /// Resets `group` on `port` if its claim's processes are all dead (or, with `port_dead`,
     /// if the group is enabled there), freeing the dead claim.
     fn reclaim_on(&self, port: usize, group: usize, port_dead: bool) -> Option<Reclaimed> {

@@ -385,6 +385,48 @@ mod claims {
         });
     }
 
+    /// A sweep of a dead claim (`Device::free_groups`, `gba reclaim`, the simulator's
+    /// `reclaim_other_ports`) races a live process that takes the same dead claim over to
+    /// configure the group. The sweep resets the group only after its own take-over won and
+    /// frees only its own CLAIMING, so the live claimant ends holding the claim, and its
+    /// configuration is the last store to the group's CONTROL: the sweep's reset is never
+    /// after it (a sweep that reset whatever it had read as dead could land on it).
+    #[test]
+    fn a_sweep_never_resets_or_frees_a_live_claimants_group() {
+        const RESET: u64 = 0x7e5e7;
+        const CONFIGURED: u64 = 0xc0f;
+        loom::model(|| {
+            let dead = State {
+                generation: 5,
+                state: claim::HELD,
+                joined: 1,
+                pid: DEAD,
+            };
+            let cells = Cells::new(dead.pack());
+            let control = Arc::new(cell(CONFIGURED - 1));
+            let (other, other_control) = (Arc::clone(&cells), Arc::clone(&control));
+            let sweep = loom::thread::spawn(move || {
+                let won = other.record().take(1, 0, 0, &live) == Taken::Won { over_dead: true };
+                if won {
+                    other_control.store(RESET, Ordering::Relaxed);
+                    other.record().free(1);
+                }
+                won
+            });
+            let taken = claim(&cells, 2, 20);
+            assert!(matches!(taken, Taken::Won { .. }), "{taken:?}");
+            control.store(CONFIGURED, Ordering::Relaxed);
+            sweep.join().unwrap();
+            let state = cells.record().state();
+            assert_eq!((state.state, state.pid), (claim::HELD, 2), "{state:?}");
+            assert_eq!(
+                control.load(Ordering::Relaxed),
+                CONFIGURED,
+                "the sweep reset the live claimant's group"
+            );
+        });
+    }
+
     /// A team-mate joins a claim whose claimant (DEAD) died, while another job's process
     /// finds that claim: the joiner registers in the claim's table of local processes before
     /// its join CAS (`claim::JoinSlot`), and the liveness check counts that registration, so

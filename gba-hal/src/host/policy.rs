@@ -44,8 +44,9 @@ impl HostSegment<'_> {
         }
     }
 
-    /// The uid group `g`'s record names, if the group is claimed and the record says one.
-    pub(super) fn claim_uid(&self, g: usize) -> Option<u32> {
+    /// The uid group `g`'s record names, if the group is claimed and the record says one
+    /// (without asking whether its claimant lives).
+    pub fn claim_uid(&self, g: usize) -> Option<u32> {
         let state = self.with_record(g, |r| r.state());
         if state.state == claim::FREE {
             return None;
