@@ -228,28 +228,30 @@ impl fmt::Display for ClaimReport {
     }
 }
 
-/// A claim only dead processes held, taken over and reset by
+/// A group reset on a port because only dead processes held it, as
 /// [`Device::reclaim_dead`](crate::Device::reclaim_dead) (or
-/// [`HostArbiter::reclaim_other_ports`]).
+/// [`HostArbiter::reclaim_other_ports`], or the simulator's `gba sim fault reclaim`) found it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reclaimed {
     /// The port the group was reset on (its PORT_ID).
     pub port: usize,
     pub group: usize,
-    /// The dead claimant's pid, in its own PID namespace, as the claim record named it.
-    pub pid: u64,
-    /// Its uid as the record named it (`None`: not recorded).
+    /// The dead claimant's pid, in its own PID namespace, as the claim record named it;
+    /// `None` when no process was named: the simulator reset the group because a fault marked
+    /// its port dead.
+    pub pid: Option<u64>,
+    /// Its uid as the record named it (`None`: not recorded, or no process named).
     pub uid: Option<u32>,
 }
 
-/// `g3 on port 2: pid 4242 (dead) uid 1000`.
+/// `g3 on port 2: pid 4242 (dead) uid 1000`, or `g3 on port 2: port marked dead`.
 impl fmt::Display for Reclaimed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "g{} on port {}: pid {} (dead)",
-            self.group, self.port, self.pid
-        )?;
+        write!(f, "g{} on port {}: ", self.group, self.port)?;
+        match self.pid {
+            Some(pid) => write!(f, "pid {pid} (dead)")?,
+            None => write!(f, "port marked dead")?,
+        }
         if let Some(uid) = self.uid {
             write!(f, " uid {uid}")?;
         }

@@ -181,7 +181,7 @@ impl<B: Backend> Device<B> {
                 each(&Reclaimed {
                     port: self.identity.port,
                     group: g,
-                    pid,
+                    pid: Some(pid),
                     uid,
                 });
             }

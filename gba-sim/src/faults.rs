@@ -12,15 +12,9 @@ use crate::error::{Error, Result};
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
 
-/// A group on a port whose configuring process is gone, as found by
-/// [`Fabric::reclaim_dead`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Reclaimed {
-    pub group: usize,
-    pub port: usize,
-    /// The dead process, or `None` when the port was marked dead by a fault.
-    pub pid: Option<u64>,
-}
+// What `Fabric::reclaim_dead` reports is gba-hal's `Reclaimed`, as a device's own sweep's:
+// one type for a reset dead claim.
+use gba_hal::Reclaimed;
 
 impl Fabric {
     fn check_group(&self, group: usize) -> Result<()> {
@@ -207,7 +201,7 @@ impl Fabric {
         &self,
         port: usize,
         groups: u32,
-        each: &mut dyn FnMut(&gba_hal::Reclaimed),
+        each: &mut dyn FnMut(&Reclaimed),
     ) {
         let me = gba_hal::host::process::my_pid();
         let mut taken = Vec::new();
@@ -225,10 +219,10 @@ impl Fabric {
                 };
                 self.group_regs(p, g).control().write(CONTROL::RESET::SET);
                 self.control_written(g);
-                taken.push(gba_hal::Reclaimed {
+                taken.push(Reclaimed {
                     port: p,
                     group: g,
-                    pid,
+                    pid: Some(pid),
                     uid,
                 });
             }
@@ -252,6 +246,8 @@ impl Fabric {
         let enabled = regs.control().device_side().is_set(CONTROL::ENABLE);
         // Take the dead owner's claim by CAS, so that a live process that reclaimed it at
         // the same time (and is configuring the group) is not reset here.
+        // Who held it, for the report: read before the take-over overwrites the record.
+        let uid = self.host_segment(port).claim_uid(group);
         let owner = self.take_dead_claim(port, group);
         let owner_dead = owner.is_some();
         let reset = owner_dead || (port_dead && enabled);
@@ -265,6 +261,7 @@ impl Fabric {
             group,
             port,
             pid: owner,
+            uid: owner.and(uid),
         })
     }
 }

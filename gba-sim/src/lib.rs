@@ -45,7 +45,7 @@ pub mod vm;
 pub use backend::SimBackend;
 pub use error::{Error, Result};
 pub use fabric::{CreateOptions, Fabric, PATH_ENV, default_path};
-pub use fault_injection::Reclaimed;
+pub use gba_hal::Reclaimed;
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
 pub use status::{GroupReport, Holding, PortReport, error_name, holdings};

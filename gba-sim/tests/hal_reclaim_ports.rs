@@ -86,7 +86,7 @@ fn reclaim_dead_reports_the_other_ports_dead_claims_and_spares_live_ones() {
     let reclaimed = port0.reclaim_dead();
     assert_eq!(reclaimed.len(), 1, "{reclaimed:?}");
     let r = reclaimed[0];
-    assert_eq!((r.port, r.group, r.pid), (1, 3, dead), "{r}");
+    assert_eq!((r.port, r.group, r.pid), (1, 3, Some(dead)), "{r}");
     assert_eq!(r.uid, Some(gba_hal::host::process::my_uid()));
     assert_eq!(
         r.to_string(),

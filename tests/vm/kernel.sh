@@ -176,6 +176,8 @@ n=0; until grep -q 'held 5' /tmp/hold; do n=\$((n + 1)); [ \$n -gt 100 ] && brea
 \$t claims /dev/gba0 | grep 'g=5' | sed 's/^/GUEST: held: /'
 echo "GUEST: holder pid \$h"
 gba dump --device /dev/gba0 2>&1 | grep -a 'PORT_ID\|claims\|g5=\|slot' | sed 's/^/GUEST: dump: /'
+# what a node's epilog runs: on the kernel path nothing to reclaim, the live claim left alone
+gba reclaim --device /dev/gba0 2>&1 | sed 's/^/GUEST: reclaim: /'
 \$t info /dev/gba0 | sed 's/^/GUEST: held: /'
 \$t --as 1002 claim /dev/gba0 5 0xb0b 2>&1 | sed 's/^/GUEST: bob while held: /'
 kill -9 \$h; wait \$h
@@ -267,6 +269,8 @@ check "and disabled on the port" grep -aEq "GUEST: after the kill: info: .*GROUP
 check "bob can claim it after the kill" has "GUEST: bob after the kill: claim 5: won"
 check "gba dump lists the driver's claim with its uid" grep -aEq "GUEST: dump:   g5=[0-9]+ uid 1001 held joined 1/1" "$log"
 holder=$(sed -n 's/.*GUEST: holder pid \([0-9]*\).*/\1/p' "$log" | head -1)
+check "gba reclaim over /dev/gba0 leaves it to the driver" has "GUEST: reclaim: .*the kernel driver frees a claim when its last file closes"
+check "and lists the held claim as live, left alone" grep -aEq "GUEST: reclaim:   g5=[0-9]+ uid 1001 .*\(live: left alone\)" "$log"
 check "gba dump names the claim's local process (GBA_IOC_LOCALS)" \
     grep -aEq "GUEST: dump:     slot 0: pid ${holder:-none} team rank 0 entered 0" "$log"
 check "the conformance suite passes over KernelBackend" \
