@@ -69,20 +69,9 @@ pub fn run(args: DumpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // Parsed here, not by clap, so that a bad address is one `error:` line like every other.
-    let address = match DeviceAddress::parse_or_env(args.device.as_deref()) {
-        Ok(address) => address,
-        Err(error) => {
-            eprintln!("error: {error}");
-            return ExitCode::from(1);
-        }
-    };
-    let device = match AnyDevice::open(&address) {
+    let device = match open_device(args.device.as_deref(), "") {
         Ok(device) => device,
-        Err(error) => {
-            eprintln!("error: {}", error_chain(&error));
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     // The simulator's fast path leaves its bookkeeping (RELEASE_SEQ, STATUS, the counters) to
     // the next switch step: step it first, as `gba sim status` does, so that what is printed
@@ -350,4 +339,18 @@ fn mask(width: u32) -> u64 {
     } else {
         (1 << width) - 1
     }
+}
+
+/// The device `arg` names (default: $GBA_DEVICE), opened; on failure one `error:` line,
+/// `doing` (e.g. "cannot reclaim: ") before the reason, and the exit code to return. Parsed
+/// here, not by clap, so that a bad address is one `error:` line like every other.
+pub(crate) fn open_device(arg: Option<&str>, doing: &str) -> Result<AnyDevice, ExitCode> {
+    let address = DeviceAddress::parse_or_env(arg).map_err(|error| {
+        eprintln!("error: {error}");
+        ExitCode::from(1)
+    })?;
+    AnyDevice::open(&address).map_err(|error| {
+        eprintln!("error: {doing}{}", error_chain(&error));
+        ExitCode::from(1)
+    })
 }

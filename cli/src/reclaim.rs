@@ -12,7 +12,6 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use gba_barrier::{AnyDevice, error_chain};
 use gba_hal::{ClaimReport, DeviceAddress};
 
 #[derive(Args)]
@@ -24,23 +23,12 @@ pub struct ReclaimArgs {
 }
 
 pub fn run(args: ReclaimArgs) -> ExitCode {
-    // Parsed here, not by clap, so that a bad address is one `error:` line like every other.
-    let address = match DeviceAddress::parse_or_env(args.device.as_deref()) {
-        Ok(address) => address,
-        Err(error) => {
-            eprintln!("error: {error}");
-            return ExitCode::from(1);
-        }
-    };
-    let device = match AnyDevice::open(&address) {
+    let device = match crate::dump::open_device(args.device.as_deref(), "cannot reclaim: ") {
         Ok(device) => device,
-        Err(error) => {
-            eprintln!("error: cannot reclaim: {}", error_chain(&error));
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let mut out = String::new();
-    if matches!(address, DeviceAddress::Kernel(_)) {
+    if matches!(device.address(), DeviceAddress::Kernel(_)) {
         out += &format!(
             "{device}: the kernel driver frees a claim when its last file closes (a killed \
              process's too): nothing is left to reclaim\n"

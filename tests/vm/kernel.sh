@@ -296,6 +296,13 @@ check "and never that no member is missing" bash -c "! grep -a 'GUEST: plain: ' 
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
 check "the guest ran to its end" has "GUEST: done"
 
+# The guests' way to move the port between drivers (written into their init scripts).
+GUEST_REBIND='rebind() { # rebind DRIVER
+    [ -e /sys/bus/pci/devices/$bdf/driver ] && echo $bdf > /sys/bus/pci/devices/$bdf/driver/unbind
+    echo $1 > /sys/bus/pci/devices/$bdf/driver_override
+    echo $bdf > /sys/bus/pci/drivers_probe
+}'
+
 # The comparison: one guest, the port rebound between the three drivers every round.
 compare() {
     local rounds=$1 n=${GBA_KERNEL_COMPARE_EPISODES:-2000} member=$target/examples/vm_member
@@ -303,11 +310,7 @@ compare() {
     cat > "$work/init-compare" <<INIT
 $VM_INIT_PRELUDE
 insmod /lib/modules/gba.ko ivshmem=1
-rebind() { # rebind DRIVER
-    [ -e /sys/bus/pci/devices/\$bdf/driver ] && echo \$bdf > /sys/bus/pci/devices/\$bdf/driver/unbind
-    echo \$1 > /sys/bus/pci/devices/\$bdf/driver_override
-    echo \$bdf > /sys/bus/pci/drivers_probe
-}
+$GUEST_REBIND
 export GBA_VFIO_IOVA=physical
 for r in \$(seq $rounds); do
     rebind gba; vm_member /dev/gba0 1 3 $n 2>&1 | tail -1 | sed "s/^/GUEST: compare \$r kernel: /"
@@ -352,11 +355,7 @@ comm() {
     cat > "$work/init-comm" <<INIT
 $VM_INIT_PRELUDE
 insmod /lib/modules/gba.ko ivshmem=1
-rebind() { # rebind DRIVER
-    [ -e /sys/bus/pci/devices/\$bdf/driver ] && echo \$bdf > /sys/bus/pci/devices/\$bdf/driver/unbind
-    echo \$1 > /sys/bus/pci/devices/\$bdf/driver_override
-    echo \$bdf > /sys/bus/pci/drivers_probe
-}
+$GUEST_REBIND
 mkdir -p /host && mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host || echo "GUEST: comm: no 9p root"
 mount -t proc proc /host/proc; mount -t sysfs sys /host/sys; mount -t devtmpfs dev /host/dev
 mount -t tmpfs shm /host/dev/shm; mount -t tmpfs tmp /host/tmp; mount -t tmpfs -o mode=0755 run /host/run
