@@ -12,8 +12,10 @@
 #     team at its 64th barrier, so these run in software) and again at form_after=1 (every
 #     communicator forms at its first barrier: the cost of a formation).
 #   shmem_barrier_all: jobs with and without the component (coll_gba_barrier_disable)
-#     alternate, ROUNDS times each; median of the per-job averages. The latency rows form
-#     teams at their first barrier (form_after=1): they measure the steady state.
+#     alternate, ROUNDS times each; median of the per-job averages; then one job alternating
+#     2 x ROUNDS blocks of shmem_barrier_all with quiet + OpenMPI's own barrier (what the
+#     call runs without the GBA), which separate jobs' spread cannot blur. The latency rows
+#     form teams at their first barrier (form_after=1): they measure the steady state.
 # Under MPICH (GBA_BENCH_MPI=mpich, what `mpich.sh bench` sets after building its programs
 # with mpicc.mpich) the same MPI_Barrier and communicator cases run in ROUNDS jobs with the
 # preload (libgba_pmpi.so) alternating with ROUNDS jobs of MPICH's own barrier: MPICH has no
@@ -109,5 +111,9 @@ for shape in $SHAPES; do
             off+=("$(oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca coll_gba_barrier_disable 1 -np $np "${W[@]}" "$BUILD/shmem_bench" $it)")
         done
         echo "shmem_barrier_all np=$np, $ROUNDS alternating jobs of $it: coll/gba_barrier median $(printf '%s\n' "${on[@]}" | median) us (all: ${on[*]}), OpenMPI's own median $(printf '%s\n' "${off[@]}" | median) us (all: ${off[*]})"
+        # the same comparison inside one job (blocks alternating with quiet + OpenMPI's own
+        # barrier on a communicator without the component): free of the jobs' spread
+        oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca coll_gba_barrier_form_after 1 -np $np "${W[@]}" \
+            "$BUILD/shmem_bench" $it $((2 * ROUNDS))
     done
 done
