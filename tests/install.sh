@@ -29,8 +29,15 @@ command -v udevadm >/dev/null 2>&1 || norecommends+=(udev)
 if command -v apt-cache >/dev/null; then
     # shellcheck source=tests/vm/lib.sh
     . tests/vm/lib.sh
-    [ -n "$(vm_kernel_package)" ] || apt-get update -qq
+    # An old package list can name a kernel the archive no longer serves (its headers then
+    # cannot be installed, nor its image downloaded): refresh it when the newest image it
+    # names has no installable headers package.
     guest_kernel=$(vm_kernel_package)
+    if [ -z "$guest_kernel" ] || ! apt-cache show "linux-headers-${guest_kernel#linux-image-}" >/dev/null 2>&1 ||
+        [ -z "$(apt-cache policy "linux-headers-${guest_kernel#linux-image-}" | awk '/Candidate:/ && $2 != "(none)"')" ]; then
+        apt-get update -qq
+        guest_kernel=$(vm_kernel_package)
+    fi
     if [ -n "$guest_kernel" ] && [ ! -d "/lib/modules/${guest_kernel#linux-image-}/build" ]; then
         need_packages+=("linux-headers-${guest_kernel#linux-image-}")
     fi
