@@ -461,3 +461,100 @@ pub fn summary(outcomes: &[Outcome], total: usize, verbose: bool) -> (String, bo
     );
     (text, score >= 95.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cut of regblock's output for two registers: a woclr field, a plain one behind a
+    /// lock, their decodes and their readback.
+    const SV: &str = "module m (
+    input wire clk
+);
+    always_comb begin
+        decoded_reg_strb.regs.A = cpuif_req_masked & (cpuif_addr == 7'h0);
+        decoded_reg_strb.regs.B = cpuif_req_masked & (cpuif_addr == 7'h4);
+        decoded_reg_strb.regs.C = cpuif_req_masked & (cpuif_addr == 7'h8) & !cpuif_req_is_wr;
+    end
+    // Field: top.regs.A.EV
+    always_comb begin
+        next_c = field_storage.regs.A.EV.value;
+        if(decoded_reg_strb.regs.A && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.regs.A.EV.value & ~(decoded_wr_data[3:0] & decoded_wr_biten[3:0]);
+        end else if(hwif_in.regs.A.EV.we) begin // HW Write - we
+            next_c = hwif_in.regs.A.EV.next;
+        end
+    end
+    always_ff @(posedge clk) begin
+        if(rst) begin
+            field_storage.regs.A.EV.value <= 4'h2;
+        end
+    end
+    // Field: top.regs.B.V
+    always_comb begin
+        if(decoded_reg_strb.regs.B && decoded_req_is_wr && !(field_storage.regs.A.EV.value)) begin // SW write
+            next_c = (field_storage.regs.B.V.value & ~decoded_wr_biten[15:8]) | (decoded_wr_data[15:8] & decoded_wr_biten[15:8]);
+        end
+    end
+    //--------------------------------------------------------------------------
+    always_comb begin
+        if(rd_mux_addr == 7'h0) begin
+            readback_data_var[3:0] = field_storage.regs.A.EV.value;
+        end
+        if(rd_mux_addr == 7'h4) begin
+            readback_data_var[3:0] = field_storage.regs.B.V.value;
+        end
+    end
+endmodule
+";
+
+    #[test]
+    fn every_kind_is_generated_once_where_the_text_allows() {
+        let (mutants, schemata) = generate(SV);
+        let got: Vec<(&str, &str, Option<&str>)> = mutants
+            .iter()
+            .map(|m| (m.kind, m.target.as_str(), m.other.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                // C's strobe is read by nothing: no decode mutant for it.
+                ("decode", "regs.B", Some("regs.A")),
+                ("access decode", "regs.A.EV", None),
+                ("side effect", "regs.A.EV", None),
+                ("hardware write", "regs.A.EV", None),
+                ("reset", "regs.A.EV", None),
+                ("access decode", "regs.B.V", None),
+                ("lock gating", "regs.B.V", None),
+                ("bit slice", "regs.B.V", None),
+                ("read mux", "regs.B.V", Some("regs.A")),
+            ]
+        );
+        assert_eq!(mutants[4].change, ("4'h2".into(), "4'h3".into()));
+        assert_eq!(
+            mutants[7].change,
+            (
+                "decoded_wr_data[15:8]".into(),
+                "decoded_wr_data[14:7]".into()
+            )
+        );
+        // Each mutant is selected by its number; the selector comes from the command line.
+        assert!(schemata.contains("((gba_mutant == 5) ? (4'h3) : (4'h2))"));
+        assert!(schemata.contains("$value$plusargs(\"gba_mutant=%d\", gba_mutant)"));
+        assert!(
+            schemata.contains("((gba_mutant == 7) ? (1'b1) : (!(field_storage.regs.A.EV.value)))")
+        );
+    }
+
+    #[test]
+    fn a_sample_spreads_over_the_kinds() {
+        let (mutants, _) = generate(SV);
+        let sample = sample(&mutants, 4);
+        let kinds: Vec<&str> = sample.iter().map(|m| m.kind).collect();
+        assert_eq!(
+            kinds,
+            ["decode", "access decode", "side effect", "hardware write"]
+        );
+        assert_eq!(self::sample(&mutants, 100).len(), mutants.len());
+    }
+}
