@@ -20,6 +20,10 @@ need cpio cpio
 # The kernel stage (tests/vm/kernel.sh): gba.ko is built against the guest kernel's headers, the
 # newest linux-image-6.1.0-N-amd64 apt knows (tests/vm/lib.sh picks the same one), and make.
 need make make
+# Its own build is checked by sparse and by checkpatch.pl --strict (which Debian ships in the
+# kernel's source package, linux-source-6.1).
+need sparse sparse
+[ -e /usr/src/linux-source-6.1.tar.xz ] || need_packages+=(linux-source-6.1)
 # It is built there by DKMS (driver/dkms.conf), and the guest runs the host's systemd-udevd to
 # apply driver/99-gba.rules. Without recommends: dkms's would pull in linux-headers-amd64 (the
 # newest kernel's headers, not the guest's) and sudo.
