@@ -56,12 +56,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # A difference that no warning names, which the importers are known not to name yet: class ->
 # the issue item whose fix removes it. Reported by count; `--strict-known` fails on them.
 KNOWN = {
-    "rdl: reset": "issue 38 item 1 (no reset is a value of the format; rdlfid)",
     "rdl: accesswidth": "issue 38 item 1 (accesswidth carried; rdlfid)",
     "rdl: msb0": "issue 38 item 1 (msb0 carried or refused; rdlfid)",
     "rdl: external": "issue 38 item 1 (external carried or refused; rdlfid)",
     "rdl: hw": "issue 38 item 1 (hardware-side properties carried or warned; rdlfid)",
-    "ipxact: reset": "issue 38 item 1 (no <reset> carried; rdlfid)",
     "ipxact: accesswidth": "issue 38 item 1 (accesswidth carried; rdlfid)",
     "ipxact: msb0": "issue 38 item 1 (msb0 carried or refused; rdlfid)",
     "ipxact: external": "issue 38 item 1 (external carried or refused; rdlfid)",
@@ -272,8 +270,31 @@ def describe(value):
     return value
 
 
+class TooLarge(Exception):
+    pass
+
+
+def registers(node, scale=1):
+    """How many register elements `node` unrolls into (without unrolling them)."""
+    total = 0
+    for child in node.children(unroll=False):
+        count = 1
+        for d in getattr(child, "array_dimensions", None) or []:
+            count *= d
+        if isinstance(child, rdlnode.RegNode):
+            total += count
+        elif isinstance(child, (rdlnode.AddrmapNode, rdlnode.RegfileNode, rdlnode.MemNode)):
+            total += count * registers(child)
+        if total > 50_000:
+            break
+    return total
+
+
 def regmap(root):
     """address -> list of (register attributes, fields, lines)."""
+    n = registers(root.top)
+    if n > 50_000:
+        raise TooLarge(f"{n}+ register elements unrolled: too many to compare one by one")
     out = collections.defaultdict(list)
     for reg in root.descendants(unroll=True):
         if not isinstance(reg, rdlnode.RegNode):
@@ -410,6 +431,10 @@ class Case:
     def go(self, work: Path):
         rdl = work / "case.rdl"
         rdl.write_text(self.source)
+        self.go_file(rdl, work)
+
+    def go_file(self, rdl: Path, work: Path):
+        """Both paths from a SystemRDL file (`rdl`, kept where it is: its includes)."""
         root = elaborate(rdl)
         original = regmap(root)
         # The two paths at once: most of each is waiting on `gba` and Python processes.
@@ -420,6 +445,11 @@ class Case:
             self.ipxact(root, work)
         finally:
             rdl_path.join()
+
+    def go_xml(self, xml: Path, work: Path):
+        """The IP-XACT path from an IP-XACT file, peakrdl-ipxact's reading of it the oracle."""
+        original = regmap(elaborate(xml, ipxact=True))
+        self.path("ipxact", "import-ipxact", xml, work / "ipxact", original)
 
     def ipxact(self, root, work: Path):
         xml = work / "case.xml"
