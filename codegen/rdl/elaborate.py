@@ -134,7 +134,8 @@ def field(node):
             value = node.get_property(prop)
         except LookupError:
             continue
-        if value is True or (value not in (False, None, 0) and prop in ("counter", "intr")):
+        # Booleans, and references or numbers (`incr = <signal>`, `threshold = 4`).
+        if value is not None and value is not False:
             # rclr/woclr/woset as booleans are SystemRDL 1.0 spellings of onread/onwrite,
             # which systemrdl-compiler already folds in; they are read below.
             if prop not in ("rclr", "rset", "woset", "woclr"):
@@ -197,10 +198,9 @@ def addressable(node):
         "fields": [],
         "width": 0,
     }
-    # Address maps and memories are external by definition (a block, a memory); a register or
-    # register file is when the source says so (reported once, at the outermost).
-    if (kind in ("reg", "regfile") and node.external
-            and not (isinstance(node.parent, rdlnode.RegfileNode) and node.parent.external)):
+    # Address maps and memories are external by definition (a block, a memory); a register is
+    # when the source says so, of it or of a register file holding it (reported per register).
+    if kind == "reg" and node.external:
         unsupported.append("`external` (the RTL routes its accesses outside the block)")
     for prop in NODE_PROPERTIES:
         try:
