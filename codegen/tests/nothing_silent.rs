@@ -303,6 +303,18 @@ const PARAMETRISED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
             <ipxact:bitWidth>uuid_ports</ipxact:bitWidth>
           </ipxact:field>
         </ipxact:register>
+        <ipxact:register>
+          <ipxact:name>DIR_HIGH</ipxact:name>
+          <ipxact:isPresent>uuid_ports &gt; 8</ipxact:isPresent>
+          <ipxact:addressOffset>'h20</ipxact:addressOffset>
+          <ipxact:size>DATA_WIDTH</ipxact:size>
+          <ipxact:field>
+            <ipxact:name>OUT</ipxact:name>
+            <ipxact:bitOffset>0</ipxact:bitOffset>
+            <ipxact:resets><ipxact:reset><ipxact:value>0</ipxact:value></ipxact:reset></ipxact:resets>
+            <ipxact:bitWidth>uuid_ports - 8</ipxact:bitWidth>
+          </ipxact:field>
+        </ipxact:register>
       </ipxact:addressBlock>
     </ipxact:memoryMap>
   </ipxact:memoryMaps>
@@ -328,6 +340,11 @@ fn ipxact_expressions_are_evaluated_over_parameters_with_overrides() {
     let imported = ipxact_import::from_str(PARAMETRISED, false).expect("imports");
     let block = &imported.device.blocks[0];
     assert_eq!(*block.offset, 0x1010, "BASE + 'h10");
+    assert_eq!(
+        block.registers.len(),
+        2,
+        "DIR_HIGH's isPresent is PORTS > 8: absent"
+    );
     let dir = &block.registers[0];
     assert_eq!(*dir.width, 32);
     assert_eq!(dir.fields[0].bits.width(), 8, "bitWidth PORTS");
@@ -353,6 +370,11 @@ fn ipxact_expressions_are_evaluated_over_parameters_with_overrides() {
     assert_eq!(*block.offset, 0x2010);
     assert_eq!(block.registers[0].fields[0].bits.width(), 16);
     assert_eq!(block.registers[1].array.as_ref().map(|a| *a.count), Some(5));
+    assert_eq!(
+        *block.registers[2].name, "DIR_HIGH",
+        "present with 16 ports"
+    );
+    assert_eq!(block.registers[2].fields[0].bits.width(), 8);
     // An override that names nothing is refused, not ignored.
     let typo = [("PORT".to_string(), "4".to_string())];
     let error = ipxact_import::from_str_with(PARAMETRISED, false, &typo)
@@ -453,4 +475,82 @@ fn ipxact_2009_values_overrides_and_dependencies() {
         error.contains("line 7: <baseAddress> `0x1000` depends on others by the XPath expression `id('base') * 2`"),
         "{error}"
     );
+}
+
+/// What the spec cannot carry of a SoC team's SystemRDL, each named at its line, and refused
+/// by `--strict`: a 64-bit timer on a 32-bit bus (`accesswidth`), an msb0 field, an
+/// `external` register, and the hardware side (a reset signal of its own, hardware
+/// precedence, a write mask, an edge interrupt, a counter's increment value).
+#[test]
+fn systemrdl_constructs_the_spec_cannot_carry_are_named_at_their_line() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let source = r#"signal { activelow; async; } wdt_rst_n;
+addrmap soc_timer_block {
+    default sw = rw;
+    default hw = r;
+    reg {
+        regwidth = 64;
+        accesswidth = 32;
+        field { sw = r; hw = w; } COUNT[63:0] = 0;
+    } MTIME @ 0x0;
+    reg {
+        field { resetsignal = wdt_rst_n; } KICK[0:0] = 0;
+        field { precedence = hw; hw = rw; } MODE[2:1] = 0;
+        field { sw = r; hw = w; posedge intr; } WRAP[8:8] = 0;
+        field { sw = r; hw = w; counter; incrvalue = 2; } TICKS[31:16] = 0;
+    } CTRL @ 0x8;
+    reg { field { } MASK[1:0] = 0; } MASKS @ 0xC;
+    reg { field { } LANES[4:7] = 0; } ORDER @ 0x14;
+    external reg { field { } DATA[31:0] = 0; } MAILBOX @ 0x10;
+    CTRL.MODE->hwmask = MASKS.MASK;
+};
+addrmap soc { soc_timer_block timer @ 0x0; };
+"#;
+    let dir = scratch("hardware");
+    let path = dir.path().join("timer.rdl");
+    std::fs::write(&path, source).unwrap();
+    let line = |needle: &str| {
+        source
+            .lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i as u32 + 1)
+            .unwrap()
+    };
+    let imported = rdl::import(&path, false).expect("imports leniently");
+    let warnings: Vec<(Option<u32>, String)> = imported
+        .warnings
+        .iter()
+        .map(|w| (w.line, w.to_string()))
+        .collect();
+    for (needle, at_line, text) in [
+        (
+            "MTIME @",
+            line("MTIME @"),
+            "`accesswidth = 32` of a 64-bit register",
+        ),
+        (
+            "KICK[0:0]",
+            line("KICK[0:0]"),
+            "`resetsignal` (`wdt_rst_n`)",
+        ),
+        ("MODE[2:1]", line("MODE[2:1]"), "`precedence = hw`"),
+        ("MODE[2:1]", line("MODE[2:1]"), "`hwmask`"),
+        ("LANES", line("LANES"), "msb0 bit order `[4:7]`"),
+        ("WRAP", line("WRAP"), "interrupt modifier `posedge`"),
+        ("WRAP", line("WRAP"), "`intr`"),
+        ("TICKS", line("TICKS"), "`counter`"),
+        ("TICKS", line("TICKS"), "`incrvalue` (`2`)"),
+        ("MAILBOX", line("MAILBOX"), "`external`"),
+    ] {
+        assert!(
+            warnings
+                .iter()
+                .any(|(l, w)| *l == Some(at_line) && w.contains(text)),
+            "{needle}: no warning `{text}` at line {at_line}: {warnings:#?}"
+        );
+    }
+    let refused = rdl::import(&path, true).expect_err("--strict refuses");
+    assert!(refused.to_string().contains("msb0"), "{refused}");
 }

@@ -277,6 +277,12 @@ impl<'d, 'i> Reader<'d, 'i> {
         self.value_of(extension)
     }
 
+    /// 1685-2014's `<isPresent>`: an element whose expression is 0 is not in the component
+    /// (a parameter configures it away).
+    fn present(&mut self, node: XmlNode) -> bool {
+        self.optional(node, "isPresent") != Some(0)
+    }
+
     fn dims(&mut self, item: XmlNode) -> Vec<u64> {
         children(item, "dim")
             .filter_map(|d| self.value_of(d))
@@ -326,6 +332,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             ));
         }
         for block in children(*map, "addressBlock") {
+            if !self.present(block) {
+                continue;
+            }
             top.children.push(self.address_block(block));
         }
         for bank in children(*map, "bank") {
@@ -338,6 +347,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             let state = text(remap, "remapState").unwrap_or_default();
             if state == ALTERNATE_STATE {
                 for block in children(remap, "addressBlock") {
+                    if !self.present(block) {
+                        continue;
+                    }
                     top.children.push(self.address_block(block));
                 }
             } else {
@@ -400,6 +412,9 @@ impl<'d, 'i> Reader<'d, 'i> {
         let document = self.document;
         let mut out = Vec::new();
         for item in parent.children().filter(|c| c.is_element()) {
+            if !self.present(item) {
+                continue;
+            }
             match item.tag_name().name() {
                 "register" => out.push(self.register(item, access)),
                 "registerFile" => {
@@ -471,6 +486,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             }
         }
         for f in children(item, "field") {
+            if !self.present(f) {
+                continue;
+            }
             let lsb = self
                 .required(f, "bitOffset")
                 .map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX));
