@@ -297,7 +297,15 @@ fn reset_values(
     }
     for e in elements.iter().filter(|e| e.reg.access.is_readable()) {
         let value = bus.read(e.addr, e.width())?;
-        for f in e.reg.fields.iter().filter(|f| e.access(f).is_readable()) {
+        // A field that is not reset has no value to check: it holds what it powered up with.
+        let reset = |f: &&Field| f.reset_from.is_none_or(|r| *r != ResetFrom::NotReset);
+        for f in e
+            .reg
+            .fields
+            .iter()
+            .filter(|f| e.access(f).is_readable())
+            .filter(reset)
+        {
             let Some(want) = e.field_reset(f) else {
                 report.not_run.push(format!(
                     "{}: reset value: strapped (fixed per device instance), and neither the \
