@@ -126,8 +126,14 @@ job=\$!
 n=0; until kernel_test claims \$D | grep -q 'g=2 uid=1001' || [ \$n -gt 100 ]; do n=\$((n + 1)); sleep 0.1; done
 start 3 B5 1002 \$D 5 0xb0b5
 start 4 B9 1002 \$D 9 0xb0b9
+# and a second fuzzer, which the unbind meets mid-call
+GBA_FUZZ_STOP=/tmp/fuzz2.stop ioctl_fuzz --as 1002 \$D 100000000 2 $((fuzz_seed + 1)) > /tmp/fuzz2.out 2>&1 &
+fuzz2=\$!
+sleep 1
 echo \$bdf > /sys/bus/pci/drivers/gba/unbind; echo \$bdf > /sys/bus/pci/drivers/gba/bind
 D=\$(node); echo "GUEST: unbind and bind: node \$D"
+sleep 1; touch /tmp/fuzz2.stop
+wait \$fuzz2; echo "GUEST: fuzzer across the unbind: rc=\$?"; sed 's/^/GUEST: fuzzer across the unbind: /' /tmp/fuzz2.out
 n=0; while kill -0 \$job 2>/dev/null && [ \$n -lt 600 ]; do n=\$((n + 1)); sleep 0.1; done
 if kill -0 \$job 2>/dev/null; then echo "GUEST: job: still running 60 s after the unbind"; kill -9 \$job; fi
 wait \$job; echo "GUEST: job: rc=\$? after \$((n / 10)) s"
@@ -261,6 +267,7 @@ check "gba.ko loads" has "GUEST: insmod rc=0"
 check "the fuzzer made its calls ($fuzz_calls, seed $fuzz_seed) and exited" has "GUEST: fuzz: $fuzz_calls calls"
 check "after the fuzzer every group of the port is free" has "GUEST: after the fuzzer: claims: 0"
 check "after the fuzzer the port runs barriers" has "GUEST: F0: barrier 20 -> barrier: 20 ok"
+check "a fuzzer across the unbind exits 0 (no crash, no hang)" has "GUEST: fuzzer across the unbind: rc=0"
 
 for s in "B5 V5 unbind and bind" "B6 V6 remove and rescan" "B4 V4 a function reset"; do
     set -- $s
