@@ -90,6 +90,16 @@ static void *arg_pointer(uint64_t *s, void *good, size_t size)
     }
 }
 
+// The key: its first 64 bits `first`, any further bits `rest` (gba_ioctl.h's key is 64 or 128
+// bits: this source builds against either).
+static void set_key(struct gba_claim_req *r, uint64_t first, uint64_t rest)
+{
+    uint8_t *k = (uint8_t *)&r->key;
+    memcpy(k, &first, 8);
+    for (size_t i = 8; i < sizeof(r->key); i += 8)
+        memcpy(k + i, &rest, 8);
+}
+
 static void fill_claim(uint64_t *s, struct gba_claim_req *r)
 {
     static const uint64_t groups[] = { 0, 1, 2, 3, 30, 31, 32, 33, 0xffffffffULL };
@@ -101,7 +111,7 @@ static void fill_claim(uint64_t *s, struct gba_claim_req *r)
         r->group = (uint32_t)(next(s) % 4);
         r->local = 2;
         r->index = (uint32_t)(next(s) % 2);
-        r->key = 1 + next(s) % 2;
+        set_key(r, 1 + next(s) % 2, 0);
         r->members[port / 64] = 1ULL << (port % 64);
         return;
     }
@@ -115,7 +125,9 @@ static void fill_claim(uint64_t *s, struct gba_claim_req *r)
     r->group = (uint32_t)(next(s) % 3 ? next(s) % 6 : pick(s, groups, 9));
     r->local = (uint32_t)pick(s, locals, 10);
     r->index = (uint32_t)(next(s) % 3 ? (r->local ? next(s) % r->local : 0) : pick(s, locals, 10));
-    r->key = next(s) % 3 ? pick(s, keys + 1, 3) : pick(s, keys, 6);
+    // The key's first word a small one (teams) or a boundary; the rest (of a 128-bit key) 0,
+    // or random.
+    set_key(r, next(s) % 3 ? pick(s, keys + 1, 3) : pick(s, keys, 6), next(s) % 4 ? 0 : next(s));
     r->rank = (uint32_t)next(s);
     switch (next(s) % 8) {
     case 0: break;                                                    // empty member set

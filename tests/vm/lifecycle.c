@@ -93,7 +93,9 @@ static int claim_group(int fd, uint32_t port, uint32_t group, uint64_t key, stru
 {
     memset(req, 0, sizeof(*req));
     req->group = group;
-    req->key = key;
+    // The key's first 64 bits (a 64-bit key, or the first word of a 128-bit one): the same
+    // source builds against either form of gba_ioctl.h's key.
+    memcpy(&req->key, &key, sizeof(key));
     req->local = 1;
     req->members[port / 64] = 1ULL << (port % 64);
     return ioctl(fd, GBA_IOC_CLAIM, req);
