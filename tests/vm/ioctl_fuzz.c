@@ -335,11 +335,11 @@ static _Atomic uint64_t made_calls;
 
 static void *worker(void *seedp)
 {
-    uint64_t s = (uint64_t)(uintptr_t)seedp;
+    uint64_t s = (uint64_t)(uintptr_t)seedp, mine = 0;
     while (atomic_fetch_add(&done, 1) < calls) {
-        if (stop_file && (made_calls & 255) == 0 && access(stop_file, F_OK) == 0)
+        if (stop_file && (mine & 255) == 0 && access(stop_file, F_OK) == 0)
             break;
-        made_calls++;
+        mine++;
         unsigned op = (unsigned)(next(&s) % 100);
         int fd;
         if (op < 10)
@@ -357,6 +357,7 @@ static void *worker(void *seedp)
         else
             do_fork(&s);
     }
+    made_calls += mine;
     return NULL;
 }
 

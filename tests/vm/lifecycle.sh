@@ -255,9 +255,10 @@ sed 's/^/lifecycle: host: /' "$samples" 2>/dev/null || true
 has() { grep -aEq -- "$1" "$log"; }
 lacks() { ! grep -aEq -- "$1" "$log"; }
 # answer NAME COMMAND: what session NAME answered to COMMAND (the last time).
-answer() { grep -a "GUEST: $1: $2 -> " "$log" | tail -1 | sed "s/.*GUEST: $1: $2 -> //"; }
+# (The console's lines end in CR LF.)
+answer() { grep -a "GUEST: $1: $2 -> " "$log" | tail -1 | sed "s/.*GUEST: $1: $2 -> //" | tr -d '\r'; }
 # the Nth check of session NAME: "flag F seq S control C"
-nth_check() { grep -a "GUEST: $1: check -> " "$log" | sed -n "${2}p"; }
+nth_check() { grep -a "GUEST: $1: check -> " "$log" | sed -n "${2}p" | tr -d '\r'; }
 untouched() { # untouched NAME N: the Nth check saw no release and an enabled, armed group
     local c
     c=$(nth_check "$1" "$2")
