@@ -114,10 +114,12 @@ dev=/sys/bus/pci/devices/\$bdf
 D=\$(node); echo "GUEST: node \$D"
 
 # 1. The fuzzer, as bob; then every group is free and the port runs barriers.
+echo "GUEST: before the fuzzer: \$(grep -E '^(MemFree|Slab):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
 start=\$(date +%s)
 ioctl_fuzz --as 1002 \$D $fuzz_calls 4 $fuzz_seed 2>&1 | sed 's/^/GUEST: /'
 echo "GUEST: fuzz took \$((\$(date +%s) - start)) s"
 kernel_test claims \$D | sed 's/^/GUEST: after the fuzzer: /'
+echo "GUEST: after the fuzzer: \$(grep -E '^(MemFree|Slab):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
 start 3 F0 1001 \$D 0 0xf0; say 3 F0 "barrier 20"; end 3
 
 # 2. Unbind and bind while alice's job runs on group 2 and bob holds groups 5 and 9.
@@ -318,8 +320,9 @@ check "rmmod once every file is closed" has "GUEST: rmmod at the end rc=0"
 check "dmesg has no WARNING, BUG or Oops" has "GUEST: dmesg warnings 0"
 check "the guest ran to its end" has "GUEST: done"
 if [ "$failed" != 0 ]; then
-    echo "lifecycle: the guest's log:"
-    tail -30 "$log"
+    echo "lifecycle: the guest's log (panics and the OOM killer, then its end):"
+    grep -a -A2 'Kernel panic\|Out of memory\|invoked oom-killer\|segfault' "$log" | head -20
+    grep -av '^\[ *[0-9.]*\]  ' "$log" | tail -30
 fi
 echo "lifecycle: $passed passed, $failed failed"
 [ "$failed" = 0 ]
