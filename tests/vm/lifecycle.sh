@@ -93,7 +93,9 @@ node() {
 start() {
     mkfifo /tmp/\$2.in; : > /tmp/\$2.out
     lifecycle --as \$3 session \$4 \$5 \$6 < /tmp/\$2.in > /tmp/\$2.out 2>&1 &
-    eval "pid_\$2=\$!; exec \$1>/tmp/\$2.in"
+    # Read-write: opening a FIFO so never blocks (a blocked open that a child's SIGCHLD
+    # interrupts is a failed redirection of exec, which ends the shell: init).
+    eval "pid_\$2=\$!; exec \$1<>/tmp/\$2.in"
     n=0; until [ -s /tmp/\$2.out ] || [ \$n -gt 100 ]; do n=\$((n + 1)); sleep 0.1; done
     echo "GUEST: \$2: \$(head -1 /tmp/\$2.out)"
 }
