@@ -306,6 +306,8 @@ check "the host sampled group 9 three times" sampled
 check "remove: alice's freed flag memory is no longer the group's RELEASE_ADDR" [ "${freed_addr:-x}" = 0x0 ]
 check "remove: no device write into memory the driver freed (no episode completed with RELEASE_ADDR at a freed page)" \
     bash -c "[ '${freed_addr:-x}' = 0x0 ] || [ '${freed_seq:-x}' = '${struck_seq:-y}' ]"
+check "remove: the device completes no episode of group 9 after the port is gone (RELEASE_SEQ ${freed_seq:-?} -> ${struck_seq:-?})" \
+    [ "${freed_seq:-x}" = "${struck_seq:-y}" ]
 check "remove: bob's old mapping is revoked (SIGBUS on arm)" [ "$(answer B9 arm)" = "arm: SIGBUS" ]
 
 check "a function reset has a method here" has "GUEST: reset rc=0"
