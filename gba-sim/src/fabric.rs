@@ -472,7 +472,11 @@ fn fill_header(switch: &SharedFile, ports: usize, quota: u32) {
 }
 
 /// Identity registers of port `p` as the hardware has them after power-on: the spec's reset
-/// values, PORT_ID = the port number, GROUP_ID = the group's index.
+/// values, PORT_ID = the port number, GROUP_ID = the group's index. Every other register
+/// powers up 0, the fabric's fresh memory: the spec's reset values. That is also the
+/// simulator's choice for a field the spec says is not reset (`reset: none`, of which gba.yaml
+/// has none): such a flop holds whatever it powered up with, and 0 is one such value, the one
+/// that keeps runs reproducible.
 fn init_identity(windows: &Windows, p: usize) {
     // SAFETY: as in `Fabric::window`: the page-aligned start of port p's WINDOW_SIZE bytes
     // inside a live window mapping, reached only through `Atomic` handles.
