@@ -51,7 +51,7 @@ vm_gba_module() {
         return 1
     fi
     mkdir -p "$dir" && cp -r "$repo/driver/." "$dir/" && rm -f "$dir"/*.ko "$dir"/*.o
-    make -s -C "/lib/modules/$kver/build" M="$dir" GBA_REGS_DIR="$repo/gba-pac/include" modules >&2 || return 1
+    make -s -C "/lib/modules/$kver/build" M="$dir" GBA_REGS_DIR="$repo/gba-pac/include" GBA_WERROR=1 modules >&2 || return 1
     echo "$dir/gba.ko"
 }
 
