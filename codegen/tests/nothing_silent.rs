@@ -554,3 +554,28 @@ addrmap soc { soc_timer_block timer @ 0x0; };
     let refused = rdl::import(&path, true).expect_err("--strict refuses");
     assert!(refused.to_string().contains("msb0"), "{refused}");
 }
+
+/// Kactus2 writes `<dim>0</dim>` on a register that is not an array; 1685-2014 has no array
+/// of no element (a dim is positive). Read as no array and said, not refused as "an array of
+/// 0 elements" (how the import refused Kactus2's sum_buffer before).
+#[test]
+fn a_kactus2_dim_of_zero_is_no_array_and_is_said() {
+    let xml = PARAMETRISED.replace(
+        "<ipxact:name>DIR</ipxact:name>",
+        "<ipxact:name>DIR</ipxact:name>\n          <ipxact:dim>0</ipxact:dim>",
+    );
+    let imported = ipxact_import::from_str(&xml, false).expect("imports");
+    let dir = &imported.device.blocks[0].registers[0];
+    assert_eq!((dir.name.as_str(), dir.array.is_none()), ("DIR", true));
+    let warnings: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("gpio.DIR") && w.contains("`<dim>0</dim>`")),
+        "{warnings:#?}"
+    );
+    assert!(
+        ipxact_import::from_str(&xml, true).is_err(),
+        "--strict refuses"
+    );
+}
