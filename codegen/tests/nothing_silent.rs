@@ -429,7 +429,7 @@ fn an_ipxact_expression_that_cannot_be_evaluated_is_refused_with_its_text_and_li
 }
 
 /// 1685-2009: plain numbers in its `scaledNonNegativeInteger` forms, a register-level reset
-/// with a mask, a value a design may override (`spirit:id`, `resolve="user"`), and one that
+/// with a mask, SPIRIT 1.4's `<values>`, a value a design may override (`spirit:id`, `resolve="user"`), and one that
 /// depends on others by an XPath expression, which is refused by name.
 #[test]
 fn ipxact_2009_values_overrides_and_dependencies() {
@@ -448,6 +448,11 @@ fn ipxact_2009_values_overrides_and_dependencies() {
           <spirit:bitWidth>8</spirit:bitWidth></spirit:field>
         <spirit:field><spirit:name>VALID</spirit:name><spirit:bitOffset>8</spirit:bitOffset>
           <spirit:bitWidth>1</spirit:bitWidth></spirit:field>
+        <spirit:field><spirit:name>STATE</spirit:name><spirit:bitOffset>9</spirit:bitOffset>
+          <spirit:bitWidth>2</spirit:bitWidth>
+          <spirit:values><spirit:value>0x0</spirit:value><spirit:name>IDLE</spirit:name></spirit:values>
+          <spirit:values><spirit:value>0x2</spirit:value><spirit:name>BUSY</spirit:name></spirit:values>
+        </spirit:field>
       </spirit:register>
     </spirit:addressBlock>
   </spirit:memoryMap></spirit:memoryMaps>
@@ -460,6 +465,14 @@ fn ipxact_2009_values_overrides_and_dependencies() {
     );
     assert_eq!(reset_from(device, "RXD", "DATA"), Some(ResetFrom::NotReset));
     assert_eq!(reset_from(device, "RXD", "VALID"), None);
+    // SPIRIT 1.4's `<values>` (the form generic_example.xml of ipyxact uses) are carried as
+    // enumerated values.
+    let names: Vec<(String, u64)> = field(device, "RXD", "STATE")
+        .values
+        .iter()
+        .map(|v| (v.name.to_string(), *v.value))
+        .collect();
+    assert_eq!(names, [("IDLE".to_string(), 0), ("BUSY".to_string(), 2)]);
     assert_eq!(*device.blocks[0].registers[0].reset, 0x100);
     let overrides = [("uart_base".to_string(), "0x2000".to_string())];
     let imported = ipxact_import::from_str_with(xml, true, &overrides).expect("imports");

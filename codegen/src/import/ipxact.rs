@@ -556,17 +556,20 @@ impl<'d, 'i> Reader<'d, 'i> {
             if child(f, "writeValueConstraint").is_some() {
                 unsupported.push("`writeValueConstraint`".to_string());
             }
-            let values = child(f, "enumeratedValues")
-                .map(|values| {
-                    children(values, "enumeratedValue")
-                        .map(|v| ValueNode {
-                            name: text(v, "name").unwrap_or_default(),
-                            value: self.required(v, "value").unwrap_or(0),
-                            desc: text(v, "description").unwrap_or_default(),
-                        })
-                        .collect()
+            // 1685-2009's `<enumeratedValues>`, or SPIRIT 1.4's `<values>` (a value and a name
+            // each), which 2009 replaced.
+            let listed: Vec<XmlNode> = match child(f, "enumeratedValues") {
+                Some(values) => children(values, "enumeratedValue").collect(),
+                None => children(f, "values").collect(),
+            };
+            let values = listed
+                .into_iter()
+                .map(|v| ValueNode {
+                    name: text(v, "name").unwrap_or_default(),
+                    value: self.required(v, "value").unwrap_or(0),
+                    desc: text(v, "description").unwrap_or_default(),
                 })
-                .unwrap_or_default();
+                .collect();
             node.fields.push(FieldNode {
                 name: text(f, "name").unwrap_or_default(),
                 desc: text(f, "description").unwrap_or_default(),
