@@ -58,6 +58,10 @@ fi
 norecommends=()
 if part kernel; then
     need make make
+    # Its own build is checked by sparse and by checkpatch.pl --strict (which Debian ships in
+    # the kernel's source package, linux-source-6.1).
+    need sparse sparse
+    [ -e /usr/src/linux-source-6.1.tar.xz ] || need_packages+=(linux-source-6.1)
     command -v dkms >/dev/null 2>&1 || norecommends+=(dkms)
     command -v udevadm >/dev/null 2>&1 || norecommends+=(udev)
 fi
@@ -96,10 +100,12 @@ fi
 # and with peakrdl-ipxact, and the co-simulation stage writes the RTL with peakrdl-regblock
 # (those tests fail under CI=true when these are missing). Debian 12's own Python refuses a
 # plain `pip install` outside a virtual environment.
-if part python && ! python3 -c "import systemrdl, peakrdl_ipxact, peakrdl_regblock" >/dev/null 2>&1; then
-    echo "installing systemrdl-compiler peakrdl-ipxact peakrdl-regblock (pip)"
-    python3 -m pip install -q systemrdl-compiler peakrdl-ipxact peakrdl-regblock 2>/dev/null ||
-        python3 -m pip install -q --break-system-packages systemrdl-compiler peakrdl-ipxact peakrdl-regblock
+# hypothesis: the generator and shrinker of the SystemRDL differential fuzzing
+# (tests/bench/rdl_fuzz.py, the rdlfuzz stage).
+if part python && ! python3 -c "import systemrdl, peakrdl_ipxact, peakrdl_regblock, hypothesis" >/dev/null 2>&1; then
+    echo "installing systemrdl-compiler peakrdl-ipxact peakrdl-regblock hypothesis (pip)"
+    python3 -m pip install -q systemrdl-compiler peakrdl-ipxact peakrdl-regblock hypothesis 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages systemrdl-compiler peakrdl-ipxact peakrdl-regblock hypothesis
 fi
 if part rust; then
     if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then

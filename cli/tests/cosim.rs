@@ -194,6 +194,8 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
         clean,
         "--strap",
         "regs.IDS[2].STRAP=0x5c",
+        // Every place by name (not summarised as ranges), for the assertions below.
+        "--verbose",
     ]);
     let report = text(&verify);
     assert!(verify.status.success(), "{report}");

@@ -113,6 +113,9 @@ def field(node):
         unsupported.append("a reset value that is a reference to a field, not a number or "
                            "a signal")
         reset = None
+    if reset is None and reset_from is None:
+        # No `reset`: the flop is not reset (not a reset of 0).
+        reset_from = "none"
     encode = node.get_property("encode")
     values = []
     if encode is not None:

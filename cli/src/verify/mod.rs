@@ -10,6 +10,7 @@ pub mod hal;
 #[cfg(test)]
 mod model;
 pub mod rtl;
+pub mod summary;
 mod views;
 
 use std::path::PathBuf;
@@ -67,6 +68,14 @@ pub struct VerifyArgs {
     /// listed as not run. With `--rtl`, the RTL's strap input is driven with it (else 0).
     #[arg(long = "strap", value_parser = parse_strap)]
     pub straps: Vec<(String, u64)>,
+    /// Print every place a not-run line concerns (by default, arrays are summarised as
+    /// ranges: `group[0..31].STATUS.*`).
+    #[arg(long)]
+    pub verbose: bool,
+    /// Also write the whole report (every failure, every not-run place and why, the counts)
+    /// as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
     /// Run on a device that is in use (groups busy or claimed), breaking what runs there.
     #[arg(long, requires = "device")]
     pub force: bool,
@@ -129,8 +138,30 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     for failure in &report.failures {
         println!("FAIL {failure}");
     }
+    let field_counts: std::collections::HashMap<String, usize> = checks::elements(&device)
+        .iter()
+        .map(|e| (e.path.clone(), e.reg.fields.len()))
+        .collect();
     for (why, places) in report.not_run_by_reason() {
-        println!("not run: {why}: {}", places.join(", "));
+        let listed = if args.verbose {
+            places.clone()
+        } else {
+            summary::summarise(&places, &|r| field_counts.get(r).copied())
+        };
+        println!("not run: {why}: {}", listed.join(", "));
+    }
+    if let Some(path) = &args.json {
+        let json = serde_json::json!({
+            "passed": report.passed,
+            "failures": report.failures.iter().map(|f| serde_json::json!({
+                "place": f.place, "check": f.check, "detail": f.detail,
+            })).collect::<Vec<_>>(),
+            "not_run": report.not_run_by_reason().into_iter().map(|(why, places)| {
+                serde_json::json!({"why": why, "places": places})
+            }).collect::<Vec<_>>(),
+        });
+        std::fs::write(path, format!("{json:#}\n"))
+            .map_err(|e| format!("--json {}: {e}", path.display()))?;
     }
     println!(
         "verify: {} passed, {} failed, {} not run ({:.1} s)",
