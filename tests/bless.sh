@@ -5,13 +5,14 @@
 #
 #   bash tests/bless.sh
 #
-# It drives the project's three mechanisms, so that nobody needs to know which file uses which:
+# It drives the project's four mechanisms, so that nobody needs to know which file uses which:
 #   1. `gba gen`: every file generated from a spec (gba-pac, the C header and its self-test,
 #      SVD, SystemRDL, IP-XACT, docs/registers*, the fixtures' crates);
 #   2. GBA_BLESS=1: files written by a test from another tool's output (cbindgen's
 #      gba_barrier.h, svd2rust's tests/fixtures/gba-svd2rust);
 #   3. insta: snapshots of output that is not a file of the repository (diagnostics, `gba diff`,
-#      `gba scale`'s table, the public APIs).
+#      `gba scale`'s table, the public APIs);
+#   4. TRYBUILD=overwrite: the compiler's errors for the compile-fail cases (tests/ui/*.stderr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +26,9 @@ cargo run -q -p gba -- gen --spec tests/fixtures/rp2040/rp2040.yaml --out tests/
 step "GBA_BLESS=1 (gba_barrier.h by cbindgen, the svd2rust crate)"
 GBA_BLESS=1 cargo test -q -p gba-barrier-c --test header
 GBA_BLESS=1 cargo test -q -p gba-tests --test svd2rust
+
+step "TRYBUILD=overwrite (tests/ui: the compiler's error for each misuse)"
+TRYBUILD=overwrite cargo test -q -p gba-tests --test compile_fail
 
 # INSTA_UPDATE=always writes each new snapshot over the old; INSTA_FORCE_PASS lets the run
 # reach every snapshot instead of stopping at the first difference.
