@@ -12,6 +12,7 @@ use super::tree::{
     self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, LockNode, Node, TreeError,
     ValueNode,
 };
+use super::tree_interrupts::InterruptNode;
 use crate::interchange;
 use crate::interchange::ext::ALTERNATE_STATE;
 
@@ -175,6 +176,24 @@ fn component(document: &Document) -> Result<Node, IpXactError> {
                 .collect(),
         );
     }
+    if let Some(list) = ours_node(root, "interrupts") {
+        top.gba.device.gba_interrupts = Some(
+            list.children()
+                .filter(|c| c.is_element())
+                .map(|c| InterruptNode {
+                    name: text(c, "name").unwrap_or_default(),
+                    number: num(c, "number").unwrap_or(0),
+                    desc: text(c, "description").unwrap_or_default(),
+                    block: text(c, "block").unwrap_or_default(),
+                    index: num(c, "index").unwrap_or(0),
+                    indexed: child(c, "index").is_some(),
+                })
+                .collect(),
+        );
+    }
+    top.gba.device.gba_cpu = ours(root, "cpu");
+    top.gba.device.gba_nvic_prio_bits = ours(root, "nvicPrioBits").as_deref().and_then(number);
+    top.gba.device.gba_address = ours(root, "address").as_deref().and_then(number);
     let maps: Vec<_> = child(root, "memoryMaps")
         .map(|m| children(m, "memoryMap").collect())
         .unwrap_or_default();
