@@ -42,6 +42,10 @@ if command -v apt-cache >/dev/null; then
         need_packages+=("linux-headers-${guest_kernel#linux-image-}")
     fi
 fi
+# The svd stage's firmware (tests/firmware/run.sh): QEMU's Arm boards (microbit, netduino2)
+# and arm-none-eabi-size for the firmware's .text.
+need qemu-system-arm qemu-system-arm
+need arm-none-eabi-size binutils-arm-none-eabi
 # The co-simulation stage (cli/tests/cosim.rs): Verilator builds the register block's RTL.
 need verilator verilator
 if ((${#need_packages[@]})); then

@@ -16,7 +16,7 @@ STAGES=(
     "miri|Miri over the register handles, the barrier, the HAL's ordering and host segment, the engine"
     "nostd|gba-hal's protocol core builds without std"
     "loom|loom model checks (gba-barrier, and gba-sim's fast path)"
-    "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
+    "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): QEMU firmware (microbit, netduino2), import, check, gen, cargo check, gcc, XML, thumb build per core"
     "unit|cargo test --workspace"
     "security|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
     "cosim|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL; the typed PAC over the RTL"

@@ -518,3 +518,93 @@ pub(crate) fn check(device: &Device, diags: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::emit::Provenance;
+
+    /// The generated files of `device_keys` (the `device` mapping's extra keys) with
+    /// `interrupts`, by path.
+    fn files(device_keys: &str, interrupts: &str) -> Vec<(String, String)> {
+        let spec = format!(
+            "device: {{ name: d{device_keys} }}\nblocks:\n  - {{ name: timer, offset: 0x1000, \
+             size: 0x100, count: 2, registers: [{{ name: CTRL, offset: 0, width: 32, access: rw \
+             }}] }}\n{interrupts}"
+        );
+        let device = crate::parse_str(&spec)
+            .map_err(|d| format!("{d:?}"))
+            .unwrap();
+        let provenance = Provenance {
+            spec: "d.yaml".into(),
+            command: "gba gen".into(),
+        };
+        let mut files = super::super::files(&device, &provenance).unwrap();
+        files.push(super::super::manifest::file(&device, &provenance));
+        files.into_iter().map(|f| (f.path, f.contents)).collect()
+    }
+
+    fn file<'a>(files: &'a [(String, String)], path: &str) -> &'a str {
+        files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, c)| c.as_str())
+            .unwrap_or_else(|| panic!("no {path}"))
+    }
+
+    #[test]
+    fn a_mapped_device_without_interrupts_gets_none_of_it() {
+        let files = files("", "");
+        let lib = file(&files, "src/lib.rs");
+        for absent in ["Interrupt", "Peripherals", "cortex_m", "__INTERRUPTS"] {
+            assert!(!lib.contains(absent), "{absent} in a plain device's crate");
+        }
+        assert!(
+            !files
+                .iter()
+                .any(|(p, _)| p == "device.x" || p == "build.rs")
+        );
+    }
+
+    #[test]
+    fn a_device_that_is_not_cortex_m_gets_the_enum_only() {
+        let files = files(
+            ", cpu: other",
+            "interrupts:\n  - { name: tick, number: 1000, block: timer, index: 1 }\n",
+        );
+        let lib = file(&files, "src/lib.rs");
+        assert!(lib.contains("TICK = 1000,"), "{lib}");
+        assert!(lib.contains("Raised by block `timer[1]`."));
+        for absent in ["cortex_m", "__INTERRUPTS", "Peripherals"] {
+            assert!(!lib.contains(absent), "{absent} in a non-Cortex-M crate");
+        }
+        assert!(!files.iter().any(|(p, _)| p == "device.x"));
+    }
+
+    #[test]
+    fn a_cortex_m_device_gets_its_vector_table_with_holes_and_device_x() {
+        let files = files(
+            ", cpu: CM0, address: 0x0",
+            "interrupts:\n  - { name: T0, number: 1, block: timer, index: 0 }\n  \
+             - { name: T1, number: 3, block: timer, index: 1 }\n",
+        );
+        let lib = file(&files, "src/lib.rs");
+        // Numbers 0 to 3: 0 and 2 are holes.
+        assert!(
+            lib.contains(
+                "pub static __INTERRUPTS: [Vector; 4] = [\n        Vector { _reserved: 0 },\n        \
+                 Vector { _handler: T0 },\n        Vector { _reserved: 0 },\n        \
+                 Vector { _handler: T1 },\n    ];"
+            ),
+            "{lib}"
+        );
+        assert!(lib.contains("#[unsafe(link_section = \".vector_table.interrupts\")]"));
+        assert!(lib.contains("unsafe impl ::cortex_m::interrupt::InterruptNumber for Interrupt"));
+        assert!(lib.contains("pub timer: [timer::Timer; 2],"));
+        assert!(lib.contains("pub const ADDRESS: usize = 0x0;"));
+        let device_x = file(&files, "device.x");
+        assert!(
+            device_x.ends_with("PROVIDE(T0 = DefaultHandler);\nPROVIDE(T1 = DefaultHandler);\n")
+        );
+        assert!(file(&files, "Cargo.toml").contains("rt = [\"cortex-m\", \"dep:cortex-m-rt\""));
+    }
+}
