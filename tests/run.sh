@@ -17,6 +17,7 @@ STAGES=(
     "nostd|gba-hal's protocol core builds without std"
     "loom|loom model checks (gba-barrier, and gba-sim's fast path)"
     "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): QEMU firmware (microbit, netduino2), import, check, gen, cargo check, gcc, XML, thumb build per core"
+    "rdlfuzz|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
     "unit|cargo test --workspace"
     "security|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
     "cosim|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL; the typed PAC over the RTL"
@@ -24,7 +25,7 @@ STAGES=(
     "openmpi5|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|several hosts on one machine: network + UTS namespaces, one fabric port per host"
     "vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
-    "kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused"
+    "kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
 )
 
 if [ "${1:-}" = --list ]; then
@@ -120,6 +121,8 @@ stage_loom() {
 
 stage_svd() { bash tests/bench/svd_sample.sh; }
 
+stage_rdlfuzz() { bash tests/bench/rdl_fuzz.sh 2>&1 | tee -a "$log"; }
+
 stage_unit() { cargo test --workspace 2>&1 | tee -a "$log"; }
 
 stage_security() {
@@ -199,6 +202,14 @@ stage_kernel() {
         echo "kernel: FAILED"
         return 1
     fi
+    # tests/vm/lifecycle.sh: the port unbound, removed, reset and swapped under users' jobs
+    # and old mappings; the ioctl fuzzer (GBA_LIFECYCLE_FUZZ_CALLS, default 20000).
+    rc=0
+    bash tests/vm/lifecycle.sh target/debug 2>&1 | tee -a "$log" || rc=${PIPESTATUS[0]}
+    if [ "$rc" != 0 ]; then
+        echo "lifecycle: FAILED"
+        return 1
+    fi
 }
 
 for s in "${STAGES[@]}"; do
@@ -211,6 +222,6 @@ echo "== done [${SECONDS}s]"
 # One closing line for the whole run (cargo prints one per test binary; the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel|lifecycle|rdlfuzz): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
 if ((${#skipped[@]})); then echo "stages NOT RUN: ${skipped[*]}"; fi
