@@ -21,7 +21,7 @@ STAGES=(
     "miri|rust|Miri over the register handles, the barrier, the HAL's ordering and host segment, the engine"
     "nostd|-|gba-hal's protocol core builds without std"
     "loom|-|loom model checks (gba-barrier, and gba-sim's fast path)"
-    "svd|c python|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
+    "svd|rust c python firmware|vendor SVD sample (cmsis-svd 0.4 from PyPI): QEMU firmware (microbit, netduino2), import, check, gen, cargo check, gcc, XML, thumb build per core"
     "rdlfuzz|python|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
     "unit|c simgrid python|cargo test --workspace (generated files current, C headers, SimGrid, nested builds)"
     "security|c|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
