@@ -8,7 +8,8 @@
 #     USART1 and TIM2 likewise (that SVD has no <cpu>: `cpu: CM3` is added to the spec);
 #   - nrf51-svd2rust/, the nRF51 firmware on svd2rust's nrf51-pac 0.12 (crates.io), runs too
 #     and is the size peer: both .text sizes are printed side by side.
-# Each board must print its hello line and "… interrupts: 5"; the script fails otherwise.
+# Each board must print its hello line, "second take: none" (Peripherals::take() hands the
+# singleton out once) and "… interrupts: 5"; the script fails otherwise.
 # Built with nightly's -Zbuild-std=core (rust-src; `rustup target add` is not needed).
 # Needs qemu-system-arm and binutils-arm-none-eabi (tests/install.sh).
 set -euo pipefail
@@ -66,9 +67,9 @@ t0=$(date +%s)
 nrf51=$(build nrf51-gba thumbv6m-none-eabi)
 peer=$(build nrf51-svd2rust thumbv6m-none-eabi)
 stm32=$(build stm32f205-gba thumbv7m-none-eabi)
-run microbit "$nrf51" "nrf51 (gba PAC): hello" "timer0 interrupts: 5"
-run microbit "$peer" "nrf51 (svd2rust PAC): hello" "timer0 interrupts: 5"
-run netduino2 "$stm32" "stm32f205 (gba PAC): hello" "tim2 interrupts: 5"
+run microbit "$nrf51" "nrf51 (gba PAC): hello" "second take: none" "timer0 interrupts: 5"
+run microbit "$peer" "nrf51 (svd2rust PAC): hello" "second take: none" "timer0 interrupts: 5"
+run netduino2 "$stm32" "stm32f205 (gba PAC): hello" "second take: none" "tim2 interrupts: 5"
 echo ".text bytes (arm-none-eabi-size -A, release, opt-level s, LTO):"
 echo "  nrf51 firmware on the gba PAC:       $(text "$nrf51")"
 echo "  nrf51 firmware on svd2rust nrf51-pac: $(text "$peer")"

@@ -26,6 +26,10 @@ fn main() -> ! {
     uart.pseltxd().set(24);
     uart.tasks_starttx().set(1);
     print(uart, b"nrf51 (gba PAC): hello\n");
+    // The singleton is handed out once.
+    if Peripherals::take().is_none() {
+        print(uart, b"second take: none\n");
+    }
 
     let timer = p.timer0;
     timer.mode().set(0); // timer
