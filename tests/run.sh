@@ -30,7 +30,7 @@ STAGES=(
     "openmpi5|-|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|c|several hosts on one machine: network + UTS namespaces, one fabric port per host"
     "vm|c vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
-    "kernel|c vm kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused"
+    "kernel|c vm kernel python|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
 )
 stage_field() { # stage_field NAME N: field N (1 name, 2 needs, 3 description) of stage NAME
     local s
@@ -276,6 +276,14 @@ stage_kernel() {
         echo "kernel: FAILED"
         return 1
     fi
+    # tests/vm/lifecycle.sh: the port unbound, removed, reset and swapped under users' jobs
+    # and old mappings; the ioctl fuzzer (GBA_LIFECYCLE_FUZZ_CALLS, default 20000).
+    rc=0
+    bash tests/vm/lifecycle.sh target/debug 2>&1 | tee -a "$log" || rc=${PIPESTATUS[0]}
+    if [ "$rc" != 0 ]; then
+        echo "lifecycle: FAILED"
+        return 1
+    fi
 }
 
 times=()
@@ -292,6 +300,6 @@ echo "== done [${SECONDS}s]; each stage: ${times[*]/%/,}"
 # One closing line for the whole run (cargo prints one per test binary; the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel|rdlfuzz): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel|lifecycle|rdlfuzz): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
 if ((${#skipped[@]})); then echo "stages NOT RUN: ${skipped[*]}"; fi

@@ -303,6 +303,18 @@ const PARAMETRISED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
             <ipxact:bitWidth>uuid_ports</ipxact:bitWidth>
           </ipxact:field>
         </ipxact:register>
+        <ipxact:register>
+          <ipxact:name>DIR_HIGH</ipxact:name>
+          <ipxact:isPresent>uuid_ports &gt; 8</ipxact:isPresent>
+          <ipxact:addressOffset>'h20</ipxact:addressOffset>
+          <ipxact:size>DATA_WIDTH</ipxact:size>
+          <ipxact:field>
+            <ipxact:name>OUT</ipxact:name>
+            <ipxact:bitOffset>0</ipxact:bitOffset>
+            <ipxact:resets><ipxact:reset><ipxact:value>0</ipxact:value></ipxact:reset></ipxact:resets>
+            <ipxact:bitWidth>uuid_ports - 8</ipxact:bitWidth>
+          </ipxact:field>
+        </ipxact:register>
       </ipxact:addressBlock>
     </ipxact:memoryMap>
   </ipxact:memoryMaps>
@@ -328,6 +340,11 @@ fn ipxact_expressions_are_evaluated_over_parameters_with_overrides() {
     let imported = ipxact_import::from_str(PARAMETRISED, false).expect("imports");
     let block = &imported.device.blocks[0];
     assert_eq!(*block.offset, 0x1010, "BASE + 'h10");
+    assert_eq!(
+        block.registers.len(),
+        2,
+        "DIR_HIGH's isPresent is PORTS > 8: absent"
+    );
     let dir = &block.registers[0];
     assert_eq!(*dir.width, 32);
     assert_eq!(dir.fields[0].bits.width(), 8, "bitWidth PORTS");
@@ -353,6 +370,11 @@ fn ipxact_expressions_are_evaluated_over_parameters_with_overrides() {
     assert_eq!(*block.offset, 0x2010);
     assert_eq!(block.registers[0].fields[0].bits.width(), 16);
     assert_eq!(block.registers[1].array.as_ref().map(|a| *a.count), Some(5));
+    assert_eq!(
+        *block.registers[2].name, "DIR_HIGH",
+        "present with 16 ports"
+    );
+    assert_eq!(block.registers[2].fields[0].bits.width(), 8);
     // An override that names nothing is refused, not ignored.
     let typo = [("PORT".to_string(), "4".to_string())];
     let error = ipxact_import::from_str_with(PARAMETRISED, false, &typo)
@@ -407,7 +429,7 @@ fn an_ipxact_expression_that_cannot_be_evaluated_is_refused_with_its_text_and_li
 }
 
 /// 1685-2009: plain numbers in its `scaledNonNegativeInteger` forms, a register-level reset
-/// with a mask, a value a design may override (`spirit:id`, `resolve="user"`), and one that
+/// with a mask, SPIRIT 1.4's `<values>`, a value a design may override (`spirit:id`, `resolve="user"`), and one that
 /// depends on others by an XPath expression, which is refused by name.
 #[test]
 fn ipxact_2009_values_overrides_and_dependencies() {
@@ -426,6 +448,11 @@ fn ipxact_2009_values_overrides_and_dependencies() {
           <spirit:bitWidth>8</spirit:bitWidth></spirit:field>
         <spirit:field><spirit:name>VALID</spirit:name><spirit:bitOffset>8</spirit:bitOffset>
           <spirit:bitWidth>1</spirit:bitWidth></spirit:field>
+        <spirit:field><spirit:name>STATE</spirit:name><spirit:bitOffset>9</spirit:bitOffset>
+          <spirit:bitWidth>2</spirit:bitWidth>
+          <spirit:values><spirit:value>0x0</spirit:value><spirit:name>IDLE</spirit:name></spirit:values>
+          <spirit:values><spirit:value>0x2</spirit:value><spirit:name>BUSY</spirit:name></spirit:values>
+        </spirit:field>
       </spirit:register>
     </spirit:addressBlock>
   </spirit:memoryMap></spirit:memoryMaps>
@@ -438,6 +465,14 @@ fn ipxact_2009_values_overrides_and_dependencies() {
     );
     assert_eq!(reset_from(device, "RXD", "DATA"), Some(ResetFrom::NotReset));
     assert_eq!(reset_from(device, "RXD", "VALID"), None);
+    // SPIRIT 1.4's `<values>` (the form generic_example.xml of ipyxact uses) are carried as
+    // enumerated values.
+    let names: Vec<(String, u64)> = field(device, "RXD", "STATE")
+        .values
+        .iter()
+        .map(|v| (v.name.to_string(), *v.value))
+        .collect();
+    assert_eq!(names, [("IDLE".to_string(), 0), ("BUSY".to_string(), 2)]);
     assert_eq!(*device.blocks[0].registers[0].reset, 0x100);
     let overrides = [("uart_base".to_string(), "0x2000".to_string())];
     let imported = ipxact_import::from_str_with(xml, true, &overrides).expect("imports");
@@ -452,5 +487,108 @@ fn ipxact_2009_values_overrides_and_dependencies() {
     assert!(
         error.contains("line 7: <baseAddress> `0x1000` depends on others by the XPath expression `id('base') * 2`"),
         "{error}"
+    );
+}
+
+/// What the spec cannot carry of a SoC team's SystemRDL, each named at its line, and refused
+/// by `--strict`: a 64-bit timer on a 32-bit bus (`accesswidth`), an msb0 field, an
+/// `external` register, and the hardware side (a reset signal of its own, hardware
+/// precedence, a write mask, an edge interrupt, a counter's increment value).
+#[test]
+fn systemrdl_constructs_the_spec_cannot_carry_are_named_at_their_line() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let source = r#"signal { activelow; async; } wdt_rst_n;
+addrmap soc_timer_block {
+    default sw = rw;
+    default hw = r;
+    reg {
+        regwidth = 64;
+        accesswidth = 32;
+        field { sw = r; hw = w; } COUNT[63:0] = 0;
+    } MTIME @ 0x0;
+    reg {
+        field { resetsignal = wdt_rst_n; } KICK[0:0] = 0;
+        field { precedence = hw; hw = rw; } MODE[2:1] = 0;
+        field { sw = r; hw = w; posedge intr; } WRAP[8:8] = 0;
+        field { sw = r; hw = w; counter; incrvalue = 2; } TICKS[31:16] = 0;
+    } CTRL @ 0x8;
+    reg { field { } MASK[1:0] = 0; } MASKS @ 0xC;
+    reg { field { } LANES[4:7] = 0; } ORDER @ 0x14;
+    external reg { field { } DATA[31:0] = 0; } MAILBOX @ 0x10;
+    CTRL.MODE->hwmask = MASKS.MASK;
+};
+addrmap soc { soc_timer_block timer @ 0x0; };
+"#;
+    let dir = scratch("hardware");
+    let path = dir.path().join("timer.rdl");
+    std::fs::write(&path, source).unwrap();
+    let line = |needle: &str| {
+        source
+            .lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i as u32 + 1)
+            .unwrap()
+    };
+    let imported = rdl::import(&path, false).expect("imports leniently");
+    let warnings: Vec<(Option<u32>, String)> = imported
+        .warnings
+        .iter()
+        .map(|w| (w.line, w.to_string()))
+        .collect();
+    for (needle, at_line, text) in [
+        (
+            "MTIME @",
+            line("MTIME @"),
+            "`accesswidth = 32` of a 64-bit register",
+        ),
+        (
+            "KICK[0:0]",
+            line("KICK[0:0]"),
+            "`resetsignal` (`wdt_rst_n`)",
+        ),
+        ("MODE[2:1]", line("MODE[2:1]"), "`precedence = hw`"),
+        ("MODE[2:1]", line("MODE[2:1]"), "`hwmask`"),
+        ("LANES", line("LANES"), "msb0 bit order `[4:7]`"),
+        ("WRAP", line("WRAP"), "interrupt modifier `posedge`"),
+        ("WRAP", line("WRAP"), "`intr`"),
+        ("TICKS", line("TICKS"), "`counter`"),
+        ("TICKS", line("TICKS"), "`incrvalue` (`2`)"),
+        ("MAILBOX", line("MAILBOX"), "`external`"),
+    ] {
+        assert!(
+            warnings
+                .iter()
+                .any(|(l, w)| *l == Some(at_line) && w.contains(text)),
+            "{needle}: no warning `{text}` at line {at_line}: {warnings:#?}"
+        );
+    }
+    let refused = rdl::import(&path, true).expect_err("--strict refuses");
+    assert!(refused.to_string().contains("msb0"), "{refused}");
+}
+
+/// Kactus2 writes `<dim>0</dim>` on a register that is not an array; 1685-2014 has no array
+/// of no element (a dim is positive). Read as no array and said, not refused as "an array of
+/// 0 elements" (how the import refused Kactus2's sum_buffer before).
+#[test]
+fn a_kactus2_dim_of_zero_is_no_array_and_is_said() {
+    let xml = PARAMETRISED.replace(
+        "<ipxact:name>DIR</ipxact:name>",
+        "<ipxact:name>DIR</ipxact:name>\n          <ipxact:dim>0</ipxact:dim>",
+    );
+    let imported = ipxact_import::from_str(&xml, false).expect("imports");
+    let dir = &imported.device.blocks[0].registers[0];
+    assert_eq!((dir.name.as_str(), dir.array.is_none()), ("DIR", true));
+    let warnings: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("gpio.DIR") && w.contains("`<dim>0</dim>`")),
+        "{warnings:#?}"
+    );
+    assert!(
+        ipxact_import::from_str(&xml, true).is_err(),
+        "--strict refuses"
     );
 }

@@ -56,12 +56,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # A difference that no warning names, which the importers are known not to name yet: class ->
 # the issue item whose fix removes it. Reported by count; `--strict-known` fails on them.
 KNOWN = {
-    "rdl: reset": "issue 38 item 1 (no reset is a value of the format; rdlfid)",
-    "rdl: accesswidth": "issue 38 item 1 (accesswidth carried; rdlfid)",
-    "rdl: msb0": "issue 38 item 1 (msb0 carried or refused; rdlfid)",
-    "rdl: external": "issue 38 item 1 (external carried or refused; rdlfid)",
     "rdl: hw": "issue 38 item 1 (hardware-side properties carried or warned; rdlfid)",
-    "ipxact: reset": "issue 38 item 1 (no <reset> carried; rdlfid)",
     "ipxact: accesswidth": "issue 38 item 1 (accesswidth carried; rdlfid)",
     "ipxact: msb0": "issue 38 item 1 (msb0 carried or refused; rdlfid)",
     "ipxact: external": "issue 38 item 1 (external carried or refused; rdlfid)",

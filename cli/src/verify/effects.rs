@@ -200,6 +200,18 @@ fn written(
         return Ok(());
     }
     let mut current = get(bus.read(e.addr, e.width())?, f);
+    // What hardware set must read back, or the writes below start from a value nobody
+    // chose (a hardware write that stores something else passed before).
+    if effect == SideEffect::WriteZeroToClear
+        && !report.check(
+            current == all,
+            place.clone(),
+            name,
+            format!("hardware set it to {all:#x}, read {current:#x}"),
+        )
+    {
+        return Ok(());
+    }
     // In the effect's terms: `neutral` leaves the field, `acting` acts on every bit.
     let neutral = if effect.neutral_write() == Some(true) {
         all

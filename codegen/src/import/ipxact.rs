@@ -277,10 +277,29 @@ impl<'d, 'i> Reader<'d, 'i> {
         self.value_of(extension)
     }
 
-    fn dims(&mut self, item: XmlNode) -> Vec<u64> {
-        children(item, "dim")
-            .filter_map(|d| self.value_of(d))
-            .collect()
+    /// 1685-2014's `<isPresent>`: an element whose expression is 0 is not in the component
+    /// (a parameter configures it away).
+    fn present(&mut self, node: XmlNode) -> bool {
+        self.optional(node, "isPresent") != Some(0)
+    }
+
+    /// The element's `<dim>`s. A `<dim>` of 0, which 1685-2014 does not allow (a dim is a
+    /// positive count) but Kactus2 writes for "not an array", is read as no dimension, and
+    /// said in `unsupported`.
+    fn dims(&mut self, item: XmlNode, unsupported: &mut Vec<String>) -> Vec<u64> {
+        let mut dims = Vec::new();
+        for d in children(item, "dim") {
+            match self.value_of(d) {
+                Some(0) => unsupported.push(format!(
+                    "`<dim>{}</dim>` (an array of no element, which 1685-2014 does not allow; \
+                     read as no array, as Kactus2 means it)",
+                    d.text().unwrap_or("").trim(),
+                )),
+                Some(count) => dims.push(count),
+                None => {}
+            }
+        }
+        dims
     }
 
     fn component(&mut self) -> Result<Node, IpXactError> {
@@ -326,6 +345,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             ));
         }
         for block in children(*map, "addressBlock") {
+            if !self.present(block) {
+                continue;
+            }
             top.children.push(self.address_block(block));
         }
         for bank in children(*map, "bank") {
@@ -338,6 +360,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             let state = text(remap, "remapState").unwrap_or_default();
             if state == ALTERNATE_STATE {
                 for block in children(remap, "addressBlock") {
+                    if !self.present(block) {
+                        continue;
+                    }
                     top.children.push(self.address_block(block));
                 }
             } else {
@@ -400,6 +425,9 @@ impl<'d, 'i> Reader<'d, 'i> {
         let document = self.document;
         let mut out = Vec::new();
         for item in parent.children().filter(|c| c.is_element()) {
+            if !self.present(item) {
+                continue;
+            }
             match item.tag_name().name() {
                 "register" => out.push(self.register(item, access)),
                 "registerFile" => {
@@ -407,7 +435,7 @@ impl<'d, 'i> Reader<'d, 'i> {
                         empty_node(Kind::Regfile, text(item, "name").unwrap_or_default());
                     node.desc = text(item, "description").unwrap_or_default();
                     node.offset = self.required(item, "addressOffset").unwrap_or(0);
-                    node.dims = self.dims(item);
+                    node.dims = self.dims(item, &mut node.unsupported);
                     node.size = self.required(item, "range").unwrap_or(0);
                     node.stride = node.size;
                     node.line = line(document, item);
@@ -430,7 +458,7 @@ impl<'d, 'i> Reader<'d, 'i> {
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX))
             .unwrap_or(32);
         node.size = u64::from(node.width / 8);
-        node.dims = self.dims(item);
+        node.dims = self.dims(item, &mut node.unsupported);
         node.stride = node.size;
         node.line = line(document, item);
         node.access = text(item, "access").or(access.map(str::to_string));
@@ -471,6 +499,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             }
         }
         for f in children(item, "field") {
+            if !self.present(f) {
+                continue;
+            }
             let lsb = self
                 .required(f, "bitOffset")
                 .map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX));
@@ -525,17 +556,20 @@ impl<'d, 'i> Reader<'d, 'i> {
             if child(f, "writeValueConstraint").is_some() {
                 unsupported.push("`writeValueConstraint`".to_string());
             }
-            let values = child(f, "enumeratedValues")
-                .map(|values| {
-                    children(values, "enumeratedValue")
-                        .map(|v| ValueNode {
-                            name: text(v, "name").unwrap_or_default(),
-                            value: self.required(v, "value").unwrap_or(0),
-                            desc: text(v, "description").unwrap_or_default(),
-                        })
-                        .collect()
+            // 1685-2009's `<enumeratedValues>`, or SPIRIT 1.4's `<values>` (a value and a name
+            // each), which 2009 replaced.
+            let listed: Vec<XmlNode> = match child(f, "enumeratedValues") {
+                Some(values) => children(values, "enumeratedValue").collect(),
+                None => children(f, "values").collect(),
+            };
+            let values = listed
+                .into_iter()
+                .map(|v| ValueNode {
+                    name: text(v, "name").unwrap_or_default(),
+                    value: self.required(v, "value").unwrap_or(0),
+                    desc: text(v, "description").unwrap_or_default(),
                 })
-                .unwrap_or_default();
+                .collect();
             node.fields.push(FieldNode {
                 name: text(f, "name").unwrap_or_default(),
                 desc: text(f, "description").unwrap_or_default(),
