@@ -25,7 +25,7 @@ STAGES=(
     "rdlfuzz|python|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
     "unit|c simgrid python|cargo test --workspace (generated files current, C headers, SimGrid, nested builds)"
     "security|c|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
-    "cosim|c python verilator|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL; the typed PAC over the RTL"
+    "cosim|c python verilator|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL and mutation testing of the checks (gba verify --mutants); the typed PAC over the RTL"
     "openmpi|c|OpenMPI 4.1 and OpenSHMEM: the coll component on the simulator (installs OpenMPI)"
     "openmpi5|-|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|c|several hosts on one machine: network + UTS namespaces, one fabric port per host"
