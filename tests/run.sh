@@ -101,7 +101,7 @@ if wants openmpi5; then
     bash runtimes/openmpi/trixie.sh prepare >"$trixie_log" 2>&1 &
     trixie_prepare=$!
 fi
-trap '[ -n "$trixie_prepare" ] && { kill "$trixie_prepare" 2>/dev/null || true; wait "$trixie_prepare" 2>/dev/null || true; }; rm -f "$log" "$trixie_log"' EXIT
+trap '[ -n "$trixie_prepare" ] && { kill "$trixie_prepare" 2>/dev/null || true; wait "$trixie_prepare" 2>/dev/null || true; }; [ -n "${rdlfuzz_pid:-}" ] && { kill "$rdlfuzz_pid" 2>/dev/null || true; }; rm -f "$log" "$trixie_log" "${rdlfuzz_log:-}"' EXIT
 # Each stage's header says when it started (seconds since the run began), for CI's budget.
 header() { echo "== $1: $(stage_field "$1" 3) [${SECONDS}s]"; }
 
@@ -195,7 +195,20 @@ stage_loom() {
 
 stage_svd() { bash tests/bench/svd_sample.sh; }
 
-stage_rdlfuzz() { bash tests/bench/rdl_fuzz.sh 2>&1 | tee -a "$log"; }
+# The fuzzer is one Python process (and systemrdl-compiler's), so in a run of several stages it
+# starts in the background once lint has built `gba`, beside the mostly single-threaded Miri
+# and loom stages; its own stage then waits for it and prints what it said.
+rdlfuzz_pid=
+rdlfuzz_log=$(mktemp)
+rdlfuzz_start() { bash tests/bench/rdl_fuzz.sh >"$rdlfuzz_log" 2>&1 & rdlfuzz_pid=$!; }
+stage_rdlfuzz() {
+    local rc=0
+    [ -n "$rdlfuzz_pid" ] || rdlfuzz_start
+    wait "$rdlfuzz_pid" || rc=$?
+    rdlfuzz_pid=
+    tee -a "$log" <"$rdlfuzz_log"
+    return "$rc"
+}
 
 stage_unit() { cargo test --workspace 2>&1 | tee -a "$log"; }
 
@@ -295,6 +308,7 @@ for s in "${STAGES[@]}"; do
     header "$name"
     began=$SECONDS
     "stage_$name"
+    if [ "$name" = lint ] && wants rdlfuzz; then rdlfuzz_start; fi
     times+=("$name $((SECONDS - began))s")
     echo "== $name: done in $((SECONDS - began))s"
 done
