@@ -79,11 +79,15 @@ pub fn device(device: &Device) -> Vec<Diagnostic> {
         "the device",
         &mut diags,
     );
-    for block in &device.blocks {
+    for (index, block) in device.blocks.iter().enumerate() {
         name(&block.name, "block", &mut diags);
         reserved_accessor(&block.name, "block", &mut diags);
-        self::block(block, &mut diags);
+        // The registers of a type's later instances are its first's (`block_types::check`
+        // says so): they are checked once, not reported once per instance.
+        let repeat = crate::block_types::is_repeat(device, index);
+        self::block(block, repeat, &mut diags);
     }
+    diags.extend(crate::block_types::check(device));
     block_overlaps(device, &mut diags);
     diags
 }
@@ -179,7 +183,7 @@ pub(crate) fn fields_only(register: &Register) -> Vec<Diagnostic> {
     diags
 }
 
-fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
+fn block(block: &Block, repeat: bool, diags: &mut Vec<Diagnostic>) {
     let what = format!("block `{}`", *block.name);
     if *block.size == 0 {
         diags.push(Diagnostic::error(
@@ -211,6 +215,9 @@ fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
                 .also(block.size.loc, "size given here"),
             );
         }
+    }
+    if repeat {
+        return;
     }
     unique(
         block.registers.iter().map(|r| &r.name),

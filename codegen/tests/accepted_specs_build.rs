@@ -330,6 +330,7 @@ fn block(i: u64) -> impl Strategy<Value = Block> {
                     }),
                     registers,
                     alternate_of: None,
+                    instance_of: None,
                 }
             },
         )

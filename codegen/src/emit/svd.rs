@@ -217,10 +217,22 @@ fn escape(text: &str) -> String {
 
 /// The device as svd-rs objects, built and checked at svd-rs's strict level.
 pub fn to_svd(device: &Device) -> Result<svd::Device, EmitError> {
+    // A block type's later instances derive from its first (`derivedFrom`, as vendors write
+    // GPIOB from GPIOA), and every instance names the type as its `groupName`, which
+    // `gba import-svd` reads back as the type's name.
+    let mut firsts: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
     let peripherals = device
         .blocks
         .iter()
-        .map(peripheral)
+        .map(|block| {
+            let derived = block.instance_of.as_ref().and_then(|ty| {
+                let first = *firsts
+                    .entry(ty.name.as_str())
+                    .or_insert(block.name.as_str());
+                (first != block.name.as_str()).then_some(first)
+            });
+            peripheral(block, derived)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let widest = device
         .blocks
@@ -280,22 +292,26 @@ fn dim(
         .map_err(|e| rejected(what(), e))
 }
 
-fn peripheral(block: &Block) -> Result<svd::Peripheral, EmitError> {
-    let registers = block
-        .registers
-        .iter()
-        .map(|r| {
-            register(r, block)
-                .map(svd::RegisterCluster::Register)
-                .map_err(|e| located(e, r.name.loc))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    peripheral_info(block, registers).map_err(|e| located(e, block.name.loc))
+fn peripheral(block: &Block, derived_from: Option<&str>) -> Result<svd::Peripheral, EmitError> {
+    let registers = match derived_from {
+        Some(_) => Vec::new(),
+        None => block
+            .registers
+            .iter()
+            .map(|r| {
+                register(r, block)
+                    .map(svd::RegisterCluster::Register)
+                    .map_err(|e| located(e, r.name.loc))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    peripheral_info(block, registers, derived_from).map_err(|e| located(e, block.name.loc))
 }
 
 fn peripheral_info(
     block: &Block,
     registers: Vec<svd::RegisterCluster>,
+    derived_from: Option<&str>,
 ) -> Result<svd::Peripheral, SvdEmitError> {
     let what = || format!("block `{}`", *block.name);
     let address_block = svd::AddressBlock::builder()
@@ -317,6 +333,8 @@ fn peripheral_info(
         .description(optional(&block.description))
         .base_address(*block.offset)
         .alternate_peripheral(block.alternate_of.as_ref().map(|of| of.value.clone()))
+        .group_name(block.instance_of.as_ref().map(|ty| ty.name.value.clone()))
+        .derived_from(derived_from.map(str::to_string))
         .address_block(Some(vec![address_block]))
         // svd-rs refuses an empty <registers> element: a block without registers has none.
         .registers((!registers.is_empty()).then_some(registers))

@@ -254,6 +254,7 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
                 array: None,
                 registers,
                 alternate_of: None,
+                instance_of: None,
             },
         ));
     } else {
@@ -407,6 +408,7 @@ fn block(ctx: &mut Ctx, node: &Node) -> Option<Block> {
         array,
         registers,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
+        instance_of: None,
     })
 }
 

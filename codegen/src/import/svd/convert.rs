@@ -228,6 +228,7 @@ pub(super) fn block(
             .alternate_peripheral
             .as_deref()
             .map(|of| Located::synthetic(strip_dim(of))),
+        instance_of: None,
     })
 }
 
