@@ -8,6 +8,11 @@
  * One file holds at most one claim; a process that needs several groups opens the device once
  * per group. A claim is freed (the group reset, then its flag memory freed) when the last file
  * that won or joined it is released: close, exit or kill, and every mapping of it gone.
+ *
+ * When the port goes away (unbind, PCI remove, a function reset, a PCI error) every file open
+ * on it is revoked: its ioctls and mmaps fail with ENODEV and its mappings are zapped (a
+ * later access raises SIGBUS). A port that comes back (a reset done, an error recovered) is
+ * claimed again through a newly opened file.
  */
 #ifndef _UAPI_GBA_IOCTL_H
 #define _UAPI_GBA_IOCTL_H
@@ -21,6 +26,13 @@
 #define GBA_IOCTL_GROUPS 32
 /* Processes of one team on one port (the combining block's slots). */
 #define GBA_IOCTL_MAX_LOCAL 64
+/* Bytes of a team key: 128 random bits, compared in constant time. */
+#define GBA_IOCTL_KEY_BYTES 16
+/*
+ * A uid or pid the caller may not see: another user's, shown only to that user and to
+ * CAP_SYS_ADMIN (gba_claim_req.owner_uid, gba_claim_entry.uid, gba_local.uid).
+ */
+#define GBA_UID_HIDDEN 0xffffffffU
 
 /*
  * mmap offsets. A held group's run-time page (CONTROL, STATUS, ARRIVAL, RELEASE_SEQ) is at its
@@ -35,7 +47,13 @@
 #define GBA_IOCTL_SHARED_SIZE 0x2000ULL
 #define GBA_IOCTL_LINE 64
 
-/* GBA_IOC_INFO: the port, read at the call. */
+/*
+ * GBA_IOC_INFO: the port, read at the call. barriers_completed is the port's
+ * BARRIERS_COMPLETED for CAP_SYS_ADMIN only; any other caller gets the sum of RELEASE_SEQ
+ * (episodes completed) over the groups its uid holds now, so that no opener learns the rate of
+ * another user's jobs. group_enabled and groups_busy say which groups are taken (what a claim
+ * attempt says anyway), never by whom.
+ */
 struct gba_info {
 	__u32 device_id;
 	__u32 version;
@@ -57,8 +75,12 @@ struct gba_info {
 
 /* gba_claim_req.reason */
 #define GBA_REASON_NONE 0
-#define GBA_REASON_OTHER_TEAM 1	/* BUSY: held under another team key */
-#define GBA_REASON_OTHER_UID 2	/* DENIED: the key matches but the holder is another uid */
+/*
+ * BUSY: held by another team: another key, or another uid (join_policy 0) whatever the key.
+ * The two are one answer, so that a claim is no oracle for another user's key. (2 was
+ * OTHER_UID, which made it one.)
+ */
+#define GBA_REASON_OTHER_TEAM 1
 #define GBA_REASON_QUOTA 3	/* DENIED: the caller's uid holds groups_per_uid groups already */
 #define GBA_REASON_MEMBERS 4	/* DENIED: member set or local count differs from the claim's */
 #define GBA_REASON_INDEX 5	/* DENIED: local index taken, or the team is complete */
@@ -71,15 +93,15 @@ struct gba_claim_req {
 	__u32 local;		/* in: processes of the team on this port, 1..GBA_IOCTL_MAX_LOCAL */
 	__u32 index;		/* in: this process's index among them, below `local` */
 	__u32 flags;		/* in: 0 */
-	__u64 key;		/* in: the team key, never 0 */
+	__u64 key[2];		/* in: the team key (GBA_IOCTL_KEY_BYTES), never all 0 */
 	__u64 members[GBA_IOCTL_MEMBER_WORDS]; /* in: the member set; must hold PORT_ID */
 	__u32 result;		/* out: GBA_CLAIM_* */
 	__u32 reason;		/* out: GBA_REASON_* */
-	__u32 owner_uid;	/* out: the holder's uid (BUSY, DENIED, JOINED, WON) */
+	__u32 owner_uid;	/* out: the holder's uid, or GBA_UID_HIDDEN when another user's */
 	__u32 files;		/* out: files in the claim, this one included when won/joined */
 	__u64 run_offset;	/* out: mmap offset of the run-time page */
 	__u64 shared_offset;	/* out: mmap offset of the shared memory */
-	__u64 flag_iova;	/* out: what the driver wrote into RELEASE_ADDR */
+	__u64 flag_iova;	/* out: 0 (the bus address of the flag is the kernel's) */
 	__u32 rank;		/* in: this process's team rank (GBA_IOC_LOCALS reports it) */
 	__u32 reserved;		/* in: 0 */
 };
@@ -98,15 +120,19 @@ struct gba_state {
 	__u64 arrived_mask[GBA_IOCTL_MEMBER_WORDS];
 };
 
-/* One claim of GBA_IOC_CLAIMS. The team key is never shown: it is the team's secret. */
+/*
+ * One claim of GBA_IOC_CLAIMS. The team key is never shown: it is the team's secret. Of
+ * another user's claim (unless the caller has CAP_SYS_ADMIN) only `group` is shown: uid is
+ * GBA_UID_HIDDEN and every other field 0.
+ */
 struct gba_claim_entry {
 	__u32 group;
 	__u32 uid;		/* in the caller's user namespace (overflow uid if unmapped) */
-	__s32 pid;		/* the winner's pid in the caller's pid namespace (0: not visible) */
+	__s32 pid;		/* the winner's pid in the caller's pid namespace (0: none) */
 	__u32 local;
 	__u32 files;
 	__u32 member_count;
-	__u64 flag_iova;
+	__u64 flag_iova;	/* CAP_SYS_ADMIN only: RELEASE_ADDR's value (else 0) */
 };
 
 /* GBA_IOC_CLAIMS: every claim of the port, for `gba dump`. */
@@ -121,14 +147,17 @@ struct gba_claims {
  * so that a barrier's timeout names the local processes that have not arrived.
  */
 struct gba_local {
-	__s32 pid;		/* the claiming process, in the caller's pid namespace (0: not visible) */
+	__s32 pid;		/* the claiming process, in the caller's pid namespace (0: none) */
 	__u32 uid;		/* its uid, in the caller's user namespace */
 	__u32 index;		/* its local index (combining slot) */
 	__u32 rank;		/* the team rank it gave at its claim */
-	__u64 entered;		/* its combining slot's `entered` word (the last sequence it entered) */
+	__u64 entered;		/* its combining slot's `entered` word (last sequence entered) */
 };
 
-/* GBA_IOC_LOCALS: the files of one group's claim (count 0: the group is not claimed). */
+/*
+ * GBA_IOC_LOCALS: the files of one group's claim (count 0: the group is not claimed). Another
+ * user's claim is refused with EACCES unless the caller has CAP_SYS_ADMIN.
+ */
 struct gba_locals {
 	__u32 group;		/* in: below GBA_IOCTL_GROUPS */
 	__u32 count;		/* out */

@@ -20,6 +20,10 @@ need cpio cpio
 # The kernel stage (tests/vm/kernel.sh): gba.ko is built against the guest kernel's headers, the
 # newest linux-image-6.1.0-N-amd64 apt knows (tests/vm/lib.sh picks the same one), and make.
 need make make
+# Its own build is checked by sparse and by checkpatch.pl --strict (which Debian ships in the
+# kernel's source package, linux-source-6.1).
+need sparse sparse
+[ -e /usr/src/linux-source-6.1.tar.xz ] || need_packages+=(linux-source-6.1)
 # It is built there by DKMS (driver/dkms.conf), and the guest runs the host's systemd-udevd to
 # apply driver/99-gba.rules. Without recommends: dkms's would pull in linux-headers-amd64 (the
 # newest kernel's headers, not the guest's) and sudo.
@@ -59,10 +63,12 @@ fi
 # and with peakrdl-ipxact, and the co-simulation stage writes the RTL with peakrdl-regblock
 # (those tests fail under CI=true when these are missing). Debian 12's own Python refuses a
 # plain `pip install` outside a virtual environment.
-if ! python3 -c "import systemrdl, peakrdl_ipxact, peakrdl_regblock" >/dev/null 2>&1; then
-    echo "installing systemrdl-compiler peakrdl-ipxact peakrdl-regblock (pip)"
-    python3 -m pip install -q systemrdl-compiler peakrdl-ipxact peakrdl-regblock 2>/dev/null ||
-        python3 -m pip install -q --break-system-packages systemrdl-compiler peakrdl-ipxact peakrdl-regblock
+# hypothesis: the generator and shrinker of the SystemRDL differential fuzzing
+# (tests/bench/rdl_fuzz.py, the rdlfuzz stage).
+if ! python3 -c "import systemrdl, peakrdl_ipxact, peakrdl_regblock, hypothesis" >/dev/null 2>&1; then
+    echo "installing systemrdl-compiler peakrdl-ipxact peakrdl-regblock hypothesis (pip)"
+    python3 -m pip install -q systemrdl-compiler peakrdl-ipxact peakrdl-regblock hypothesis 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages systemrdl-compiler peakrdl-ipxact peakrdl-regblock hypothesis
 fi
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
     rustup component add rustfmt clippy

@@ -17,6 +17,7 @@ STAGES=(
     "nostd|gba-hal's protocol core builds without std"
     "loom|loom model checks (gba-barrier, and gba-sim's fast path)"
     "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
+    "rdlfuzz|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
     "unit|cargo test --workspace"
     "security|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
     "cosim|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL; the typed PAC over the RTL"
@@ -120,6 +121,8 @@ stage_loom() {
 
 stage_svd() { bash tests/bench/svd_sample.sh; }
 
+stage_rdlfuzz() { bash tests/bench/rdl_fuzz.sh 2>&1 | tee -a "$log"; }
+
 stage_unit() { cargo test --workspace 2>&1 | tee -a "$log"; }
 
 stage_security() {
@@ -211,6 +214,6 @@ echo "== done [${SECONDS}s]"
 # One closing line for the whole run (cargo prints one per test binary; the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^(openmpi|openmpi5|mpich|ompi-lines|cluster|vm|security|kernel|rdlfuzz): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
 if ((${#skipped[@]})); then echo "stages NOT RUN: ${skipped[*]}"; fi

@@ -159,7 +159,21 @@ enum Command {
         /// Refuse the file if anything in it cannot be carried as it is.
         #[arg(long)]
         strict: bool,
+        /// Override a parameter, by its `parameterId` or name (1685-2014), or a value by its
+        /// `spirit:id` (1685-2009): `--param PORTS=16`; the value is an expression. Repeatable.
+        #[arg(long = "param", value_name = "KEY=VALUE", value_parser = key_value)]
+        params: Vec<(String, String)>,
     },
+}
+
+/// `KEY=VALUE`, for `--param`.
+fn key_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.trim().is_empty() => {
+            Ok((key.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("`{text}` is not KEY=VALUE")),
+    }
 }
 
 /// `gba diff` exit statuses; scripts tell breaking from compatible by them.
@@ -246,11 +260,35 @@ fn main() -> ExitCode {
             let imported = gba_codegen::import::rdl::import(&file, strict);
             finish_import(&file, out.as_deref(), imported, "import-rdl", "SystemRDL")
         }
-        Command::ImportIpxact { file, out, strict } => {
+        Command::ImportIpxact {
+            file,
+            out,
+            strict,
+            params,
+        } => {
+            use gba_codegen::import::ipxact::{IpXactError, from_str_with};
             let imported = std::fs::read_to_string(&file)
                 .map_err(|e| format!("cannot read it: {e}"))
                 .and_then(|xml| {
-                    gba_codegen::import::ipxact::from_str(&xml, strict).map_err(|e| e.to_string())
+                    from_str_with(&xml, strict, &params).map_err(|e| match e {
+                        // Each number that cannot be evaluated at its FILE:LINE.
+                        IpXactError::Expression(problems) => {
+                            let lines: Vec<String> = problems
+                                .iter()
+                                .map(|(line, why)| match line {
+                                    Some(line) => format!("{}:{line}: {why}", file.display()),
+                                    None => why.clone(),
+                                })
+                                .collect();
+                            format!(
+                                "{} number(s) cannot be evaluated, so the file is refused \
+                                 (give a parameter's value with --param KEY=VALUE):\n  {}",
+                                problems.len(),
+                                lines.join("\n  ")
+                            )
+                        }
+                        other => other.to_string(),
+                    })
                 });
             finish_import(&file, out.as_deref(), imported, "import-ipxact", "IP-XACT")
         }

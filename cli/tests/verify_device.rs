@@ -80,6 +80,37 @@ fn the_simulator_passes_every_check_it_can_show() {
             "missing `{expected}` in:\n{report}"
         );
     }
+    // At a glance: the 32 groups' fields as ranges, a register whose every field is listed as
+    // `REG.*` (the whole list is behind --verbose and --json).
+    assert!(
+        report.contains(
+            "group[0..31].ARRIVED_MASK[0..11].MEMBERS, group[0..31].STATUS.*, group[0..31].RELEASE_SEQ.SEQUENCE\n"
+        ),
+        "{report}"
+    );
+    let json = dir.path().join("report.json");
+    let verbose = gba(&[
+        "verify",
+        "--device",
+        &format!("sim:{fabric}#1"),
+        "--verbose",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let verbose_text = text(&verbose);
+    assert!(
+        verbose_text.contains("group[31].STATUS.READY, ") && !verbose_text.contains("[0..31]"),
+        "{verbose_text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let places: usize = json["not_run"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["places"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(places, 650, "{json:#}");
     // The not-run count: the reset line and the 9 global and 32 * 20 group read-only fields
     // whose hardware writes it cannot drive.
     assert!(report.contains(" failed, 650 not run"), "{report}");

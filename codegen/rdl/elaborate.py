@@ -30,6 +30,42 @@ FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",
                    "sticky", "stickybit", "hwclr", "hwset", "paritycheck", "rclr", "rset",
                    "woset", "woclr", "we", "wel", "anded", "ored", "xored", "overflow",
                    "underflow", "incr", "decr", "threshold", "saturate"]
+# Hardware-side field properties whose value is a reference or a number, reported when set:
+# the RTL that `gba rtl` builds from the spec decides the hardware side uniformly
+# (codegen/rdl/regblock.py), so none of these reaches it.
+FIELD_HARDWARE = ["resetsignal", "hwmask", "hwenable", "incrvalue", "incrwidth", "decrvalue",
+                  "decrwidth", "incrsaturate", "decrsaturate", "incrthreshold", "decrthreshold",
+                  "enable", "mask", "haltenable", "haltmask", "dontcompare", "donttest"]
+# Properties of registers, register files and maps the spec has no place for, reported when
+# set to anything but their default.
+NODE_PROPERTIES = ["dontcompare", "donttest", "hdl_path", "hdl_path_gate", "rsvdset",
+                   "rsvdsetX", "sharedextbus", "errextbus", "bigendian", "littleendian",
+                   "addressing"]
+
+
+def hardware(node, unsupported):
+    """The field's hardware-side properties that are set (see FIELD_HARDWARE)."""
+    for prop in FIELD_HARDWARE:
+        try:
+            value = node.get_property(prop)
+        except LookupError:
+            continue
+        if value in (None, False) or (prop in ("incrvalue", "decrvalue") and value == 1):
+            continue
+        shown = value.get_path() if hasattr(value, "get_path") else value
+        unsupported.append(f"`{prop}` (`{shown}`)" if value is not True else f"`{prop}`")
+    if enum_name(node.get_property("precedence")) == "hw":
+        unsupported.append("`precedence = hw` (hardware wins a same-cycle write)")
+    if node.get_property("intr"):
+        kind = enum_name(node.get_property("intr type"))
+        if kind not in (None, "level"):
+            unsupported.append(f"interrupt modifier `{kind}`")
+    if node.msb < node.lsb:
+        # msb0 (`TOP[0:3]`): bit `lsb` of the register is the value's most significant bit.
+        unsupported.append(
+            f"msb0 bit order `[{node.msb}:{node.lsb}]` (bit {node.msb} the value's most "
+            f"significant; imported as the spec's lsb0 [{node.high}:{node.low}], so its value "
+            f"reads bit-reversed)")
 
 
 def text(value):
@@ -92,12 +128,14 @@ def lock(node, unsupported):
 def field(node):
     gba, unsupported = gba_props(node)
     locked = lock(node, unsupported)
+    hardware(node, unsupported)
     for prop in FIELD_BEHAVIOUR:
         try:
             value = node.get_property(prop)
         except LookupError:
             continue
-        if value is True or (value not in (False, None, 0) and prop in ("counter", "intr")):
+        # Booleans, and references or numbers (`incr = <signal>`, `threshold = 4`).
+        if value is not None and value is not False:
             # rclr/woclr/woset as booleans are SystemRDL 1.0 spellings of onread/onwrite,
             # which systemrdl-compiler already folds in; they are read below.
             if prop not in ("rclr", "rset", "woset", "woclr"):
@@ -113,6 +151,9 @@ def field(node):
         unsupported.append("a reset value that is a reference to a field, not a number or "
                            "a signal")
         reset = None
+    if reset is None and reset_from is None:
+        # No `reset`: the flop is not reset (not a reset of 0).
+        reset_from = "none"
     encode = node.get_property("encode")
     values = []
     if encode is not None:
@@ -157,8 +198,25 @@ def addressable(node):
         "fields": [],
         "width": 0,
     }
+    # Address maps and memories are external by definition (a block, a memory); a register is
+    # when the source says so, of it or of a register file holding it (reported per register).
+    if kind == "reg" and node.external:
+        unsupported.append("`external` (the RTL routes its accesses outside the block)")
+    for prop in NODE_PROPERTIES:
+        try:
+            value = node.get_property(prop)
+        except LookupError:
+            continue
+        default = "regalign" if prop == "addressing" else None
+        if value not in (None, False) and enum_name(value) != default:
+            unsupported.append(f"`{prop}` (`{enum_name(value) or value}`)")
     if kind == "reg":
         out["width"] = node.get_property("regwidth")
+        accesswidth = node.get_property("accesswidth")
+        if accesswidth < out["width"]:
+            unsupported.append(
+                f"`accesswidth = {accesswidth}` of a {out['width']}-bit register (software "
+                f"outputs access it in one {out['width']}-bit access)")
         if node.is_alias:
             out["unsupported"].append(f"an alias of `{node.alias_primary.inst_name}`")
         out["fields"] = [field(f) for f in node.fields()]

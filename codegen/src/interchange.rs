@@ -365,7 +365,8 @@ pub mod svd_ext {
 }
 
 /// What the register's one reset value does not say, in words for documentation (Rust, C,
-/// SVD, the docs): which fields reset to their element's index and which are strapped.
+/// SVD, the docs): which fields reset to their element's index, which are strapped and which
+/// are not reset.
 /// `None` when every field's reset is its part of the register's. The emitters write it;
 /// `import-svd` strips it when it is exactly this text (one definition, so they cannot drift).
 pub(crate) fn reset_note(register: &crate::model::Register) -> Option<String> {
@@ -399,13 +400,27 @@ pub(crate) fn reset_note(register: &crate::model::Register) -> Option<String> {
             if strap.len() == 1 { "is" } else { "are" }
         ));
     }
+    let none = names(ResetFrom::NotReset);
+    if !none.is_empty() {
+        parts.push(format!(
+            "{} {} not reset ({} whatever {} powered up with until written)",
+            none.join(", "),
+            if none.len() == 1 { "is" } else { "are" },
+            if none.len() == 1 {
+                "it holds"
+            } else {
+                "they hold"
+            },
+            if none.len() == 1 { "it" } else { "they" }
+        ));
+    }
     if parts.is_empty() {
         return None;
     }
     Some(format!(
         "Reset: {}; the reset value given has 0 in {}.",
         parts.join("; "),
-        if index.len() + strap.len() == 1 {
+        if index.len() + strap.len() + none.len() == 1 {
             "its bits"
         } else {
             "their bits"

@@ -280,7 +280,7 @@ impl Register {
     }
 
     /// Bits whose reset is the same in every element and every instance of the device:
-    /// all but the fields with a `reset_from`.
+    /// all but the fields with a `reset_from` (an index, a strap, or no reset at all).
     pub fn fixed_reset_mask(&self) -> u64 {
         let varying = self
             .fields
@@ -293,7 +293,7 @@ impl Register {
     /// The reset value of one element, given the index of the innermost array holding the
     /// register (its own, else its block's; 0 when there is none) and the value of each
     /// strapped field (`None`: unknown, left 0). Bits not in the result's known mask are
-    /// those of strapped fields whose value was not given.
+    /// those of strapped fields whose value was not given and those of fields not reset.
     pub fn element_reset(&self, index: u64, strap: impl Fn(&Field) -> Option<u64>) -> (u64, u64) {
         let mut value = *self.reset;
         let mut known = width_mask(*self.width);
@@ -302,6 +302,7 @@ impl Register {
                 None => continue,
                 Some(ResetFrom::Index) => Some(index),
                 Some(ResetFrom::Strap) => strap(f),
+                Some(ResetFrom::NotReset) => None,
             };
             match part {
                 Some(v) => {
@@ -371,13 +372,14 @@ pub struct Field {
     pub access: Option<Located<Access>>,
     pub side_effect: Option<Located<SideEffect>>,
     /// `Some`: the field's reset is not its part of the register's `reset` (whose bits under
-    /// the field are then 0) but its array index or a strap.
+    /// the field are then 0) but its array index or a strap, or it has none (not reset).
     pub reset_from: Option<Located<ResetFrom>>,
     pub values: Vec<EnumValue>,
 }
 
 /// Where a field's reset value comes from when it differs between the elements of an array
-/// or between instances of the device, which one register `reset` cannot say.
+/// or between instances of the device, which one register `reset` cannot say; or that it has
+/// none: a flop that reset does not touch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResetFrom {
     /// The index of the element: of the register's own array, else of its block's
@@ -386,21 +388,27 @@ pub enum ResetFrom {
     /// Fixed per device instance by pins or fuses, known only at run time (a switch port's
     /// number).
     Strap,
+    /// Not reset: the field holds whatever it powered up with until it is written (SVD's bits
+    /// outside `resetMask`, an IP-XACT field without `<resets>`, a SystemRDL field without
+    /// `reset`). "No reset" is a statement about the flop, not a 0.
+    NotReset,
 }
 
 impl ResetFrom {
+    /// Every kind, in the order the docs list them.
+    pub const ALL: [ResetFrom; 3] = [ResetFrom::Index, ResetFrom::Strap, ResetFrom::NotReset];
+
     /// The spelling in the spec (the field's `reset`).
     pub fn keyword(self) -> &'static str {
         match self {
             ResetFrom::Index => "index",
             ResetFrom::Strap => "strap",
+            ResetFrom::NotReset => "none",
         }
     }
 
     pub fn from_keyword(word: &str) -> Option<ResetFrom> {
-        [ResetFrom::Index, ResetFrom::Strap]
-            .into_iter()
-            .find(|r| r.keyword() == word)
+        ResetFrom::ALL.into_iter().find(|r| r.keyword() == word)
     }
 
     /// In words (docs, C comments).
@@ -408,6 +416,7 @@ impl ResetFrom {
         match self {
             ResetFrom::Index => "resets to its element's index",
             ResetFrom::Strap => "strapped: fixed per device instance, known only at run time",
+            ResetFrom::NotReset => "not reset: holds whatever it powered up with until written",
         }
     }
 }

@@ -607,7 +607,8 @@ fn side_effect(
     Some(Located::new(value?, node.loc))
 }
 
-/// A field's `reset`: `index` or `strap` (a number belongs in the register's `reset`).
+/// A field's `reset`: `index`, `strap` or `none` (a number belongs in the register's
+/// `reset`).
 fn reset_from(
     node: &Located<Node>,
     what: &str,
@@ -620,14 +621,14 @@ fn reset_from(
     if value.is_none() {
         let note = if matches!(node.value, Node::Int(_)) {
             "a field's reset value is its part of the register's `reset`; a field's own \
-             `reset` is `index` (it reads its array element's index) or `strap` (fixed per \
-             device instance, known only at run time)"
+             `reset` is `index` (it reads its array element's index), `strap` (fixed per \
+             device instance, known only at run time) or `none` (not reset)"
         } else {
-            "expected `index` (the field reads its array element's index) or `strap` (fixed \
-             per device instance, known only at run time)"
+            "expected `index` (the field reads its array element's index), `strap` (fixed \
+             per device instance, known only at run time) or `none` (not reset)"
         };
         diags.push(Diagnostic::error(
-            format!("{what}: `reset` is not `index` or `strap`"),
+            format!("{what}: `reset` is not `index`, `strap` or `none`"),
             node.loc,
             note,
         ));

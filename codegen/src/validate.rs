@@ -344,8 +344,9 @@ fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
     field_overlaps(register, &what, diags);
 }
 
-/// A field whose reset is its index or a strap: its bits of the register's `reset` are 0
-/// (that value is what every element and instance shares), and an index fits the field.
+/// A field whose reset is its index or a strap, or that is not reset: its bits of the
+/// register's `reset` are 0 (that value is what every element and instance shares), and an
+/// index fits the field.
 fn reset_from(
     field: &Field,
     register: &Register,
@@ -375,7 +376,7 @@ fn reset_from(
             )
             .note(
                 "the register's `reset` holds the bits every element and instance shares; \
-                 the field's own value comes from its index or strap",
+                 the field's own value comes from its index or strap, or it has none",
             ),
         );
     }

@@ -223,7 +223,8 @@ impl Fabric {
     /// The switch file of the fabric in `dir`, checked (the directory, the file, then its
     /// header before any other word), and its port count.
     fn open_switch(dir: &Path, path: &Path, policy: &Policy) -> Result<(SharedFile, usize)> {
-        shared::dir::check(dir, policy)?;
+        // Only looked up: another member's fabric is usable under the configured group.
+        shared::dir::check_to_open(dir, policy)?;
         let sizes = Size::Between(l::switch_size(1), l::switch_size(gba_pac::MAX_MEMBERS));
         let switch = SharedFile::open(path, sizes, policy)?;
         let len = switch.len();
@@ -471,7 +472,11 @@ fn fill_header(switch: &SharedFile, ports: usize, quota: u32) {
 }
 
 /// Identity registers of port `p` as the hardware has them after power-on: the spec's reset
-/// values, PORT_ID = the port number, GROUP_ID = the group's index.
+/// values, PORT_ID = the port number, GROUP_ID = the group's index. Every other register
+/// powers up 0, the fabric's fresh memory: the spec's reset values. That is also the
+/// simulator's choice for a field the spec says is not reset (`reset: none`, of which gba.yaml
+/// has none): such a flop holds whatever it powered up with, and 0 is one such value, the one
+/// that keeps runs reproducible.
 fn init_identity(windows: &Windows, p: usize) {
     // SAFETY: as in `Fabric::window`: the page-aligned start of port p's WINDOW_SIZE bytes
     // inside a live window mapping, reached only through `Atomic` handles.

@@ -67,13 +67,14 @@ show() { sed 's/^/    | /' "$1"; }
 
 # A victim job: RANKS processes (their ports in PORTS), each `security_victim team`; writes
 # $work/job-TAG.R. Returns 0 when every rank completed, 3 on an early release, 1 otherwise.
+# With JOB_AS set (a command prefix, EVE_RUN), the ranks run as that user.
 job() {
     local tag=$1 address_of=$2 ranks=$3 r rc=0 worst=0
     local oob=$work/oob-$tag entered=$work/entered-$tag
     mkdir -p "$oob" && head -c $((8 * ranks)) /dev/zero >"$entered"
     local ps=()
     for ((r = 0; r < ranks; r++)); do
-        "$bin/security_victim" team "$($address_of "$r")" "$r" "$ranks" "$oob" "$entered" "$EPISODES" \
+        ${JOB_AS[@]+"${JOB_AS[@]}"} "$bin/security_victim" team "$($address_of "$r")" "$r" "$ranks" "$oob" "$entered" "$EPISODES" \
             >"$work/job-$tag.$r" 2>&1 &
         ps+=($!)
     done
@@ -330,6 +331,27 @@ job gsim gsim_addr 2; rc=$?
 wait "$eve_truncer"
 check "group: a fabric's memory is 4 segments; member uid $eve_uid cannot truncate them; the job completes (exit $rc)" \
     eval '[ "$(echo $gids | wc -w)" = 4 ] && [ "$rc" = 0 ] && completed gsim 2 && ! has "$work/eve-gtrunc" TRUNCATED'
+# 11. The group's purpose: a member runs jobs on a fabric root made under the group (its
+#     pointer files are 0640: a member may read, never rewrite them), and root on one the
+#     member made (in the member's sticky directory). Each job's out-of-band directory and
+#     entered file are the member's.
+eve_own() { chown -R "$EVE" "$work/oob-$1" "$work/entered-$1"; }
+mkdir -p "$work/oob-geve" && head -c 16 /dev/zero >"$work/entered-geve" && eve_own geve
+JOB_AS=("${EVE_RUN[@]}")
+job geve gsim_addr 2; rc=$?
+unset JOB_AS
+check "group: member uid $eve_uid runs a job on root's group fabric (exit $rc)" \
+    eval '[ "$rc" = 0 ] && completed geve 2'
+[ "$rc" = 0 ] || show "$work/job-geve.0"
+eshare=$work/eshare && mkdir -m 01770 "$eshare" && chgrp "$EVE" "$eshare"
+efab=$eshare/efabric
+as_eve "$bin/gba" sim create --ports 2 --path "$efab" >"$work/out" 2>&1
+efab_addr() { echo "sim:$efab#$1"; }
+job gmember efab_addr 2; rc=$?
+check "group: root runs a job on a fabric member uid $eve_uid made under the group (exit $rc)" \
+    eval '[ "$rc" = 0 ] && completed gmember 2'
+[ "$rc" = 0 ] || show "$work/job-gmember.0"
+as_eve "$bin/gba" sim destroy --path "$efab" >/dev/null 2>&1
 "$bin/gba" sim destroy --path "$gfab" >/dev/null
 check "group: gba sim destroy frees the fabric's segments" \
     eval '! ipcs -m | grep -qw "$(echo $gids | sed "s/ /\\|/g")"'

@@ -118,7 +118,7 @@ fn pulses_and_locks_read_back_from_vendor_extensions() {
 
 /// Index and strap resets travel under `<vendorExtensions><resetFrom>`: read back as
 /// written, without the description note the export adds; an entry the spec cannot hold is
-/// reported naming the register and field, and the field keeps the register's reset.
+/// reported naming the register and field, and the field's reset is what SVD says of it.
 #[test]
 fn index_and_strap_resets_read_back_from_vendor_extensions() {
     use gba_codegen::model::ResetFrom;
@@ -142,15 +142,15 @@ fn index_and_strap_resets_read_back_from_vendor_extensions() {
     let (id, _) = reset_of(&imported.device, "group.GROUP_ID.ID");
     assert_eq!(id, Some(ResetFrom::Index));
 
-    // Without the extension (a vendor's file): no reset kind, and the note stays as the
-    // description's own words.
+    // Without the extension (a vendor's file): the bits out of `<resetMask>` are what SVD
+    // says of them, not reset, and the note stays as the description's own words.
     let start = xml.find("    <resetFrom>").unwrap();
     let end = xml.find("    </resetFrom>\n").unwrap() + "    </resetFrom>\n".len();
     let plain = format!("{}{}", &xml[..start], &xml[end..]);
     let imported = from_str(&plain).expect("imports");
     assert_eq!(imported.warnings, vec![]);
     let (port, port_description) = reset_of(&imported.device, "global.PORT_ID.PORT");
-    assert_eq!(port, None);
+    assert_eq!(port, Some(ResetFrom::NotReset));
     assert!(
         port_description.contains("\n\nReset: `PORT` is strapped"),
         "{port_description}"
@@ -168,7 +168,7 @@ fn index_and_strap_resets_read_back_from_vendor_extensions() {
         );
     let imported = from_str(&broken).expect("a bad entry is no reason to refuse the file");
     let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
-    let kept = "the field keeps the register's reset (left out)";
+    let kept = "the field's reset is what resetValue and resetMask say (left out)";
     assert_eq!(
         messages,
         [
@@ -195,8 +195,15 @@ fn index_and_strap_resets_read_back_from_vendor_extensions() {
             ),
         ]
     );
-    assert_eq!(reset_of(&imported.device, "global.PORT_ID.PORT").0, None);
-    assert_eq!(reset_of(&imported.device, "group.GROUP_ID.ID").0, None);
+    // Out of `<resetMask>`: not reset, as SVD says.
+    assert_eq!(
+        reset_of(&imported.device, "global.PORT_ID.PORT").0,
+        Some(ResetFrom::NotReset)
+    );
+    assert_eq!(
+        reset_of(&imported.device, "group.GROUP_ID.ID").0,
+        Some(ResetFrom::NotReset)
+    );
 }
 
 #[test]

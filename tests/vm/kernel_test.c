@@ -13,6 +13,10 @@
 //       stolen); one line per attack, "refused: NAME (why)" or "BREACH: NAME (what)"
 //   kernel_test [--as UID] claim DEV GROUP KEY     one claim; prints its result and reason
 //   kernel_test [--as UID] exec PROGRAM ARGS...    runs PROGRAM as UID (gba dump, vm_team)
+//   kernel_test [--as UID] revoke DEV N GO_FILE    claims groups 0..N-1 (a file each), maps
+//       and touches their pages, prints "held N", waits for GO_FILE (the port removed or reset
+//       meanwhile), then checks what an old file and its mappings get: ENODEV from ioctl and
+//       mmap, SIGBUS from a load of the flag and from a store to ARRIVAL (in children).
 //
 // --as UID[:GID]: drop to UID with group GID (default gba, 990) before anything, as a job's process would run.
 // Exit 0 when everything asked for held, 1 otherwise.
@@ -83,7 +87,6 @@ static const char *reason_name(uint32_t r)
     switch (r) {
     case GBA_REASON_NONE: return "none";
     case GBA_REASON_OTHER_TEAM: return "held by another team";
-    case GBA_REASON_OTHER_UID: return "held by another uid";
     case GBA_REASON_QUOTA: return "quota";
     case GBA_REASON_MEMBERS: return "member set differs";
     case GBA_REASON_INDEX: return "local index taken";
@@ -99,7 +102,8 @@ static struct gba_claim_req claim(int fd, uint32_t port, uint32_t group, uint64_
     struct gba_claim_req req;
     memset(&req, 0, sizeof(req));
     req.group = group;
-    req.key = key;
+    req.key[0] = key;
+    req.key[1] = 0x5eed;
     req.local = local;
     req.index = index;
     req.members[port / 64] = 1ULL << (port % 64);
@@ -269,12 +273,36 @@ static int attack(const char *dev, uint32_t victim, uint64_t victim_key)
     ioctl_refused("GBA_IOC_STATE with no claim", fd, GBA_IOC_STATE, &st, ENOENT);
 
     // The victim's group, under our own key and under its stolen key.
-    struct gba_claim_req r = claim(fd, info.port_id, victim, victim_key ^ 0x5a5a, 1, 0);
-    snprintf(what, sizeof(what), "%s: %s, owner uid %u", result_name(r.result), reason_name(r.reason), r.owner_uid);
+    struct gba_claim_req r = claim(fd, info.port_id, victim, victim_key ^ 0x5a5a, 2, 1);
+    struct gba_claim_req wrong = r;
+    snprintf(what, sizeof(what), "%s: %s, owner uid %#x", result_name(r.result), reason_name(r.reason), r.owner_uid);
     verdict("claim the victim's group with another key", r.result == GBA_CLAIM_BUSY && r.reason == GBA_REASON_OTHER_TEAM, what);
     r = claim(fd, info.port_id, victim, victim_key, 2, 1);
-    snprintf(what, sizeof(what), "%s: %s, owner uid %u", result_name(r.result), reason_name(r.reason), r.owner_uid);
-    verdict("join the victim's group with its stolen key", r.result == GBA_CLAIM_DENIED && r.reason == GBA_REASON_OTHER_UID, what);
+    snprintf(what, sizeof(what), "%s: %s, owner uid %#x", result_name(r.result), reason_name(r.reason), r.owner_uid);
+    verdict("join the victim's group with its stolen key", r.result == GBA_CLAIM_BUSY && r.reason == GBA_REASON_OTHER_TEAM, what);
+    // No oracle: the wrong key and the right one get the same answer in every output field.
+    int same = wrong.result == r.result && wrong.reason == r.reason && wrong.owner_uid == r.owner_uid &&
+               wrong.files == r.files && wrong.run_offset == r.run_offset && wrong.shared_offset == r.shared_offset &&
+               wrong.flag_iova == r.flag_iova;
+    verdict("tell a wrong key from the stolen one", same && r.owner_uid == GBA_UID_HIDDEN,
+            same ? "one answer, owner hidden" : "the answers differ");
+    // Nothing of the victim's job: its claim entry shows the group only, its locals nothing.
+    struct gba_claims all;
+    memset(&all, 0, sizeof(all));
+    int seen = -1;
+    if (ioctl(fd, GBA_IOC_CLAIMS, &all) == 0)
+        for (uint32_t i = 0; i < all.count; i++)
+            if (all.entries[i].group == victim) {
+                struct gba_claim_entry *e = &all.entries[i];
+                seen = e->uid != GBA_UID_HIDDEN || e->pid != 0 || e->flag_iova != 0 || e->local != 0 ||
+                       e->files != 0 || e->member_count != 0;
+            }
+    verdict("read the victim's claim (uid, pid, flag address)", seen == 0,
+            seen < 0 ? "no entry for the victim's group" : seen ? "shown" : "group only");
+    static struct gba_locals locals;
+    memset(&locals, 0, sizeof(locals));
+    locals.group = victim;
+    ioctl_refused("read the victim's local processes (GBA_IOC_LOCALS)", fd, GBA_IOC_LOCALS, &locals, EACCES);
 
     // A group of our own: then its configuration page, the victim's pages, private copies.
     uint32_t own = (victim + 1) % GBA_IOCTL_GROUPS;
@@ -303,11 +331,22 @@ static int attack(const char *dev, uint32_t victim, uint64_t victim_key)
         munmap(x, 4096);
     verdict("mmap its own run-time page executable", x == MAP_FAILED && x_err == EACCES,
             x == MAP_FAILED ? strerror(x_err) : "mapped");
+    // Mapped writable, then made executable: VM_MAYEXEC is cleared on both mappings.
+    void *own_run = map(fd, mine.run_offset, 4096);
+    void *own_shared = map(fd, mine.shared_offset, GBA_IOCTL_SHARED_SIZE);
+    int e1 = own_run == MAP_FAILED ? -1 : mprotect(own_run, 4096, PROT_READ | PROT_EXEC) == 0 ? 0 : errno;
+    int e2 = own_shared == MAP_FAILED ? -1 : mprotect(own_shared, 4096, PROT_READ | PROT_EXEC) == 0 ? 0 : errno;
+    verdict("mprotect its own run-time page executable", e1 == EACCES, e1 < 0 ? "no mapping" : e1 ? strerror(e1) : "executable");
+    verdict("mprotect its own flag memory executable", e2 == EACCES, e2 < 0 ? "no mapping" : e2 ? strerror(e2) : "executable");
+    if (own_run != MAP_FAILED)
+        munmap(own_run, 4096);
+    if (own_shared != MAP_FAILED)
+        munmap(own_shared, GBA_IOCTL_SHARED_SIZE);
     // A second claim on the same file.
     struct gba_claim_req again;
     memset(&again, 0, sizeof(again));
     again.group = victim;
-    again.key = victim_key;
+    again.key[0] = victim_key;
     again.local = 1;
     again.members[info.port_id / 64] = 1ULL << (info.port_id % 64);
     ioctl_refused("a second claim on one file", fd, GBA_IOC_CLAIM, &again, EALREADY);
@@ -315,7 +354,7 @@ static int attack(const char *dev, uint32_t victim, uint64_t victim_key)
     int fd2 = open_dev(dev);
     memset(&again, 0, sizeof(again));
     again.group = victim;
-    again.key = 7;
+    again.key[0] = 7;
     again.local = 1;
     again.members[GBA_IOCTL_MEMBER_WORDS - 1] = 1ULL << 63;
     ioctl_refused("a member set past MAX_MEMBERS", fd2, GBA_IOC_CLAIM, &again, EDOM);
@@ -358,6 +397,68 @@ static void print_claims(int fd)
         printf("claim g=%u uid=%u pid=%d local=%u files=%u members=%u\n", e->group, e->uid, e->pid, e->local, e->files,
                e->member_count);
     }
+}
+
+// In a child: a load (or, with STORE, a store) at P. "SIGBUS" when the child died of it.
+static const char *touch(volatile uint64_t *p, int store)
+{
+    pid_t c = fork();
+    if (c == 0) {
+        if (store)
+            *p = 1;
+        else
+            (void)*p;
+        _exit(0);
+    }
+    int st;
+    waitpid(c, &st, 0);
+    if (WIFSIGNALED(st))
+        return WTERMSIG(st) == SIGBUS ? "SIGBUS" : "another signal";
+    return "no fault";
+}
+
+static int revoked_files(const char *dev, uint32_t n, const char *go)
+{
+    static int fds[GBA_IOCTL_GROUPS];
+    static volatile uint8_t *runs[GBA_IOCTL_GROUPS];
+    static volatile uint8_t *shareds[GBA_IOCTL_GROUPS];
+    if (n == 0 || n > GBA_IOCTL_GROUPS)
+        return 2;
+    for (uint32_t g = 0; g < n; g++) {
+        fds[g] = open_dev(dev);
+        struct gba_info info = info_of(fds[g]);
+        struct gba_claim_req r = claim(fds[g], info.port_id, g, 0x5ea1 + g, 1, 0);
+        if (r.result != GBA_CLAIM_WON) {
+            printf("revoke: claim %u: %s (%s)\n", g, result_name(r.result), reason_name(r.reason));
+            return 1;
+        }
+        runs[g] = map(fds[g], r.run_offset, 4096);
+        shareds[g] = map(fds[g], r.shared_offset, GBA_IOCTL_SHARED_SIZE);
+        if (runs[g] == MAP_FAILED || shareds[g] == MAP_FAILED) {
+            printf("revoke: mmap %u: %s\n", g, strerror(errno));
+            return 1;
+        }
+        (void)*(volatile uint64_t *)runs[g];
+        (void)*(volatile uint64_t *)shareds[g];
+    }
+    printf("held %u\n", n);
+    while (access(go, F_OK) != 0)
+        usleep(10000);
+    uint32_t last = n - 1;
+    struct gba_info info;
+    int rc = ioctl(fds[last], GBA_IOC_INFO, &info);
+    printf("old file: GBA_IOC_INFO: %s\n", rc == 0 ? "answered" : strerror(errno));
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fds[last],
+                   (off_t)(GBA_GROUP_OFFSET + (uint64_t)last * GBA_GROUP_STRIDE + GBA_GROUP_CONTROL_OFFSET));
+    printf("old file: mmap: %s\n", p == MAP_FAILED ? strerror(errno) : "mapped");
+    volatile uint64_t *arrival = (volatile uint64_t *)(runs[last] + GBA_GROUP_ARRIVAL_OFFSET - GBA_GROUP_CONTROL_OFFSET);
+    printf("old mapping: load of the flag: %s\n", touch((volatile uint64_t *)shareds[last], 0));
+    printf("old mapping: store to ARRIVAL: %s\n", touch(arrival, 1));
+    printf("old mapping: store to CONTROL: %s\n", touch((volatile uint64_t *)runs[0], 1));
+    for (uint32_t g = 0; g < n; g++)
+        close(fds[g]);
+    printf("revoke: closed %u files\n", n);
+    return 0;
 }
 
 // UID[:GID], GID 990 (gba) by default.
@@ -410,7 +511,11 @@ int main(int argc, char **argv)
         int fd = open_dev(dev);
         struct gba_info info = info_of(fd);
         struct gba_claim_req r = claim(fd, info.port_id, (uint32_t)atoi(argv[3]), strtoull(argv[4], NULL, 0), 1, 0);
-        printf("claim %s: %s (%s), owner uid %u\n", argv[3], result_name(r.result), reason_name(r.reason), r.owner_uid);
+        if (r.owner_uid == GBA_UID_HIDDEN)
+            printf("claim %s: %s (%s), owner hidden\n", argv[3], result_name(r.result), reason_name(r.reason));
+        else
+            printf("claim %s: %s (%s), owner uid %u\n", argv[3], result_name(r.result), reason_name(r.reason),
+                   r.owner_uid);
         if (strcmp(cmd, "claim") == 0)
             return r.result != GBA_CLAIM_WON;
         if (r.result != GBA_CLAIM_WON)
@@ -419,6 +524,8 @@ int main(int argc, char **argv)
         for (;;)
             pause();
     }
+    if (strcmp(cmd, "revoke") == 0 && argc == 5)
+        return revoked_files(dev, (uint32_t)atoi(argv[3]), argv[4]);
     if (strcmp(cmd, "attack") == 0 && argc == 5)
         return attack(dev, (uint32_t)atoi(argv[3]), strtoull(argv[4], NULL, 0));
     fprintf(stderr, "kernel_test: unknown command or wrong arguments: %s\n", cmd);

@@ -218,6 +218,22 @@ pub(super) fn put(value: u64, field: &Field, field_value: u64) -> u64 {
     (value & !field.bits.mask()) | ((field_value << field.bits.lsb) & field.bits.mask())
 }
 
+/// The aliasing check's pattern for the register of this index in this round: in round 0
+/// [`pattern`]; in round 1 + 2k all ones where bit k of the index is 1, in round 2 + 2k
+/// the complement. Two indices differ in some bit k, so in rounds 1 + 2k and 2 + 2k their
+/// registers write all ones and all zeros, each once.
+pub(super) fn alias_pattern(index: u64, round: u32) -> u64 {
+    if round == 0 {
+        return pattern(index);
+    }
+    let (k, complement) = ((round - 1) / 2, (round - 1) % 2 == 1);
+    if ((index >> k) & 1 == 1) != complement {
+        u64::MAX
+    } else {
+        0
+    }
+}
+
 /// A pattern per register for the aliasing check (splitmix64: distinct, dense in ones).
 pub(super) fn pattern(index: u64) -> u64 {
     let mut z = index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -281,7 +297,15 @@ fn reset_values(
     }
     for e in elements.iter().filter(|e| e.reg.access.is_readable()) {
         let value = bus.read(e.addr, e.width())?;
-        for f in e.reg.fields.iter().filter(|f| e.access(f).is_readable()) {
+        // A field that is not reset has no value to check: it holds what it powered up with.
+        let reset = |f: &&Field| f.reset_from.is_none_or(|r| *r != ResetFrom::NotReset);
+        for f in e
+            .reg
+            .fields
+            .iter()
+            .filter(|f| e.access(f).is_readable())
+            .filter(reset)
+        {
             let Some(want) = e.field_reset(f) else {
                 report.not_run.push(format!(
                     "{}: reset value: strapped (fixed per device instance), and neither the \
@@ -504,6 +528,14 @@ fn hardware_writes(
     Ok(())
 }
 
+/// The aliasing check: every primary register is written with a pattern of its own, then
+/// every one is read back. One round of distinct patterns cannot tell every pair apart once
+/// masked to a register's writable bits (two 1-bit fields match half the time), so rounds
+/// follow in which each register writes all ones or all zeros by one bit of its index, and
+/// then the complement: any two registers write different values in some round, and every
+/// register writes both all ones and all zeros, so a decode that reaches another register,
+/// or a read mux that returns another register's value, reads wrong in at least one round
+/// whatever the two registers' widths and fields.
 fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
     bus.reset()?;
     // Views share their primary's bytes (the alternate checks cover them); lock bits keep
@@ -511,51 +543,70 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
     let primaries: Vec<&Element> = elements.iter().filter(|e| !e.view).collect();
     // What the fields no write targets hold before the writes (on a device that cannot be
     // reset, not their reset values): they must hold it after.
-    let mut expected = Vec::with_capacity(primaries.len());
     let mut found = Vec::with_capacity(primaries.len());
-    for (i, e) in primaries.iter().enumerate() {
-        let (held, held_value) = super::views::lock_bits(elements, e);
-        let rw = e.plain_rw_mask() & !held;
-        let before = if e.reg.access.is_readable() {
+    for e in &primaries {
+        found.push(if e.reg.access.is_readable() {
             bus.read(e.addr, e.width())?
         } else {
             e.base()
-        };
-        expected.push((before & !rw & !held) | (pattern(i as u64) & rw) | held_value);
-        found.push(before);
+        });
     }
-    for first in [true, false] {
-        for (e, &value) in primaries.iter().zip(&expected) {
-            if (super::views::lock_bits(elements, e).0 != 0) == first && e.plain_rw_mask() != 0 {
-                bus.write(
-                    e.addr,
-                    e.width(),
-                    (value & e.plain_rw_mask()) | (e.base() & !e.plain_rw_mask()),
-                )?;
+    let index_bits = (usize::BITS - primaries.len().saturating_sub(1).leading_zeros()).max(1);
+    let rounds = 1 + 2 * index_bits;
+    // Fields already failed: named once, at their first round.
+    let mut failed = std::collections::HashSet::new();
+    for round in 0..rounds {
+        let expected: Vec<u64> = primaries
+            .iter()
+            .zip(&found)
+            .enumerate()
+            .map(|(i, (e, &before))| {
+                let (held, held_value) = super::views::lock_bits(elements, e);
+                let rw = e.plain_rw_mask() & !held;
+                (before & !rw & !held) | (alias_pattern(i as u64, round) & rw) | held_value
+            })
+            .collect();
+        for first in [true, false] {
+            for (e, &value) in primaries.iter().zip(&expected) {
+                if (super::views::lock_bits(elements, e).0 != 0) == first && e.plain_rw_mask() != 0
+                {
+                    bus.write(
+                        e.addr,
+                        e.width(),
+                        (value & e.plain_rw_mask()) | (e.base() & !e.plain_rw_mask()),
+                    )?;
+                }
             }
         }
-    }
-    for (e, want) in primaries.iter().zip(expected) {
-        if !e.reg.access.is_readable() {
-            continue;
-        }
-        let value = bus.read(e.addr, e.width())?;
-        for f in e
-            .reg
-            .fields
-            .iter()
-            .filter(|f| e.access(f).is_readable() && f.side_effect.is_none())
-        {
-            report.check(
-                get(value, f) == get(want, f),
-                e.field_path(f),
-                "aliasing",
-                format!(
-                    "after every register was written with its own pattern it reads {:#x}, not {:#x}: a write to another register reached it",
-                    get(value, f),
-                    get(want, f)
-                ),
-            );
+        for (e, want) in primaries.iter().zip(expected) {
+            if !e.reg.access.is_readable() {
+                continue;
+            }
+            let value = bus.read(e.addr, e.width())?;
+            for f in e
+                .reg
+                .fields
+                .iter()
+                .filter(|f| e.access(f).is_readable() && f.side_effect.is_none())
+            {
+                let place = e.field_path(f);
+                let ok = get(value, f) == get(want, f);
+                if !ok && failed.insert(place.clone()) {
+                    report.check(
+                        false,
+                        place,
+                        "aliasing",
+                        format!(
+                            "after every register was written with its own pattern (round {} of {rounds}) it reads {:#x}, not {:#x}: a write to another register reached it, or its read returns another register",
+                            round + 1,
+                            get(value, f),
+                            get(want, f)
+                        ),
+                    );
+                } else if ok && round + 1 == rounds && !failed.contains(&place) {
+                    report.passed += 1;
+                }
+            }
         }
     }
     // Put back what was found (a device keeps its state between runs), locked registers

@@ -9,7 +9,9 @@ pub mod gaps;
 pub mod hal;
 #[cfg(test)]
 mod model;
+pub mod mutants;
 pub mod rtl;
+pub mod summary;
 mod views;
 
 use std::path::PathBuf;
@@ -67,6 +69,21 @@ pub struct VerifyArgs {
     /// listed as not run. With `--rtl`, the RTL's strap input is driven with it (else 0).
     #[arg(long = "strap", value_parser = parse_strap)]
     pub straps: Vec<(String, u64)>,
+    /// Mutation testing instead of one run of the checks: mutants of the RTL's SystemVerilog
+    /// (reset constants, decodes, bit slices, side effects, hardware writes, lock gating,
+    /// the read mux; see `cli/src/verify/mutants.rs`), built into one Verilator model, and
+    /// the checks run against each: `N` of them spread over the kinds, or `all`. Fails when
+    /// fewer than 95 % are killed with their register and field named.
+    #[arg(long, requires = "rtl", value_name = "N|all")]
+    pub mutants: Option<String>,
+    /// Print every place a not-run line concerns (by default, arrays are summarised as
+    /// ranges: `group[0..31].STATUS.*`).
+    #[arg(long)]
+    pub verbose: bool,
+    /// Also write the whole report (every failure, every not-run place and why, the counts)
+    /// as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
     /// Run on a device that is in use (groups busy or claimed), breaking what runs there.
     #[arg(long, requires = "device")]
     pub force: bool,
@@ -103,6 +120,10 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
             for (path, value) in &args.straps {
                 bus.drive_strap(path, *value)?;
             }
+            if let Some(count) = &args.mutants {
+                drop(bus);
+                return mutation_run(args, &device, dir, &name, &build, count);
+            }
             if args.hal {
                 for line in hal::configure_sequence(&device, bus)? {
                     println!("{line}");
@@ -129,8 +150,30 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     for failure in &report.failures {
         println!("FAIL {failure}");
     }
+    let field_counts: std::collections::HashMap<String, usize> = checks::elements(&device)
+        .iter()
+        .map(|e| (e.path.clone(), e.reg.fields.len()))
+        .collect();
     for (why, places) in report.not_run_by_reason() {
-        println!("not run: {why}: {}", places.join(", "));
+        let listed = if args.verbose {
+            places.clone()
+        } else {
+            summary::summarise(&places, &|r| field_counts.get(r).copied())
+        };
+        println!("not run: {why}: {}", listed.join(", "));
+    }
+    if let Some(path) = &args.json {
+        let json = serde_json::json!({
+            "passed": report.passed,
+            "failures": report.failures.iter().map(|f| serde_json::json!({
+                "place": f.place, "check": f.check, "detail": f.detail,
+            })).collect::<Vec<_>>(),
+            "not_run": report.not_run_by_reason().into_iter().map(|(why, places)| {
+                serde_json::json!({"why": why, "places": places})
+            }).collect::<Vec<_>>(),
+        });
+        std::fs::write(path, format!("{json:#}\n"))
+            .map_err(|e| format!("--json {}: {e}", path.display()))?;
     }
     println!(
         "verify: {} passed, {} failed, {} not run ({:.1} s)",
@@ -140,6 +183,87 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
         started.elapsed().as_secs_f64()
     );
     Ok(report.failures.is_empty())
+}
+
+/// `gba verify --rtl DIR --mutants N|all`: the schemata RTL (every mutant of DIR's
+/// `NAME_regs.sv`, one selected per run) built in BUILD/mutants, then the checks against
+/// each chosen mutant; prints the survivors and the score.
+fn mutation_run(
+    args: &VerifyArgs,
+    device: &gba_codegen::Device,
+    dir: &std::path::Path,
+    name: &str,
+    build: &std::path::Path,
+    count: &str,
+) -> Result<bool, String> {
+    let count = match count {
+        "all" => usize::MAX,
+        n => n
+            .parse()
+            .map_err(|_| format!("--mutants takes a number or `all`, not `{n}`"))?,
+    };
+    let regs = dir.join(format!("{name}_regs.sv"));
+    let sv = std::fs::read_to_string(&regs)
+        .map_err(|e| format!("cannot read {}: {e}", regs.display()))?;
+    let (all, schemata) = mutants::generate(&sv);
+    let work = build.join("mutants");
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    // Absolute: Verilator's make runs in the build directory.
+    let work = work
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", work.display()))?;
+    for suffix in ["_regs_pkg.sv", "_rtl.sv", "_hwif.tsv", "_straps.tsv"] {
+        let from = dir.join(format!("{name}{suffix}"));
+        if from.exists() {
+            std::fs::copy(&from, work.join(format!("{name}{suffix}")))
+                .map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+        }
+    }
+    std::fs::write(work.join(format!("{name}_regs.sv")), schemata)
+        .map_err(|e| format!("cannot write {}: {e}", work.display()))?;
+    let started = std::time::Instant::now();
+    let harness = rtl::build(&work, name, &work.join("obj"))?;
+    eprintln!(
+        "verify: mutant schemata ({} mutants) built in {:.1} s",
+        all.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let chosen = mutants::sample(&all, count);
+    let started = std::time::Instant::now();
+    let straps = args.straps.clone();
+    let outcomes = mutants::run(
+        device,
+        &chosen,
+        &harness,
+        &work.join(format!("{name}_hwif.tsv")),
+        &|bus| {
+            for (path, value) in &straps {
+                bus.drive_strap(path, *value)?;
+            }
+            Ok(())
+        },
+    )?;
+    let (text, enough) = mutants::summary(&outcomes, all.len(), args.verbose);
+    print!("{text}");
+    println!(
+        "verify: {} mutants run in {:.1} s",
+        outcomes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(path) = &args.json {
+        let json = serde_json::json!({
+            "generated": all.len(),
+            "mutants": outcomes.iter().map(|o| serde_json::json!({
+                "id": o.mutant.id, "line": o.mutant.line, "kind": o.mutant.kind,
+                "target": o.mutant.target, "other": o.mutant.other,
+                "from": o.mutant.change.0, "to": o.mutant.change.1,
+                "killed_by": o.killed_by, "unnamed_failures": o.unnamed,
+            })).collect::<Vec<_>>(),
+        });
+        std::fs::write(path, format!("{json:#}\n"))
+            .map_err(|e| format!("--json {}: {e}", path.display()))?;
+    }
+    Ok(enough)
 }
 
 /// A backend with the straps the command line gives (`--strap`), which take precedence over

@@ -25,6 +25,12 @@ struct Broken {
     index_ignored: bool,
     /// The checks are told the strap's value (the model's device always has [`STRAP`]).
     strap_known: bool,
+    /// A `woset` bit never sets (a write of 1 leaves it 0).
+    woset_never_sets: bool,
+    /// The read mux returns `regs.W1C.EVENTS` in place of `regs.W1S.BITS` (the same bits).
+    read_mux_swapped: bool,
+    /// A write to `regs.W1S` also lands its PLAIN bits in `regs.W1C` (a decode too wide).
+    decode_too_wide: bool,
 }
 
 /// The strapped fields' value in the model's device.
@@ -92,7 +98,12 @@ impl Bus for Model<'_> {
                 _ => {}
             }
         }
+        let swapped = self.broken.read_mux_swapped && e.path == "regs.W1S";
         self.store(addr, width, after);
+        if swapped {
+            let other = self.load(addr - 4, width);
+            return Ok(((stored & !0xf) | (other & 0xf)) & readable);
+        }
         Ok(stored & readable)
     }
 
@@ -129,12 +140,17 @@ impl Bus for Model<'_> {
                 None | Some(SideEffect::ReadToClear | SideEffect::ReadToSet) => written,
                 Some(SideEffect::SinglePulse) if !self.broken.pulse_sticks => 0,
                 Some(SideEffect::SinglePulse) => written,
+                Some(SideEffect::WriteOneToSet) if self.broken.woset_never_sets => current,
                 Some(effect) => after_write(effect, current, written, f.bits.value_mask()),
             };
             stored = put(stored, f, next);
         }
         if self.broken.high_half_missing && e.path == "regs.DATA" {
             stored &= 0xffff;
+        }
+        if self.broken.decode_too_wide && e.path == "regs.W1S" {
+            let other = self.load(addr - 4, width);
+            self.store(addr - 4, width, (other & !0xff00) | (stored & 0xff00));
         }
         self.store(addr, width, stored);
         Ok(())
@@ -388,4 +404,81 @@ fn the_uart_fixture_s_own_semantics_pass_every_check() {
     let report = checks::run(&device, &mut model, &Gaps::default()).unwrap();
     assert_eq!(failures(&report), Vec::<String>::new());
     assert!(report.passed > 100, "{}", report.passed);
+}
+
+#[test]
+fn a_woset_bit_that_never_sets_is_named() {
+    let report = run(Broken {
+        woset_never_sets: true,
+        strap_known: true,
+        ..Broken::default()
+    });
+    assert_eq!(
+        failures(&report),
+        [
+            "regs.W1S.BITS: w1s: writing 1s left it reading 0x0, then 0x0, not 0xf (a bit that \
+             clears itself is `singlepulse` in the spec, not `woset`)"
+        ]
+    );
+}
+
+/// The mutant that survived before (issue 38): W1S.BITS's read mux returns W1C.EVENTS, which
+/// reads 0 like a self-clearing bit would.
+#[test]
+fn a_read_mux_returning_another_register_is_named() {
+    let report = run(Broken {
+        read_mux_swapped: true,
+        strap_known: true,
+        ..Broken::default()
+    });
+    let failures = failures(&report);
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.starts_with("regs.W1S.BITS: w1s: writing 1s left it reading 0x0")),
+        "{failures:#?}"
+    );
+}
+
+#[test]
+fn a_write_decode_that_reaches_another_register_is_named() {
+    let report = run(Broken {
+        decode_too_wide: true,
+        strap_known: true,
+        ..Broken::default()
+    });
+    let failures = failures(&report);
+    assert!(
+        failures.iter().any(|f| f.starts_with(
+            "regs.W1C.PLAIN: aliasing: after every register was written with its own pattern"
+        )),
+        "{failures:#?}"
+    );
+}
+
+/// The aliasing check's patterns tell any two registers apart on any bits they share, and
+/// every register writes both all ones and all zeros: a read of one register's bits that
+/// returns another's, or a constant, differs in some round.
+#[test]
+fn the_aliasing_patterns_are_unique_per_register_on_any_mask() {
+    let n = 70u64;
+    let bits = u64::from(64 - (n - 1).leading_zeros());
+    let rounds = 1 + 2 * bits as u32;
+    for mask in [1u64, 0x80, 0x3 << 10, 0xff00, u64::MAX] {
+        for i in 0..n {
+            let values: Vec<u64> = (0..rounds)
+                .map(|r| checks::alias_pattern(i, r) & mask)
+                .collect();
+            assert!(
+                values.contains(&0) && values.contains(&mask),
+                "{i} {mask:#x}"
+            );
+            for j in (0..n).filter(|&j| j != i) {
+                assert!(
+                    (0..rounds).any(|r| checks::alias_pattern(j, r) & mask != values[r as usize]),
+                    "registers {i} and {j} share every pattern on {mask:#x}"
+                );
+            }
+        }
+    }
 }

@@ -169,6 +169,11 @@ struct Pipes {
 impl RtlBus {
     /// `hwif`: the RTL's `NAME_hwif.tsv`; its `NAME_straps.tsv` is read beside it.
     pub fn start(harness: &Path, hwif: &Path) -> Result<RtlBus, String> {
+        Self::start_with(harness, hwif, &[])
+    }
+
+    /// [`RtlBus::start`], the harness given `args` (Verilator's plusargs: `+gba_mutant=3`).
+    pub fn start_with(harness: &Path, hwif: &Path, args: &[String]) -> Result<RtlBus, String> {
         let (dir, name) = match (hwif.parent(), hwif.file_name().and_then(|n| n.to_str())) {
             (Some(dir), Some(file)) if file.ends_with("_hwif.tsv") => {
                 (dir, file.trim_end_matches("_hwif.tsv"))
@@ -196,6 +201,7 @@ impl RtlBus {
             }
         }
         let mut child = Command::new(harness)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()

@@ -400,10 +400,14 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     x.leaf("ipxact:name", &field.name);
     x.description(&field.description);
     x.leaf("ipxact:bitOffset", &field.bits.lsb.to_string());
+    use crate::model::ResetFrom;
+    // A strapped field's reset is not known in the description, and a field not reset has
+    // none: neither has `<resets>` (1685-2014's own "not reset").
     let from = field.reset_from.map(|r| *r);
-    if from != Some(crate::model::ResetFrom::Strap) {
+    if !matches!(from, Some(ResetFrom::Strap | ResetFrom::NotReset)) {
         resets(x, (*register.reset & field.bits.mask()) >> field.bits.lsb);
     }
+    let from = from.filter(|r| *r != ResetFrom::NotReset);
     x.leaf("ipxact:bitWidth", &field.bits.width().to_string());
     let pulse = field
         .side_effect

@@ -25,7 +25,7 @@ use super::{EmitError, GeneratedFile, Output, Place, Provenance};
 use crate::Validated;
 use crate::interchange::svd_ext::{CONSTANTS, LOCKS, RESET_FROM, SINGLE_PULSES};
 use crate::location::Loc;
-use crate::model::{Access, Block, Device, EnumValue, Field, Register, SideEffect};
+use crate::model::{Access, Block, Device, EnumValue, Field, Register, ResetFrom, SideEffect};
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
     Ok(vec![GeneratedFile {
@@ -160,7 +160,8 @@ fn extensions(device: &Device) -> String {
                         escape(&field.name)
                     ));
                 }
-                if let Some(from) = field.reset_from {
+                // A field not reset is SVD's own: its bits are out of `<resetMask>`.
+                if let Some(from) = field.reset_from.filter(|r| **r != ResetFrom::NotReset) {
                     let kind = from.keyword();
                     resets.push_str(&format!(
                         "      <{kind}>{}.{}</{kind}>\n",

@@ -475,6 +475,8 @@ fn write_field(
             );
             String::new()
         }
+        // SystemRDL's own "not reset": no `reset` at all.
+        Some(ResetFrom::NotReset) => String::new(),
     };
     let _ = writeln!(
         out,

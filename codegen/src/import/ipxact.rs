@@ -5,9 +5,12 @@
 //! back what the standard has no place for; a `memoryRemap` other than ours, alternate
 //! registers and the rest of what the spec cannot carry are warned about.
 
+use std::collections::HashMap;
+
 use roxmltree::{Document, Node as XmlNode};
 
 use super::Imported;
+use super::expr::{self, Parameters};
 use super::tree::{
     self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, LockNode, Node, TreeError,
     ValueNode,
@@ -21,6 +24,17 @@ pub enum IpXactError {
     Xml(String),
     #[error("not an IP-XACT component: {0}")]
     Shape(String),
+    /// Numbers the importer cannot evaluate (or that are missing), each with its line: the
+    /// file is refused rather than read with a guess.
+    #[error(
+        "{} number(s) cannot be evaluated, so the file is refused:\n{}",
+        .0.len(),
+        .0.iter().map(|(line, why)| match line {
+            Some(line) => format!("  line {line}: {why}"),
+            None => format!("  {why}"),
+        }).collect::<Vec<_>>().join("\n")
+    )]
+    Expression(Vec<(Option<u32>, String)>),
     #[error(transparent)]
     Tree(#[from] TreeError),
 }
@@ -28,8 +42,24 @@ pub enum IpXactError {
 /// Parses IP-XACT text and converts its first memory map; `strict` refuses the file when
 /// anything would be warned about.
 pub fn from_str(xml: &str, strict: bool) -> Result<Imported, IpXactError> {
+    from_str_with(xml, strict, &[])
+}
+
+/// As [`from_str`], with parameter overrides: each `(key, value)` gives the parameter whose
+/// `parameterId` or name (1685-2014), or the element whose `spirit:id` (1685-2009), is `key`
+/// the value `value` (an expression), as a design's `configurableElementValue` would. A key
+/// that names nothing in the file is refused.
+pub fn from_str_with(
+    xml: &str,
+    strict: bool,
+    overrides: &[(String, String)],
+) -> Result<Imported, IpXactError> {
     let document = Document::parse(xml).map_err(|e| IpXactError::Xml(e.to_string()))?;
-    let top = component(&document)?;
+    let mut reader = Reader::new(&document, overrides);
+    let top = reader.component()?;
+    if !reader.errors.is_empty() {
+        return Err(IpXactError::Expression(reader.errors));
+    }
     Ok(tree::convert(&top, Format::IpXact, strict)?)
 }
 
@@ -46,56 +76,18 @@ fn children<'a, 'i>(
         .filter(move |c| c.is_element() && c.tag_name().name() == name)
 }
 
+fn attribute<'a>(node: XmlNode<'a, '_>, name: &str) -> Option<&'a str> {
+    node.attributes()
+        .find(|a| a.name() == name)
+        .map(|a| a.value())
+}
+
 fn text(node: XmlNode, name: &str) -> Option<String> {
     child(node, name).map(|c| c.text().unwrap_or("").trim().to_string())
 }
 
 fn line(document: &Document, node: XmlNode) -> Option<u32> {
     Some(document.text_pos_at(node.range().start).row)
-}
-
-/// An IP-XACT number: decimal, `'h1F`, `32'h1F`, `0x1F`, `#1F`, `'b`, `'o`, `'d`, with an
-/// optional K/M/G/T multiplier.
-pub(crate) fn number(text: &str) -> Option<u64> {
-    let text = text.trim().replace('_', "");
-    let (digits, multiplier) = match text.chars().last() {
-        Some(c @ ('K' | 'k' | 'M' | 'm' | 'G' | 'g' | 'T' | 't'))
-            if !text.contains('\'') && !text.starts_with("0x") && !text.starts_with('#') =>
-        {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                _ => 40,
-            };
-            (&text[..text.len() - 1], 1u64 << shift)
-        }
-        _ => (text.as_str(), 1),
-    };
-    let value = if let Some((_, rest)) = digits.split_once('\'') {
-        let (radix, rest) = rest.split_at(1.min(rest.len()));
-        let radix = match radix.to_ascii_lowercase().as_str() {
-            "h" => 16,
-            "d" => 10,
-            "b" => 2,
-            "o" => 8,
-            _ => return None,
-        };
-        u64::from_str_radix(rest, radix).ok()?
-    } else if let Some(hex) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-        .or_else(|| digits.strip_prefix('#'))
-    {
-        u64::from_str_radix(hex, 16).ok()?
-    } else {
-        digits.parse().ok()?
-    };
-    value.checked_mul(multiplier)
-}
-
-fn num(node: XmlNode, name: &str) -> Option<u64> {
-    text(node, name).as_deref().and_then(number)
 }
 
 fn vendor<'a, 'i>(node: XmlNode<'a, 'i>) -> Option<XmlNode<'a, 'i>> {
@@ -149,231 +141,451 @@ fn empty_node(kind: Kind, name: String) -> Node {
     }
 }
 
-fn component(document: &Document) -> Result<Node, IpXactError> {
-    let root = document.root_element();
-    if root.tag_name().name() != "component" {
-        return Err(IpXactError::Shape(format!(
-            "the root element is <{}>, not <component>",
-            root.tag_name().name()
-        )));
-    }
-    let name = text(root, "name").unwrap_or_default();
-    let mut top = empty_node(Kind::Map, name);
-    top.desc = text(root, "description").unwrap_or_default();
-    top.line = line(document, root);
-    top.gba.gba_version = ours(root, "version").or_else(|| text(root, "version"));
-    if let Some(constants) = ours_node(root, "constants") {
-        top.gba.gba_constants = Some(
-            constants
-                .children()
-                .filter(|c| c.is_element())
-                .map(|c| ConstantNode {
-                    name: text(c, "name").unwrap_or_default(),
-                    value: num(c, "value").unwrap_or(0),
-                    desc: text(c, "description").unwrap_or_default(),
-                })
-                .collect(),
-        );
-    }
-    let maps: Vec<_> = child(root, "memoryMaps")
-        .map(|m| children(m, "memoryMap").collect())
-        .unwrap_or_default();
-    let Some(map) = maps.first() else {
-        return Err(IpXactError::Shape(
-            "the component has no <memoryMaps><memoryMap>".into(),
-        ));
-    };
-    for other in &maps[1..] {
-        top.unsupported.push(format!(
-            "memory map `{}` (only the first, `{}`, is imported)",
-            text(*other, "name").unwrap_or_default(),
-            text(*map, "name").unwrap_or_default()
-        ));
-    }
-    for block in children(*map, "addressBlock") {
-        top.children.push(address_block(document, block));
-    }
-    for bank in children(*map, "bank") {
-        top.unsupported.push(format!(
-            "bank `{}` (banks are not read)",
-            text(bank, "name").unwrap_or_default()
-        ));
-    }
-    for remap in children(*map, "memoryRemap") {
-        let state = text(remap, "remapState").unwrap_or_default();
-        if state == ALTERNATE_STATE {
-            for block in children(remap, "addressBlock") {
-                top.children.push(address_block(document, block));
+/// Reads the component's numbers: every one is evaluated as 1685-2014 defines it
+/// (`import::expr`) over the component's parameters, or recorded in `errors` with its text and
+/// line; none is read as 0.
+struct Reader<'d, 'i> {
+    document: &'d Document<'i>,
+    parameters: Parameters,
+    /// 1685-2009's overridable values: `spirit:id` → the override given for it.
+    by_id: HashMap<String, String>,
+    errors: Vec<(Option<u32>, String)>,
+}
+
+impl<'d, 'i> Reader<'d, 'i> {
+    fn new(document: &'d Document<'i>, overrides: &[(String, String)]) -> Self {
+        let mut parameters = Parameters::default();
+        let mut ids = Vec::new();
+        for node in document.descendants().filter(|n| n.is_element()) {
+            if node.tag_name().name() == "parameter"
+                && node
+                    .parent_element()
+                    .is_some_and(|p| p.tag_name().name() == "parameters")
+            {
+                let value = child(node, "value");
+                let id = attribute(node, "parameterId")
+                    .or_else(|| value.and_then(|v| attribute(v, "id")));
+                parameters.add(
+                    id,
+                    &text(node, "name").unwrap_or_default(),
+                    value.and_then(|v| v.text()).unwrap_or(""),
+                );
             }
-        } else {
-            top.unsupported.push(format!(
-                "memory remap `{}` (state `{state}`), an alternate view of the address space",
-                text(remap, "name").unwrap_or_default()
-            ));
+            if let Some(id) = attribute(node, "id") {
+                ids.push(id.to_string());
+            }
         }
+        let mut reader = Reader {
+            document,
+            parameters,
+            by_id: HashMap::new(),
+            errors: Vec::new(),
+        };
+        for (key, value) in overrides {
+            let parameter = reader.parameters.set(key, value);
+            let element = ids.iter().any(|id| id == key);
+            if element {
+                reader.by_id.insert(key.clone(), value.clone());
+            }
+            if !parameter && !element {
+                reader.errors.push((
+                    None,
+                    format!("the override `{key}={value}` names no parameter or id of the file"),
+                ));
+            }
+        }
+        reader
     }
-    if top.name.is_empty() {
-        top.name = text(*map, "name").unwrap_or_default();
-    }
-    Ok(top)
-}
 
-fn address_block(document: &Document, block: XmlNode) -> Node {
-    // A memory (`usage` memory) is not a register block: left out, as in SystemRDL.
-    let kind = match text(block, "usage").as_deref() {
-        Some("memory") => Kind::Mem,
-        _ => Kind::Map,
-    };
-    let mut node = empty_node(kind, text(block, "name").unwrap_or_default());
-    node.desc = text(block, "description").unwrap_or_default();
-    node.offset = num(block, "baseAddress").unwrap_or(0);
-    node.size = num(block, "range").unwrap_or(0);
-    node.line = line(document, block);
-    node.access = text(block, "access");
-    node.gba.gba_size = ours(block, "size").as_deref().and_then(number);
-    node.gba.gba_alternate_of = ours(block, "alternateOf");
-    node.gba.gba_view_of = ours(block, "viewOf");
-    node.gba.gba_position = ours(block, "position").as_deref().and_then(number);
-    if let Some(element) = ours_node(block, "element") {
-        // One instance of an interleaved block array: the first stands for the array.
-        let index = num(element, "index").unwrap_or(0);
-        if index != 0 {
-            node.gba.gba_implicit = Some(true);
-        }
-        node.name = text(element, "array").unwrap_or_default();
-        node.dims = vec![num(element, "count").unwrap_or(1)];
-        node.stride = num(element, "stride").unwrap_or(0);
+    fn line(&self, node: XmlNode) -> Option<u32> {
+        line(self.document, node)
     }
-    let default_access = node.access.clone();
-    let mut items = registers(document, block, default_access.as_deref());
-    if let Some(array) = ours_node(block, "array") {
-        // Our block array: one register file array holding the registers.
-        node.dims = vec![num(array, "count").unwrap_or(1)];
-        node.stride = num(array, "stride").unwrap_or(0);
-        if let [only] = items.as_mut_slice()
-            && only.kind == Kind::Regfile
-        {
-            items = std::mem::take(&mut only.children);
-        }
-    }
-    node.children = items;
-    node
-}
 
-fn registers(document: &Document, parent: XmlNode, access: Option<&str>) -> Vec<Node> {
-    let mut out = Vec::new();
-    for item in parent.children().filter(|c| c.is_element()) {
-        match item.tag_name().name() {
-            "register" => out.push(register(document, item, access)),
-            "registerFile" => {
-                let mut node = empty_node(Kind::Regfile, text(item, "name").unwrap_or_default());
-                node.desc = text(item, "description").unwrap_or_default();
-                node.offset = num(item, "addressOffset").unwrap_or(0);
-                node.dims = children(item, "dim")
-                    .filter_map(|d| number(d.text().unwrap_or("")))
-                    .collect();
-                node.size = num(item, "range").unwrap_or(0);
-                node.stride = node.size;
-                node.line = line(document, item);
-                node.children = registers(document, item, access);
-                out.push(node);
+    /// The number `node` holds (an element whose text is an expression).
+    fn value_of(&mut self, node: XmlNode) -> Option<u64> {
+        let element = node.tag_name().name();
+        let written = node.text().unwrap_or("").trim().to_string();
+        // 1685-2009: a value a design may override (`spirit:id`), or one computed from others
+        // by an XPath expression (`spirit:dependency`), which is not evaluated.
+        let text = match attribute(node, "id").and_then(|id| self.by_id.get(id)) {
+            Some(value) => value.clone(),
+            None => written.clone(),
+        };
+        match attribute(node, "resolve") {
+            Some("dependent") => {
+                let dependency = attribute(node, "dependency").unwrap_or("");
+                self.errors.push((
+                    self.line(node),
+                    format!(
+                        "<{element}> `{written}` depends on others by the XPath expression \
+                         `{dependency}` (1685-2009 `resolve=\"dependent\"`), which the importer \
+                         does not evaluate; give its value with an override"
+                    ),
+                ));
+                return None;
+            }
+            Some("generated") => {
+                self.errors.push((
+                    self.line(node),
+                    format!(
+                        "<{element}> `{written}` is set by a generator \
+                         (`resolve=\"generated\"`): its value is not in the file"
+                    ),
+                ));
+                return None;
             }
             _ => {}
         }
+        match expr::eval(&text, &self.parameters) {
+            Ok(value) => Some(value),
+            Err(why) => {
+                self.errors
+                    .push((self.line(node), format!("<{element}> `{text}`: {why}")));
+                None
+            }
+        }
     }
-    out
-}
 
-fn register(document: &Document, item: XmlNode, access: Option<&str>) -> Node {
-    let mut node = empty_node(Kind::Reg, text(item, "name").unwrap_or_default());
-    node.desc = text(item, "description").unwrap_or_default();
-    node.offset = num(item, "addressOffset").unwrap_or(0);
-    node.width = num(item, "size")
-        .and_then(|s| u32::try_from(s).ok())
-        .unwrap_or(0);
-    node.size = u64::from(node.width / 8);
-    node.dims = children(item, "dim")
-        .filter_map(|d| number(d.text().unwrap_or("")))
-        .collect();
-    node.stride = node.size;
-    node.line = line(document, item);
-    node.access = text(item, "access").or(access.map(str::to_string));
-    // 1685-2009 gives the register's reset value in the register (`<reset><value>`).
-    node.gba.gba_reset = ours(item, "reset")
-        .as_deref()
-        .and_then(number)
-        .or_else(|| child(item, "reset").and_then(|r| num(r, "value")));
-    node.gba.gba_alternate_of = ours(item, "alternateOf");
-    node.gba.gba_element = ours_node(item, "element").map(|e| ElementNode {
-        array: text(e, "array").unwrap_or_default(),
-        index: num(e, "index").unwrap_or(0),
-        count: num(e, "count").unwrap_or(1),
-        stride: num(e, "stride").unwrap_or(0),
-    });
-    node.lock = interchange::LOCK_PROPERTIES
-        .into_iter()
-        .find_map(|property| {
-            let bit = ours(item, property)?;
-            let (register, field) = bit.trim().split_once('.')?;
-            Some(LockNode {
-                property: property.to_string(),
-                register: register.to_string(),
-                field: field.to_string(),
-            })
-        });
-    if let Some(alternates) = child(item, "alternateRegisters") {
-        for alternate in children(alternates, "alternateRegister") {
-            node.unsupported.push(format!(
-                "alternate register `{}`",
-                text(alternate, "name").unwrap_or_default()
+    /// The number in `parent`'s child `name`, `None` when there is none.
+    fn optional(&mut self, parent: XmlNode, name: &str) -> Option<u64> {
+        let node = child(parent, name)?;
+        self.value_of(node)
+    }
+
+    /// The number in `parent`'s child `name`, which the standard requires: a missing one is
+    /// an error, not a 0.
+    fn required(&mut self, parent: XmlNode, name: &str) -> Option<u64> {
+        match child(parent, name) {
+            Some(node) => self.value_of(node),
+            None => {
+                self.errors.push((
+                    self.line(parent),
+                    format!(
+                        "<{}> `{}` has no <{name}>",
+                        parent.tag_name().name(),
+                        text(parent, "name").unwrap_or_default()
+                    ),
+                ));
+                None
+            }
+        }
+    }
+
+    /// A number in one of our own vendor extensions (written by our emitter).
+    fn ours_number(&mut self, node: XmlNode, name: &str) -> Option<u64> {
+        let extension = ours_node(node, name)?;
+        self.value_of(extension)
+    }
+
+    /// 1685-2014's `<isPresent>`: an element whose expression is 0 is not in the component
+    /// (a parameter configures it away).
+    fn present(&mut self, node: XmlNode) -> bool {
+        self.optional(node, "isPresent") != Some(0)
+    }
+
+    fn dims(&mut self, item: XmlNode) -> Vec<u64> {
+        children(item, "dim")
+            .filter_map(|d| self.value_of(d))
+            .collect()
+    }
+
+    fn component(&mut self) -> Result<Node, IpXactError> {
+        let document = self.document;
+        let root = document.root_element();
+        if root.tag_name().name() != "component" {
+            return Err(IpXactError::Shape(format!(
+                "the root element is <{}>, not <component>",
+                root.tag_name().name()
+            )));
+        }
+        let name = text(root, "name").unwrap_or_default();
+        let mut top = empty_node(Kind::Map, name);
+        top.desc = text(root, "description").unwrap_or_default();
+        top.line = line(document, root);
+        top.gba.gba_version = ours(root, "version").or_else(|| text(root, "version"));
+        if let Some(constants) = ours_node(root, "constants") {
+            top.gba.gba_constants = Some(
+                constants
+                    .children()
+                    .filter(|c| c.is_element())
+                    .map(|c| ConstantNode {
+                        name: text(c, "name").unwrap_or_default(),
+                        value: self.required(c, "value").unwrap_or(0),
+                        desc: text(c, "description").unwrap_or_default(),
+                    })
+                    .collect(),
+            );
+        }
+        let maps: Vec<_> = child(root, "memoryMaps")
+            .map(|m| children(m, "memoryMap").collect())
+            .unwrap_or_default();
+        let Some(map) = maps.first() else {
+            return Err(IpXactError::Shape(
+                "the component has no <memoryMaps><memoryMap>".into(),
+            ));
+        };
+        for other in &maps[1..] {
+            top.unsupported.push(format!(
+                "memory map `{}` (only the first, `{}`, is imported)",
+                text(*other, "name").unwrap_or_default(),
+                text(*map, "name").unwrap_or_default()
             ));
         }
-    }
-    for f in children(item, "field") {
-        let lsb = num(f, "bitOffset")
-            .and_then(|v| u32::try_from(v).ok())
-            .unwrap_or(0);
-        let width = num(f, "bitWidth")
-            .and_then(|v| u32::try_from(v).ok())
-            .unwrap_or(1)
-            .max(1);
-        let reset = child(f, "resets")
-            .and_then(|r| child(r, "reset"))
-            .and_then(|r| num(r, "value"));
-        let mut unsupported = Vec::new();
-        if child(f, "writeValueConstraint").is_some() {
-            unsupported.push("`writeValueConstraint`".to_string());
+        for block in children(*map, "addressBlock") {
+            if !self.present(block) {
+                continue;
+            }
+            top.children.push(self.address_block(block));
         }
-        let values = child(f, "enumeratedValues")
-            .map(|values| {
-                children(values, "enumeratedValue")
-                    .map(|v| ValueNode {
-                        name: text(v, "name").unwrap_or_default(),
-                        value: num(v, "value").unwrap_or(0),
-                        desc: text(v, "description").unwrap_or_default(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        node.fields.push(FieldNode {
-            name: text(f, "name").unwrap_or_default(),
-            desc: text(f, "description").unwrap_or_default(),
-            lsb,
-            msb: lsb + width - 1,
-            sw: text(f, "access"),
-            onread: text(f, "readAction"),
-            onwrite: text(f, "modifiedWriteValue"),
-            reset,
-            reset_from: ours(f, interchange::ext::RESET_FROM).map(|v| v.trim().to_string()),
-            singlepulse: ours(f, interchange::SINGLE_PULSE).is_some_and(|v| v.trim() == "true"),
-            lock: None,
-            values,
-            gba_access: None,
-            implicit: ours(f, "implicit").is_some(),
-            position: None,
-            unsupported,
-            line: line(document, f),
-        });
+        for bank in children(*map, "bank") {
+            top.unsupported.push(format!(
+                "bank `{}` (banks are not read)",
+                text(bank, "name").unwrap_or_default()
+            ));
+        }
+        for remap in children(*map, "memoryRemap") {
+            let state = text(remap, "remapState").unwrap_or_default();
+            if state == ALTERNATE_STATE {
+                for block in children(remap, "addressBlock") {
+                    if !self.present(block) {
+                        continue;
+                    }
+                    top.children.push(self.address_block(block));
+                }
+            } else {
+                top.unsupported.push(format!(
+                    "memory remap `{}` (state `{state}`), an alternate view of the address space",
+                    text(remap, "name").unwrap_or_default()
+                ));
+            }
+        }
+        if top.name.is_empty() {
+            top.name = text(*map, "name").unwrap_or_default();
+        }
+        Ok(top)
     }
-    node
+
+    fn address_block(&mut self, block: XmlNode) -> Node {
+        let document = self.document;
+        // A memory (`usage` memory) is not a register block: left out, as in SystemRDL.
+        let kind = match text(block, "usage").as_deref() {
+            Some("memory") => Kind::Mem,
+            _ => Kind::Map,
+        };
+        let mut node = empty_node(kind, text(block, "name").unwrap_or_default());
+        node.desc = text(block, "description").unwrap_or_default();
+        node.offset = self.required(block, "baseAddress").unwrap_or(0);
+        node.size = self.required(block, "range").unwrap_or(0);
+        node.line = line(document, block);
+        node.access = text(block, "access");
+        node.gba.gba_size = self.ours_number(block, "size");
+        node.gba.gba_alternate_of = ours(block, "alternateOf");
+        node.gba.gba_view_of = ours(block, "viewOf");
+        node.gba.gba_position = self.ours_number(block, "position");
+        if let Some(element) = ours_node(block, "element") {
+            // One instance of an interleaved block array: the first stands for the array.
+            let index = self.optional(element, "index").unwrap_or(0);
+            if index != 0 {
+                node.gba.gba_implicit = Some(true);
+            }
+            node.name = text(element, "array").unwrap_or_default();
+            node.dims = vec![self.required(element, "count").unwrap_or(1)];
+            node.stride = self.required(element, "stride").unwrap_or(0);
+        }
+        let default_access = node.access.clone();
+        let mut items = self.registers(block, default_access.as_deref());
+        if let Some(array) = ours_node(block, "array") {
+            // Our block array: one register file array holding the registers.
+            node.dims = vec![self.required(array, "count").unwrap_or(1)];
+            node.stride = self.required(array, "stride").unwrap_or(0);
+            if let [only] = items.as_mut_slice()
+                && only.kind == Kind::Regfile
+            {
+                items = std::mem::take(&mut only.children);
+            }
+        }
+        node.children = items;
+        node
+    }
+
+    fn registers(&mut self, parent: XmlNode, access: Option<&str>) -> Vec<Node> {
+        let document = self.document;
+        let mut out = Vec::new();
+        for item in parent.children().filter(|c| c.is_element()) {
+            if !self.present(item) {
+                continue;
+            }
+            match item.tag_name().name() {
+                "register" => out.push(self.register(item, access)),
+                "registerFile" => {
+                    let mut node =
+                        empty_node(Kind::Regfile, text(item, "name").unwrap_or_default());
+                    node.desc = text(item, "description").unwrap_or_default();
+                    node.offset = self.required(item, "addressOffset").unwrap_or(0);
+                    node.dims = self.dims(item);
+                    node.size = self.required(item, "range").unwrap_or(0);
+                    node.stride = node.size;
+                    node.line = line(document, item);
+                    node.children = self.registers(item, access);
+                    out.push(node);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn register(&mut self, item: XmlNode, access: Option<&str>) -> Node {
+        let document = self.document;
+        let mut node = empty_node(Kind::Reg, text(item, "name").unwrap_or_default());
+        node.desc = text(item, "description").unwrap_or_default();
+        node.offset = self.required(item, "addressOffset").unwrap_or(0);
+        node.width = self
+            .required(item, "size")
+            .map(|s| u32::try_from(s).unwrap_or(u32::MAX))
+            .unwrap_or(32);
+        node.size = u64::from(node.width / 8);
+        node.dims = self.dims(item);
+        node.stride = node.size;
+        node.line = line(document, item);
+        node.access = text(item, "access").or(access.map(str::to_string));
+        // 1685-2009 gives the register's reset value in the register (`<reset><value>`, with an
+        // optional `<mask>` of the bits that are reset); 1685-2014 gives each field its own.
+        let register_reset = child(item, "reset").map(|r| {
+            let value = self.required(r, "value").unwrap_or(0);
+            let mask = self.optional(r, "mask");
+            (value, mask)
+        });
+        node.gba.gba_reset = self
+            .ours_number(item, "reset")
+            .or(register_reset.map(|(value, _)| value));
+        node.gba.gba_alternate_of = ours(item, "alternateOf");
+        node.gba.gba_element = ours_node(item, "element").map(|e| ElementNode {
+            array: text(e, "array").unwrap_or_default(),
+            index: self.optional(e, "index").unwrap_or(0),
+            count: self.required(e, "count").unwrap_or(1),
+            stride: self.required(e, "stride").unwrap_or(0),
+        });
+        node.lock = interchange::LOCK_PROPERTIES
+            .into_iter()
+            .find_map(|property| {
+                let bit = ours(item, property)?;
+                let (register, field) = bit.trim().split_once('.')?;
+                Some(LockNode {
+                    property: property.to_string(),
+                    register: register.to_string(),
+                    field: field.to_string(),
+                })
+            });
+        if let Some(alternates) = child(item, "alternateRegisters") {
+            for alternate in children(alternates, "alternateRegister") {
+                node.unsupported.push(format!(
+                    "alternate register `{}`",
+                    text(alternate, "name").unwrap_or_default()
+                ));
+            }
+        }
+        for f in children(item, "field") {
+            if !self.present(f) {
+                continue;
+            }
+            let lsb = self
+                .required(f, "bitOffset")
+                .map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX));
+            let width = self
+                .required(f, "bitWidth")
+                .map_or(1, |v| u32::try_from(v).unwrap_or(u32::MAX))
+                .clamp(1, 64);
+            let field_mask = u64::MAX >> (64 - width);
+            let mut unsupported = Vec::new();
+            let mut reset_from =
+                ours(f, interchange::ext::RESET_FROM).map(|v| v.trim().to_string());
+            let mut reset = None;
+            if let Some(r) = child(f, "resets").and_then(|r| child(r, "reset")) {
+                reset = self.required(r, "value");
+                // A `<mask>` names the bits that are reset: none is "not reset".
+                match self.optional(r, "mask").map(|m| m & field_mask) {
+                    Some(0) => {
+                        reset = None;
+                        reset_from.get_or_insert_with(|| "none".into());
+                    }
+                    Some(mask) if mask != field_mask => unsupported.push(format!(
+                        "a reset `<mask>` {mask:#x} that leaves some of the field's bits not reset \
+                         (the spec says `reset: none` of whole fields): reset to the value given"
+                    )),
+                    _ => {}
+                }
+            } else {
+                match register_reset {
+                    // 1685-2009: the field's part of the register's reset, unless the mask
+                    // leaves all its bits out.
+                    Some((_, Some(mask))) => {
+                        let bits = mask.checked_shr(lsb).unwrap_or(0) & field_mask;
+                        if bits == 0 {
+                            reset_from.get_or_insert_with(|| "none".into());
+                        } else if bits != field_mask {
+                            unsupported.push(
+
+                                "the register's reset `<mask>` leaves some of the field's bits not \
+                                 reset (the spec says `reset: none` of whole fields): reset to the \
+                                 value given"
+.to_string(),
+                            );
+                        }
+                    }
+                    Some((_, None)) => {}
+                    // No `<resets>` at all: the field is not reset.
+                    None => {
+                        reset_from.get_or_insert_with(|| "none".into());
+                    }
+                }
+            }
+            if child(f, "writeValueConstraint").is_some() {
+                unsupported.push("`writeValueConstraint`".to_string());
+            }
+            let values = child(f, "enumeratedValues")
+                .map(|values| {
+                    children(values, "enumeratedValue")
+                        .map(|v| ValueNode {
+                            name: text(v, "name").unwrap_or_default(),
+                            value: self.required(v, "value").unwrap_or(0),
+                            desc: text(v, "description").unwrap_or_default(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            node.fields.push(FieldNode {
+                name: text(f, "name").unwrap_or_default(),
+                desc: text(f, "description").unwrap_or_default(),
+                lsb,
+                msb: lsb + width - 1,
+                sw: text(f, "access"),
+                onread: text(f, "readAction"),
+                onwrite: text(f, "modifiedWriteValue"),
+                reset,
+                reset_from,
+                singlepulse: ours(f, interchange::SINGLE_PULSE).is_some_and(|v| v.trim() == "true"),
+                lock: None,
+                values,
+                gba_access: None,
+                implicit: ours(f, "implicit").is_some(),
+                position: None,
+                unsupported,
+                line: line(document, f),
+            });
+        }
+        // The register's reset (1685-2009's, or ours) has 0 in the fields that are not reset.
+        if let Some(reset) = node.gba.gba_reset.as_mut() {
+            for f in node
+                .fields
+                .iter()
+                .filter(|f| f.reset_from.as_deref() == Some("none"))
+            {
+                let width = f.msb.saturating_sub(f.lsb).saturating_add(1).min(64);
+                let bits = (u64::MAX >> (64 - width)).checked_shl(f.lsb).unwrap_or(0);
+                *reset &= !bits;
+            }
+        }
+        node
+    }
 }

@@ -5,6 +5,7 @@
 //! model cannot hold, and every name it had to change, becomes a [`Warning`]; and the device
 //! it returns has passed the same validation as a hand-written spec.
 
+mod expr;
 pub mod ipxact;
 pub mod rdl;
 pub mod svd;

@@ -100,7 +100,8 @@ pub(crate) struct FieldNode {
     /// SystemRDL `onwrite` or IP-XACT `modifiedWriteValue`.
     pub onwrite: Option<String>,
     pub reset: Option<u64>,
-    /// `index` or `strap` (`model::ResetFrom`): SystemRDL's reset from a signal, or our
+    /// `index`, `strap` or `none` (`model::ResetFrom`): SystemRDL's reset from a signal, a
+    /// field without a reset (SystemRDL without `reset`, IP-XACT without `<resets>`), or our
     /// property or extension of that name.
     #[serde(default)]
     pub reset_from: Option<String>,
@@ -716,7 +717,10 @@ fn register(
                         Treatment::NotRepresented,
                         &here,
                         f.line,
-                        format!("a reset from `{word}` is not carried (known: `index`, `strap`)"),
+                        format!(
+                            "a reset from `{word}` is not carried (known: `index`, `strap`, \
+                             `none`)"
+                        ),
                     );
                     None
                 }

@@ -83,21 +83,21 @@ fn fold_cpu_list(list: &str) -> Option<u64> {
     (mask != 0).then_some(mask)
 }
 
-/// A team key candidate: this process (pid, start time), a per-process counter and the
-/// hostname, hashed; never 0. Rank 0's is the team's.
+/// A team key candidate: 64 bits from the kernel's random source (`getrandom`), never 0. Rank
+/// 0's is the team's. It is the team's secret on a shared node (the kernel driver lets only a
+/// holder of the key join, `join_policy=1` any uid with it), so it is drawn, never derived from
+/// a pid, a start time, a counter or a hostname, which another user can read or guess. Should
+/// getrandom fail (a kernel before 3.17), the std hasher's per-process random keys stand in.
 pub(super) fn team_key() -> u64 {
-    use std::hash::{Hash, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::hash::DefaultHasher::new();
-    (
-        std::process::id(),
-        gba_hal::host::process::my_start_time(),
-        COUNTER.fetch_add(1, Ordering::Relaxed),
-        hostname(),
-    )
-        .hash(&mut h);
-    h.finish() | 1
+    let mut key = 0u64;
+    let len = size_of_val(&key);
+    // SAFETY: `key` is writable for `len` bytes, which is all getrandom writes.
+    let got = unsafe { libc::getrandom((&raw mut key).cast(), len, 0) };
+    if usize::try_from(got) != Ok(len) {
+        use std::hash::{BuildHasher, RandomState};
+        key = RandomState::new().hash_one(std::process::id());
+    }
+    key.max(1)
 }
 
 #[cfg(test)]

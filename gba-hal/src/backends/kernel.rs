@@ -49,6 +49,12 @@ pub enum KernelError {
         #[source]
         source: io::Error,
     },
+    #[error("cannot draw a random team key for {} (getrandom)", path.display())]
+    Key {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
     #[error("cannot reserve {len:#x} bytes for {}'s window", path.display())]
     Reserve {
         path: PathBuf,
@@ -80,8 +86,8 @@ pub struct KernelBackend {
     window: NonNull<u8>,
     /// Per group (`abi::GROUPS` entries), the claim this value holds.
     held: Mutex<Vec<Option<Held>>>,
-    /// The team key of a claim made alone (`team` = None): unique per backend value.
-    token: u64,
+    /// The team key of a claim made alone (`team` = None): 128 random bits per backend value.
+    token: [u64; 2],
     host_key: Option<u64>,
 }
 
@@ -139,13 +145,21 @@ pub fn locals(file: &File, group: usize) -> io::Result<Vec<abi::Local>> {
     Ok(all.entries[..n].to_vec())
 }
 
-/// A fresh serial per backend value of this process, with the pid: a claim made alone.
-fn next_token() -> u64 {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static SERIAL: AtomicU32 = AtomicU32::new(1);
-    let serial = SERIAL.fetch_add(1, Ordering::Relaxed).max(1);
-    (u64::from(serial) << 32) | u64::from(std::process::id())
+/// 128 bits from the kernel's random source (`getrandom`): the key of a claim made alone, which
+/// no other process can guess (the driver compares keys in constant time and answers a wrong
+/// key as it answers another user's claim). `None` only when getrandom fails.
+fn random_key() -> Option<[u64; 2]> {
+    let mut key = [0u64; 2];
+    let len = size_of_val(&key);
+    // SAFETY: `key` is writable for `len` bytes, which is all getrandom writes.
+    let got = unsafe { libc::getrandom(key.as_mut_ptr().cast(), len, 0) };
+    (usize::try_from(got) == Ok(len) && key != [0, 0]).then_some(key)
 }
+
+/// The refusal of a call on a file the driver revoked (ENODEV): the port was removed, unbound
+/// or reset, and every claim made through it is gone.
+const REVOKED: &str = "the device was removed, unbound or reset (ENODEV): every claim and \
+                       mapping made through it is revoked; open the device again";
 
 impl KernelBackend {
     /// Opens the port at `path` (`/dev/gba0`).
@@ -189,7 +203,10 @@ impl KernelBackend {
             file,
             window,
             held: Mutex::new((0..abi::GROUPS).map(|_| None).collect()),
-            token: next_token(),
+            token: random_key().ok_or_else(|| KernelError::Key {
+                path: path.to_path_buf(),
+                source: io::Error::last_os_error(),
+            })?,
             host_key: host_key(path, info.port_id),
         };
         backend.fill_global(&info);
@@ -241,7 +258,9 @@ impl KernelBackend {
             return Claim::Busy;
         }
         let (key, local, index, rank) =
-            team.map_or((self.token, 1, 0, 0), |t| (t.key, t.local, t.index, t.rank));
+            // A team's key is the one its vote agreed on (gba-barrier: 64 bits from getrandom);
+            // the driver's second word stays 0 until the vote carries 128.
+            team.map_or((self.token, 1, 0, 0), |t| ([t.key, 0], t.local, t.index, t.rank));
         let mut req = abi::ClaimReq {
             group: group as u32,
             local,
@@ -267,6 +286,7 @@ impl KernelBackend {
                     Some(libc::EDOM) => {
                         "the kernel driver refused the member set: it must hold this port and no member past MAX_MEMBERS"
                     }
+                    Some(libc::ENODEV) => REVOKED,
                     Some(libc::EINVAL) => {
                         "the kernel driver refused the claim's arguments (group, team key 0, local count or index)"
                     }
@@ -303,10 +323,6 @@ impl KernelBackend {
         // SAFETY: geteuid cannot fail.
         let me = unsafe { libc::geteuid() };
         match req.reason {
-            abi::REASON_OTHER_UID => Refusal::OtherUser {
-                holder: req.owner_uid,
-                me,
-            },
             abi::REASON_QUOTA => {
                 let info = self.info().unwrap_or_default();
                 Refusal::Quota {
@@ -574,7 +590,8 @@ impl HostArbiter for KernelBackend {
                 group: c.group as usize,
                 state: ClaimState::Held,
                 pid: u64::try_from(c.pid).unwrap_or(0),
-                uid: Some(c.uid),
+                // Another user's claim: only that the group is taken (the driver's choice).
+                uid: (c.uid != abi::UID_HIDDEN).then_some(c.uid),
                 // The driver's claim lives exactly as long as its files: held is alive.
                 alive: true,
                 other_pid_namespace: c.pid == 0,

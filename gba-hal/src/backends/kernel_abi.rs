@@ -14,6 +14,10 @@ pub const SHARED_BASE: u64 = 0x10_0000;
 pub const SHARED_SIZE: u64 = 0x2000;
 /// A cache line of the shared memory (`GBA_IOCTL_LINE`): flag, arrivals, `entered[i]`.
 pub const LINE: usize = 64;
+/// Bytes of a team key (`GBA_IOCTL_KEY_BYTES`): 128 random bits.
+pub const KEY_BYTES: usize = 16;
+/// A uid the caller may not see: another user's (`GBA_UID_HIDDEN`).
+pub const UID_HIDDEN: u32 = u32::MAX;
 
 pub const CLAIM_WON: u32 = 1;
 pub const CLAIM_JOINED: u32 = 2;
@@ -21,8 +25,8 @@ pub const CLAIM_BUSY: u32 = 3;
 pub const CLAIM_DENIED: u32 = 4;
 
 pub const REASON_NONE: u32 = 0;
+/// Another team's claim: another key, or another uid whatever the key (one answer: no oracle).
 pub const REASON_OTHER_TEAM: u32 = 1;
-pub const REASON_OTHER_UID: u32 = 2;
 pub const REASON_QUOTA: u32 = 3;
 pub const REASON_MEMBERS: u32 = 4;
 pub const REASON_INDEX: u32 = 5;
@@ -33,8 +37,7 @@ pub const REASON_NO_MEMORY: u32 = 7;
 pub fn reason_text(reason: u32) -> &'static str {
     match reason {
         REASON_NONE => "no reason given",
-        REASON_OTHER_TEAM => "another team holds it",
-        REASON_OTHER_UID => "the team key matches but another user holds it",
+        REASON_OTHER_TEAM => "another team (or another user) holds it",
         REASON_QUOTA => "this user holds the driver's groups_per_uid groups on this port already",
         REASON_MEMBERS => "the member set or local count differs from the holder's",
         REASON_INDEX => "the local index is taken, or the team on this port is complete",
@@ -68,7 +71,7 @@ pub struct ClaimReq {
     pub local: u32,
     pub index: u32,
     pub flags: u32,
-    pub key: u64,
+    pub key: [u64; 2],
     pub members: [u64; MEMBER_WORDS],
     pub result: u32,
     pub reason: u32,
@@ -173,10 +176,16 @@ pub const fn shared_offset(group: usize) -> u64 {
 // The sizes the header's layout gives on every ABI Linux runs this on (no pointers, explicit
 // padding); the test checks them, and every offset, against gcc.
 const _: () = assert!(size_of::<Info>() == 48);
-const _: () = assert!(size_of::<ClaimReq>() == 168);
+const _: () = assert!(size_of::<ClaimReq>() == 176);
 const _: () = assert!(size_of::<State>() == 240);
 const _: () = assert!(size_of::<ClaimEntry>() == 32);
 const _: () = assert!(size_of::<Claims>() == 8 + 32 * 32);
 const _: () = assert!(size_of::<Local>() == 24);
 const _: () = assert!(size_of::<Locals>() == 8 + 64 * 24);
 const _: () = assert!(MEMBER_WORDS == crate::members::WORDS);
+const _: () = assert!(KEY_BYTES == size_of::<[u64; 2]>());
+// The driver's counts are the spec's (gba.yaml through gba-pac); driver/gba.c asserts the
+// same against the generated gba_regs.h with BUILD_BUG_ON.
+const _: () = assert!(GROUPS == gba_pac::MAX_GROUPS);
+const _: () = assert!(MEMBER_WORDS == gba_pac::group::Group::MEMBER_MASK_COUNT);
+const _: () = assert!(MEMBER_WORDS == gba_pac::MAX_MEMBERS.div_ceil(64));

@@ -70,3 +70,12 @@ pub fn check(dir: &Path, policy: &Policy) -> Result<(), SharedError> {
         .map_err(|e| SharedError::io("look at the directory", dir, e))?;
     policy.check_dir(dir, &Facts::of(&meta))
 }
+
+/// Checks that `dir` is a directory the caller may look state up in
+/// ([`Policy::check_dir_to_open`]: also another member's, under a configured group); a
+/// symbolic link is refused, whatever it points at.
+pub fn check_to_open(dir: &Path, policy: &Policy) -> Result<(), SharedError> {
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| SharedError::io("look at the directory", dir, e))?;
+    policy.check_dir_to_open(dir, &Facts::of(&meta))
+}

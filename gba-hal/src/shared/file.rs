@@ -212,12 +212,26 @@ impl SharedFile {
         policy: &Policy,
         unresizable: bool,
     ) -> Result<Self, SharedError> {
-        let file = match OpenOptions::new()
-            .read(true)
-            .write(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
-            .open(path)
-        {
+        let opener = |write: bool| {
+            OpenOptions::new()
+                .read(true)
+                .write(write)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
+                .open(path)
+        };
+        // A pointer file (`shared/sysv.rs`) is 0640: another member of the group may read
+        // it, never rewrite it, and needs no more than reading to follow it to the segment.
+        // Refused write access, the file is opened read-only, and used only if it is a
+        // pointer (`read_only` below); a file mapped itself needs write access.
+        let mut read_only = false;
+        let opened = match opener(true) {
+            Err(e) if e.raw_os_error() == Some(libc::EACCES) => {
+                read_only = true;
+                opener(false).map_err(|_| e)
+            }
+            other => other,
+        };
+        let file = match opened {
             Ok(file) => file,
             Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
                 let meta = std::fs::symlink_metadata(path)
@@ -245,6 +259,13 @@ impl SharedFile {
             if let Some((id, len)) = sysv::parse(&bytes) {
                 return Self::open_segment(path, &facts, (id, len), size, policy);
             }
+        }
+        if read_only {
+            return Err(SharedError::io(
+                "open",
+                path,
+                std::io::Error::from_raw_os_error(libc::EACCES),
+            ));
         }
         if unresizable && policy.group == Some(facts.gid) && facts.mode & 0o020 != 0 {
             return Err(facts.refuse(

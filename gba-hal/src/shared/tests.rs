@@ -227,6 +227,46 @@ fn directories_others_can_write_or_own_are_refused() {
 }
 
 #[test]
+fn another_members_sticky_directory_is_trusted_only_to_open_state_in() {
+    let me = Policy {
+        group: Some(50),
+        uid: 1000,
+    };
+    let path = Path::new("/run/gba/fabric");
+    let member = facts(Kind::Dir, 1001, 50, 0o1770);
+    assert!(
+        me.check_dir(path, &member).is_err(),
+        "never to make state in"
+    );
+    assert!(me.check_dir_to_open(path, &member).is_ok());
+    let text = refusal(
+        me.check_dir_to_open(path, &facts(Kind::Dir, 1001, 50, 0o770))
+            .unwrap_err(),
+    );
+    assert!(text.contains("not sticky"), "{text}");
+    let text = refusal(
+        me.check_dir_to_open(path, &facts(Kind::Dir, 1001, 50, 0o1777))
+            .unwrap_err(),
+    );
+    assert!(text.contains("every user"), "{text}");
+    // Another group's directory, or no configured group: refused as before.
+    let text = refusal(
+        me.check_dir_to_open(path, &facts(Kind::Dir, 1001, 51, 0o1770))
+            .unwrap_err(),
+    );
+    assert!(text.contains("another user"), "{text}");
+    let private = Policy {
+        group: None,
+        uid: 1000,
+    };
+    assert!(private.check_dir_to_open(path, &member).is_err());
+    assert!(
+        me.check_dir_to_open(path, &facts(Kind::Symlink, 1001, 50, 0o1770))
+            .is_err()
+    );
+}
+
+#[test]
 fn a_runtime_directory_is_made_private_and_checked() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("run/gba");

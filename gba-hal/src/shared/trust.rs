@@ -90,6 +90,33 @@ impl Policy {
         why.map_or(Ok(()), |why| Err(facts.refuse(path, why)))
     }
 
+    /// Checks a directory the caller only looks state up in, never makes state in (a fabric
+    /// another member made): as [`check_dir`](Self::check_dir), and also a directory another
+    /// member of the configured group owns, if the directory's group is the configured one
+    /// and it is sticky (no third member renames the owner's files). Its owner may replace any
+    /// name in it, but what it holds is then the owner's state, which the member trusts
+    /// anyway (files of the configured group are trusted); the caller's own state is never
+    /// made there, so no member can remove or re-point it.
+    pub fn check_dir_to_open(&self, path: &Path, facts: &Facts) -> Result<(), SharedError> {
+        let member_dir = facts.kind == Kind::Dir
+            && facts.uid != self.uid
+            && facts.uid != 0
+            && self.group == Some(facts.gid);
+        if !member_dir {
+            return self.check_dir(path, facts);
+        }
+        let why = if facts.mode & 0o002 != 0 {
+            Some("is writable by every user".into())
+        } else if facts.mode & 0o020 != 0 && facts.mode & 0o1000 == 0 {
+            Some(format!(
+                "is another member's directory that every member of {GROUP_ENV} may rename files in (not sticky)"
+            ))
+        } else {
+            None
+        };
+        why.map_or(Ok(()), |why| Err(facts.refuse(path, why)))
+    }
+
     fn check_owner_and_mode(&self, facts: &Facts) -> Option<String> {
         if !self.trusted_owner(facts) {
             Some("belongs to another user".into())

@@ -317,6 +317,7 @@ pub(super) fn field_reset(register: &Register, field: &Field) -> String {
     match field.reset_from.map(|r| *r) {
         Some(crate::model::ResetFrom::Index) => return "index".into(),
         Some(crate::model::ResetFrom::Strap) => return "strap".into(),
+        Some(crate::model::ResetFrom::NotReset) => return "not reset".into(),
         None => {}
     }
     let value = (*register.reset & field.bits.mask()) >> field.bits.lsb.min(63);

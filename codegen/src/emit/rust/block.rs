@@ -10,7 +10,7 @@ use super::{
     element_offset, inner_doc_lines, number,
 };
 use crate::block_types::Kind;
-use crate::model::{Access, Block, Register};
+use crate::model::{Access, Block, Register, ResetFrom};
 use crate::names;
 
 pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> TokenStream {
@@ -72,6 +72,38 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
             }
         }
     });
+    // The bits whose reset the `reset` constant states, for each register with a field that
+    // is not reset (as C's `_RESET_FIXED_MASK`, which also excludes index and strap fields).
+    // Blocks without such a register get no module, so that the PAC of a spec without
+    // `reset: none` stays as it was.
+    let masks: Vec<TokenStream> = block
+        .registers
+        .iter()
+        .filter(|r| {
+            r.fields
+                .iter()
+                .any(|f| f.reset_from.is_some_and(|k| *k == ResetFrom::NotReset))
+        })
+        .map(|r| {
+            let name = format_ident!("{}", names::upper(&r.name));
+            let ty = uint(r);
+            let value = number(r.fixed_reset_mask());
+            quote! { pub const #name: #ty = #value; }
+        })
+        .collect();
+    let masks = if masks.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            /// The bits of each `reset` constant that reset defines, for the registers with
+            /// fields that are not reset (and hold whatever they powered up with): compare a
+            /// value read after reset with `reset` under this mask. Bits of fields that
+            /// reset to their element's index or to a strap are out of it too.
+            pub mod reset_mask {
+                #(#masks)*
+            }
+        }
+    };
     let fields = block
         .registers
         .iter()
@@ -152,6 +184,8 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
         pub mod reset {
             #(#resets)*
         }
+
+        #masks
 
         #(#fields)*
     }

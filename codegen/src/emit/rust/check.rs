@@ -4,7 +4,7 @@
 //! Where the items live (see `mod.rs` and `block.rs`):
 //! - crate root: `mod common`, `pub use tock_registers`, one module per block (lower case,
 //!   also the file `src/<block>.rs`), `Device`, the constants (upper case);
-//! - block module: the handle type (CamelCase), the `offset` and `reset` modules, one field
+//! - block module: the handle type (CamelCase), the `offset`, `reset` and `reset_mask` modules, one field
 //!   module per register (upper case); nothing imported, the type parameter `_M`;
 //! - handle `impl`s: one accessor per register or block (lower case), and for an array
 //!   `NAME_COUNT` and `name_unchecked` beside it.

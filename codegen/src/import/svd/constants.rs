@@ -176,7 +176,7 @@ impl Extensions {
                 warnings.warn(
                     Treatment::LeftOut,
                     "vendorExtensions.resetFrom",
-                    format!("`<{kind}>{path}</{kind}>`: {why}; the field keeps the register's reset (left out)"),
+                    format!("`<{kind}>{path}</{kind}>`: {why}; the field's reset is what resetValue and resetMask say (left out)"),
                 );
             }
         }

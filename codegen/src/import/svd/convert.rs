@@ -349,20 +349,9 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
         );
         reset &= width_mask;
     }
-    if let Some(mask) = props.reset_mask {
-        let unknown = width_mask & !mask;
-        if unknown != 0 && reset & unknown != 0 {
-            warnings.warn(
-                Treatment::NotRepresented,
-                &at,
-                format!(
-                    "resetMask {mask:#x} marks bits {unknown:#x} as unknown after reset; \
-                     they are imported as 0"
-                ),
-            );
-            reset &= mask;
-        }
-    }
+    // Bits outside `<resetMask>` are not reset: a field wholly outside it is carried as
+    // `reset: none` (below); what is left is warned about there.
+    let unknown = props.reset_mask.map_or(0, |mask| width_mask & !mask);
 
     let fields_svd: Vec<svd::FieldInfo> = info
         .fields
@@ -399,6 +388,9 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
             fields.push(field);
         }
     }
+    if unknown != 0 {
+        reset = not_reset(warnings, &mut fields, reset, unknown, props.reset_mask, &at);
+    }
     rename::rename_all(warnings, &mut fields, |f| &mut f.name, "field", &at, false);
     let views = overlaps::split_field_overlaps(warnings, &mut fields, &name, &at);
     let register = Register {
@@ -433,6 +425,48 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
         })
         .collect();
     std::iter::once(register).chain(views).collect()
+}
+
+/// The register's bits outside `<resetMask>` (`unknown`): each field wholly among them is not
+/// reset (`reset: none`); bits of a field partly among them, and of a register without fields,
+/// cannot be said (the spec resets whole fields) and are warned about, imported as reset to the
+/// value given. Returns the reset value with the not-reset fields' bits 0.
+fn not_reset(
+    warnings: &mut Warnings,
+    fields: &mut [Field],
+    reset: u64,
+    unknown: u64,
+    mask: Option<u64>,
+    at: &str,
+) -> u64 {
+    let mut reset = reset;
+    let mut partly = 0;
+    for field in fields.iter_mut() {
+        let bits = field.bits.mask();
+        if bits & unknown == bits {
+            field.reset_from = Some(Located::synthetic(crate::model::ResetFrom::NotReset));
+            reset &= !bits;
+        } else if bits & unknown != 0 {
+            partly |= bits & unknown;
+        }
+    }
+    if fields.is_empty() {
+        partly = unknown;
+    }
+    if partly != 0 {
+        let mask = mask.unwrap_or(0);
+        warnings.warn(
+            Treatment::NotRepresented,
+            at,
+            format!(
+                "resetMask {mask:#x} leaves bits {partly:#x} not reset, which is not a whole \
+                 field (the spec says `reset: none` of whole fields): they are imported as \
+                 reset to {:#x}",
+                reset & partly
+            ),
+        );
+    }
+    reset
 }
 
 pub(super) fn convert_access(warnings: &mut Warnings, access: svd::Access, at: &str) -> Access {
