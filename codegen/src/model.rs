@@ -375,6 +375,10 @@ pub struct Field {
     /// the field are then 0) but its array index or a strap, or it has none (not reset).
     pub reset_from: Option<Located<ResetFrom>>,
     pub values: Vec<EnumValue>,
+    /// The values a write takes, where they differ from those a read gives (CMSIS-SVD's
+    /// `enumeratedValues` with `usage` write beside one with `usage` read): then `values`
+    /// are the read side only. Empty: `values` serve both.
+    pub write_values: Vec<EnumValue>,
 }
 
 /// Where a field's reset value comes from when it differs between the elements of an array

@@ -443,6 +443,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         .take("reset")
         .map(|node| reset_from(node, &map.what, diags));
     let values = map.take("values");
+    let write_values = map.take("write_values");
     map.finish(
         &[
             "name",
@@ -452,10 +453,12 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
             "side_effect",
             "reset",
             "values",
+            "write_values",
         ],
         diags,
     );
     let values = list(values, "values", src, diags, enum_value);
+    let write_values = list(write_values, "write_values", src, diags, enum_value);
     Some(Field {
         name: name?,
         description: description.value,
@@ -464,6 +467,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         side_effect: side_effect.map_or(Some(None), |s| s.map(Some))?,
         reset_from: reset_from.map_or(Some(None), |r| r.map(Some))?,
         values,
+        write_values,
     })
 }
 

@@ -142,9 +142,15 @@ fn write_field(out: &mut String, field: &Field) {
         let _ = writeln!(out, "            reset: {}", from.keyword());
     }
     key_text(out, 12, "description", &field.description);
-    if !field.values.is_empty() {
-        out.push_str("            values:\n");
-        for value in &field.values {
+    for (key, values) in [
+        ("values", &field.values),
+        ("write_values", &field.write_values),
+    ] {
+        if values.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "            {key}:");
+        for value in values {
             item_name(out, 14, &value.name);
             let _ = writeln!(out, "                value: {}", *value.value);
             key_text(out, 16, "description", &value.description);

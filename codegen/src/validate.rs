@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
-use crate::model::{Access, Block, Device, Field, Register, ResetFrom, SideEffect};
+use crate::model::{Access, Block, Device, EnumValue, Field, Register, ResetFrom, SideEffect};
 use crate::names;
 
 /// What a valid spec may hold but probably does not mean.
@@ -476,14 +476,56 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
             );
         }
     }
-    unique(
-        field.values.iter().map(|v| &v.name),
-        "enumerated value",
-        &what,
-        diags,
-    );
+    value_list(&field.values, field, &what, "enumerated value", diags);
+    if !field.write_values.is_empty() {
+        let write_what = format!("{what} (write values)");
+        value_list(
+            &field.write_values,
+            field,
+            &write_what,
+            "write value",
+            diags,
+        );
+        if !field.effective_access(register).is_writable() {
+            diags.push(Diagnostic::error(
+                format!("{what} has write values but cannot be written"),
+                field.write_values[0].name.loc,
+                "`write_values` name what a write takes: only a writable field has them",
+            ));
+        }
+        for write in &field.write_values {
+            let read = field
+                .values
+                .iter()
+                .find(|v| names::clash_key(&v.name) == names::clash_key(&write.name));
+            if let Some(read) = read.filter(|r| *r.value != *write.value) {
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "{what}: `{}` names {} for writing and {} for reading",
+                            *write.name, *write.value, *read.value
+                        ),
+                        write.name.loc,
+                        "a name in both `values` and `write_values` must name one number",
+                    )
+                    .also(read.name.loc, "the read value"),
+                );
+            }
+        }
+    }
+}
+
+/// The rules of one list of enumerated values (`values` or `write_values`).
+fn value_list(
+    values: &[EnumValue],
+    field: &Field,
+    what: &str,
+    kind: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    unique(values.iter().map(|v| &v.name), kind, what, diags);
     let mut by_value: HashMap<u64, &Located<String>> = HashMap::new();
-    for value in &field.values {
+    for value in values {
         name(&value.name, "enumerated value", diags);
         if names::is_reserved_value(&value.name) {
             diags.push(Diagnostic::error(

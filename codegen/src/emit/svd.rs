@@ -398,11 +398,20 @@ fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field
         Some(SideEffect::ReadToSet) => (None, Some(svd::ReadAction::Set)),
         None => (None, None),
     };
-    let values = if field.values.is_empty() {
-        Vec::new()
-    } else {
-        vec![enumerated_values(&field.values, &what)?]
-    };
+    // Values for writing of their own: two sets, `usage` read and write.
+    let mut values = Vec::new();
+    let split = !field.write_values.is_empty();
+    if !field.values.is_empty() {
+        let usage = split.then_some(svd::Usage::Read);
+        values.push(enumerated_values(&field.values, usage, &what)?);
+    }
+    if split {
+        values.push(enumerated_values(
+            &field.write_values,
+            Some(svd::Usage::Write),
+            &what,
+        )?);
+    }
     let info = svd::FieldInfo::builder()
         .name(field.name.value.clone())
         .description(optional(&field.description))
@@ -423,6 +432,7 @@ fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field
 
 fn enumerated_values(
     values: &[EnumValue],
+    usage: Option<svd::Usage>,
     what: &dyn Fn() -> String,
 ) -> Result<svd::EnumeratedValues, SvdEmitError> {
     let values = values
@@ -437,6 +447,7 @@ fn enumerated_values(
         })
         .collect::<Result<Vec<_>, _>>()?;
     svd::EnumeratedValues::builder()
+        .usage(usage)
         .values(values)
         .build(ValidateLevel::Strict)
         .map_err(|e| rejected(what(), e))

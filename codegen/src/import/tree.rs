@@ -748,6 +748,7 @@ fn register(
                 side_effect: effects.first().copied().map(located),
                 reset_from,
                 values,
+                write_values: Vec::new(),
             },
         ));
     }

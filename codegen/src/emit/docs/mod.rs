@@ -293,13 +293,39 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
         );
     }
     md.push('\n');
-    for field in fields.iter().filter(|f| !f.values.is_empty()) {
+    for field in fields
+        .iter()
+        .filter(|f| !f.values.is_empty() || !f.write_values.is_empty())
+    {
+        let (read, write) = if field.write_values.is_empty() {
+            ("Values of", "")
+        } else {
+            ("Values read from", " (read)")
+        };
         let _ = writeln!(
             md,
-            "Values of `{}`:\n\n| value | name | description |\n| --- | --- | --- |",
+            "{read} `{}`{write}:\n\n| value | name | description |\n| --- | --- | --- |",
             *field.name
         );
         for value in &field.values {
+            let _ = writeln!(
+                md,
+                "| {} | `{}` | {} |",
+                *value.value,
+                *value.name,
+                cell(&value.description)
+            );
+        }
+        md.push('\n');
+        if field.write_values.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            md,
+            "Values written to `{}`:\n\n| value | name | description |\n| --- | --- | --- |",
+            *field.name
+        );
+        for value in &field.write_values {
             let _ = writeln!(
                 md,
                 "| {} | `{}` | {} |",

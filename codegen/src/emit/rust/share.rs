@@ -54,6 +54,7 @@ struct FieldKey<'a> {
     access: Access,
     side_effect: Option<SideEffect>,
     values: ValuesKey<'a>,
+    write_values: ValuesKey<'a>,
 }
 
 /// (width, [(name, value, description)]): everything the `Value` enum shows.
@@ -151,6 +152,11 @@ fn field_set_key(register: &Register) -> FieldSetKey<'_> {
                 access: f.effective_access(register),
                 side_effect: f.side_effect.map(|s| *s),
                 values: values_key(f),
+                write_values: f
+                    .write_values
+                    .iter()
+                    .map(|v| (v.name.as_str(), *v.value, v.description.trim()))
+                    .collect(),
             })
             .collect(),
     }

@@ -26,7 +26,8 @@
 //! Kept: peripherals (a `name[%s]` peripheral array becomes a block array), `[%s]` register
 //! and cluster arrays (as register arrays), access, `modifiedWriteValues` oneToClear /
 //! oneToSet / oneToToggle / zeroToClear / zeroToSet / zeroToToggle, `readAction` clear / set,
-//! enumerated values, reset values, descriptions, and the constants, single pulses, locks
+//! enumerated values (a set for reading and one for writing, `values` and `write_values`),
+//! reset values, descriptions, and the constants, single pulses, locks
 //! and index or strap resets that our own SVD emitter writes into `<vendorExtensions>`. List-style arrays
 //! (`UART%s` with `dimIndex`) are expanded into one item per index, which loses nothing.
 //! Everything else is reported as a [`Warning`](super::Warning).
