@@ -222,6 +222,43 @@ static bool gba_quiesce_group(struct gba_port *port, u32 g)
 	return readq(addr) == 0;
 }
 
+/*
+ * Every group at once: RESET written to all, awaited together (one device round trip, not 32
+ * in a row), then RELEASE_ADDR cleared and read back. Bit g set: group g aims at nothing.
+ */
+static u32 gba_quiesce_all(struct gba_port *port)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(GBA_RESET_TIMEOUT_MS);
+	u32 g, pending = 0, done = 0;
+	u64 control;
+
+	for (g = 0; g < GBA_IOCTL_GROUPS; g++) {
+		writeq(GBA_GROUP_CONTROL_RESET_MASK, gba_group(port, g) + GBA_GROUP_CONTROL_OFFSET);
+		pending |= BIT(g);
+	}
+	for (;;) {
+		for (g = 0; g < GBA_IOCTL_GROUPS; g++) {
+			void __iomem *addr = gba_group(port, g) + GBA_GROUP_RELEASE_ADDR_OFFSET;
+
+			if (!(pending & BIT(g)))
+				continue;
+			control = readq(gba_group(port, g) + GBA_GROUP_CONTROL_OFFSET);
+			/* all ones: the device no longer answers, and no group is known quiet */
+			if (control == ~0ULL)
+				return done;
+			if (control & GBA_GROUP_CONTROL_RESET_MASK)
+				continue;
+			pending &= ~BIT(g);
+			writeq(0, addr);
+			if (readq(addr) == 0)
+				done |= BIT(g);
+		}
+		if (!pending || time_after(jiffies, deadline))
+			return done;
+		usleep_range(100, 1000);
+	}
+}
+
 static void gba_free_memory(struct gba_port *port, void *cpu, dma_addr_t dma)
 {
 	if (cpu)
@@ -291,16 +328,16 @@ static void gba_revoke(struct gba_port *port, bool gone)
 
 /*
  * Quiesce, after gba_revoke: every claim is taken out of claims[], every group is reset with
- * RELEASE_ADDR cleared and read back (when `mmio`: the device answers), and only then is each
- * claim's memory freed. A group that does not quiesce keeps its memory for good. No lock is
- * held while a RESET is awaited: files released meanwhile only drop their bookkeeping.
- * Returns the number of claims revoked.
+ * RELEASE_ADDR cleared and read back, and only then is each claim's memory freed. A group that
+ * does not quiesce (RESET not done in time, or a device that answers all ones) keeps its
+ * memory for good. No lock is held while a RESET is awaited: files released meanwhile only
+ * drop their bookkeeping. Returns the number of claims revoked.
  */
-static u32 gba_quiesce(struct gba_port *port, bool mmio)
+static u32 gba_quiesce(struct gba_port *port)
 {
 	void *cpu[GBA_IOCTL_GROUPS] = { NULL };
 	dma_addr_t dma[GBA_IOCTL_GROUPS] = { 0 };
-	u32 g, n = 0;
+	u32 g, n = 0, quiet;
 
 	mutex_lock(&port->lock);
 	for (g = 0; g < GBA_IOCTL_GROUPS; g++) {
@@ -318,8 +355,9 @@ static u32 gba_quiesce(struct gba_port *port, bool mmio)
 			gba_claim_put(c);
 	}
 	mutex_unlock(&port->lock);
+	quiet = gba_quiesce_all(port);
 	for (g = 0; g < GBA_IOCTL_GROUPS; g++) {
-		if (mmio && gba_quiesce_group(port, g))
+		if (quiet & BIT(g))
 			gba_free_memory(port, cpu[g], dma[g]);
 		else if (cpu[g])
 			gba_keep_memory(port, g);
@@ -1090,7 +1128,7 @@ static void gba_remove(struct pci_dev *pdev)
 
 	misc_deregister(&port->misc);
 	gba_revoke(port, true);
-	n = gba_quiesce(port, true);
+	n = gba_quiesce(port);
 	dev_info(&pdev->dev, "/dev/%s removed: %u claims revoked, %u groups quiesced in %lld us\n",
 		 port->name, n, GBA_IOCTL_GROUPS, ktime_us_delta(ktime_get(), start));
 	kref_put(&port->kref, gba_port_free);
@@ -1109,7 +1147,7 @@ static pci_ers_result_t gba_error_detected(struct pci_dev *pdev, pci_channel_sta
 	gba_revoke(port, false);
 	switch (state) {
 	case pci_channel_io_normal:
-		gba_quiesce(port, true);
+		gba_quiesce(port);
 		return PCI_ERS_RESULT_CAN_RECOVER;
 	case pci_channel_io_frozen:
 		return PCI_ERS_RESULT_NEED_RESET;
@@ -1127,7 +1165,7 @@ static pci_ers_result_t gba_slot_reset(struct pci_dev *pdev)
 	pci_save_state(pdev);
 	if (readl(port->win + GBA_GLOBAL_DEVICE_ID_OFFSET) != GBA_GLOBAL_DEVICE_ID_RESET_VALUE)
 		return PCI_ERS_RESULT_DISCONNECT;
-	gba_quiesce(port, true);
+	gba_quiesce(port);
 	return PCI_ERS_RESULT_RECOVERED;
 }
 
@@ -1145,7 +1183,7 @@ static void gba_reset_prepare(struct pci_dev *pdev)
 	struct gba_port *port = pci_get_drvdata(pdev);
 
 	gba_revoke(port, false);
-	gba_quiesce(port, true);
+	gba_quiesce(port);
 }
 
 static void gba_reset_done(struct pci_dev *pdev)

@@ -276,6 +276,8 @@ echo "GUEST: after rmmod: \$(ls /dev/gba0 2>&1)"
 insmod /lib/modules/gba.ko ivshmem=1; udevadm settle --timeout=60
 ls -ln /dev/gba0 | sed 's/^/GUEST: reloaded: /'
 rmmod gba
+# Everything above, revokes included, left the kernel nothing to complain about.
+dmesg | grep -aE 'WARNING|BUG|Oops|general protection|corruption|bad page|refcount' | sed 's/^/GUEST: kernel complaint: /'
 echo "GUEST: done"
 poweroff -f
 INIT
@@ -397,6 +399,7 @@ check "a load of an old flag mapping gets SIGBUS after a function reset" has "GU
 check "a store to an old ARRIVAL gets SIGBUS after a function reset" has "GUEST: reset: old mapping: store to ARRIVAL: SIGBUS"
 check "after the reset, another user claims" has "GUEST: after reset: claim 8: won"
 check "rmmod once every file is closed" has "GUEST: rmmod rc=0"
+check "the kernel logged no warning, bug or bad page" bash -c "! grep -aq 'GUEST: kernel complaint: ' '$log'"
 check "the guest ran to its end" has "GUEST: done"
 
 # The guests' way to move the port between drivers (written into their init scripts).

@@ -35,6 +35,26 @@ vm_kernel() {
     mv "$vm_kdir.tmp" "$vm_kdir"
 }
 
+# vm_kernel_version: the guest kernel's version (after vm_kernel), from a module's vermagic.
+vm_kernel_version() {
+    grep -ao 'vermagic=[^ ]*' "$(find "$vm_kdir/modules" -name 'uio.ko*' | head -1)" | head -1 | cut -d= -f2
+}
+
+# vm_gba_module DIR KVER: driver/ built (Kbuild, warnings fatal) in DIR against the installed
+# headers of the guest kernel KVER, with the generated gba_regs.h; prints the module's path.
+# (tests/vm/kernel.sh builds it the administrator's way, with DKMS.)
+vm_gba_module() {
+    local dir=$1 kver=$2 repo
+    repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+    if [ ! -d "/lib/modules/$kver/build" ]; then
+        echo "vm: no headers for the guest kernel $kver: apt-get install linux-headers-$kver (tests/install.sh does)" >&2
+        return 1
+    fi
+    mkdir -p "$dir" && cp -r "$repo/driver/." "$dir/" && rm -f "$dir"/*.ko "$dir"/*.o
+    make -s -C "/lib/modules/$kver/build" M="$dir" GBA_REGS_DIR="$repo/gba-pac/include" GBA_WERROR=1 modules >&2 || return 1
+    echo "$dir/gba.ko"
+}
+
 # virtio and 9p (in load order): the cluster's guests share a host directory (`-virtfs`) for
 # their teams' out-of-band exchange.
 VM_MODULES="uio uio_pci_generic irqbypass vfio vfio_iommu_type1 vfio_virqfd vfio-pci-core vfio-pci virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"

@@ -283,10 +283,23 @@ impl<'d, 'i> Reader<'d, 'i> {
         self.optional(node, "isPresent") != Some(0)
     }
 
-    fn dims(&mut self, item: XmlNode) -> Vec<u64> {
-        children(item, "dim")
-            .filter_map(|d| self.value_of(d))
-            .collect()
+    /// The element's `<dim>`s. A `<dim>` of 0, which 1685-2014 does not allow (a dim is a
+    /// positive count) but Kactus2 writes for "not an array", is read as no dimension, and
+    /// said in `unsupported`.
+    fn dims(&mut self, item: XmlNode, unsupported: &mut Vec<String>) -> Vec<u64> {
+        let mut dims = Vec::new();
+        for d in children(item, "dim") {
+            match self.value_of(d) {
+                Some(0) => unsupported.push(format!(
+                    "`<dim>{}</dim>` (an array of no element, which 1685-2014 does not allow; \
+                     read as no array, as Kactus2 means it)",
+                    d.text().unwrap_or("").trim(),
+                )),
+                Some(count) => dims.push(count),
+                None => {}
+            }
+        }
+        dims
     }
 
     fn component(&mut self) -> Result<Node, IpXactError> {
@@ -422,7 +435,7 @@ impl<'d, 'i> Reader<'d, 'i> {
                         empty_node(Kind::Regfile, text(item, "name").unwrap_or_default());
                     node.desc = text(item, "description").unwrap_or_default();
                     node.offset = self.required(item, "addressOffset").unwrap_or(0);
-                    node.dims = self.dims(item);
+                    node.dims = self.dims(item, &mut node.unsupported);
                     node.size = self.required(item, "range").unwrap_or(0);
                     node.stride = node.size;
                     node.line = line(document, item);
@@ -445,7 +458,7 @@ impl<'d, 'i> Reader<'d, 'i> {
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX))
             .unwrap_or(32);
         node.size = u64::from(node.width / 8);
-        node.dims = self.dims(item);
+        node.dims = self.dims(item, &mut node.unsupported);
         node.stride = node.size;
         node.line = line(document, item);
         node.access = text(item, "access").or(access.map(str::to_string));
@@ -543,17 +556,20 @@ impl<'d, 'i> Reader<'d, 'i> {
             if child(f, "writeValueConstraint").is_some() {
                 unsupported.push("`writeValueConstraint`".to_string());
             }
-            let values = child(f, "enumeratedValues")
-                .map(|values| {
-                    children(values, "enumeratedValue")
-                        .map(|v| ValueNode {
-                            name: text(v, "name").unwrap_or_default(),
-                            value: self.required(v, "value").unwrap_or(0),
-                            desc: text(v, "description").unwrap_or_default(),
-                        })
-                        .collect()
+            // 1685-2009's `<enumeratedValues>`, or SPIRIT 1.4's `<values>` (a value and a name
+            // each), which 2009 replaced.
+            let listed: Vec<XmlNode> = match child(f, "enumeratedValues") {
+                Some(values) => children(values, "enumeratedValue").collect(),
+                None => children(f, "values").collect(),
+            };
+            let values = listed
+                .into_iter()
+                .map(|v| ValueNode {
+                    name: text(v, "name").unwrap_or_default(),
+                    value: self.required(v, "value").unwrap_or(0),
+                    desc: text(v, "description").unwrap_or_default(),
                 })
-                .unwrap_or_default();
+                .collect();
             node.fields.push(FieldNode {
                 name: text(f, "name").unwrap_or_default(),
                 desc: text(f, "description").unwrap_or_default(),
