@@ -99,8 +99,11 @@ pub(super) fn group(
     }
     device.blocks = ordered;
     // A type's name joins C identifiers and Rust modules of its own: should one clash with
-    // something the checks refuse, the blocks stay types of their own, as before.
-    if let Err(problems) = crate::validate(device.clone(), &crate::Output::ALL) {
+    // something the checks refuse, the blocks stay types of their own, as before. Only the
+    // outputs that name types are checked again (the device passed every check before, and
+    // SVD, SystemRDL and IP-XACT list the instances as blocks).
+    let naming = [crate::Output::Rust, crate::Output::C, crate::Output::Docs];
+    if let Err(problems) = crate::validate(device.clone(), &naming) {
         for block in &mut device.blocks {
             block.instance_of = None;
         }
