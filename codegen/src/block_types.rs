@@ -63,7 +63,7 @@ pub fn kinds(device: &Device) -> Vec<Kind<'_>> {
 }
 
 /// The name of the type `block` is an instance of: its type's, else its own.
-pub fn type_name(block: &Block) -> &str {
+pub(crate) fn type_name(block: &Block) -> &str {
     block
         .instance_of
         .as_ref()
@@ -72,7 +72,7 @@ pub fn type_name(block: &Block) -> &str {
 
 /// Whether `block` is an instance of a type other than its type's first instance (whose
 /// registers the common checks then need not check again: they are the first's).
-pub fn is_repeat(device: &Device, index: usize) -> bool {
+pub(crate) fn is_repeat(device: &Device, index: usize) -> bool {
     let Some(ty) = &device.blocks[index].instance_of else {
         return false;
     };
@@ -87,7 +87,7 @@ pub fn is_repeat(device: &Device, index: usize) -> bool {
 /// The rules of block types: a type's name is an identifier that no block has, and its
 /// instances agree on everything the type defines (size, registers, the type's description)
 /// and are plain blocks (no array, no alternate: an instance is placed by its own offset).
-pub fn check(device: &Device) -> Vec<Diagnostic> {
+pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let blocks: HashMap<String, &Block> = device
         .blocks
