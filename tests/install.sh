@@ -9,6 +9,7 @@
 #     c         gcc, g++, make (C programs, headers and the runtimes' builds)
 #     simgrid   SimGrid (`gba scale`'s model, cli/tests/scale.rs)
 #     python    python3, pip, systemrdl-compiler, peakrdl-ipxact, peakrdl-regblock
+#     firmware  qemu-system-arm, binutils-arm-none-eabi (the svd stage's firmware on QEMU's boards)
 #     verilator Verilator (the cosim stage)
 #     vm        QEMU, a static busybox, cpio (the vm and kernel stages)
 #     kernel    the guest kernel's headers, dkms, udev (the kernel stage)
@@ -16,12 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 parts=("$@")
-((${#parts[@]})) || parts=(rust c simgrid python verilator vm kernel)
+((${#parts[@]})) || parts=(rust c simgrid python firmware verilator vm kernel)
 for p in "${parts[@]}"; do
     case $p in
-    rust | c | simgrid | python | verilator | vm | kernel) ;;
+    rust | c | simgrid | python | firmware | verilator | vm | kernel) ;;
     *)
-        echo "tests/install.sh: no part '$p' (parts: rust c simgrid python verilator vm kernel)" >&2
+        echo "tests/install.sh: no part '$p' (parts: rust c simgrid python firmware verilator vm kernel)" >&2
         exit 2
         ;;
     esac
@@ -80,6 +81,12 @@ if part kernel && command -v apt-cache >/dev/null; then
     if [ -n "$guest_kernel" ] && [ ! -d "/lib/modules/${guest_kernel#linux-image-}/build" ]; then
         need_packages+=("linux-headers-${guest_kernel#linux-image-}")
     fi
+fi
+# The svd stage's firmware (tests/firmware/run.sh): QEMU's Arm boards (microbit, netduino2)
+# and arm-none-eabi-size for the firmware's .text.
+if part firmware; then
+    need qemu-system-arm qemu-system-arm
+    need arm-none-eabi-size binutils-arm-none-eabi
 fi
 # The co-simulation stage (cli/tests/cosim.rs): Verilator builds the register block's RTL.
 if part verilator; then

@@ -21,7 +21,7 @@ STAGES=(
     "miri|rust|Miri over the register handles, the barrier, the HAL's ordering and host segment, the engine"
     "nostd|-|gba-hal's protocol core builds without std"
     "loom|-|loom model checks (gba-barrier, and gba-sim's fast path)"
-    "svd|c python|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
+    "svd|rust c python firmware|vendor SVD sample (cmsis-svd 0.4 from PyPI): QEMU firmware (microbit, netduino2), import, check, gen, cargo check, gcc, XML, thumb build per core"
     "rdlfuzz|python|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
     "unit|c simgrid python|cargo test --workspace (generated files current, C headers, SimGrid, nested builds)"
     "security|c|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
@@ -30,7 +30,7 @@ STAGES=(
     "openmpi5|-|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|c|several hosts on one machine: network + UTS namespaces, one fabric port per host"
     "vm|c vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
-    "kernel|c vm kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
+    "kernel|c vm kernel python|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
 )
 stage_field() { # stage_field NAME N: field N (1 name, 2 needs, 3 description) of stage NAME
     local s

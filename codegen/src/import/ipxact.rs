@@ -15,6 +15,7 @@ use super::tree::{
     self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, LockNode, Node, TreeError,
     ValueNode,
 };
+use super::tree_interrupts::InterruptNode;
 use crate::interchange;
 use crate::interchange::ext::ALTERNATE_STATE;
 
@@ -329,6 +330,24 @@ impl<'d, 'i> Reader<'d, 'i> {
                     .collect(),
             );
         }
+        if let Some(list) = ours_node(root, "interrupts") {
+            let interrupts = list
+                .children()
+                .filter(|c| c.is_element())
+                .map(|c| InterruptNode {
+                    name: text(c, "name").unwrap_or_default(),
+                    number: self.required(c, "number").unwrap_or(0),
+                    desc: text(c, "description").unwrap_or_default(),
+                    block: text(c, "block").unwrap_or_default(),
+                    index: self.optional(c, "index").unwrap_or(0),
+                    indexed: child(c, "index").is_some(),
+                })
+                .collect();
+            top.gba.device.gba_interrupts = Some(interrupts);
+        }
+        top.gba.device.gba_cpu = ours(root, "cpu");
+        top.gba.device.gba_nvic_prio_bits = self.ours_number(root, "nvicPrioBits");
+        top.gba.device.gba_address = self.ours_number(root, "address");
         let maps: Vec<_> = child(root, "memoryMaps")
             .map(|m| children(m, "memoryMap").collect())
             .unwrap_or_default();

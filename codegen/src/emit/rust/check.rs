@@ -29,6 +29,7 @@ pub(crate) const BLOCK_MODULE_TYPES: &[&str] = &["Self"];
 
 pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
+    super::interrupts::check(device, &mut diags);
     // A block type defines one module (its instances are accessors of `Device` only).
     for kind in crate::block_types::kinds(device) {
         let block = &kind.definition;

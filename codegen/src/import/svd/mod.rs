@@ -37,6 +37,7 @@ mod constants;
 mod convert;
 mod derive;
 mod flatten;
+mod interrupts;
 pub(crate) mod legalise;
 mod lines;
 mod overlaps;
@@ -126,6 +127,10 @@ fn convert(
     let mut resolved = derive::resolve(parsed)?;
     svd_parser::expand::expand_properties(&mut resolved);
     let mut device = convert::device(&mut warnings, &resolved, constants);
+    if extensions.relocatable {
+        device.address = None;
+    }
+    interrupts::apply_sources(&mut device, &extensions.interrupt_sources, &mut warnings);
     extensions.apply(&mut device, &mut warnings);
     let problems = legalise::legalise(&mut warnings, &mut device);
     if !problems.is_empty() {
