@@ -181,3 +181,36 @@ fn a_driver_generic_over_a_port_serves_two_instances() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// The header of a device with a block type compiles without warnings, and its self-test
+/// (the type's functions run on an instance's base) passes.
+#[test]
+fn the_c_header_of_a_block_type_compiles_and_its_self_test_passes() {
+    let files = files();
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["include/chip_regs.h", "include/chip_regs_test.c"] {
+        std::fs::write(
+            dir.path().join(name.trim_start_matches("include/")),
+            file(&files, name),
+        )
+        .expect("write");
+    }
+    let binary = dir.path().join("selftest");
+    let gcc = Command::new("gcc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-o"])
+        .arg(&binary)
+        .arg(dir.path().join("chip_regs_test.c"))
+        .output()
+        .expect("gcc runs");
+    assert!(
+        gcc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gcc.stderr)
+    );
+    let run = Command::new(&binary).output().expect("the self-test runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success() && stdout.contains("failed 0"),
+        "{stdout}"
+    );
+}
