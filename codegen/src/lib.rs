@@ -11,6 +11,7 @@
 //! reporting what it cannot carry, and [`spec_writer`] prints a model as a spec.
 //! Nothing in this crate knows about the GBA: every device-specific fact comes from the spec.
 
+pub mod block_types;
 pub mod diagnostic;
 pub mod diff;
 pub mod emit;

@@ -69,6 +69,20 @@ pub struct Block {
     /// The block whose bytes this one is another view of (CMSIS-SVD's `alternatePeripheral`):
     /// only such a declared alternate may overlap another block.
     pub alternate_of: Option<Located<String>>,
+    /// The block type this block is one instance of (the spec's `instances`): every block
+    /// naming the same type has the same size and registers, and the outputs define the
+    /// registers once, for the type (`crate::block_types`). `None`: a type of its own.
+    pub instance_of: Option<BlockType>,
+}
+
+/// A block type that several blocks are instances of, at listed offsets (CMSIS-SVD's
+/// `derivedFrom` peripherals: GPIOA…GPIOI of one `GPIO` type).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockType {
+    /// The type's name: Rust module `name` and handle type `Name`, C prefix `<DEVICE>_<NAME>`.
+    pub name: Located<String>,
+    /// What the type is (each instance has its own `description` besides).
+    pub description: String,
 }
 
 /// `count` instances, `stride` bytes apart.
@@ -393,6 +407,10 @@ pub struct Field {
     /// the field are then 0) but its array index or a strap, or it has none (not reset).
     pub reset_from: Option<Located<ResetFrom>>,
     pub values: Vec<EnumValue>,
+    /// The values a write takes, where they differ from those a read gives (CMSIS-SVD's
+    /// `enumeratedValues` with `usage` write beside one with `usage` read): then `values`
+    /// are the read side only. Empty: `values` serve both.
+    pub write_values: Vec<EnumValue>,
 }
 
 /// Where a field's reset value comes from when it differs between the elements of an array

@@ -4,8 +4,8 @@
 use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
 use crate::model::{
-    Access, Array, BitRange, Block, Constant, Cpu, Device, EnumValue, Field, Interrupt, Lock,
-    Register, ResetFrom, SideEffect,
+    Access, Array, BitRange, Block, BlockType, Constant, Cpu, Device, EnumValue, Field, Interrupt,
+    Lock, Register, ResetFrom, SideEffect,
 };
 use crate::yaml::Node;
 
@@ -82,12 +82,13 @@ pub fn device(
             };
             partial_registers.extend(parse.partial_registers);
             if whole {
-                Some(parse.block)
+                Some(instances(parse.block, parse.instances))
             } else {
                 partial_blocks.push(parse.block);
                 None
             }
         })
+        .flatten()
         .collect();
     Some(ParsedDevice {
         device: Device {
@@ -198,10 +199,40 @@ fn block(
     let name = map.required_str("name", diags);
     map.describe_as(&name, "block");
     let description = map.optional_str("description", diags).unwrap_or_default();
-    let offset = map.required_uint("offset", diags);
+    let instances_node = map.take("instances");
+    // A block type's instances carry the offsets; the type itself is placed only through them.
+    let (offset, array, alternate_of, instances) = match instances_node {
+        None => (
+            map.required_uint("offset", diags),
+            None,
+            map.optional_str("alternate_of", diags),
+            None,
+        ),
+        Some(node) => {
+            let instances = list(Some(node), "instances", src, diags, instance);
+            for key in ["offset", "count", "stride", "alternate_of"] {
+                map.not_with(key, "instances", diags);
+            }
+            if instances.is_empty() && matches!(node.value, Node::Seq(_) | Node::Null) {
+                diags.push(Diagnostic::error(
+                    format!("{} has an empty `instances` list", map.what),
+                    node.loc,
+                    "list at least one instance (`- { name: …, offset: … }`)",
+                ));
+            }
+            (
+                Some(Located::new(0, node.loc)),
+                Some(None),
+                None,
+                Some(instances),
+            )
+        }
+    };
     let size = map.required_uint("size", diags);
-    let array = map.array(size.as_ref().map(|s| s.value), diags);
-    let alternate_of = map.optional_str("alternate_of", diags);
+    let array = match array {
+        Some(none) => Some(none),
+        None => map.array(size.as_ref().map(|s| s.value), diags),
+    };
     let registers = map.take("registers");
     let loc = map.loc;
     map.finish(
@@ -214,6 +245,7 @@ fn block(
             "stride",
             "registers",
             "alternate_of",
+            "instances",
         ],
         diags,
     );
@@ -225,6 +257,7 @@ fn block(
     let parsed = |block| BlockParse {
         block,
         partial_registers,
+        instances,
     };
     match (name, offset, size, array) {
         (Some(name), Some(offset), Some(size), Some(array)) => Some(Parsed::Whole(parsed(Block {
@@ -235,6 +268,7 @@ fn block(
             array,
             registers,
             alternate_of,
+            instance_of: None,
         }))),
         // A problem in the block's own keys hides nothing in its registers: they are still
         // checked among themselves (and against the size, when it was readable).
@@ -246,6 +280,7 @@ fn block(
             array: None,
             registers,
             alternate_of: None,
+            instance_of: None,
         }))),
     }
 }
@@ -274,6 +309,51 @@ impl<T> Parsed<T> {
 struct BlockParse {
     block: Block,
     partial_registers: Vec<Register>,
+    /// `Some`: the block is a type, placed at these instances (`instances`).
+    instances: Option<Vec<Instance>>,
+}
+
+/// One entry of a block type's `instances`.
+struct Instance {
+    name: Located<String>,
+    offset: Located<u64>,
+    description: Option<String>,
+}
+
+fn instance(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Instance> {
+    let mut map = MapReader::new(node, "an instance", src, diags)?;
+    let name = map.required_str("name", diags);
+    map.describe_as(&name, "instance");
+    let offset = map.required_uint("offset", diags);
+    let description = map.optional_str("description", diags);
+    map.finish(&["name", "offset", "description"], diags);
+    Some(Instance {
+        name: name?,
+        offset: offset?,
+        description: description.map(|d| d.value),
+    })
+}
+
+/// A block as the model holds it: itself, or for a type one block per instance, each at its
+/// own offset and naming the type (`Block::instance_of`).
+fn instances(block: Block, instances: Option<Vec<Instance>>) -> Vec<Block> {
+    let Some(instances) = instances else {
+        return vec![block];
+    };
+    let ty = BlockType {
+        name: block.name.clone(),
+        description: block.description.clone(),
+    };
+    instances
+        .into_iter()
+        .map(|i| Block {
+            name: i.name,
+            description: i.description.unwrap_or_else(|| block.description.clone()),
+            offset: i.offset,
+            instance_of: Some(ty.clone()),
+            ..block.clone()
+        })
+        .collect()
 }
 
 fn register(
@@ -428,6 +508,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         .take("reset")
         .map(|node| reset_from(node, &map.what, diags));
     let values = map.take("values");
+    let write_values = map.take("write_values");
     map.finish(
         &[
             "name",
@@ -437,10 +518,12 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
             "side_effect",
             "reset",
             "values",
+            "write_values",
         ],
         diags,
     );
     let values = list(values, "values", src, diags, enum_value);
+    let write_values = list(write_values, "write_values", src, diags, enum_value);
     Some(Field {
         name: name?,
         description: description.value,
@@ -449,6 +532,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         side_effect: side_effect.map_or(Some(None), |s| s.map(Some))?,
         reset_from: reset_from.map_or(Some(None), |r| r.map(Some))?,
         values,
+        write_values,
     })
 }
 
@@ -846,6 +930,19 @@ impl<'n> MapReader<'n> {
                 ));
                 None
             }
+        }
+    }
+
+    /// Reports `key`, given beside `with`, which excludes it.
+    fn not_with(&mut self, key: &str, with: &str, diags: &mut Vec<Diagnostic>) {
+        if let Some(node) = self.take(key) {
+            diags.push(Diagnostic::error(
+                format!("{}: `{key}` with `{with}`", self.what),
+                node.loc,
+                format!(
+                    "a block with `{with}` is placed by its instances: give each its `offset` there"
+                ),
+            ));
         }
     }
 

@@ -61,13 +61,38 @@ pub fn write(device: &Device, header: &str) -> String {
     }
 
     out.push_str("\nblocks:\n");
-    for (i, block) in device.blocks.iter().enumerate() {
+    // A block type is written once, at its first instance, with all its instances (the
+    // importers keep them together, so that the spec reads back in the same order).
+    for (i, kind) in crate::block_types::kinds(device).iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        write_block(&mut out, block);
+        if kind.shared {
+            write_block_type(&mut out, kind);
+        } else {
+            write_block(&mut out, &kind.definition);
+        }
     }
     out
+}
+
+fn write_block_type(out: &mut String, kind: &crate::block_types::Kind<'_>) {
+    let block = &kind.definition;
+    item_name(out, 2, &block.name);
+    key_text(out, 4, "description", &block.description);
+    let _ = writeln!(out, "    size: {:#x}", *block.size);
+    out.push_str("    instances:\n");
+    for instance in &kind.instances {
+        item_name(out, 6, &instance.name);
+        let _ = writeln!(out, "        offset: {:#x}", *instance.offset);
+        if instance.description.is_empty() && !block.description.is_empty() {
+            // An absent description would read back as the type's.
+            out.push_str("        description: \"\"\n");
+        } else if instance.description != block.description {
+            key_text(out, 8, "description", &instance.description);
+        }
+    }
+    write_registers(out, block);
 }
 
 fn write_block(out: &mut String, block: &Block) {
@@ -82,6 +107,10 @@ fn write_block(out: &mut String, block: &Block) {
         let _ = writeln!(out, "    count: {}", *array.count);
         let _ = writeln!(out, "    stride: {:#x}", *array.stride);
     }
+    write_registers(out, block);
+}
+
+fn write_registers(out: &mut String, block: &Block) {
     if !block.registers.is_empty() {
         out.push_str("    registers:\n");
         for register in &block.registers {
@@ -137,9 +166,15 @@ fn write_field(out: &mut String, field: &Field) {
         let _ = writeln!(out, "            reset: {}", from.keyword());
     }
     key_text(out, 12, "description", &field.description);
-    if !field.values.is_empty() {
-        out.push_str("            values:\n");
-        for value in &field.values {
+    for (key, values) in [
+        ("values", &field.values),
+        ("write_values", &field.write_values),
+    ] {
+        if values.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "            {key}:");
+        for value in values {
             item_name(out, 14, &value.name);
             let _ = writeln!(out, "                value: {}", *value.value);
             key_text(out, 16, "description", &value.description);

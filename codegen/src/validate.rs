@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
-use crate::model::{Access, Block, Device, Field, Register, ResetFrom, SideEffect};
+use crate::model::{Access, Block, Device, EnumValue, Field, Register, ResetFrom, SideEffect};
 use crate::names;
 
 /// What a valid spec may hold but probably does not mean.
@@ -79,11 +79,15 @@ pub fn device(device: &Device) -> Vec<Diagnostic> {
         "the device",
         &mut diags,
     );
-    for block in &device.blocks {
+    for (index, block) in device.blocks.iter().enumerate() {
         name(&block.name, "block", &mut diags);
         reserved_accessor(&block.name, "block", &mut diags);
-        self::block(block, &mut diags);
+        // The registers of a type's later instances are its first's (`block_types::check`
+        // says so): they are checked once, not reported once per instance.
+        let repeat = crate::block_types::is_repeat(device, index);
+        self::block(block, repeat, &mut diags);
     }
+    diags.extend(crate::block_types::check(device));
     block_overlaps(device, &mut diags);
     crate::interrupts::validate(device, &mut diags);
     diags
@@ -180,7 +184,7 @@ pub(crate) fn fields_only(register: &Register) -> Vec<Diagnostic> {
     diags
 }
 
-fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
+fn block(block: &Block, repeat: bool, diags: &mut Vec<Diagnostic>) {
     let what = format!("block `{}`", *block.name);
     if *block.size == 0 {
         diags.push(Diagnostic::error(
@@ -212,6 +216,9 @@ fn block(block: &Block, diags: &mut Vec<Diagnostic>) {
                 .also(block.size.loc, "size given here"),
             );
         }
+    }
+    if repeat {
+        return;
     }
     unique(
         block.registers.iter().map(|r| &r.name),
@@ -470,14 +477,56 @@ fn field(field: &Field, register: &Register, register_what: &str, diags: &mut Ve
             );
         }
     }
-    unique(
-        field.values.iter().map(|v| &v.name),
-        "enumerated value",
-        &what,
-        diags,
-    );
+    value_list(&field.values, field, &what, "enumerated value", diags);
+    if !field.write_values.is_empty() {
+        let write_what = format!("{what} (write values)");
+        value_list(
+            &field.write_values,
+            field,
+            &write_what,
+            "write value",
+            diags,
+        );
+        if !field.effective_access(register).is_writable() {
+            diags.push(Diagnostic::error(
+                format!("{what} has write values but cannot be written"),
+                field.write_values[0].name.loc,
+                "`write_values` name what a write takes: only a writable field has them",
+            ));
+        }
+        for write in &field.write_values {
+            let read = field
+                .values
+                .iter()
+                .find(|v| names::clash_key(&v.name) == names::clash_key(&write.name));
+            if let Some(read) = read.filter(|r| *r.value != *write.value) {
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "{what}: `{}` names {} for writing and {} for reading",
+                            *write.name, *write.value, *read.value
+                        ),
+                        write.name.loc,
+                        "a name in both `values` and `write_values` must name one number",
+                    )
+                    .also(read.name.loc, "the read value"),
+                );
+            }
+        }
+    }
+}
+
+/// The rules of one list of enumerated values (`values` or `write_values`).
+fn value_list(
+    values: &[EnumValue],
+    field: &Field,
+    what: &str,
+    kind: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    unique(values.iter().map(|v| &v.name), kind, what, diags);
     let mut by_value: HashMap<u64, &Located<String>> = HashMap::new();
-    for value in &field.values {
+    for value in values {
         name(&value.name, "enumerated value", diags);
         if names::is_reserved_value(&value.name) {
             diags.push(Diagnostic::error(

@@ -241,6 +241,7 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 side_effect: effect.map(located),
                 reset_from: None,
                 values,
+                write_values: Vec::new(),
             },
         )
 }
@@ -330,6 +331,7 @@ fn block(i: u64) -> impl Strategy<Value = Block> {
                     }),
                     registers,
                     alternate_of: None,
+                    instance_of: None,
                 }
             },
         )

@@ -37,6 +37,16 @@ fn specs() -> Vec<PathBuf> {
     specs
 }
 
+/// The device as SystemRDL and IP-XACT carry it: each instance of a block type is a block of
+/// its own there (docs/spec-format.md, "Block types"), so the type is not read back.
+fn without_block_types(device: &gba_codegen::Device) -> gba_codegen::Device {
+    let mut device = device.clone();
+    for block in &mut device.blocks {
+        block.instance_of = None;
+    }
+    device
+}
+
 fn load(path: &Path) -> Validated {
     let text = std::fs::read_to_string(path).expect("the spec is readable");
     parse_str(&text).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()))
@@ -91,7 +101,8 @@ fn yaml_to_systemrdl_to_yaml_is_the_identity() {
                 spec.display()
             )
         });
-        assert_eq!(imported.device, *device, "{}", spec.display());
+        let device = without_block_types(&device);
+        assert_eq!(imported.device, device, "{}", spec.display());
         assert_eq!(
             spec_writer::write(&imported.device, "h"),
             spec_writer::write(&device, "h"),
@@ -113,7 +124,12 @@ fn yaml_to_ipxact_to_yaml_is_the_identity() {
                 spec.display()
             )
         });
-        assert_eq!(imported.device, *device, "{}", spec.display());
+        assert_eq!(
+            imported.device,
+            without_block_types(&device),
+            "{}",
+            spec.display()
+        );
     }
 }
 

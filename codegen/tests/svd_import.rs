@@ -638,3 +638,80 @@ fn a_reserved_field_drawn_over_real_ones_is_what_moves_to_the_view() {
         "P.R.RESERVED: overlaps field `RXCLR`: imported as a field of `R_ALT`",
     );
 }
+
+/// nrf51.svd's style: a field with values for reading and others for writing (`DIRSET`'s
+/// `Input`/`Output` read, `Set` written). Both are carried (`values`, `write_values`), the
+/// SVD output writes both sets back, and the Rust field module's constants are the write
+/// values while `Value` decodes reads. Derived peripherals with the same registers become one
+/// block type, named by what their names share.
+#[test]
+fn read_and_write_enumerations_are_both_carried() {
+    let field = "<fields><field><name>PIN0</name><bitOffset>0</bitOffset><bitWidth>1</bitWidth>\
+        <enumeratedValues><usage>read</usage>\
+        <enumeratedValue><name>Input</name><value>0</value></enumeratedValue>\
+        <enumeratedValue><name>Output</name><value>1</value></enumeratedValue>\
+        </enumeratedValues>\
+        <enumeratedValues><usage>write</usage>\
+        <enumeratedValue><name>Drive</name><description>Make the pin an output.</description><value>1</value></enumeratedValue>\
+        </enumeratedValues></field></fields>";
+    let regs = register("DIRSET", 0, field);
+    let xml = svd(&[
+        ("GPIOA", 0x1000, 0x100, &regs),
+        ("GPIOB", 0x2000, 0x100, &regs),
+    ]);
+    let (blocks, warnings) = import(&xml);
+    assert!(
+        !warnings.iter().any(|w| w.contains("enumeratedValues")),
+        "{warnings:#?}"
+    );
+    let pin = &find(&blocks[0], "DIRSET").fields[0];
+    let names = |values: &[gba_codegen::model::EnumValue]| -> Vec<String> {
+        values.iter().map(|v| v.name.value.clone()).collect()
+    };
+    assert_eq!(names(&pin.values), ["Input", "Output"]);
+    assert_eq!(names(&pin.write_values), ["Drive"]);
+    // One type for the two ports.
+    let types: Vec<_> = blocks
+        .iter()
+        .map(|b| b.instance_of.as_ref().map(|t| t.name.value.clone()))
+        .collect();
+    assert_eq!(types, [Some("GPIO".to_string()), Some("GPIO".to_string())]);
+
+    let device = from_str(&xml).expect("imports").device;
+    let device = gba_codegen::validate(device, &gba_codegen::Output::ALL).expect("valid");
+    let provenance = gba_codegen::emit::Provenance {
+        spec: "chip.yaml".into(),
+        command: "gba gen".into(),
+    };
+    let svd_out = gba_codegen::emit::svd::render(&device, &provenance).expect("renders");
+    assert!(svd_out.contains("<usage>read</usage>"), "{svd_out}");
+    assert!(svd_out.contains("<usage>write</usage>"), "{svd_out}");
+    assert!(
+        svd_out.contains("<derivedFrom>") || svd_out.contains("derivedFrom=\"GPIOA\""),
+        "{svd_out}"
+    );
+    let back = from_str(&svd_out).expect("reads back").device;
+    assert_eq!(
+        back,
+        *device.device(),
+        "the SVD output reads back as the spec"
+    );
+    let files = gba_codegen::emit::all(&device, &provenance).expect("emits");
+    let module = &files
+        .iter()
+        .find(|f| f.path == "src/gpio.rs")
+        .expect("one module for the type")
+        .contents;
+    assert!(
+        module.contains("pub const DRIVE: FieldValue<u32, Register> = value(0x1);"),
+        "{module}"
+    );
+    assert!(!module.contains("pub const INPUT: FieldValue"), "{module}");
+    assert!(module.contains("INPUT = 0x0"), "{module}");
+    let header = &files
+        .iter()
+        .find(|f| f.path.ends_with(".h"))
+        .expect("header")
+        .contents;
+    assert!(header.contains("CHIP_GPIO_DIRSET_PIN0_DRIVE"), "{header}");
+}

@@ -1197,6 +1197,24 @@ macro_rules! field_set {
 /// field's bits. `field_values!(u32, 0x3, 28);` for a 2-bit field at bit 28.
 #[allow(unused_macros)] // a spec may have no field (or no enumerated value) that needs it
 macro_rules! field_values {
+    // A field whose writes take values of their own (`write_values`): the read `Value` does
+    // not convert into a write.
+    (writes, $t:ty, $mask:literal, $shift:literal) => {
+        use tock_registers::fields::FieldValue;
+
+        use super::Register;
+
+        /// All ones.
+        pub const SET: FieldValue<$t, Register> = value($mask);
+
+        /// Zero.
+        pub const CLEAR: FieldValue<$t, Register> = value(0);
+
+        /// `value` in the field's bits.
+        const fn value(value: $t) -> FieldValue<$t, Register> {
+            FieldValue::<$t, Register>::new($mask, $shift, value)
+        }
+    };
     ($t:ty, $mask:literal, $shift:literal) => {
         use tock_registers::fields::FieldValue;
 

@@ -704,6 +704,50 @@ fn an_empty_reset_value_is_read_as_missing_and_refused_when_strict() {
     }
 }
 
+/// A vendor file in the corpus has `<resetValue>0x</resetValue>`: svd-parser's error used to
+/// refuse the whole file. The value alone is lost, with a warning at its line.
+#[test]
+fn a_reset_value_that_is_no_number_is_read_as_missing_and_refused_when_strict() {
+    use gba_codegen::import::svd::{Mode, from_str_with};
+    for slip in ["0x", "0xZZ", "none"] {
+        let xml = slipped_svd("read-write", "0", "1").replace(
+            "<resetValue>0</resetValue>",
+            &format!("<resetValue>{slip}</resetValue>"),
+        );
+        let imported = from_str_with(&xml, Mode::Lenient)
+            .unwrap_or_else(|e| panic!("{slip}: a lenient import repairs: {e}"));
+        let repairs: Vec<_> = imported
+            .warnings
+            .iter()
+            .filter(|w| w.message.contains("is not a number"))
+            .collect();
+        assert_eq!(
+            repairs.len(),
+            2,
+            "one per peripheral: {:#?}",
+            imported.warnings
+        );
+        assert_eq!(
+            repairs[0].to_string(),
+            format!(
+                "CMP_0.CTRL: <resetValue>{slip}</resetValue> is not a number: read as missing \
+                 (the register inherits its cluster's, peripheral's or device's, else 0)"
+            )
+        );
+        assert_eq!(repairs[0].line, Some(10), "{slip}");
+        assert!(
+            imported
+                .device
+                .blocks
+                .iter()
+                .all(|b| *b.registers[0].reset == 0),
+            "{slip}"
+        );
+        let error = from_str_with(&xml, Mode::Strict).expect_err("strict refuses");
+        assert!(error.to_string().contains("resetValue"), "{slip}: {error}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Numbered registers → register arrays
 

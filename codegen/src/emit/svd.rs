@@ -222,10 +222,22 @@ fn escape(text: &str) -> String {
 
 /// The device as svd-rs objects, built and checked at svd-rs's strict level.
 pub fn to_svd(device: &Device) -> Result<svd::Device, EmitError> {
+    // A block type's later instances derive from its first (`derivedFrom`, as vendors write
+    // GPIOB from GPIOA), and every instance names the type as its `groupName`, which
+    // `gba import-svd` reads back as the type's name.
+    let mut firsts: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
     let mut peripherals = device
         .blocks
         .iter()
-        .map(peripheral)
+        .map(|block| {
+            let derived = block.instance_of.as_ref().and_then(|ty| {
+                let first = *firsts
+                    .entry(ty.name.as_str())
+                    .or_insert(block.name.as_str());
+                (first != block.name.as_str()).then_some(first)
+            });
+            peripheral(block, derived)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     super::svd_interrupts::attach(device, &mut peripherals)?;
     // SVD's addresses are absolute: a window at a fixed address moves every block there.
@@ -293,22 +305,26 @@ fn dim(
         .map_err(|e| rejected(what(), e))
 }
 
-fn peripheral(block: &Block) -> Result<svd::Peripheral, EmitError> {
-    let registers = block
-        .registers
-        .iter()
-        .map(|r| {
-            register(r, block)
-                .map(svd::RegisterCluster::Register)
-                .map_err(|e| located(e, r.name.loc))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    peripheral_info(block, registers).map_err(|e| located(e, block.name.loc))
+fn peripheral(block: &Block, derived_from: Option<&str>) -> Result<svd::Peripheral, EmitError> {
+    let registers = match derived_from {
+        Some(_) => Vec::new(),
+        None => block
+            .registers
+            .iter()
+            .map(|r| {
+                register(r, block)
+                    .map(svd::RegisterCluster::Register)
+                    .map_err(|e| located(e, r.name.loc))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    peripheral_info(block, registers, derived_from).map_err(|e| located(e, block.name.loc))
 }
 
 fn peripheral_info(
     block: &Block,
     registers: Vec<svd::RegisterCluster>,
+    derived_from: Option<&str>,
 ) -> Result<svd::Peripheral, SvdEmitError> {
     let what = || format!("block `{}`", *block.name);
     let address_block = svd::AddressBlock::builder()
@@ -330,6 +346,8 @@ fn peripheral_info(
         .description(optional(&block.description))
         .base_address(*block.offset)
         .alternate_peripheral(block.alternate_of.as_ref().map(|of| of.value.clone()))
+        .group_name(block.instance_of.as_ref().map(|ty| ty.name.value.clone()))
+        .derived_from(derived_from.map(str::to_string))
         .address_block(Some(vec![address_block]))
         // svd-rs refuses an empty <registers> element: a block without registers has none.
         .registers((!registers.is_empty()).then_some(registers))
@@ -392,11 +410,20 @@ fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field
         Some(SideEffect::ReadToSet) => (None, Some(svd::ReadAction::Set)),
         None => (None, None),
     };
-    let values = if field.values.is_empty() {
-        Vec::new()
-    } else {
-        vec![enumerated_values(&field.values, &what)?]
-    };
+    // Values for writing of their own: two sets, `usage` read and write.
+    let mut values = Vec::new();
+    let split = !field.write_values.is_empty();
+    if !field.values.is_empty() {
+        let usage = split.then_some(svd::Usage::Read);
+        values.push(enumerated_values(&field.values, usage, &what)?);
+    }
+    if split {
+        values.push(enumerated_values(
+            &field.write_values,
+            Some(svd::Usage::Write),
+            &what,
+        )?);
+    }
     let info = svd::FieldInfo::builder()
         .name(field.name.value.clone())
         .description(optional(&field.description))
@@ -417,6 +444,7 @@ fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field
 
 fn enumerated_values(
     values: &[EnumValue],
+    usage: Option<svd::Usage>,
     what: &dyn Fn() -> String,
 ) -> Result<svd::EnumeratedValues, SvdEmitError> {
     let values = values
@@ -431,6 +459,7 @@ fn enumerated_values(
         })
         .collect::<Result<Vec<_>, _>>()?;
     svd::EnumeratedValues::builder()
+        .usage(usage)
         .values(values)
         .build(ValidateLevel::Strict)
         .map_err(|e| rejected(what(), e))

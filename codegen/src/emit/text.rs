@@ -20,7 +20,7 @@ pub(super) fn map_descriptions(device: &Device, f: fn(&str) -> String) -> Device
             register.description = f(&register.description);
             for field in &mut register.fields {
                 field.description = f(&field.description);
-                for value in &mut field.values {
+                for value in field.values.iter_mut().chain(&mut field.write_values) {
                     value.description = f(&value.description);
                 }
             }

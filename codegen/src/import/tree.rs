@@ -258,6 +258,7 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
                 array: None,
                 registers,
                 alternate_of: None,
+                instance_of: None,
             },
         ));
     } else {
@@ -415,6 +416,7 @@ fn block(ctx: &mut Ctx, node: &Node) -> Option<Block> {
         array,
         registers,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
+        instance_of: None,
     })
 }
 
@@ -753,6 +755,7 @@ fn register(
                 side_effect: effects.first().copied().map(located),
                 reset_from,
                 values,
+                write_values: Vec::new(),
             },
         ));
     }

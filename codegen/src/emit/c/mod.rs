@@ -217,8 +217,14 @@ fn build(h: &mut Header, device: &Device) {
     h.line("");
     interrupts::items(h, device);
 
-    for block in &device.blocks {
-        self::block(h, device, block);
+    for kind in crate::block_types::kinds(device) {
+        for instance in &kind.instances {
+            self::block(h, device, instance);
+        }
+        let block = &kind.definition;
+        if kind.shared {
+            block_type(h, device, block);
+        }
         for reg in &block.registers {
             register::items(h, &register::Names::new(device, block, reg));
         }
@@ -251,6 +257,15 @@ fn block(h: &mut Header, device: &Device, block: &Block) {
         about.push_str(&format!(
             "An alternate view of the bytes of block {} (it overlaps them).",
             of.value
+        ));
+    }
+    if let Some(ty) = &block.instance_of {
+        if !about.is_empty() {
+            about.push_str("\n\n");
+        }
+        about.push_str(&format!(
+            "An instance of block type {}: its registers' functions take {function}(base).",
+            *ty.name
         ));
     }
     h.comment("", &about);
@@ -289,6 +304,44 @@ fn block(h: &mut Header, device: &Device, block: &Block) {
             );
         }
     }
+}
+
+/// A block type's own section: its size, and the base function that its registers'
+/// functions start from, which for a type is the instance's first byte itself (the caller
+/// passes `<device>_<instance>_base(base)`), as CMSIS passes `GPIOB` to a `GPIO_TypeDef *`.
+fn block_type(h: &mut Header, device: &Device, block: &Block) {
+    let prefix = format!(
+        "{}_{}",
+        names::upper(&device.name),
+        names::upper(&block.name)
+    );
+    let function = format!(
+        "{}_{}_base",
+        names::lower(&device.name),
+        names::lower(&block.name)
+    );
+    let loc = block.name.loc;
+    h.section(&format!("Block type {}", *block.name));
+    let mut about = block.description.trim().to_string();
+    if !about.is_empty() {
+        about.push_str("\n\n");
+    }
+    about.push_str(&format!(
+        "The functions of block type {} take the first byte of an instance as `base` \
+         (`{}_<instance>_base(base)`), so that one driver serves every instance.",
+        *block.name,
+        names::lower(&device.name)
+    ));
+    h.comment("", &about);
+    h.define(format!("{prefix}_SIZE"), unsigned(*block.size, 32), loc);
+    h.comment("", "The first byte of the instance: `base` itself.");
+    h.function(
+        &function,
+        loc,
+        "volatile void *",
+        "volatile void *base",
+        "return base;",
+    );
 }
 
 /// The end of the last block instance; saturates rather than wraps (validation refuses

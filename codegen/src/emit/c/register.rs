@@ -179,6 +179,22 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
             value.name.loc,
         );
     }
+    // The values a write takes where they differ from the read ones (a name in both lists
+    // names one number, so it is defined once).
+    for value in field.write_values.iter().filter(|w| {
+        !field
+            .values
+            .iter()
+            .any(|v| names::clash_key(&v.name) == names::clash_key(&w.name))
+    }) {
+        let about = format!("For writing. {}", value.description);
+        h.comment("", about.trim());
+        h.define(
+            format!("{prefix}_{}", names::upper(&value.name)),
+            n.literal(*value.value),
+            value.name.loc,
+        );
+    }
     h.line("");
 }
 

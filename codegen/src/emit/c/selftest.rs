@@ -56,18 +56,21 @@ pub(super) fn program(device: &Device, header_name: &str) -> String {
         );
     }
     assert_eq(w, &format!("{upper}_WINDOW_SIZE"), &unsigned(window, 32));
-    for block in &device.blocks {
-        let b = format!("{upper}_{}", names::upper(&block.name));
-        assert_eq(w, &format!("{b}_OFFSET"), &unsigned(*block.offset, 32));
-        assert_eq(w, &format!("{b}_SIZE"), &unsigned(*block.size, 32));
-        if let Some(array) = &block.array {
-            assert_eq(w, &format!("{b}_COUNT"), &count(*array.count));
-            assert_eq(w, &format!("{b}_STRIDE"), &unsigned(*array.stride, 32));
+    for kind in crate::block_types::kinds(device) {
+        for block in &kind.instances {
+            let b = format!("{upper}_{}", names::upper(&block.name));
+            assert_eq(w, &format!("{b}_OFFSET"), &unsigned(*block.offset, 32));
+            assert_eq(w, &format!("{b}_SIZE"), &unsigned(*block.size, 32));
+            if let Some(array) = &block.array {
+                assert_eq(w, &format!("{b}_COUNT"), &count(*array.count));
+                assert_eq(w, &format!("{b}_STRIDE"), &unsigned(*array.stride, 32));
+            }
         }
-        for reg in &block.registers {
-            static_register(w, &Names::new(device, block, reg));
+        for reg in &kind.definition.registers {
+            static_register(w, &Names::new(device, &kind.definition, reg));
         }
     }
+    let kinds = defined_blocks(device);
     line(w, "");
     if runtime {
         line(
@@ -90,7 +93,7 @@ pub(super) fn program(device: &Device, header_name: &str) -> String {
     line(w, "int main(void)");
     line(w, "{");
     line(w, "    unsigned long checks = 0, failures = 0;");
-    for block in &device.blocks {
+    for block in &kinds {
         for reg in &block.registers {
             let n = Names::new(device, block, reg);
             if runtime {
@@ -110,6 +113,22 @@ pub(super) fn program(device: &Device, header_name: &str) -> String {
     line(w, "    return failures == 0 ? 0 : 1;");
     line(w, "}");
     c
+}
+
+/// The blocks whose registers the header defines: each block of its own, and each block
+/// type once, at offset 0 (its functions take the instance's first byte, which the checks
+/// pass as the window's start).
+fn defined_blocks(device: &Device) -> Vec<Block> {
+    crate::block_types::kinds(device)
+        .into_iter()
+        .map(|kind| {
+            let mut block = kind.definition;
+            if kind.shared {
+                block.offset.value = 0;
+            }
+            block
+        })
+        .collect()
 }
 
 fn line(c: &mut String, text: &str) {

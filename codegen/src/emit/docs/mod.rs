@@ -60,7 +60,8 @@ pub fn files(device: &crate::Validated, provenance: &Provenance) -> Vec<Generate
         path: "registers.md".into(),
         contents: markdown(device, provenance),
     }];
-    for block in &device.blocks {
+    for kind in crate::block_types::kinds(device) {
+        let block = &kind.definition;
         for register in &block.registers {
             files.push(GeneratedFile {
                 place: Place::Docs,
@@ -133,33 +134,61 @@ fn markdown(device: &Device, provenance: &Provenance) -> String {
             Some(a) => (a.count.to_string(), hex(*a.stride)),
             None => ("1".into(), "–".into()),
         };
+        // An instance of a block type links to the type's section, which lists them all.
+        let of_type = match &block.instance_of {
+            Some(ty) => format!("Of type `{}`. ", *ty.name),
+            None => String::new(),
+        };
         let _ = writeln!(
             md,
-            "| [`{name}`](#block-{lower}) | {} | {} | {count} | {stride} | {} |",
+            "| [`{name}`](#block-{lower}) | {} | {} | {count} | {stride} | {of_type}{} |",
             hex(*block.offset),
             hex(*block.size),
             cell(&block.description),
             name = *block.name,
-            lower = names::lower(&block.name),
+            lower = names::lower(crate::block_types::type_name(block)),
         );
     }
     md.push('\n');
 
-    for block in &device.blocks {
-        self::block(&mut md, block);
+    for kind in crate::block_types::kinds(device) {
+        self::block(&mut md, &kind);
     }
     md
 }
 
-fn block(md: &mut String, block: &Block) {
+fn block(md: &mut String, kind: &crate::block_types::Kind<'_>) {
+    let block = &kind.definition;
     let _ = writeln!(
         md,
-        "<a id=\"block-{}\"></a>\n\n## Block `{}`\n",
+        "<a id=\"block-{}\"></a>\n\n## Block {}`{}`\n",
         names::lower(&block.name),
+        if kind.shared { "type " } else { "" },
         *block.name
     );
     md.push_str(&paragraphs(&block.description));
     let placement = match &block.array {
+        None if kind.shared => {
+            let mut text = format!(
+                "{} instances of {} bytes, each at its own offset in the device window:\n",
+                kind.instances.len(),
+                hex(*block.size)
+            );
+            for instance in &kind.instances {
+                let _ = write!(
+                    text,
+                    "\n- `{}` at {}{}",
+                    *instance.name,
+                    hex(*instance.offset),
+                    if instance.description.trim() == block.description.trim() {
+                        String::new()
+                    } else {
+                        format!(": {}", cell(&instance.description))
+                    }
+                );
+            }
+            text
+        }
         None => format!(
             "One instance at {} in the device window, {} bytes.",
             hex(*block.offset),
@@ -305,13 +334,39 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
         );
     }
     md.push('\n');
-    for field in fields.iter().filter(|f| !f.values.is_empty()) {
+    for field in fields
+        .iter()
+        .filter(|f| !f.values.is_empty() || !f.write_values.is_empty())
+    {
+        let (read, write) = if field.write_values.is_empty() {
+            ("Values of", "")
+        } else {
+            ("Values read from", " (read)")
+        };
         let _ = writeln!(
             md,
-            "Values of `{}`:\n\n| value | name | description |\n| --- | --- | --- |",
+            "{read} `{}`{write}:\n\n| value | name | description |\n| --- | --- | --- |",
             *field.name
         );
         for value in &field.values {
+            let _ = writeln!(
+                md,
+                "| {} | `{}` | {} |",
+                *value.value,
+                *value.name,
+                cell(&value.description)
+            );
+        }
+        md.push('\n');
+        if field.write_values.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            md,
+            "Values written to `{}`:\n\n| value | name | description |\n| --- | --- | --- |",
+            *field.name
+        );
+        for value in &field.write_values {
             let _ = writeln!(
                 md,
                 "| {} | `{}` | {} |",

@@ -114,6 +114,7 @@ pub(super) fn diagram(block: &Block, register: &Register, provenance: &Provenanc
                 side_effect: None,
                 reset_from: None,
                 values: Vec::new(),
+                write_values: Vec::new(),
             }],
             ..register.clone()
         };

@@ -104,13 +104,25 @@ fn field(
         #doc
         pub const #name: Field<#ty, Register> = Field::new(#mask, #shift);
     };
-    if field.values.is_empty() {
+    if field.values.is_empty() && field.write_values.is_empty() {
         return quote! {
             #constant
             pub type #name = crate::common::FieldBits<#ty, Register, #mask, #shift>;
         };
     }
-    let values = field.values.iter().map(|v| {
+    // The constants are what a write takes: the write values where the field has its own,
+    // and then the `Value` enum (the read side, for `read_as_enum`) converts into none.
+    let writes = if field.write_values.is_empty() {
+        &field.values
+    } else {
+        &field.write_values
+    };
+    let field_values = if field.write_values.is_empty() {
+        quote! { crate::common::field_values!(#ty, #mask, #shift); }
+    } else {
+        quote! { crate::common::field_values!(writes, #ty, #mask, #shift); }
+    };
+    let values = writes.iter().map(|v| {
         let doc = doc_lines(&v.description);
         let value_name = format_ident!("{}", names::upper(&v.name));
         let value = number(*v.value);
@@ -120,6 +132,7 @@ fn field(
         }
     });
     let enumeration = match shared.value_enum(block, register, field) {
+        _ if field.values.is_empty() => TokenStream::new(),
         Some(origin) => {
             let path = origin_path(origin);
             let module = format_ident!("{}", names::upper(&origin.field));
@@ -127,12 +140,19 @@ fn field(
         }
         None => value_enum(field, ty),
     };
-    let module_doc = doc_lines(&format!("Values of field `{}`.", *field.name));
+    let module_doc = doc_lines(&if field.write_values.is_empty() {
+        format!("Values of field `{}`.", *field.name)
+    } else {
+        format!(
+            "Values of field `{}`: the constants for writing, `Value` for reading (they differ).",
+            *field.name
+        )
+    });
     quote! {
         #constant
         #module_doc
         pub mod #name {
-            crate::common::field_values!(#ty, #mask, #shift);
+            #field_values
 
             #(#values)*
 

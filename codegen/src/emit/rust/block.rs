@@ -9,12 +9,32 @@ use super::{
     ArrayAccessor, SEND_SAFETY, SYNC_SAFETY, Splices, array_accessor, bitfields, doc_lines,
     element_offset, inner_doc_lines, number,
 };
+use crate::block_types::Kind;
 use crate::model::{Access, Block, Register, ResetFrom};
 use crate::names;
 
-pub(super) fn module(block: &Block, shared: &Shared, splices: &Splices) -> TokenStream {
+pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> TokenStream {
+    let block = &kind.definition;
     let ty = format_ident!("{}", names::camel(&block.name));
     let placement = match &block.array {
+        None if kind.shared => {
+            let mut text = format!(
+                "A block type of {} instances, {:#x} bytes each, in the device window \
+                 (a driver generic over `{ty}` serves every one):\n",
+                kind.instances.len(),
+                *block.size
+            );
+            for instance in &kind.instances {
+                text.push_str(&format!(
+                    "\n- `{}` at {:#x} ([`Device::{}`](crate::Device::{}))",
+                    *instance.name,
+                    *instance.offset,
+                    names::lower(&instance.name),
+                    names::lower(&instance.name)
+                ));
+            }
+            text
+        }
         None => format!(
             "One instance at {:#x} in the device window, {:#x} bytes.",
             *block.offset, *block.size

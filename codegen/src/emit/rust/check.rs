@@ -30,7 +30,14 @@ pub(crate) const BLOCK_MODULE_TYPES: &[&str] = &["Self"];
 pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     super::interrupts::check(device, &mut diags);
-    for block in &device.blocks {
+    // A block type defines one module (its instances are accessors of `Device` only).
+    for kind in crate::block_types::kinds(device) {
+        let block = &kind.definition;
+        if kind.shared {
+            for instance in &kind.instances {
+                snake_case(&instance.name, false, "block", &mut diags);
+            }
+        }
         let module = names::lower(&block.name);
         if CRATE_ROOT_MODULES.contains(&module.as_str()) {
             diags.push(

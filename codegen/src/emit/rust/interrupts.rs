@@ -305,8 +305,10 @@ fn peripherals(device: &Device, splices: &Splices) -> TokenStream {
     let mut inits = Vec::new();
     for block in &device.blocks {
         let name = format_ident!("{}", names::lower(&block.name));
-        let module = name.clone();
-        let ty = format_ident!("{}", names::camel(&block.name));
+        // An instance of a block type has its type's module and handle.
+        let type_name = crate::block_types::type_name(block);
+        let module = format_ident!("{}", names::lower(type_name));
+        let ty = format_ident!("{}", names::camel(type_name));
         match &block.array {
             None => {
                 let doc = doc_lines(&format!("Block `{}`.", *block.name));
@@ -476,8 +478,15 @@ pub(crate) fn check(device: &Device, diags: &mut Vec<Diagnostic>) {
         }
     }
     let cortex_m = is_cortex_m(device);
-    for block in &device.blocks {
-        let module = names::lower(&block.name);
+    // Each block's field of `Peripherals`, and each module (a block type's is its type's).
+    let named = device.blocks.iter().flat_map(|b| {
+        [&b.name]
+            .into_iter()
+            .chain(b.instance_of.as_ref().map(|t| &t.name))
+            .map(move |name| (b, name))
+    });
+    for (block, name) in named {
+        let module = names::lower(name);
         let clash = match module.as_str() {
             "interrupt" if cortex_m => Some("cortex-m-rt's `interrupt` re-export"),
             "device" if device.address.is_some() => Some("`Peripherals::device`"),

@@ -51,12 +51,14 @@ pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<Generate
     ];
     files.extend(interrupts::device_x(device, provenance));
     files.extend(interrupts::build_rs(device, provenance));
-    let shared = share::Shared::new(device);
-    for block in &device.blocks {
+    let kinds = crate::block_types::kinds(device);
+    let shared = share::Shared::new(kinds.iter().map(|k| &k.definition));
+    for kind in &kinds {
         let splices = Splices::default();
+        let block = &kind.definition;
         files.push(file(
             &format!("src/{}.rs", names::lower(&block.name)),
-            &block::module(block, &shared, &splices),
+            &block::module(kind, &shared, &splices),
             &splices,
             provenance,
             block.name.loc,
@@ -234,9 +236,10 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         },
         interrupts::crate_docs(device),
     ));
-    let modules = device.blocks.iter().map(|b| {
-        let module = format_ident!("{}", names::lower(&b.name));
-        let doc = doc_lines(&block_summary(b));
+    let kinds = crate::block_types::kinds(device);
+    let modules = kinds.iter().map(|k| {
+        let module = format_ident!("{}", names::lower(&k.definition.name));
+        let doc = doc_lines(&block_summary(&k.definition));
         quote! { #doc #[rustfmt::skip] pub mod #module; }
     });
     let constants = device.constants.iter().map(|c| {
@@ -386,18 +389,24 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
 fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream) {
     // Validation keeps each block's offset and stride aligned to its own widest register.
     let alignment = block.registers.iter().map(|r| r.bytes()).max().unwrap_or(1);
-    let module = format_ident!("{}", names::lower(&block.name));
-    let ty = format_ident!("{}", names::camel(&block.name));
+    let type_name = crate::block_types::type_name(block);
+    let module = format_ident!("{}", names::lower(type_name));
+    let ty = format_ident!("{}", names::camel(type_name));
     let method = format_ident!("{}", names::lower(&block.name));
     let offset = number(*block.offset);
     let end = block.offset.saturating_add(*block.size);
-    let alternate = match &block.alternate_of {
+    let mut alternate = match &block.alternate_of {
         Some(of) => format!(
             "\n\nAn alternate view of the bytes of block `{}`: the two overlap.",
             **of
         ),
         None => String::new(),
     };
+    if block.instance_of.is_some() {
+        alternate.push_str(&format!(
+            "\n\nAn instance of block type [`{module}::{ty}`], as the type's other instances are."
+        ));
+    }
     let construct = |at: TokenStream| {
         quote! {
             #module::#ty {

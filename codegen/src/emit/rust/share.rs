@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Access, Device, Field, Register, SideEffect};
+use crate::model::{Access, Block, Field, Register, SideEffect};
 use crate::names;
 
 /// Where a shared definition was emitted first.
@@ -54,17 +54,19 @@ struct FieldKey<'a> {
     access: Access,
     side_effect: Option<SideEffect>,
     values: ValuesKey<'a>,
+    write_values: ValuesKey<'a>,
 }
 
 /// (width, [(name, value, description)]): everything the `Value` enum shows.
 type ValuesKey<'a> = Vec<(&'a str, u64, &'a str)>;
 
 impl Shared {
-    pub(super) fn new(device: &Device) -> Shared {
+    /// The plan for the blocks that define a module each (one per block type).
+    pub(super) fn new<'d>(blocks: impl Iterator<Item = &'d Block>) -> Shared {
         let mut shared = Shared::default();
         let mut field_sets: HashMap<FieldSetKey<'_>, Origin> = HashMap::new();
         let mut enums: HashMap<(u32, ValuesKey<'_>), Origin> = HashMap::new();
-        for block in &device.blocks {
+        for block in blocks {
             for register in &block.registers {
                 if register.fields.is_empty() {
                     continue;
@@ -150,6 +152,11 @@ fn field_set_key(register: &Register) -> FieldSetKey<'_> {
                 access: f.effective_access(register),
                 side_effect: f.side_effect.map(|s| *s),
                 values: values_key(f),
+                write_values: f
+                    .write_values
+                    .iter()
+                    .map(|v| (v.name.as_str(), *v.value, v.description.trim()))
+                    .collect(),
             })
             .collect(),
     }
@@ -228,7 +235,7 @@ blocks:
     #[test]
     fn equal_field_sets_are_emitted_once_across_blocks() {
         let device = crate::parse_str(SPEC).unwrap_or_else(|e| panic!("{e:?}"));
-        let shared = Shared::new(&device);
+        let shared = Shared::new(device.blocks.iter());
         let register = |block: usize, index: usize| &device.blocks[block].registers[index];
         let origin = |block: usize, index: usize| {
             shared
@@ -245,7 +252,7 @@ blocks:
     #[test]
     fn equal_enums_of_emitted_field_sets_are_shared() {
         let device = crate::parse_str(SPEC).unwrap_or_else(|e| panic!("{e:?}"));
-        let shared = Shared::new(&device);
+        let shared = Shared::new(device.blocks.iter());
         let enum_origin = |block: usize, index: usize, field: usize| {
             let register = &device.blocks[block].registers[index];
             shared

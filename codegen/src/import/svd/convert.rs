@@ -227,6 +227,7 @@ pub(super) fn block(
             .alternate_peripheral
             .as_deref()
             .map(|of| Located::synthetic(strip_dim(of))),
+        instance_of: None,
     })
 }
 
@@ -610,7 +611,23 @@ pub(super) fn field(
         msb: msb as u32,
         lsb,
     };
-    let values = values(warnings, &f.enumerated_values, bits, &at);
+    let (values, mut write_values) = values(warnings, &f.enumerated_values, bits, &at);
+    if !write_values.is_empty() && !effective.is_writable() {
+        warnings.warn(
+            Treatment::LeftOut,
+            &at,
+            format!(
+                "enumeratedValues for writing ({}) on a `{}` field: left out",
+                write_values.len(),
+                effective.keyword()
+            ),
+        );
+        write_values.clear();
+    }
+    if write_values == values {
+        // The same values both ways: `values` say it.
+        write_values.clear();
+    }
     Some(Field {
         name: Located::synthetic(f.name.clone()),
         description: clean(f.description.as_deref().unwrap_or_default()),
@@ -619,41 +636,62 @@ pub(super) fn field(
         side_effect: side_effect.map(Located::synthetic),
         reset_from: None,
         values,
+        write_values,
     })
 }
 
+/// The field's values (`values`) and, where the SVD gives a set for writing beside the one
+/// for reading, its write values (`write_values`).
 pub(super) fn values(
     warnings: &mut Warnings,
     sets: &[svd::EnumeratedValues],
     bits: BitRange,
     at: &str,
-) -> Vec<EnumValue> {
-    // One set of values per field in our format: the read-write one, else the read one
-    // (what software decodes), else the first.
+) -> (Vec<EnumValue>, Vec<EnumValue>) {
+    // The values a read gives: the read-write set, else the read one (what software
+    // decodes), else the first; and a write set beside it.
     let chosen = sets
         .iter()
         .position(|s| matches!(s.usage, None | Some(svd::Usage::ReadWrite)))
         .or_else(|| sets.iter().position(|s| s.usage == Some(svd::Usage::Read)))
         .or(if sets.is_empty() { None } else { Some(0) });
     let Some(chosen) = chosen else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
+    let write = sets
+        .iter()
+        .enumerate()
+        .position(|(i, s)| i != chosen && s.usage == Some(svd::Usage::Write));
     for (i, set) in sets.iter().enumerate() {
-        if i != chosen {
+        if i != chosen && Some(i) != write {
             warnings.warn(
                 Treatment::NotRepresented,
                 at,
                 format!(
-                    "second enumeratedValues ({} values, usage {}) not represented",
+                    "a third enumeratedValues ({} values, usage {}) not represented",
                     set.values.len(),
                     set.usage.map_or("read-write", |u| u.as_str())
                 ),
             );
         }
     }
+    let values = value_set(warnings, &sets[chosen], bits, at);
+    let write_values = match write {
+        Some(w) => value_set(warnings, &sets[w], bits, at),
+        None => Vec::new(),
+    };
+    (values, write_values)
+}
+
+fn value_set(
+    warnings: &mut Warnings,
+    set: &svd::EnumeratedValues,
+    bits: BitRange,
+    at: &str,
+) -> Vec<EnumValue> {
     let mut values = Vec::new();
     let mut seen: HashMap<u64, String> = HashMap::new();
-    for v in &sets[chosen].values {
+    for v in &set.values {
         let vat = format!("{at}.{}", v.name);
         let Some(value) = v.value else {
             warnings.warn(

@@ -36,6 +36,7 @@ enum Item {
     Register(usize, usize),
     Field(usize, usize, usize),
     Value(usize, usize, usize, usize),
+    WriteValue(usize, usize, usize, usize),
     Interrupt(usize),
 }
 
@@ -108,6 +109,9 @@ fn tag(device: &mut Device) -> Vec<Item> {
                 for (v, value) in field.values.iter_mut().enumerate() {
                     next(&mut value.name, Item::Value(b, r, f, v));
                 }
+                for (v, value) in field.write_values.iter_mut().enumerate() {
+                    next(&mut value.name, Item::WriteValue(b, r, f, v));
+                }
             }
         }
     }
@@ -128,7 +132,7 @@ fn untag(device: &mut Device) {
             register.name.loc = Loc::default();
             for field in &mut register.fields {
                 field.name.loc = Loc::default();
-                for value in &mut field.values {
+                for value in field.values.iter_mut().chain(&mut field.write_values) {
                     value.name.loc = Loc::default();
                 }
             }
@@ -261,6 +265,19 @@ fn describe(device: &Device, item: Item) -> (String, &'static str, Vec<String>) 
                 others(field.values.iter().map(|v| &v.name).collect(), v),
             )
         }
+        Item::WriteValue(b, r, f, v) => {
+            let block = &device.blocks[b];
+            let register = &block.registers[r];
+            let field = &register.fields[f];
+            // A new name must not be a read value's either (one name, one number).
+            let mut siblings = others(field.write_values.iter().map(|v| &v.name).collect(), v);
+            siblings.extend(field.values.iter().map(|v| v.name.value.clone()));
+            (
+                format!("{}.{}.{}.", *block.name, *register.name, *field.name),
+                "write value",
+                siblings,
+            )
+        }
     }
 }
 
@@ -273,6 +290,9 @@ fn name_mut(device: &mut Device, item: Item) -> &mut Located<String> {
         Item::Register(b, r) => &mut device.blocks[b].registers[r].name,
         Item::Field(b, r, f) => &mut device.blocks[b].registers[r].fields[f].name,
         Item::Value(b, r, f, v) => &mut device.blocks[b].registers[r].fields[f].values[v].name,
+        Item::WriteValue(b, r, f, v) => {
+            &mut device.blocks[b].registers[r].fields[f].write_values[v].name
+        }
     }
 }
 

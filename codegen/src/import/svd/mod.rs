@@ -15,7 +15,9 @@
 //!    (`arrays.rs`);
 //! 8. validate, as `gba check` does for a hand-written spec: the common rules and every
 //!    output's own (Rust, C, SVD, docs); a problem at a name is fixed by renaming that item,
-//!    reported (`legalise.rs`).
+//!    reported (`legalise.rs`);
+//! 9. make peripherals with the same registers (`derivedFrom` ones among them) instances of
+//!    one block type (`types.rs`).
 //!
 //! Passes 3 to 7 run per block and per register, in the order `convert.rs` calls them, so
 //! that the warnings come out in source order. Every pass reports to one list of warnings
@@ -24,7 +26,8 @@
 //! Kept: peripherals (a `name[%s]` peripheral array becomes a block array), `[%s]` register
 //! and cluster arrays (as register arrays), access, `modifiedWriteValues` oneToClear /
 //! oneToSet / oneToToggle / zeroToClear / zeroToSet / zeroToToggle, `readAction` clear / set,
-//! enumerated values, reset values, descriptions, and the constants, single pulses, locks
+//! enumerated values (a set for reading and one for writing, `values` and `write_values`),
+//! reset values, descriptions, and the constants, single pulses, locks
 //! and index or strap resets that our own SVD emitter writes into `<vendorExtensions>`. List-style arrays
 //! (`UART%s` with `dimIndex`) are expanded into one item per index, which loses nothing.
 //! Everything else is reported as a [`Warning`](super::Warning).
@@ -40,6 +43,8 @@ mod lines;
 mod overlaps;
 mod rename;
 mod repair;
+mod text;
+mod types;
 pub(crate) mod warnings;
 
 use svd_rs as svd;
@@ -133,6 +138,12 @@ fn convert(
             problems.iter().map(|d| d.message.clone()).collect(),
         ));
     }
+    let groups = resolved
+        .peripherals
+        .iter()
+        .filter_map(|p| Some((strip_dim(&p.name), p.group_name.clone()?)))
+        .collect();
+    types::group(&mut device, &groups, &mut warnings);
     Ok(Imported {
         device,
         warnings: warnings.into_vec(),
@@ -161,7 +172,8 @@ fn plain_access(access: svd::Access) -> Access {
     }
 }
 
-/// Descriptions as text: trimmed (svd-parser already trims the element).
+/// Descriptions as text: `\n` sequences as paragraphs, the XML's indentation gone
+/// (`text.rs`).
 fn clean(text: &str) -> String {
-    text.trim().to_string()
+    text::description(text)
 }

@@ -11,8 +11,9 @@
 //! - a `<resetValue>` or `<resetMask>` wider than the register (`0xfffffffffffffff1` in a
 //!   32-bit register): cut to the register's size (as imported: 24 bits are reached by a
 //!   32-bit access, `convert.rs`);
-//! - an empty `<resetValue>` or `<resetMask>`: read as missing (left out, so that the
-//!   register inherits it, as the schema says of a missing one);
+//! - an empty `<resetValue>` or `<resetMask>`, or one that is no number (`0x`): read as
+//!   missing (left out, so that the register inherits it, as the schema says of a missing
+//!   one);
 //! - a register `<size>` no bus access has (24 bits; 1 where a byte was meant): read as the
 //!   size of the access that reaches it (32, 8), as the import gives such registers anyway;
 //! - an `<enumeratedValue>` whose value does not fit its field: that value is left out (and
@@ -274,6 +275,22 @@ fn reset(
     let (Some(text), Some(range)) = (node.text().map(str::trim), text_range(node)) else {
         return;
     };
+    if number(text).is_none() {
+        // `0x` with no digits (a vendor file in the corpus), or any text that is no number:
+        // svd-parser would refuse the whole file; the value alone is what is lost.
+        warn(
+            src,
+            node,
+            warnings,
+            Treatment::Repaired,
+            format!(
+                "<{tag}>{text}</{tag}> is not a number: read as missing (the register \
+                 inherits its cluster's, peripheral's or device's, else 0)"
+            ),
+        );
+        edits.push((node.range(), String::new()));
+        return;
+    }
     // Against the width the import gives the register (24 bits are reached by 32).
     let (Some(value), Some(size)) = (number(text), size_at(holder).and_then(super::access_width))
     else {
