@@ -165,7 +165,7 @@ impl AnyDevice {
         use gba_pac::tock_registers::interfaces::Readable;
         // The kernel driver maps no global page: its copy in the window is from the open.
         if let Backends::Kernel(d) = &self.inner.device {
-            return d.backend().info().map_or(0, |i| i.barriers_completed);
+            return d.backend().barriers_completed().unwrap_or(0);
         }
         on_device!(&self.inner.device, d => d.registers().global().barriers_completed().get())
     }

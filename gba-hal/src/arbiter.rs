@@ -6,7 +6,7 @@
 use core::fmt;
 
 use crate::backend::{Combining, DmaRegion, LocalTeam};
-use crate::members::MemberSet;
+use crate::members::{GroupSet, MemberSet};
 
 /// The environment variable that sets how many groups of a port one user may hold through
 /// the host segment (default [`DEFAULT_GROUP_QUOTA`]), read by the process that makes the
@@ -16,6 +16,17 @@ pub const QUOTA_ENV: &str = "GBA_GROUP_QUOTA";
 
 /// Groups of a port one user may hold unless [`QUOTA_ENV`] says otherwise.
 pub const DEFAULT_GROUP_QUOTA: u32 = 8;
+
+/// The claims of a port's groups from one reading of its claim records
+/// ([`HostArbiter::claim_sets`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClaimSets {
+    /// Groups whose claim a live process holds.
+    pub held: GroupSet,
+    /// Groups whose claim only dead processes hold (or another user beyond the quota), which
+    /// [`HostArbiter::take_dead`] can take over.
+    pub dead: GroupSet,
+}
 
 /// A port's host arbitration, from [`Backend::host`](crate::Backend::host).
 ///
@@ -45,17 +56,20 @@ pub trait HostArbiter: Send + Sync {
     /// configure it or by the last process to leave it).
     fn release(&self, group: usize);
 
-    /// Groups whose claim a live owner holds (bit g: group g), for
+    /// Groups whose claim a live owner holds, for
     /// [`Device::free_groups`](crate::Device::free_groups).
-    fn claimed_groups(&self) -> u32;
+    fn claimed_groups(&self) -> GroupSet;
 
     /// [`claimed_groups`](Self::claimed_groups), and the groups whose claim only dead
     /// processes hold (on the host segment also another user's claims beyond the quota, which
     /// a claim takes over the same way), which [`take_dead`](Self::take_dead) can take over,
     /// from one reading of the claims. The default: none held by the dead (an arbiter that frees a dead
     /// process's claims itself, as the kernel driver does when its file closes).
-    fn claim_sets(&self) -> (u32, u32) {
-        (self.claimed_groups(), 0)
+    fn claim_sets(&self) -> ClaimSets {
+        ClaimSets {
+            held: self.claimed_groups(),
+            dead: GroupSet::default(),
+        }
     }
 
     /// Takes over `group`'s claim if every process of it is dead: true when this process now
@@ -67,7 +81,7 @@ pub trait HostArbiter: Send + Sync {
         false
     }
 
-    /// Takes over and resets the dead claims of `groups` (bit g: group g) on the switch's
+    /// Takes over and resets the dead claims of `groups` on the switch's
     /// *other* ports, where this arbiter reaches their host state and registers: for each
     /// claim there that only dead processes hold, the same atomic take-over as
     /// [`take_dead`](Self::take_dead) (a compare-exchange of the claim word against the dead
@@ -77,7 +91,7 @@ pub trait HostArbiter: Send + Sync {
     /// reaches its own port only. The simulator's reaches every port of its fabric, so
     /// [`Device::free_groups`](crate::Device::free_groups) there frees a killed job's group
     /// on the ports the next team does not use too.
-    fn reclaim_other_ports(&self, _groups: u32, _each: &mut dyn FnMut(&Reclaimed)) {}
+    fn reclaim_other_ports(&self, _groups: GroupSet, _each: &mut dyn FnMut(&Reclaimed)) {}
 
     /// The host's combining block of a held `group` when the team has more than one process
     /// on this port. `None` for a claim of one process.
@@ -292,8 +306,8 @@ impl HostArbiter for Exclusive {
 
     fn release(&self, _group: usize) {}
 
-    fn claimed_groups(&self) -> u32 {
-        0
+    fn claimed_groups(&self) -> GroupSet {
+        GroupSet::default()
     }
 
     fn combining(&self, _group: usize) -> Option<Combining> {

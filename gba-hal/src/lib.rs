@@ -55,8 +55,8 @@ pub mod shared;
 #[cfg(feature = "std")]
 pub use address::{AddressError, DEVICE_ENV, DeviceAddress};
 pub use arbiter::{
-    Claim, ClaimReport, ClaimState, DEFAULT_GROUP_QUOTA, Exclusive, HostArbiter, LocalSlot,
-    QUOTA_ENV, Reclaimed, Refusal,
+    Claim, ClaimReport, ClaimSets, ClaimState, DEFAULT_GROUP_QUOTA, Exclusive, HostArbiter,
+    LocalSlot, QUOTA_ENV, Reclaimed, Refusal,
 };
 pub use backend::{Access, Backend, Combining, DmaError, DmaRegion, LocalTeam};
 pub use config::{DEFAULT_CONFIGURE_TIMEOUT, GroupConfig};

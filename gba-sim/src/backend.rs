@@ -64,11 +64,11 @@ impl HostArbiter for SimArbiter {
         self.inner.release(group)
     }
 
-    fn claimed_groups(&self) -> u32 {
+    fn claimed_groups(&self) -> gba_hal::GroupSet {
         self.inner.claimed_groups()
     }
 
-    fn claim_sets(&self) -> (u32, u32) {
+    fn claim_sets(&self) -> gba_hal::ClaimSets {
         self.inner.claim_sets()
     }
 
@@ -76,7 +76,11 @@ impl HostArbiter for SimArbiter {
         self.inner.take_dead(group)
     }
 
-    fn reclaim_other_ports(&self, groups: u32, each: &mut dyn FnMut(&gba_hal::Reclaimed)) {
+    fn reclaim_other_ports(
+        &self,
+        groups: gba_hal::GroupSet,
+        each: &mut dyn FnMut(&gba_hal::Reclaimed),
+    ) {
         self.fabric.reclaim_other_ports(self.port, groups, each)
     }
 
@@ -221,7 +225,7 @@ unsafe impl Backend for SimBackend {
     }
 
     fn now_ns(&self) -> u64 {
-        gba_hal::backends::clock::monotonic_ns()
+        gba_hal::backends::monotonic_ns()
     }
 
     fn host(&self) -> &dyn HostArbiter {

@@ -46,7 +46,7 @@ use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
 use crate::owned::ALL_GROUPS;
 use gba_hal::MemberSet as Mask;
-use gba_hal::backends::clock::monotonic_ns;
+use gba_hal::backends::monotonic_ns;
 
 /// Idle groups whose ports a step scans for a new ENABLE, in turn: a new group is noticed
 /// within GROUPS / IDLE_GROUPS_PER_STEP steps, while a step over one busy group stays short.

@@ -441,19 +441,40 @@ impl Fabric {
     }
 
     /// The process that created the fabric, and whether it is alive.
-    pub fn creator(&self) -> (u64, bool) {
+    pub fn creator(&self) -> Creator {
         let pid = self.header(l::H_CREATOR).load();
-        (pid, alive(pid))
+        Creator {
+            pid,
+            alive: alive(pid),
+        }
     }
 
     /// Switch steps run so far, and how often a stepper took the lock over from a process that
     /// died holding it.
-    pub fn counters(&self) -> (u64, u64) {
-        (
-            self.header(l::H_STEPS).load(),
-            self.header(l::H_LOCK_RECOVERIES).load(),
-        )
+    pub fn counters(&self) -> Counters {
+        Counters {
+            steps: self.header(l::H_STEPS).load(),
+            lock_recoveries: self.header(l::H_LOCK_RECOVERIES).load(),
+        }
     }
+}
+
+/// The process that created a fabric ([`Fabric::creator`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Creator {
+    /// Its pid.
+    pub pid: u64,
+    /// Whether it is alive now.
+    pub alive: bool,
+}
+
+/// A fabric's lifetime counters ([`Fabric::counters`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counters {
+    /// Switch steps run so far.
+    pub steps: u64,
+    /// How often a stepper took the step lock over from a process that died holding it.
+    pub lock_recoveries: u64,
 }
 
 /// The switch file's header but its magic (stored last, by whoever publishes it).

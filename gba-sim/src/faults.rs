@@ -200,12 +200,12 @@ impl Fabric {
     pub(crate) fn reclaim_other_ports(
         &self,
         port: usize,
-        groups: u32,
+        groups: gba_hal::GroupSet,
         each: &mut dyn FnMut(&Reclaimed),
     ) {
         let me = gba_hal::host::process::my_pid();
         let mut taken = Vec::new();
-        for g in (0..GROUPS.min(32)).filter(|g| groups & (1 << g) != 0) {
+        for g in groups.iter().filter(|&g| g < GROUPS) {
             for p in (0..self.ports()).filter(|&p| p != port) {
                 // A free record, or one of this process (alive), costs no liveness check.
                 if self.group_owner(p, g).is_none_or(|pid| pid == me) {

@@ -44,7 +44,7 @@ pub mod vm;
 
 pub use backend::SimBackend;
 pub use error::{Error, Result};
-pub use fabric::{CreateOptions, Fabric, PATH_ENV, default_path};
+pub use fabric::{Counters, CreateOptions, Creator, Fabric, PATH_ENV, default_path};
 pub use gba_hal::Reclaimed;
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
@@ -63,10 +63,10 @@ pub mod claim {
 /// Deprecated: these are gba-hal's (its process functions are internals of the host segment).
 #[deprecated(
     since = "0.1.0",
-    note = "use `gba_hal::backends::clock::monotonic_ns`; the process functions are not an API"
+    note = "use `gba_hal::backends::monotonic_ns`; the process functions are not an API"
 )]
 pub mod os {
-    pub use gba_hal::backends::clock::monotonic_ns;
+    pub use gba_hal::backends::monotonic_ns;
     pub use gba_hal::host::process::{alive, alive_as, my_pid, my_start_time, start_time};
 }
 

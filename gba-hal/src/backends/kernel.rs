@@ -25,9 +25,11 @@ use std::sync::Mutex;
 use gba_pac::common::Volatile;
 
 use super::kernel_abi as abi;
+// The driver's member words are a `MemberSet`'s (a claim copies one into the other).
+const _: () = assert!(abi::MEMBER_WORDS == crate::members::WORDS);
 use crate::arbiter::{Claim, ClaimReport, ClaimState, HostArbiter, LocalSlot, Refusal};
 use crate::backend::{Backend, Combining, DmaError, DmaRegion, LocalTeam};
-use crate::members::MemberSet;
+use crate::members::{GroupSet, MemberSet};
 
 /// Bytes of a run-time page (the driver maps exactly one).
 const PAGE: usize = 4096;
@@ -236,14 +238,20 @@ impl KernelBackend {
         }
     }
 
-    /// Every claim of the port, with its uid (`gba dump`).
-    pub fn claims(&self) -> io::Result<Vec<abi::ClaimEntry>> {
+    /// Every claim of the port, with its uid.
+    pub(crate) fn claims(&self) -> io::Result<Vec<abi::ClaimEntry>> {
         claims(&self.file)
     }
 
     /// The port's identity and counters, read now.
-    pub fn info(&self) -> io::Result<abi::Info> {
+    pub(crate) fn info(&self) -> io::Result<abi::Info> {
         info(&self.file)
+    }
+
+    /// Barriers the port has completed, in every group, since the device was reset (the
+    /// driver's `GBA_IOC_INFO`; the window's own counter is not mapped under the driver).
+    pub fn barriers_completed(&self) -> io::Result<u64> {
+        self.info().map(|i| i.barriers_completed)
     }
 
     /// [`HostArbiter::claim`]: the driver's claim on a file of its own; won or joined, the
@@ -553,14 +561,14 @@ impl HostArbiter for KernelBackend {
         self.drop_claim(group);
     }
 
-    fn claimed_groups(&self) -> u32 {
+    fn claimed_groups(&self) -> GroupSet {
         // Every claim of the port (any uid), and what the switch says is enabled anywhere.
         let claimed = self
             .claims()
             .map(|all| all.iter().fold(0u32, |m, c| m | 1 << (c.group % 32)))
             .unwrap_or(u32::MAX);
         let busy = self.info().map_or(u32::MAX, |i| i.groups_busy);
-        claimed | busy
+        GroupSet(claimed | busy)
     }
 
     fn combining(&self, group: usize) -> Option<Combining> {

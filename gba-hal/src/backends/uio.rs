@@ -570,7 +570,7 @@ mod tests {
             41,
             "the device's write reaches both"
         );
-        assert_eq!(outsider.host().claimed_groups(), 1 << 4);
+        assert_eq!(outsider.host().claimed_groups().0, 1 << 4);
         assert_eq!(
             outsider.alloc_dma(64).unwrap().iova,
             0x8000_1000,
@@ -607,7 +607,7 @@ mod tests {
         assert!(a.host().leave(4));
         a.free_flag(4, flag);
         a.host().release(4);
-        assert_eq!(outsider.host().claimed_groups(), 0);
+        assert_eq!(outsider.host().claimed_groups().0, 0);
         assert_eq!(
             outsider.host().claim(4, None, &MemberSet::new()),
             Claim::Won

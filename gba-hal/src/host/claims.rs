@@ -10,9 +10,10 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::{GROUPS, HostSegment, MAX_LOCAL, Patience, process};
-use crate::arbiter::{Claim, ClaimReport, HostArbiter, LocalSlot, Refusal};
+use crate::arbiter::{Claim, ClaimReport, ClaimSets, HostArbiter, LocalSlot, Refusal};
 use crate::backend::{Combining, DmaRegion, LocalTeam};
 use crate::claim::Taken;
+use crate::members::GroupSet;
 use crate::members::MemberSet;
 
 /// How a team-mate's published release flag of a group (group, IOVA, length) becomes this
@@ -90,11 +91,11 @@ impl HostArbiter for SegmentArbiter {
         self.claims.release(self.segment, group)
     }
 
-    fn claimed_groups(&self) -> u32 {
+    fn claimed_groups(&self) -> GroupSet {
         self.segment.live_claims()
     }
 
-    fn claim_sets(&self) -> (u32, u32) {
+    fn claim_sets(&self) -> ClaimSets {
         self.segment.claim_sets()
     }
 
@@ -217,8 +218,8 @@ impl HostClaims {
                 allowed,
             }),
             Taken::Joined => {
-                let (iova, len) = segment.claim_flag(group);
-                match resolve(iova, len) {
+                let published = segment.claim_flag(group);
+                match resolve(published.iova, published.len) {
                     Some(flag) => Claim::Joined { flag },
                     // A held claim always publishes its flag; anything else is not ours to use.
                     None => {
@@ -251,10 +252,10 @@ impl HostClaims {
         if local <= 1 {
             return None;
         }
-        let (arrivals, entered) = segment.combining_words(group, self.slot(group));
+        let words = segment.combining_words(group, self.slot(group));
         Some(Combining {
-            arrivals: NonNull::new(arrivals)?,
-            entered: NonNull::new(entered)?,
+            arrivals: NonNull::new(words.arrivals)?,
+            entered: NonNull::new(words.entered)?,
             local,
         })
     }
