@@ -1,45 +1,63 @@
 #!/usr/bin/env bash
 # Runs the project's tests: every stage, or the ones named.
 #
-#   bash tests/run.sh                 every stage, in order (what CI runs)
+#   bash tests/run.sh quick           the inner loop, before every commit: fmt, clippy and every
+#                                     test that needs only the Rust toolchain; installs nothing
+#   bash tests/run.sh                 every stage but quick, in order (what CI runs)
 #   bash tests/run.sh STAGE...        only those stages, e.g. `tests/run.sh lint unit`
-#   bash tests/run.sh --list          the stages, one a line
+#   bash tests/run.sh --list          the stages, one a line, with what each installs
+#   bash tests/run.sh --install ...   first install everything any stage needs (tests/install.sh)
 #
-# It first runs tests/install.sh (what the stages need, installed when missing). It ends with
-# one closing line for everything it ran: `all tests: N passed, M failed`.
+# Each stage names the parts of tests/install.sh it needs; those are installed (when missing)
+# before the first stage runs, and nothing else. It ends with each stage's time and one
+# closing line for everything it ran: `all tests: N passed, M failed`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# name|what it checks (the order is the order of a whole run)
+# name|tests/install.sh parts it needs (- for none)|what it checks (the order is a run's order)
 STAGES=(
-    "lint|formatting, clippy -D warnings, generated files current, public-API snapshots"
-    "miri|Miri over the register handles, the barrier, the HAL's ordering and host segment, the engine"
-    "nostd|gba-hal's protocol core builds without std"
-    "loom|loom model checks (gba-barrier, and gba-sim's fast path)"
-    "svd|vendor SVD sample (cmsis-svd 0.4 from PyPI): import, check, gen, cargo check, gcc, XML"
-    "rdlfuzz|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
-    "unit|cargo test --workspace"
-    "security|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
-    "cosim|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL; the typed PAC over the RTL"
-    "openmpi|OpenMPI 4.1 and OpenSHMEM: the coll component on the simulator (installs OpenMPI)"
-    "openmpi5|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
-    "cluster|several hosts on one machine: network + UTS namespaces, one fabric port per host"
-    "vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
-    "kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
+    "quick|-|the inner loop: fmt, clippy, every test that needs only the Rust toolchain (not in a whole run: lint and unit cover it)"
+    "lint|rust|formatting, clippy -D warnings, public-API snapshots"
+    "miri|rust|Miri over the register handles, the barrier, the HAL's ordering and host segment, the engine"
+    "nostd|-|gba-hal's protocol core builds without std"
+    "loom|-|loom model checks (gba-barrier, and gba-sim's fast path)"
+    "svd|rust c python firmware|vendor SVD sample (cmsis-svd 0.4 from PyPI): QEMU firmware (microbit, netduino2), import, check, gen, cargo check, gcc, XML, thumb build per core"
+    "rdlfuzz|python|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
+    "unit|c simgrid python|cargo test --workspace (generated files current, C headers, SimGrid, nested builds)"
+    "security|c|a second user made by the test attacks root's jobs (simulator, UIO, VFIO socket): each refused by name"
+    "cosim|c python verilator|gba.yaml's RTL (PeakRDL-regblock, Verilator; 2 groups, GBA_COSIM_FULL=1: 32) against checks generated from the spec; a mutated RTL; the typed PAC over the RTL"
+    "openmpi|c|OpenMPI 4.1 and OpenSHMEM: the coll component on the simulator (installs OpenMPI)"
+    "openmpi5|-|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
+    "cluster|c|several hosts on one machine: network + UTS namespaces, one fabric port per host"
+    "vm|c vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
+    "kernel|c vm kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
 )
+stage_field() { # stage_field NAME N: field N (1 name, 2 needs, 3 description) of stage NAME
+    local s
+    for s in "${STAGES[@]}"; do
+        [ "${s%%|*}" = "$1" ] && { echo "$s" | cut -d'|' -f"$2"; return 0; }
+    done
+    return 1
+}
 
+install_all=
+if [ "${1:-}" = --install ]; then
+    install_all=1
+    shift
+fi
 if [ "${1:-}" = --list ]; then
-    for s in "${STAGES[@]}"; do printf '%-10s %s\n' "${s%%|*}" "${s#*|}"; done
+    for s in "${STAGES[@]}"; do
+        IFS='|' read -r name needs what <<<"$s"
+        printf '%-10s %s [installs: %s]\n' "$name" "$what" "${needs/-/nothing}"
+    done
     exit 0
 fi
 wanted=("$@")
 if ((${#wanted[@]} == 0)); then
-    for s in "${STAGES[@]}"; do wanted+=("${s%%|*}"); done
+    for s in "${STAGES[@]}"; do [ "${s%%|*}" = quick ] || wanted+=("${s%%|*}"); done
 fi
 for w in "${wanted[@]}"; do
-    known=0
-    for s in "${STAGES[@]}"; do [ "${s%%|*}" = "$w" ] && known=1; done
-    if [ "$known" = 0 ]; then
+    if ! stage_field "$w" 1 >/dev/null; then
         echo "tests/run.sh: no stage '$w' (stages: $(for s in "${STAGES[@]}"; do printf '%s ' "${s%%|*}"; done))" >&2
         exit 2
     fi
@@ -58,7 +76,19 @@ skip() {
     fi
 }
 
-bash tests/install.sh
+# What the wanted stages need, installed once before the first of them.
+if [ -n "$install_all" ]; then
+    bash tests/install.sh
+else
+    parts=()
+    for w in "${wanted[@]}"; do
+        for p in $(stage_field "$w" 2); do
+            [ "$p" = - ] && continue
+            [[ " ${parts[*]} " == *" $p "* ]] || parts+=("$p")
+        done
+    done
+    if ((${#parts[@]})); then bash tests/install.sh "${parts[@]}"; fi
+fi
 
 log=$(mktemp)
 trixie_log=$(mktemp)
@@ -73,17 +103,61 @@ if wants openmpi5; then
 fi
 trap '[ -n "$trixie_prepare" ] && { kill "$trixie_prepare" 2>/dev/null || true; wait "$trixie_prepare" 2>/dev/null || true; }; rm -f "$log" "$trixie_log"' EXIT
 # Each stage's header says when it started (seconds since the run began), for CI's budget.
-header() {
-    local s
-    for s in "${STAGES[@]}"; do
-        if [ "${s%%|*}" = "$1" ]; then echo "== $1: ${s#*|} [${SECONDS}s]"; fi
+header() { echo "== $1: $(stage_field "$1" 3) [${SECONDS}s]"; }
+
+# The tests `quick` leaves out: name (a substring of the test's path, as `cargo test -- --skip`
+# takes it)|what it needs beyond the Rust toolchain. Each runs in the unit stage, which installs
+# what they need; quick names them (and fails when a name no longer matches a test).
+QUICK_LEAVES_OUT=(
+    "every_accepted_spec_has_outputs_that_build|gcc (each generated C header is compiled)"
+    "a_sample_of_accepted_specs_compiles|nested cargo builds of generated crates"
+    "header_agrees_with_the_spec|gcc"
+    "generated_self_tests_compile_and_pass|gcc"
+    "the_self_test_refuses_a_header_that_disagrees_with_the_spec|gcc"
+    "the_mirror_matches_the_header_as_gcc_compiles_it|gcc"
+    "c_program_|gcc and a nested cargo build of libgba_barrier.a"
+    "c_team_handle_entered_by_two_threads|gcc and a nested cargo build of libgba_barrier.a"
+    "both_headers_in_one_translation_unit|gcc"
+    "the_crate_rebuilds_when_the_spec_changes|nested cargo builds of an include_spec! crate"
+    "gen_writes_a_crate_that_builds_with_nothing_added|a nested cargo build of a generated crate"
+    "rp2040_imports_and_its_committed_spec|the network (cargo metadata fetches rp2040-pac's sources)"
+    "software_barriers_grow_with_the_host_count|SimGrid"
+    "the_gba_stays_within_its_band|SimGrid"
+    "results_are_deterministic|SimGrid"
+    "table_for_a_small_host_set|SimGrid"
+    "plot_draws_every_contender_and_the_measurements|SimGrid"
+    "committed_plot_is_current|SimGrid"
+    "yaml_to_systemrdl_to_yaml_is_the_identity|python3 with systemrdl-compiler"
+    "peakrdl_ipxact_imports_every_export|python3 with systemrdl-compiler and peakrdl-ipxact"
+    "systemrdl_compiler_elaborates_the_committed_exports|python3 with systemrdl-compiler"
+    "foreign_systemrdl_warns_and_strict_refuses|python3 with systemrdl-compiler"
+    "invalid_systemrdl_is_refused_with_the_compilers_message|python3 with systemrdl-compiler"
+    "a_systemrdl_field_without_reset_is_not_reset_in_every_output|python3 with systemrdl-compiler and peakrdl-ipxact"
+)
+
+stage_quick() {
+    local entry skips=() names
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+    for entry in "${QUICK_LEAVES_OUT[@]}"; do skips+=(--skip "${entry%%|*}"); done
+    # --no-fail-fast: every failure in one run, not the first test binary's only.
+    cargo test --workspace --no-fail-fast -- "${skips[@]}" 2>&1 | tee -a "$log"
+    # A name that matches no test any more would leave nothing out, silently: refuse it.
+    names=$(cargo test -q --workspace --lib --bins --tests -- --list 2>/dev/null | sed -n 's/: test$//p')
+    echo "quick: NOT RUN here (the unit stage runs them, with what they need):"
+    for entry in "${QUICK_LEAVES_OUT[@]}"; do
+        if ! grep -qF -- "${entry%%|*}" <<<"$names"; then
+            echo "quick: '${entry%%|*}' in tests/run.sh's QUICK_LEAVES_OUT matches no test: remove or rename it" >&2
+            return 1
+        fi
+        printf '  %-62s needs %s\n' "${entry%%|*}" "${entry#*|}"
     done
 }
 
 stage_lint() {
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
-    cargo run -q -p gba -- gen --check
+    # (Generated files are checked once, by tests/tests/generated.rs in the unit stage.)
     # Each library crate's public API against its reviewed snapshot (rustdoc JSON: nightly).
     # `--workspace`, not `-p gba-tests`: the same features as the unit stage's build, which
     # then reuses this one instead of building the test crate's dependencies a second time.
@@ -212,13 +286,17 @@ stage_kernel() {
     fi
 }
 
+times=()
 for s in "${STAGES[@]}"; do
     name=${s%%|*}
     wants "$name" || continue
     header "$name"
+    began=$SECONDS
     "stage_$name"
+    times+=("$name $((SECONDS - began))s")
+    echo "== $name: done in $((SECONDS - began))s"
 done
-echo "== done [${SECONDS}s]"
+echo "== done [${SECONDS}s]; each stage: ${times[*]/%/,}"
 # One closing line for the whole run (cargo prints one per test binary; the OpenMPI (4.1 and,
 # in the chroot, 5.0), MPICH, cluster and VM suites one each).
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }

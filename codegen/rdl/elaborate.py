@@ -23,7 +23,8 @@ except ImportError:
 
 # Our own user-defined properties (codegen/src/interchange.rs, `udp`).
 GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
-       "gba_position", "gba_access", "gba_reset", "gba_implicit", "gba_reset_from"}
+       "gba_position", "gba_access", "gba_reset", "gba_implicit", "gba_reset_from",
+       "gba_interrupts", "gba_cpu", "gba_nvic_prio_bits", "gba_address"}
 # Field behaviour the spec format has no place for, reported when set.
 # (`singlepulse`, `swwe` and `swwel` are read by `field` below.)
 FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",
@@ -84,6 +85,9 @@ def gba_props(node):
         if prop in GBA:
             if prop == "gba_constants":
                 value = [{"name": c.name, "value": c.value, "desc": c.desc} for c in value]
+            elif prop == "gba_interrupts":
+                value = [{"name": i.name, "number": i.value, "desc": i.desc, "block": i.block,
+                          "index": i.index, "indexed": i.indexed} for i in value]
             elif prop == "gba_element":
                 value = {"array": value.array, "index": value.index, "count": value.count,
                          "stride": value.stride}

@@ -310,6 +310,15 @@ pub mod udp {
     /// addrmap (the device): the spec's constants, an array of `gba_constant` structs.
     pub const CONSTANTS: &str = "gba_constants";
     pub const CONSTANT_STRUCT: &str = "gba_constant";
+    /// addrmap (the device): the spec's interrupts, an array of `gba_interrupt` structs
+    /// (`value` the number, `block` empty for none, `index` meaningful when `indexed`).
+    pub const INTERRUPTS: &str = "gba_interrupts";
+    pub const INTERRUPT_STRUCT: &str = "gba_interrupt";
+    /// addrmap (the device): the spec's `cpu` and `nvic_prio_bits`.
+    pub const CPU: &str = "gba_cpu";
+    pub const NVIC_PRIO_BITS: &str = "gba_nvic_prio_bits";
+    /// addrmap (the device): the spec's `address`, the window's fixed physical address.
+    pub const ADDRESS: &str = "gba_address";
     /// addrmap (a block): the bytes one instance owns.
     pub const SIZE: &str = "gba_size";
     /// addrmap or reg: the block or register this one is another view of.
@@ -362,6 +371,10 @@ pub mod svd_ext {
     /// path: SVD has one reset value per register, so the export can only leave those bits
     /// out of `<resetMask>`.
     pub const RESET_FROM: &str = "resetFrom";
+    /// Present (`<relocatable>true</relocatable>`) when the device's window is wherever the
+    /// OS maps it (no `address` in the spec): SVD's addresses are absolute, and a file
+    /// without it is read as a device at fixed addresses.
+    pub const RELOCATABLE: &str = "relocatable";
 }
 
 /// What the register's one reset value does not say, in words for documentation (Rust, C,

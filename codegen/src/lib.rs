@@ -16,6 +16,7 @@ pub mod diff;
 pub mod emit;
 pub mod import;
 pub mod interchange;
+pub mod interrupts;
 pub mod location;
 pub mod model;
 pub mod names;

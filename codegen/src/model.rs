@@ -14,6 +14,38 @@ pub struct Device {
     pub version: String,
     pub constants: Vec<Constant>,
     pub blocks: Vec<Block>,
+    /// The interrupt lines the device raises, by number (empty: none described).
+    pub interrupts: Vec<Interrupt>,
+    /// The processor the device's registers belong to (CMSIS-SVD's `<cpu>`), for a
+    /// microcontroller: it picks the Rust crate's Cortex-M support (`crate::interrupts`).
+    pub cpu: Option<Cpu>,
+    /// The physical address of the window's base when it is fixed (a microcontroller's, every
+    /// SVD's: 0, blocks at their absolute addresses); `None` for a device whose window is
+    /// wherever the OS maps it (the GBA, a PCIe device).
+    pub address: Option<Located<u64>>,
+}
+
+/// An interrupt line: its number at the interrupt controller (a Cortex-M's NVIC: the
+/// exception number minus 16), and the block that raises it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interrupt {
+    pub name: Located<String>,
+    pub number: Located<u64>,
+    pub description: String,
+    /// The block that raises it (several blocks may share a line; this is the first named).
+    pub block: Option<Located<String>>,
+    /// The instance of that block, when the block is an array.
+    pub index: Option<Located<u64>>,
+}
+
+/// A processor core, as CMSIS-SVD's `<cpu>` names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cpu {
+    /// `CM0`, `CM0PLUS`, `CM3`, `CM4`, `CM33`, … (`crate::interrupts::CORES`), or any other
+    /// name for a core without Cortex-M support.
+    pub name: Located<String>,
+    /// Bits of priority the NVIC implements (CMSIS `__NVIC_PRIO_BITS`), when known.
+    pub nvic_prio_bits: Option<Located<u64>>,
 }
 
 /// A named number that software needs (limits such as the maximum group count).

@@ -4,8 +4,8 @@
 use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
 use crate::model::{
-    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, ResetFrom,
-    SideEffect,
+    Access, Array, BitRange, Block, Constant, Cpu, Device, EnumValue, Field, Interrupt, Lock,
+    Register, ResetFrom, SideEffect,
 };
 use crate::yaml::Node;
 
@@ -37,10 +37,11 @@ pub fn device(
     let device_map = map.take("device");
     let constants = map.take("constants");
     let blocks = map.take("blocks");
+    let interrupts = map.take("interrupts");
     let root_loc = map.loc;
-    map.finish(&["device", "constants", "blocks"], diags);
+    map.finish(&["device", "constants", "blocks", "interrupts"], diags);
 
-    let (name, description, version) = match device_map {
+    let header = match device_map {
         Some(node) => device_header(node, src, diags),
         None => {
             diags.push(Diagnostic::error(
@@ -48,9 +49,17 @@ pub fn device(
                 root_loc,
                 "expected `device:` with at least a `name`",
             ));
-            (None, String::new(), String::new())
+            Header::default()
         }
     };
+    let Header {
+        name,
+        description,
+        version,
+        cpu,
+        address,
+    } = header;
+    let interrupts = list(interrupts, "interrupts", src, diags, interrupt);
     let missing_name = name
         .is_none()
         .then(|| device_map.map_or(root_loc, |n| n.loc));
@@ -87,6 +96,9 @@ pub fn device(
             version,
             constants,
             blocks,
+            interrupts,
+            cpu,
+            address,
         },
         blocks_written,
         missing_name,
@@ -95,19 +107,72 @@ pub fn device(
     })
 }
 
-fn device_header(
-    node: &Located<Node>,
-    src: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> (Option<Located<String>>, String, String) {
+/// The `device` mapping's keys.
+#[derive(Default)]
+struct Header {
+    name: Option<Located<String>>,
+    description: String,
+    version: String,
+    cpu: Option<Cpu>,
+    address: Option<Located<u64>>,
+}
+
+fn device_header(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Header {
     let Some(mut map) = MapReader::new(node, "`device`", src, diags) else {
-        return (None, String::new(), String::new());
+        return Header::default();
     };
     let name = map.required_str("name", diags);
     let description = map.optional_str("description", diags).unwrap_or_default();
     let version = map.optional_str("version", diags).unwrap_or_default();
-    map.finish(&["name", "description", "version"], diags);
-    (name, description.value, version.value)
+    let cpu = map.optional_str("cpu", diags);
+    let nvic_prio_bits = map.optional_uint("nvic_prio_bits", diags);
+    let address = map.optional_uint("address", diags);
+    map.finish(
+        &[
+            "name",
+            "description",
+            "version",
+            "cpu",
+            "nvic_prio_bits",
+            "address",
+        ],
+        diags,
+    );
+    if let (None, Some(bits)) = (&cpu, &nvic_prio_bits) {
+        diags.push(Diagnostic::error(
+            "`device`: `nvic_prio_bits` without a `cpu`",
+            bits.loc,
+            "the priority bits belong to a Cortex-M core: add `cpu:` (for example `CM4`)",
+        ));
+    }
+    Header {
+        name,
+        description: description.value,
+        version: version.value,
+        cpu: cpu.map(|name| Cpu {
+            name,
+            nvic_prio_bits,
+        }),
+        address,
+    }
+}
+
+fn interrupt(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Interrupt> {
+    let mut map = MapReader::new(node, "an interrupt", src, diags)?;
+    let name = map.required_str("name", diags);
+    map.describe_as(&name, "interrupt");
+    let number = map.required_uint("number", diags);
+    let description = map.optional_str("description", diags).unwrap_or_default();
+    let block = map.optional_str("block", diags);
+    let index = map.optional_uint("index", diags);
+    map.finish(&["name", "number", "description", "block", "index"], diags);
+    Some(Interrupt {
+        name: name?,
+        number: number?,
+        description: description.value,
+        block,
+        index,
+    })
 }
 
 fn constant(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option<Constant> {

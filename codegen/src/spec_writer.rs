@@ -26,6 +26,15 @@ pub fn write(device: &Device, header: &str) -> String {
         let _ = writeln!(out, "  version: {}", quoted(&device.version));
     }
     key_text(&mut out, 2, "description", &device.description);
+    if let Some(cpu) = &device.cpu {
+        key_str(&mut out, 2, "cpu", &cpu.name);
+        if let Some(bits) = &cpu.nvic_prio_bits {
+            let _ = writeln!(out, "  nvic_prio_bits: {}", **bits);
+        }
+    }
+    if let Some(address) = &device.address {
+        let _ = writeln!(out, "  address: {:#x}", **address);
+    }
 
     if !device.constants.is_empty() {
         out.push_str("\nconstants:\n");
@@ -33,6 +42,21 @@ pub fn write(device: &Device, header: &str) -> String {
             item_name(&mut out, 2, &constant.name);
             let _ = writeln!(out, "    value: {}", *constant.value);
             key_text(&mut out, 4, "description", &constant.description);
+        }
+    }
+
+    if !device.interrupts.is_empty() {
+        out.push_str("\ninterrupts:\n");
+        for interrupt in &device.interrupts {
+            item_name(&mut out, 2, &interrupt.name);
+            let _ = writeln!(out, "    number: {}", *interrupt.number);
+            if let Some(block) = &interrupt.block {
+                key_str(&mut out, 4, "block", block);
+            }
+            if let Some(index) = &interrupt.index {
+                let _ = writeln!(out, "    index: {}", **index);
+            }
+            key_text(&mut out, 4, "description", &interrupt.description);
         }
     }
 

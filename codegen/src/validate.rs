@@ -85,10 +85,11 @@ pub fn device(device: &Device) -> Vec<Diagnostic> {
         self::block(block, &mut diags);
     }
     block_overlaps(device, &mut diags);
+    crate::interrupts::validate(device, &mut diags);
     diags
 }
 
-fn name(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn name(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnostic>) {
     if let Some(problem) = names::problem(name) {
         diags.push(Diagnostic::error(
             format!("invalid {kind} name"),
@@ -113,7 +114,7 @@ fn reserved_accessor(name: &Located<String>, kind: &str, diags: &mut Vec<Diagnos
 }
 
 /// Reports each name that repeats an earlier one (ignoring case), pointing at both.
-fn unique<'a>(
+pub(crate) fn unique<'a>(
     items: impl Iterator<Item = &'a Located<String>>,
     kind: &str,
     scope: &str,

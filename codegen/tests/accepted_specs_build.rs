@@ -381,6 +381,9 @@ fn device() -> impl Strategy<Value = Device> {
                     version: version.to_string(),
                     constants,
                     blocks,
+                    interrupts: Vec::new(),
+                    cpu: None,
+                    address: None,
                 }
             },
         )

@@ -429,7 +429,7 @@ fn an_ipxact_expression_that_cannot_be_evaluated_is_refused_with_its_text_and_li
 }
 
 /// 1685-2009: plain numbers in its `scaledNonNegativeInteger` forms, a register-level reset
-/// with a mask, a value a design may override (`spirit:id`, `resolve="user"`), and one that
+/// with a mask, SPIRIT 1.4's `<values>`, a value a design may override (`spirit:id`, `resolve="user"`), and one that
 /// depends on others by an XPath expression, which is refused by name.
 #[test]
 fn ipxact_2009_values_overrides_and_dependencies() {
@@ -448,6 +448,11 @@ fn ipxact_2009_values_overrides_and_dependencies() {
           <spirit:bitWidth>8</spirit:bitWidth></spirit:field>
         <spirit:field><spirit:name>VALID</spirit:name><spirit:bitOffset>8</spirit:bitOffset>
           <spirit:bitWidth>1</spirit:bitWidth></spirit:field>
+        <spirit:field><spirit:name>STATE</spirit:name><spirit:bitOffset>9</spirit:bitOffset>
+          <spirit:bitWidth>2</spirit:bitWidth>
+          <spirit:values><spirit:value>0x0</spirit:value><spirit:name>IDLE</spirit:name></spirit:values>
+          <spirit:values><spirit:value>0x2</spirit:value><spirit:name>BUSY</spirit:name></spirit:values>
+        </spirit:field>
       </spirit:register>
     </spirit:addressBlock>
   </spirit:memoryMap></spirit:memoryMaps>
@@ -460,6 +465,14 @@ fn ipxact_2009_values_overrides_and_dependencies() {
     );
     assert_eq!(reset_from(device, "RXD", "DATA"), Some(ResetFrom::NotReset));
     assert_eq!(reset_from(device, "RXD", "VALID"), None);
+    // SPIRIT 1.4's `<values>` (the form generic_example.xml of ipyxact uses) are carried as
+    // enumerated values.
+    let names: Vec<(String, u64)> = field(device, "RXD", "STATE")
+        .values
+        .iter()
+        .map(|v| (v.name.to_string(), *v.value))
+        .collect();
+    assert_eq!(names, [("IDLE".to_string(), 0), ("BUSY".to_string(), 2)]);
     assert_eq!(*device.blocks[0].registers[0].reset, 0x100);
     let overrides = [("uart_base".to_string(), "0x2000".to_string())];
     let imported = ipxact_import::from_str_with(xml, true, &overrides).expect("imports");
@@ -553,4 +566,29 @@ addrmap soc { soc_timer_block timer @ 0x0; };
     }
     let refused = rdl::import(&path, true).expect_err("--strict refuses");
     assert!(refused.to_string().contains("msb0"), "{refused}");
+}
+
+/// Kactus2 writes `<dim>0</dim>` on a register that is not an array; 1685-2014 has no array
+/// of no element (a dim is positive). Read as no array and said, not refused as "an array of
+/// 0 elements" (how the import refused Kactus2's sum_buffer before).
+#[test]
+fn a_kactus2_dim_of_zero_is_no_array_and_is_said() {
+    let xml = PARAMETRISED.replace(
+        "<ipxact:name>DIR</ipxact:name>",
+        "<ipxact:name>DIR</ipxact:name>\n          <ipxact:dim>0</ipxact:dim>",
+    );
+    let imported = ipxact_import::from_str(&xml, false).expect("imports");
+    let dir = &imported.device.blocks[0].registers[0];
+    assert_eq!((dir.name.as_str(), dir.array.is_none()), ("DIR", true));
+    let warnings: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("gpio.DIR") && w.contains("`<dim>0</dim>`")),
+        "{warnings:#?}"
+    );
+    assert!(
+        ipxact_import::from_str(&xml, true).is_err(),
+        "--strict refuses"
+    );
 }

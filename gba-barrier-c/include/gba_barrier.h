@@ -22,7 +22,7 @@
 // (a new or changed function, type, constant or meaning; `tests/header.rs` fails until it
 // is), and recorded in CHANGELOG.md. A caller that needs an ABI at least N checks
 // `GBA_ABI_VERSION >= N` at compile time. A changed meaning gets a new name.
-#define GBA_ABI_VERSION 3
+#define GBA_ABI_VERSION 4
 
 // Success.
 #define GBA_OK 0
@@ -83,13 +83,10 @@
 #define GBA_MEMBER_WORDS 12
 
 // The most members a mask can hold (`GBA_MEMBER_WORDS * 64`); a device supports
-// `gba_device_info.max_members` of them.
+// `gba_device_info.max_members` of them. (The register map's limits, `GBA_MAX_MEMBERS` and
+// `GBA_MAX_GROUPS`, are defined once, in the generated `gba_regs.h`, which a program may
+// include beside this header.)
 #define GBA_MEMBER_CAPACITY (GBA_MEMBER_WORDS * 64)
-
-// Members a GBA of this register map supports (the spec's CAPS.MAX_MEMBERS reset value), for
-// decisions that must come out alike on ranks with and without a device; an opened device
-// says its own in `gba_device_info.max_members`.
-#define GBA_MAX_MEMBERS 708
 
 // `gba_team_set_wait_policy`: spin first, then drive progress, then yield (every member
 // has a core of its own).

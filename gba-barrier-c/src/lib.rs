@@ -36,7 +36,7 @@ use barrier::{AnyBarrier, AnyDevice, WaitError, error_chain};
 /// (a new or changed function, type, constant or meaning; `tests/header.rs` fails until it
 /// is), and recorded in CHANGELOG.md. A caller that needs an ABI at least N checks
 /// `GBA_ABI_VERSION >= N` at compile time. A changed meaning gets a new name.
-pub const GBA_ABI_VERSION: c_int = 3;
+pub const GBA_ABI_VERSION: c_int = 4;
 
 /// Success.
 pub const GBA_OK: c_int = 0;
@@ -85,14 +85,10 @@ pub const GBA_MEMBER_WORDS: usize = 12;
 const _: () = assert!(GBA_MEMBER_WORDS == gba_hal::MEMBER_WORDS);
 
 /// The most members a mask can hold (`GBA_MEMBER_WORDS * 64`); a device supports
-/// `gba_device_info.max_members` of them.
+/// `gba_device_info.max_members` of them. (The register map's limits, `GBA_MAX_MEMBERS` and
+/// `GBA_MAX_GROUPS`, are defined once, in the generated `gba_regs.h`, which a program may
+/// include beside this header.)
 pub const GBA_MEMBER_CAPACITY: usize = GBA_MEMBER_WORDS * 64;
-
-/// Members a GBA of this register map supports (the spec's CAPS.MAX_MEMBERS reset value), for
-/// decisions that must come out alike on ranks with and without a device; an opened device
-/// says its own in `gba_device_info.max_members`.
-pub const GBA_MAX_MEMBERS: u32 = 708;
-const _: () = assert!(GBA_MAX_MEMBERS as usize == gba_pac::MAX_MEMBERS);
 
 /// `gba_team_set_wait_policy`: spin first, then drive progress, then yield (every member
 /// has a core of its own).

@@ -1,6 +1,7 @@
 //! The C ABI from C11 programs built with `-std=c11 -Wall -Wextra -Werror -pedantic`: every
 //! bad input, barriers across processes on the simulator (tests/c/abi_test.c), teams
-//! (team_test.c), and a handle entered by two threads at once (in_use_test.c).
+//! (team_test.c), a handle entered by two threads at once (in_use_test.c), and the library's
+//! header beside the generated register header in one translation unit.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,6 +58,8 @@ fn compile(name: &str, work: &Path) -> PathBuf {
             "-I",
         ])
         .arg(crate_dir.join("include"))
+        .arg("-I")
+        .arg(regs_include())
         .arg(crate_dir.join(format!("tests/c/{name}.c")))
         .arg(&library)
         .args(["-lpthread", "-ldl", "-lm", "-lrt", "-o"])
@@ -69,6 +72,48 @@ fn compile(name: &str, work: &Path) -> PathBuf {
         String::from_utf8_lossy(&compiled.stderr)
     );
     program
+}
+
+/// gba-pac's generated C headers (`gba_regs.h`).
+fn regs_include() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../gba-pac/include")
+}
+
+/// A program may include `gba_barrier.h` and `gba_regs.h` together, in either order: no macro,
+/// type or function is defined twice (the register map's limits are `gba_regs.h`'s alone).
+#[test]
+fn both_headers_in_one_translation_unit() {
+    let work = tempfile::tempdir().unwrap();
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
+    for (name, first, second) in [
+        ("barrier_first.c", "gba_barrier.h", "gba_regs.h"),
+        ("regs_first.c", "gba_regs.h", "gba_barrier.h"),
+    ] {
+        let source = work.path().join(name);
+        std::fs::write(
+            &source,
+            format!(
+                "#include \"{first}\"\n#include \"{second}\"\n\
+                 _Static_assert(GBA_MEMBER_CAPACITY >= GBA_MAX_MEMBERS, \"a mask holds every member\");\n\
+                 int main(void) {{ return GBA_OK; }}\n"
+            ),
+        )
+        .unwrap();
+        let out = Command::new("gcc")
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+            .args(["-fsyntax-only", "-I"])
+            .arg(&include)
+            .arg("-I")
+            .arg(regs_include())
+            .arg(&source)
+            .output()
+            .expect("gcc runs (tests/run.sh installs it)");
+        assert!(
+            out.status.success(),
+            "{name}: the two headers do not compile together:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 #[test]

@@ -297,7 +297,7 @@ pub struct AnyBarrier {
     _device: Arc<Inner>,
 }
 
-// The offloaded barrier's hot state is cache-padded on purpose (as in `fallback::Chosen`).
+// The offloaded barrier's hot state is cache-padded on purpose.
 #[allow(clippy::large_enum_variant)]
 enum Kind {
     Sim(Barrier<HalPort<'static, SimBackend>>),

@@ -77,8 +77,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
-// Private: their items are re-exported below. (The files' old module names are deprecated
-// paths now, see `old_paths.rs`.)
+// Private: their items are re-exported below.
 #[cfg(not(loom))]
 mod any_device;
 mod barrier;
@@ -90,8 +89,6 @@ mod wait_loop;
 
 // Public namespaces.
 #[cfg(not(loom))]
-pub mod fallback;
-#[cfg(not(loom))]
 pub mod hal;
 pub mod soft;
 #[cfg(not(loom))]
@@ -101,12 +98,6 @@ pub mod team;
 /// from outside the crate, and only through public items; it is no API.
 #[doc(hidden)]
 pub mod combine;
-
-#[cfg(not(loom))]
-mod old_paths;
-#[cfg(not(loom))]
-#[doc(hidden)]
-pub use old_paths::{backoff, device, error, offload, port};
 
 use std::time::Duration;
 

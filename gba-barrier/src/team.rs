@@ -12,22 +12,23 @@
 //! the team key (rank 0's). Ranks sharing a PORT_ID without a common host segment fall back
 //! with [`Reason::PortShared`]. Agreement: AND of
 //! the free masks, lowest common group, configure, allgather of the outcomes, and a retry
-//! without a group that some rank lost to GROUP_BUSY (at most 32 rounds).
+//! without a group that some rank lost to GROUP_BUSY (at most `MAX_GROUPS` rounds). The vote's
+//! bytes and the decisions taken from the gathered votes are pure functions (`team/vote.rs`).
 
 use std::fmt;
 use std::time::Duration;
 
-use gba_hal::{GroupConfig, LocalTeam, MemberSet};
+use gba_hal::{GroupConfig, MemberSet};
 
 use crate::any_device::{AnyBarrier, AnyDevice};
 use crate::wait_error::{Missing, WaitError, Who};
-use crate::wait_loop::WaitPolicy;
 
 mod cache;
 mod dir;
 mod local;
 mod missing;
 mod timing;
+mod vote;
 pub use cache::TEAM_CACHE_ENV;
 pub use dir::DirOob;
 pub use timing::TEAM_TIMING_ENV;
@@ -35,6 +36,7 @@ pub use timing::TEAM_TIMING_ENV;
 use cache::Candidates;
 use local::{cpu_summary, hostname, machine_key, team_key};
 use timing::Clock;
+use vote::{Failure, Next, Outcome, Vote};
 
 /// The runtime's out-of-band allgather: `recv` (of `send.len() * size` bytes) receives rank
 /// i's `send` at offset `i * send.len()`. Blocking; every rank calls it the same number of
@@ -139,28 +141,10 @@ pub struct Team {
     reused: bool,
 }
 
-/// Round 1's vote: status, port, free groups, max members (little-endian u32s), then the host
-/// key (u64: boot id and host segment, 0 when the device has none), this rank's team key
-/// candidate (u64; rank 0's is the team's), the machine key (u64: the boot id, hashed; ranks
-/// with the same one share this machine's cores, whatever port or UTS namespace they are in),
-/// the CPUs this rank may run on (u64: CPU c sets bit c mod 64), and the hostname
-/// (NUL-padded, for messages), then this rank's parked barriers (`cache::SLOTS` slots).
+/// Round 1's vote: [`Vote`]'s fields (`vote::FIELDS` bytes), then this rank's parked barriers
+/// (`cache::SLOTS` slots).
 const VOTE: usize = PARKED + cache::SLOTS * cache::SLOT;
-const PARKED: usize = 48 + HOSTNAME;
-const HOSTNAME: usize = 32;
-const STATUS_OK: u32 = 0;
-const STATUS_NO_DEVICE: u32 = 1;
-
-/// Round 2's outcome of one rank's configuration.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-enum Outcome {
-    Ready = 0,
-    Busy = 1,
-    Timeout = 2,
-    Refused = 3,
-    Denied = 4,
-}
+const PARKED: usize = vote::FIELDS;
 
 impl Team {
     /// Agrees with the other `size - 1` ranks (over `oob`) on a group and configures it; see
@@ -235,8 +219,7 @@ impl Team {
         clock: &mut Option<Clock>,
     ) -> Result<(Team, bool), OobError> {
         let n = size as usize;
-        let mut vote = [0u8; VOTE];
-        let (host_key, key) = (
+        let (host_key, team_key) = (
             device.and_then(AnyDevice::host_key).unwrap_or(0),
             team_key(),
         );
@@ -244,58 +227,41 @@ impl Team {
         // records, each claimant's liveness) costs more than the rest of the vote, and a team
         // that reuses one does not need them. Should the team not reuse one, every rank sees
         // from the votes that some rank deferred, and they gather their free groups then.
-        let (status, port, free, max_members) = match device {
-            Some(d) => {
-                let id = d.identity();
-                (
-                    STATUS_OK,
-                    id.port as u32,
-                    if parked.is_empty() {
-                        d.free_groups().0
-                    } else {
-                        0
-                    },
-                    id.max_members as u32,
-                )
-            }
-            None => (STATUS_NO_DEVICE, u32::MAX, 0, 0),
+        let mine = Vote {
+            device: device.is_some(),
+            port: device.map_or(u32::MAX, |d| d.identity().port as u32),
+            free: match device {
+                Some(d) if parked.is_empty() => d.free_groups().0,
+                _ => 0,
+            },
+            max_members: device.map_or(0, |d| d.identity().max_members as u32),
+            host_key,
+            team_key,
+            machine_key: 0,
+            cpus: 0,
+            hostname: String::new(),
         };
         Clock::lap(clock, "keys+free groups");
-        let cpus = cpu_summary();
+        let mine = Vote {
+            cpus: cpu_summary(),
+            ..mine
+        };
         Clock::lap(clock, "affinity");
-        for (i, v) in [status, port, free, max_members].into_iter().enumerate() {
-            vote[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
-        }
-        vote[16..24].copy_from_slice(&host_key.to_le_bytes());
-        vote[24..32].copy_from_slice(&key.to_le_bytes());
-        vote[32..40].copy_from_slice(&machine_key().to_le_bytes());
-        vote[40..48].copy_from_slice(&cpus.to_le_bytes());
-        let name = hostname();
-        let name = &name.as_bytes()[..name.len().min(HOSTNAME)];
-        vote[48..48 + name.len()].copy_from_slice(name);
-        parked.vote(&mut vote[PARKED..]);
+        let mine = Vote {
+            machine_key: machine_key(),
+            hostname: hostname(),
+            ..mine
+        };
+        let mut bytes = [0u8; VOTE];
+        mine.encode(&mut bytes);
+        parked.vote(&mut bytes[PARKED..]);
         Clock::lap(clock, "vote");
-        let mut votes = vec![0u8; VOTE * n];
-        oob.allgather(&vote, &mut votes)?;
+        let mut gathered = vec![0u8; VOTE * n];
+        oob.allgather(&bytes, &mut gathered)?;
         Clock::lap(clock, "round 1");
-        let field = |r: usize, i: usize| {
-            let at = r * VOTE + i * 4;
-            u32::from_le_bytes(votes[at..at + 4].try_into().expect("4 bytes"))
-        };
-        let wide = |r: usize, at: usize| {
-            u64::from_le_bytes(
-                votes[r * VOTE + at..r * VOTE + at + 8]
-                    .try_into()
-                    .expect("8"),
-            )
-        };
-        let host_name = |r: usize| {
-            let bytes = &votes[r * VOTE + 48..r * VOTE + 48 + HOSTNAME];
-            let end = bytes.iter().position(|&b| b == 0).unwrap_or(HOSTNAME);
-            String::from_utf8_lossy(&bytes[..end]).into_owned()
-        };
+        let votes: Vec<Vote> = gathered.chunks_exact(VOTE).map(Vote::decode).collect();
         let slots = cache::Slots {
-            votes: &votes,
+            votes: &gathered,
             stride: VOTE,
             at: PARKED,
         };
@@ -325,82 +291,11 @@ impl Team {
         };
 
         // 1. Every rank has a device; the members are their ports (ranks sharing one combine).
-        if let Some(r) = (0..n).find(|&r| field(r, 0) != STATUS_OK) {
-            return fallback(
-                Reason::NoDevice,
-                r,
-                format!("rank {r} has no usable GBA device"),
-            );
-        }
-        let mut ports = MemberSet::new();
-
-        for r in 0..n {
-            let p = field(r, 1) as usize;
-            if p >= MemberSet::CAPACITY || p >= field(r, 3) as usize {
-                return fallback(
-                    Reason::PortOutOfRange,
-                    r,
-                    format!("rank {r} has port {p}, beyond the switch's member range"),
-                );
-            }
-            if ports.contains(p) {
-                // Host combining: ranks sharing a port must be processes of one host, whose
-                // device arbitrates the port in a host segment.
-                let first = (0..r).find(|&q| field(q, 1) as usize == p).unwrap_or(0);
-                if wide(r, 16) == 0 || wide(r, 16) != wide(first, 16) {
-                    return fallback(
-                        Reason::PortShared,
-                        r,
-                        format!(
-                            "ranks {first} ({}) and {r} ({}) share port {p} but not one host \
-                             segment (is each rank's device its host's? a VFIO device has \
-                             none: it serves one process)",
-                            host_name(first),
-                            host_name(r)
-                        ),
-                    );
-                }
-            }
-            ports.insert(p);
-        }
-        let my_port = field(rank as usize, 1);
-        let local = (0..n).filter(|&q| field(q, 1) == my_port).count();
-        if let Some(r) = (0..n).find(|&r| {
-            (0..n).filter(|&q| field(q, 1) == field(r, 1)).count() > gba_hal::host::MAX_LOCAL
-        }) {
-            return fallback(
-                Reason::PortShared,
-                r,
-                format!(
-                    "more than {} ranks share port {} (rank {r}'s host)",
-                    gba_hal::host::MAX_LOCAL,
-                    field(r, 1)
-                ),
-            );
-        }
-        let local_team = LocalTeam {
-            key: wide(0, 24),
-            local: local as u32,
-            index: (0..rank as usize)
-                .filter(|&q| field(q, 1) == my_port)
-                .count() as u32,
-            rank,
+        let plan = match vote::decide(&votes, rank as usize, gba_hal::host::MAX_LOCAL) {
+            Ok(plan) => plan,
+            Err(f) => return fallback(f.reason, f.rank, f.text),
         };
-        let mut hosts: Vec<(u32, String)> = Vec::new();
-        for r in 0..n {
-            if !hosts.iter().any(|(p, _)| *p == field(r, 1)) {
-                hosts.push((field(r, 1), host_name(r)));
-            }
-        }
-        // The ranks on this machine, this one included, against the CPUs any of them may run
-        // on: ranks pinned one to a core do not oversubscribe, four unpinned ranks on two
-        // cores do.
-        let policy = || {
-            let mine = wide(rank as usize, 32);
-            let here: Vec<usize> = (0..n).filter(|&r| wide(r, 32) == mine).collect();
-            let cpus = here.iter().fold(0u64, |m, &r| m | wide(r, 40));
-            WaitPolicy::for_processes_on(here.len(), cpus.count_ones() as usize)
-        };
+        let ports = plan.ports;
 
         // 2. The same ranks' parked group, when every one of them kept it: nothing to claim,
         // configure or agree on again.
@@ -408,7 +303,7 @@ impl Team {
             let mut barrier = parked
                 .take_agreed(&tag)
                 .expect("this rank voted the agreed tag from its own candidates");
-            barrier.set_wait_policy(policy());
+            barrier.set_wait_policy(plan.policy);
             Clock::lap(clock, "reuse");
             let mut team = team(
                 Verdict::Offloaded {
@@ -418,7 +313,7 @@ impl Team {
                 Some(barrier),
                 tag.key,
             );
-            team.hosts = hosts;
+            team.hosts = plan.hosts;
             team.reused = true;
             return Ok((team, any_parked));
         }
@@ -432,20 +327,20 @@ impl Team {
                 m & u32::from_le_bytes(f.try_into().expect("4 bytes"))
             })
         } else {
-            (0..n).fold(u32::MAX, |m, r| m & field(r, 2))
+            votes.iter().fold(u32::MAX, |m, v| m & v.free)
         };
 
         // 3. Lowest common group, configure, agree on the outcomes; drop busy ids and retry.
-        for _ in 0..32 {
+        for _ in 0..gba_pac::MAX_GROUPS {
             if common == 0 {
                 break;
             }
             let group = common.trailing_zeros();
             let config = GroupConfig::new(group as usize, ports)
                 .timeout(params.configure_timeout)
-                .team(local_team);
+                .team(plan.local_team);
             let device = device.expect("every rank has a device (checked above)");
-            let (mine, barrier) = match device.barrier(config) {
+            let (outcome, barrier) = match device.barrier(config) {
                 Ok(b) => (Outcome::Ready, Some(b)),
                 Err(e) if e.is_retryable() => (Outcome::Busy, None),
                 Err(gba_hal::Error::Timeout { .. }) => (Outcome::Timeout, None),
@@ -454,51 +349,38 @@ impl Team {
             };
             Clock::lap(clock, "claim+configure+READY");
             let mut outcomes = vec![0u8; n];
-            oob.allgather(&[mine as u8], &mut outcomes)?;
+            oob.allgather(&[outcome as u8], &mut outcomes)?;
             Clock::lap(clock, "round 2");
-            let of = |r: usize| match outcomes[r] {
-                0 => Outcome::Ready,
-                1 => Outcome::Busy,
-                2 => Outcome::Timeout,
-                4 => Outcome::Denied,
-                _ => Outcome::Refused,
-            };
-            if (0..n).all(|r| of(r) == Outcome::Ready) {
-                let mut barrier = barrier;
-                if let Some(b) = barrier.as_mut() {
-                    b.set_wait_policy(policy());
+            let outcomes: Vec<Outcome> = outcomes.into_iter().map(Outcome::from_byte).collect();
+            let (reason, r, what) = match vote::after_round(&outcomes, group, common) {
+                Next::Offload => {
+                    let mut barrier = barrier;
+                    if let Some(b) = barrier.as_mut() {
+                        b.set_wait_policy(plan.policy);
+                    }
+                    let key = plan.local_team.key;
+                    let mut team = team(Verdict::Offloaded { group, ports }, barrier, key);
+                    team.hosts = plan.hosts;
+                    return Ok((team, any_parked));
                 }
-                let mut team = team(Verdict::Offloaded { group, ports }, barrier, wide(0, 24));
-                team.hosts = hosts;
-                return Ok((team, any_parked));
-            }
-            drop(barrier);
-            if (0..n).any(|r| of(r) == Outcome::Busy) {
-                common &= !(1 << group);
-                continue;
-            }
-            let r = (0..n)
-                .find(|&r| of(r) == Outcome::Denied)
-                .or_else(|| (0..n).find(|&r| of(r) == Outcome::Refused))
-                .or_else(|| (0..n).find(|&r| of(r) == Outcome::Timeout))
-                .unwrap_or(0);
-            let (reason, what) = if of(r) == Outcome::Denied {
-                (
-                    Reason::Denied,
-                    "was denied by its host's arbiter: its user holds its quota of groups on \
-                     its port (GBA_GROUP_QUOTA, or the kernel driver's groups_per_uid), or \
-                     another user holds the team's claim; that rank's error says which"
-                        .to_string(),
-                )
-            } else if of(r) == Outcome::Refused {
-                (Reason::Configure, "was refused".to_string())
-            } else {
-                // The runtime adds which of its parameters sets the limit.
-                let limit = params.configure_timeout.unwrap_or(Duration::MAX);
-                (
-                    Reason::Timeout,
-                    format!("did not become READY within the configure timeout ({limit:?})"),
-                )
+                Next::Retry { common: left } => {
+                    common = left;
+                    continue;
+                }
+                Next::Fallback { reason, rank, what } => (reason, rank, what),
+            };
+            let what = match what {
+                Failure::Denied => "was denied by its host's arbiter: its user holds its quota of \
+                                    groups on its port (GBA_GROUP_QUOTA, or the kernel driver's \
+                                    groups_per_uid), or another user holds the team's claim; \
+                                    that rank's error says which"
+                    .to_string(),
+                Failure::Refused => "was refused".to_string(),
+                Failure::Timeout => {
+                    // The runtime adds which of its parameters sets the limit.
+                    let limit = params.configure_timeout.unwrap_or(Duration::MAX);
+                    format!("did not become READY within the configure timeout ({limit:?})")
+                }
             };
             return fallback(
                 reason,

@@ -1,14 +1,11 @@
 //! The offloaded barrier on the simulator through gba-hal: episodes across the 2^32 wrap,
-//! timeouts that name the missing member, device errors, and the announced fallback.
+//! timeouts that name the missing member, and device errors.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-#[allow(deprecated)]
-use gba_barrier::fallback::Chosen;
 use gba_barrier::hal::offload;
-use gba_barrier::soft::{Algorithm, SoftBarrier};
-use gba_barrier::{Missing, Wait, WaitError};
+use gba_barrier::{Missing, WaitError};
 use gba_hal::{Device, GroupConfig, MemberSet};
 use gba_sim::SimBackend;
 
@@ -100,26 +97,4 @@ fn a_timeout_names_the_missing_member_and_a_device_error_is_reported() {
     let error = barriers[0].wait(Some(Duration::from_secs(10))).unwrap_err();
     assert!(matches!(&*error, WaitError::Device { .. }), "{error}");
     assert!(error.to_string().contains("MASK_MISMATCH"), "{error}");
-}
-
-// `Chosen` is deprecated for `Team::create` (tests/team.rs); it still works while it exists.
-#[allow(deprecated)]
-#[test]
-fn without_a_usable_device_the_software_barrier_takes_over() {
-    let (_dir, fabric) = fabric(1);
-    let solo = device(&fabric, 0);
-    let mut threads = SoftBarrier::threads(Algorithm::Dissemination, 1);
-    let software = threads.pop().unwrap();
-    // A group with a member the switch does not have: refused before any register is written.
-    let config = GroupConfig::new(0, [0, 800].into_iter().collect());
-    let mut chosen = Chosen::new(Ok(&solo), config, None, move || software);
-    assert!(!chosen.is_offloaded());
-    chosen.wait(None).unwrap();
-    let mut chosen = Chosen::new(Ok(&solo), GroupConfig::new(0, all(1)), None, || {
-        SoftBarrier::threads(Algorithm::CentralCounter, 1)
-            .pop()
-            .unwrap()
-    });
-    assert!(chosen.is_offloaded());
-    chosen.wait(Some(Duration::from_secs(10))).unwrap();
 }

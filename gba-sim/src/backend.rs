@@ -104,19 +104,17 @@ impl HostArbiter for SimArbiter {
 /// The host key of port `p` of `fabric` (gba-hal's: boot id, the `hosts` file's identity and
 /// the port; for a fabric in this process's memory, its address and this pid).
 fn host_key(fabric: &Fabric, p: usize) -> u64 {
-    gba_hal::host::host_key(&fabric.dir().join(crate::host_segment::HOSTS_FILE), p).unwrap_or_else(
-        || {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::hash::DefaultHasher::new();
-            (
-                fabric as *const Fabric as usize,
-                gba_hal::host::process::my_pid(),
-                p,
-            )
-                .hash(&mut h);
-            h.finish() | 1
-        },
-    )
+    gba_hal::host::host_key(&fabric.dir().join(crate::host::HOSTS_FILE), p).unwrap_or_else(|| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        (
+            fabric as *const Fabric as usize,
+            gba_hal::host::process::my_pid(),
+            p,
+        )
+            .hash(&mut h);
+        h.finish() | 1
+    })
 }
 
 impl SimBackend {

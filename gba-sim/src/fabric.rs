@@ -16,7 +16,7 @@ use gba_pac::tock_registers::interfaces::Writeable;
 use gba_pac::{Device, global, group};
 
 use crate::error::{Error, Result};
-use crate::host_segment::HOSTS_FILE;
+use crate::host::HOSTS_FILE;
 use crate::layout::{self as l, ARENA_SIZE, WINDOW_SIZE};
 use crate::vm::{GuestRam, Windows};
 use gba_hal::host::PORT_BYTES;

@@ -25,12 +25,9 @@ pub mod combine;
 mod engine;
 mod error;
 mod fabric;
-// The `impl Fabric` blocks of fault injection and of the host segment. Their files keep
-// their names; the crate-root names `faults` and `host` are the deprecated paths below.
-#[path = "faults.rs"]
-mod fault_injection;
-#[path = "host.rs"]
-mod host_segment;
+// The `impl Fabric` blocks of fault injection and of the host segment.
+mod faults;
+mod host;
 // Not an API: public for tools that read a switch file from outside and name its words
 // (cli/examples/episode_lines.rs) and for this crate's tests; the layout changes with
 // LAYOUT_VERSION.
@@ -49,40 +46,3 @@ pub use gba_hal::Reclaimed;
 pub use lock::StepGuard;
 pub use port::{DmaBlock, Port};
 pub use status::{GroupReport, Holding, PortReport, error_name, holdings};
-
-// Paths that 0.1.0 had and that go away: gba-hal's items under a second path, and modules
-// whose one public item moved to the crate root (CHANGELOG.md, "Deprecated"). `#[deprecated]`
-// on a `pub use` warns nobody, so each is a deprecated module.
-
-/// Deprecated: the claim record is gba-hal's.
-#[deprecated(since = "0.1.0", note = "use `gba_hal::claim`")]
-pub mod claim {
-    pub use gba_hal::claim::*;
-}
-
-/// Deprecated: these are gba-hal's (its process functions are internals of the host segment).
-#[deprecated(
-    since = "0.1.0",
-    note = "use `gba_hal::backends::monotonic_ns`; the process functions are not an API"
-)]
-pub mod os {
-    pub use gba_hal::backends::monotonic_ns;
-    pub use gba_hal::host::process::{alive, alive_as, my_pid, my_start_time, start_time};
-}
-
-/// Deprecated: the host segment is gba-hal's.
-#[deprecated(
-    since = "0.1.0",
-    note = "use `gba_hal::host` and `gba_hal::{ClaimReport, LocalSlot}`"
-)]
-pub mod host {
-    pub use crate::host_segment::HOSTS_FILE;
-    pub use gba_hal::host::{GROUP_BYTES, MAX_LOCAL, PORT_BYTES};
-    pub use gba_hal::{ClaimReport, LocalSlot};
-}
-
-/// Deprecated: `Reclaimed` is at the crate root.
-#[deprecated(since = "0.1.0", note = "use `gba_sim::Reclaimed`")]
-pub mod faults {
-    pub use crate::Reclaimed;
-}

@@ -110,9 +110,7 @@ pub struct Holding {
 }
 
 /// Groups `claims` (of any ports) by uid, then by pid; uids and pids ascending.
-pub fn holdings<'a>(
-    claims: impl IntoIterator<Item = &'a crate::host::ClaimReport>,
-) -> Vec<Holding> {
+pub fn holdings<'a>(claims: impl IntoIterator<Item = &'a gba_hal::ClaimReport>) -> Vec<Holding> {
     use std::collections::{BTreeMap, BTreeSet};
     let mut by_uid: BTreeMap<Option<u32>, BTreeMap<u64, BTreeSet<usize>>> = BTreeMap::new();
     for c in claims {

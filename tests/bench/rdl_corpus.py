@@ -46,7 +46,11 @@ from systemrdl import node as rdlnode
 from systemrdl.messages import MessagePrinter, Severity
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["peakrdl-python==4.0.0", "peakrdl-cheader==1.1.0", "peakrdl-ipxact==3.5.0"]
+PACKAGES = ["peakrdl-python==4.0.0", "peakrdl-cheader==1.1.0", "peakrdl-ipxact==3.5.0",
+            # Found by their names on PyPI (issue 38, item 4), each shipping register maps:
+            # DESY's register tool (SystemRDL examples and tests), PeakRDL-html (an example)
+            # and ipyxact (IP-XACT examples and golden files).
+            "desyrdl==1.4.2", "peakrdl-html==2.12.2", "ipyxact==0.3.2"]
 # Side effects the spec format carries (codegen/src/interchange.rs).
 CARRIED = {"rclr", "woclr", "woset"}
 
@@ -54,20 +58,72 @@ CARRIED = {"rclr", "woclr", "woset"}
 def corpus() -> list[Path]:
     cache = Path(os.environ.get("GBA_RDL_CACHE", Path.home() / ".cache/gba/rdl-corpus"))
     cache.mkdir(parents=True, exist_ok=True)
-    if not list(cache.glob("*.tar.gz")):
+    have = {a.name.split("-")[0].replace("_", "-").lower() for a in cache.glob("*.tar.gz")}
+    missing = [p for p in PACKAGES if p.split("==")[0].lower() not in have]
+    if missing:
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-                        "--no-binary", ":all:", *PACKAGES, "-d", str(cache)], check=True)
+                        "--no-binary", ":all:", *missing, "-d", str(cache)], check=True)
     files = []
     for archive in sorted(cache.glob("*.tar.gz")):
         with tarfile.open(archive) as tar:
             members = [m for m in tar.getmembers()
-                       if m.isfile() and m.name.endswith(".rdl")
+                       if m.isfile() and (m.name.endswith(".rdl") or m.name.endswith(".xml"))
                        and not m.name.startswith("/") and ".." not in Path(m.name).parts]
             missing = [m for m in members if not (cache / m.name).exists()]
             if missing:
                 tar.extractall(cache, members=missing)
             files += [cache / m.name for m in members]
-    return sorted(files)
+    # IP-XACT among the XML files (by its namespace: SPIRIT 1.x, 1685-2009 or 1685-2014).
+    return sorted(f for f in files if f.suffix == ".rdl" or is_ipxact(f))
+
+
+def is_ipxact(path: Path) -> bool:
+    head = path.read_text(errors="replace")[:4000]
+    return any(ns in head for ns in ("accellera.org/XMLSchema/SPIRIT",
+                                     "accellera.org/XMLSchema/IPXACT",
+                                     "spiritconsortium.org/XMLSchema/SPIRIT"))
+
+
+def judge_one(gba, path: Path) -> dict:
+    """One corpus file by the fuzzer's oracle (tests/bench/rdl_fuzz.py): per path `pass`,
+    `named` (every difference warned at the file and line), `refused` (with its reason) or
+    `silent` (a difference no warning names, with its classes)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import rdl_fuzz
+    row = {"file": "/".join(path.parts[-3:])}
+    with tempfile.TemporaryDirectory() as tmp:
+        case = rdl_fuzz.Case(gba, "")
+        try:
+            if path.suffix == ".xml":
+                case.go_xml(path, Path(tmp))
+            else:
+                case.go_file(path, Path(tmp))
+        except Exception as e:  # the reference front end refuses it alone, or it is too big
+            row["original"] = f"not judged: {str(e)[:100]}"
+            return row
+    for kind, (outcome, detail) in case.outcomes.items():
+        classes = sorted({c for c, _ in case.silent if c.startswith(kind)})
+        row[kind] = outcome + (f" ({', '.join(classes)})" if classes else
+                               f" ({detail})" if outcome == "refused" else "")
+    return row
+
+
+def judge(gba) -> list:
+    """Every corpus file, each in a process of its own with a time limit (peakrdl-html's
+    large-test.rdl unrolls to a million registers: the reference front end alone takes
+    minutes and gigabytes)."""
+    rows = []
+    for path in corpus():
+        name = "/".join(path.parts[-3:])
+        try:
+            p = subprocess.run([sys.executable, __file__, "--gba", gba, "--judge-one", str(path)],
+                               capture_output=True, text=True, timeout=120)
+            rows.append(json.loads(p.stdout.strip().splitlines()[-1]))
+        except subprocess.TimeoutExpired:
+            rows.append({"file": name, "original": "not judged: over 120 s"})
+        except (json.JSONDecodeError, IndexError):
+            rows.append({"file": name, "original": f"not judged: {p.stderr.strip()[-100:]}"})
+    return rows
 
 
 class Collect(MessagePrinter):
@@ -212,7 +268,7 @@ def round_trip(gba, spec_source: Path, kind: str, work: Path, original: dict) ->
 
 def rdl_corpus(gba, verbose) -> dict:
     results = []
-    for path in corpus():
+    for path in (p for p in corpus() if p.suffix == ".rdl"):
         name = "/".join(path.parts[-3:])
         entry = {"file": name}
         with tempfile.TemporaryDirectory() as tmp:
@@ -335,12 +391,29 @@ def main():
     parser.add_argument("--jobs", type=int, default=1, help="SVD files run at once")
     parser.add_argument("--smallest-first", action="store_true",
                         help="with --svd all: the smallest files first, not spread")
+    parser.add_argument("--judge", action="store_true",
+                        help="every corpus file (SystemRDL and IP-XACT) by the fuzzer's oracle: "
+                             "a table of pass / named / refused / silent")
+    parser.add_argument("--judge-one", help=argparse.SUPPRESS)
     parser.add_argument("--json")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("files", nargs="*", help="only these SVD files (name or vendor/name)")
     args = parser.parse_args()
     if args.svd != "all" and not args.svd.isdigit():
         parser.error(f"--svd takes a number of files or `all`, not `{args.svd}`")
+    if args.judge_one:
+        print(json.dumps(judge_one(args.gba, Path(args.judge_one))))
+        return
+    if args.judge:
+        rows = judge(args.gba)
+        print("| file | SystemRDL path | IP-XACT path |\n|---|---|---|")
+        for r in rows:
+            print(f"| {r['file']} | {r.get('rdl', r.get('original', '-'))} | "
+                  f"{r.get('ipxact', '-')} |")
+        for kind in ("rdl", "ipxact"):
+            counts = collections.Counter(r[kind].split(" ")[0] for r in rows if kind in r)
+            print(f"{kind}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        return
     report = {} if args.svd_only else {"rdl corpus": rdl_corpus(args.gba, args.verbose)}
     if args.svd != "0" or args.files:
         files = svd_files(args.svd, args.files, args.smallest_first)

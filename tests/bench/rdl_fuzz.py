@@ -61,6 +61,16 @@ KNOWN = {
     "ipxact: msb0": "issue 38 item 1 (msb0 carried or refused; rdlfid)",
     "ipxact: external": "issue 38 item 1 (external carried or refused; rdlfid)",
     "ipxact: hw": "issue 38 item 1 (hardware-side properties carried or warned; rdlfid)",
+    "ipxact: field added": "issue 38 item 2 (IP-XACT read as the standard says: `gba import-ipxact` "
+                           "ignores <isPresent>0</isPresent>, so an absent field comes back)",
+    "rdl: enum (warned without file and line)":
+        "issue 38 item 1 (every difference warned at the input's file and line)",
+    "ipxact: enum (warned without file and line)":
+        "issue 38 item 1 (every difference warned at the input's file and line)",
+    "rdl: field missing (warned without file and line)":
+        "issue 38 item 1 (every difference warned at the input's file and line)",
+    "ipxact: field missing (warned without file and line)":
+        "issue 38 item 1 (every difference warned at the input's file and line)",
 }
 
 HW_PROPS = ["precedence", "hwmask", "hwenable", "we", "wel", "swacc", "swmod", "sticky",
@@ -81,11 +91,13 @@ def fields(draw, width, locks):
     out, names, dynamic = [], [], []
     pos = 0
     msb0 = draw(st.integers(0, 7)) == 0
+    # Fields placed by the compiler (`F[4]`, no position; systemrdl-compiler's field_packing)
+    auto = not msb0 and draw(st.integers(0, 5)) == 0
     n = draw(st.integers(1, 4))
     for i in range(n):
         if pos >= width:
             break
-        pos += draw(st.sampled_from([0, 0, 0, 1, 3]))  # a gap
+        pos += 0 if auto else draw(st.sampled_from([0, 0, 0, 1, 3]))  # a gap
         if pos >= width:
             break
         w = draw(st.integers(1, min(width - pos, 16 if width > 8 else width - pos)))
@@ -117,7 +129,8 @@ def fields(draw, width, locks):
             hw_writes = ["intr; sticky;", "intr; stickybit;", "we;", "wel;"]
             props.append(draw(st.sampled_from([
                 "precedence = hw;", "swacc;", "swmod;", "paritycheck;", "hwset;", "hwclr;",
-                "intr;", "counter;", "resetsignal = fuzz_rst;", "fuzz_udp = true;"]
+                "intr;", "posedge intr;", "nonsticky intr;", "counter;",
+                "counter; incrvalue = 2;", "resetsignal = fuzz_rst;", "fuzz_udp = true;"]
                 + (hw_writes if hw in ("rw", "w") else []))))
         if w <= 3 and draw(st.integers(0, 5)) == 0:
             props.append(f"encode = fuzz_enum{w};")
@@ -126,8 +139,16 @@ def fields(draw, width, locks):
             reset = " = 0x0"
         elif draw(st.integers(0, 2)) > 0:
             reset = f" = {draw(st.integers(0, (1 << w) - 1)):#x}"
+            if draw(st.integers(0, 5)) == 0:
+                # The reset by dynamic assignment where the register is instantiated.
+                dynamic.append(f"{name}->reset = {reset[3:]};")
+                reset = ""
+        if i > 0 and draw(st.integers(0, 12)) == 0:
+            props.append("ispresent = false;")
         # msb0: the range written low index first (`TOP[0:3]`).
         bits = f"[{lo}:{hi}]" if msb0 and hi > lo else f"[{hi}:{lo}]"
+        if auto:
+            bits = f"[{w}]"
         out.append(f"field {{ {' '.join(props)} }} {name}{bits}{reset};")
         names.append((name, w))
     return out, names, dynamic
@@ -158,10 +179,19 @@ def block(draw, prefix, depth, regfile=False):
     n = draw(st.integers(1, 4))
     for i in range(n):
         kind = draw(st.sampled_from(["reg"] * 6 + (["regfile"] + ([] if regfile else ["addrmap"]) if depth < 2 else [])
-                                    + ["alias"]))
+                                    + ["alias", "param"] + ([] if regfile else ["mem"])))
         offset += draw(st.sampled_from([0, 0, 4, 16]))
         name = f"{prefix}{i}"
-        if kind in ("reg", "alias"):
+        if kind == "param":
+            # A parameterised type (systemrdl-compiler's parameters.rdl).
+            offset = (offset + 3) // 4 * 4
+            lines.append(f"fuzz_param_reg #(.W({draw(st.integers(1, 32))})) {name} @ {offset:#x};")
+            offset += 4
+        elif kind == "mem":
+            offset = (offset + 15) // 16 * 16
+            lines.append(f"external mem {{ mementries = 4; memwidth = 32; }} {name} @ {offset:#x};")
+            offset += 16
+        elif kind in ("reg", "alias"):
             text, width, offset, names = draw(register(name, locks, offset))
             lines += text
             locks += [f"{name}.{n}" for n, w in names if w == 1]
@@ -203,6 +233,7 @@ def rdl_source(draw):
         "enum fuzz_enum1 { ZERO = 0; ONE = 1; };",
         "enum fuzz_enum2 { A = 0; B = 1; C = 3; };",
         "enum fuzz_enum3 { X = 0; Y = 5; Z = 7; };",
+        "reg fuzz_param_reg #(longint unsigned W = 4) { field { sw = rw; hw = r; } P[W] = 0; };",
         "addrmap fuzz {",
         "    signal { activelow; async; } fuzz_rst;",
     ]
@@ -267,8 +298,31 @@ def describe(value):
     return value
 
 
+class TooLarge(Exception):
+    pass
+
+
+def registers(node, scale=1):
+    """How many register elements `node` unrolls into (without unrolling them)."""
+    total = 0
+    for child in node.children(unroll=False):
+        count = 1
+        for d in getattr(child, "array_dimensions", None) or []:
+            count *= d
+        if isinstance(child, rdlnode.RegNode):
+            total += count
+        elif isinstance(child, (rdlnode.AddrmapNode, rdlnode.RegfileNode, rdlnode.MemNode)):
+            total += count * registers(child)
+        if total > 50_000:
+            break
+    return total
+
+
 def regmap(root):
     """address -> list of (register attributes, fields, lines)."""
+    n = registers(root.top)
+    if n > 50_000:
+        raise TooLarge(f"{n}+ register elements unrolled: too many to compare one by one")
     out = collections.defaultdict(list)
     for reg in root.descendants(unroll=True):
         if not isinstance(reg, rdlnode.RegNode):
@@ -288,7 +342,10 @@ def regmap(root):
             encode = prop(f, "encode")
             lock = next((f"{p}" for p in ("swwe", "swwel") if prop(f, p) not in (None, False)), None)
             sw = prop(f, "sw").name
-            fields[f.low] = {
+            # Keyed by low bit; fields that overlap (a read-only and a write-only one on the
+            # same bits) by their order at it, which `differences` pairs by access.
+            key = (f.low, sum(1 for k in fields if k[0] == f.low))
+            fields[key] = {
                 "bits": (f.low, f.high),
                 "msb0": f.msb < f.lsb,
                 "sw": {"w1": "w", "rw1": "rw", "wr": "rw"}.get(sw, sw),
@@ -308,14 +365,21 @@ def regmap(root):
                             if not isinstance(n, rdlnode.AddrmapNode)),
             "alias": reg.is_alias,
         }
-        out[reg.absolute_address].append((attrs, fields, lines_of(reg)))
+        # A warning may name the register, or an enclosing instance (a memory left out).
+        lines = lines_of(reg)
+        for a in ancestors(reg):
+            ref = a.inst.inst_src_ref
+            if ref is not None and getattr(ref, "line", None):
+                lines.add(ref.line)
+        out[reg.absolute_address].append((attrs, fields, lines))
     return out
 
 
 def ancestors(node):
     p = node.parent
     while p is not None and not isinstance(p, rdlnode.RootNode):
-        if isinstance(p, (rdlnode.RegfileNode, rdlnode.AddrmapNode)) and p.parent is not None \
+        if isinstance(p, (rdlnode.RegfileNode, rdlnode.AddrmapNode, rdlnode.MemNode)) \
+                and p.parent is not None \
                 and not isinstance(p.parent, rdlnode.RootNode):
             yield p
         p = p.parent
@@ -333,14 +397,28 @@ def differences(original, back):
                         f"{len(a)} register(s) at {address:#x}, {len(b)} after", lines))
             continue
         # Registers at one address (an alias and its primary): compared in a stable order.
-        key = lambda x: (x[0]["alias"], sorted(x[1]))
+        key = lambda x: (x[0]["alias"], sorted((low, f["sw"]) for low, f in x[1].items()))
+        # Overlapping fields at one low bit: paired by access, not by the order written.
+        def by_access(fields):
+            out, at = {}, collections.defaultdict(list)
+            for (low, _), f in fields.items():
+                at[low].append(f)
+            for low, fs in at.items():
+                for i, f in enumerate(sorted(fs, key=lambda f: f["sw"])):
+                    out[(low, i)] = f
+            return out
         for (ra, fa, lines), (rb, fb, _) in zip(sorted(a, key=key), sorted(b, key=key)):
+            fa, fb = by_access(fa), by_access(fb)
             for k in ("regwidth", "accesswidth", "external"):
                 if ra[k] != rb[k]:
                     out.append((k if k != "regwidth" else "width", address,
                                 f"{k} {ra[k]} -> {rb[k]}", lines))
             if sorted(fa) != sorted(fb) or any(fa[l]["bits"] != fb[l]["bits"] for l in fa if l in fb):
-                out.append(("bits", address, f"fields {sorted(v['bits'] for v in fa.values())} -> "
+                extra, missing = set(fb) - set(fa), set(fa) - set(fb)
+                moved = any(fa[l]["bits"] != fb[l]["bits"] for l in fa if l in fb)
+                cls = ("field added" if extra and not missing and not moved else
+                       "field missing" if missing and not extra and not moved else "bits")
+                out.append((cls, address, f"fields {sorted(v['bits'] for v in fa.values())} -> "
                             f"{sorted(v['bits'] for v in fb.values())}", lines))
                 continue
             for low in sorted(fa):
@@ -363,8 +441,9 @@ WORDS = {
                     "wot", "wzs", "wzc", "wzt", "wclr", "wset", "modifiedwritevalue",
                     "readaction"],
     "singlepulse": ["singlepulse", "pulse"], "lock": ["swwe", "swwel", "lock"],
-    "enum": ["enum", "encode", "enumeratedvalues"], "sw": ["sw", "access"], "width": ["width"],
-    "bits": ["bit", "field"], "alias": ["alias"], "register count": ["register", "left out"],
+    "enum": ["enum", "encode", "enumeratedvalues", "enumerated value"], "sw": ["sw", "access"], "width": ["width"],
+    "bits": ["bit", "field"], "field added": ["field", "ispresent", "present"],
+    "field missing": ["field", "left out"], "alias": ["alias"], "register count": ["register", "left out"],
 }
 
 
@@ -405,6 +484,10 @@ class Case:
     def go(self, work: Path):
         rdl = work / "case.rdl"
         rdl.write_text(self.source)
+        self.go_file(rdl, work)
+
+    def go_file(self, rdl: Path, work: Path):
+        """Both paths from a SystemRDL file (`rdl`, kept where it is: its includes)."""
         root = elaborate(rdl)
         original = regmap(root)
         # The two paths at once: most of each is waiting on `gba` and Python processes.
@@ -415,6 +498,11 @@ class Case:
             self.ipxact(root, work)
         finally:
             rdl_path.join()
+
+    def go_xml(self, xml: Path, work: Path):
+        """The IP-XACT path from an IP-XACT file, peakrdl-ipxact's reading of it the oracle."""
+        original = regmap(elaborate(xml, ipxact=True))
+        self.path("ipxact", "import-ipxact", xml, work / "ipxact", original)
 
     def ipxact(self, root, work: Path):
         xml = work / "case.xml"
@@ -457,7 +545,13 @@ class Case:
             return
         diffs = differences(original, back)
         unnamed = [d for d in diffs if not named(d, warnings)]
-        for cls, address, detail, _ in unnamed:
+        # Warnings that name no file and line: a difference one of them names is still a
+        # failure (nothing points at the source), in a class of its own.
+        unlocated = [(0, l) for l in text.splitlines()
+                     if l.startswith("warning:") and not re.search(r":\d+:", l)]
+        for cls, address, detail, lines in unnamed:
+            if named((cls, address, detail, set()), unlocated):
+                cls += " (warned without file and line)"
             self.silent.append((f"{kind}: {cls}", f"{address:#x}: {detail}"))
         self.outcomes[kind] = ("silent" if unnamed else "named" if diffs else "pass",
                                unnamed[0][2] if unnamed else "")

@@ -10,11 +10,14 @@ Stages, each run only when the one before passed:
   cargo   `cargo check --offline` of the generated crate (one target dir for all crates)
   gcc     the generated C header compiled with -std=c11 -Wall -Wextra -Werror
   xml     the generated SVD parsed back as XML
+  thumb   for an SVD whose <cpu><name> is a Cortex-M core, the crate built for that core
+          (`cargo +nightly build -Zbuild-std=core --target thumbv…`, features rt and
+          critical-section: the vector table too); files naming no such core skip it
 
 Usage:
   tests/bench/svd_corpus.py [--sample N] [--max-size KIB] [--gba PATH] [--strict]
                             [--spread] [--stop-after STAGE] [--target-dir DIR]
-                            [--work DIR] [--json FILE] [FILE.svd ...]
+                            [--work DIR] [--json FILE] [--cores] [FILE.svd ...]
 With no files, the corpus is fetched with `pip download --no-deps cmsis-svd==0.4` into
 $GBA_SVD_CACHE (default ~/.cache/gba/cmsis-svd-0.4, outside the repository) and every file
 in it is taken (or N of them, spread over the sizes, with --sample; --max-size skips larger
@@ -36,7 +39,38 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-STAGES = ["import", "check", "gen", "cargo", "gcc", "xml"]
+STAGES = ["import", "check", "gen", "cargo", "gcc", "xml", "thumb"]
+# The Rust target of each Cortex-M core, by the SVD's <cpu><name> (upper case), as
+# codegen/src/interrupts.rs maps them.
+THUMB = {
+    "CM0": "thumbv6m-none-eabi", "CM0PLUS": "thumbv6m-none-eabi", "CM0+": "thumbv6m-none-eabi",
+    "CM1": "thumbv6m-none-eabi", "SC000": "thumbv6m-none-eabi",
+    "CM3": "thumbv7m-none-eabi", "SC300": "thumbv7m-none-eabi",
+    "CM4": "thumbv7em-none-eabihf", "CM7": "thumbv7em-none-eabihf",
+    "CM23": "thumbv8m.base-none-eabi",
+    "CM33": "thumbv8m.main-none-eabihf", "CM35P": "thumbv8m.main-none-eabihf",
+    "CM55": "thumbv8m.main-none-eabihf", "CM85": "thumbv8m.main-none-eabihf",
+}
+
+
+def core_of(svd: Path):
+    """The <cpu><name> of the file (upper case), or None."""
+    m = re.search(r"<cpu>\s*<name>\s*([^<\s]+)\s*</name>",
+                  svd.read_text(errors="replace"))
+    return m.group(1).upper() if m else None
+
+
+def with_cores(files: list[Path], pool: list[Path]) -> list[Path]:
+    """`files`, plus the smallest file of `pool` for each core kind (target) that `files`
+    does not cover yet: a sample that builds for every Cortex-M target the corpus has."""
+    covered = {THUMB.get(core_of(f) or "") for f in files}
+    out = list(files)
+    for f in sorted(pool, key=lambda f: (f.stat().st_size, str(f))):
+        target = THUMB.get(core_of(f) or "")
+        if target and target not in covered:
+            covered.add(target)
+            out.append(f)
+    return out
 PACKAGE = "cmsis-svd==0.4"
 
 
@@ -181,6 +215,18 @@ def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str,
     except (IndexError, ET.ParseError) as e:
         ok, text = False, f"error: {e}"
     stage("xml", ok, text, time.time() - t)
+    thumb = THUMB.get(core_of(svd) or "")
+    if thumb and out["stages"]["cargo"]["ok"]:
+        # The crate for its own core, with the vector table: nightly's build-std, since
+        # `rustup target add` cannot reach its server here (rust-src is installed).
+        t = time.time()
+        rc, text = run(["cargo", "+nightly", "build", "-q", "--offline", "-Zbuild-std=core",
+                        "--target", thumb, "--features", "rt,critical-section",
+                        "--target-dir", str(target)],
+                       cwd=crate, env=dict(os.environ, CARGO_TERM_COLOR="never",
+                                           CARGO_INCREMENTAL="0"))
+        stage("thumb", rc == 0, text, time.time() - t)
+        out["thumb"] = thumb
     return out
 
 
@@ -193,8 +239,10 @@ def report(results: list[dict], seconds: float) -> str:
         reached = sum(1 for r in results if s in r["stages"])
         passed = sum(1 for r in results if r["stages"].get(s, {}).get("ok"))
         lines.append(f"{s:8} {reached:7}  {passed:6}  {100 * passed / max(n, 1):5.1f} %")
+    # The thumb stage counts only for the files that name a Cortex-M core.
     whole = sum(1 for r in results
-                if all(r["stages"].get(s, {}).get("ok") for s in ran))
+                if all(r["stages"].get(s, {}).get("ok") for s in ran
+                       if s != "thumb" or "thumb" in r))
     # A run cut short by --stop-after counts what it ran, and says so.
     label = "all stages" if ran == STAGES else f"every stage run (to {ran[-1] if ran else '-'})"
     lines.append(f"{label}: {whole} of {n} ({100 * whole / max(n, 1):.1f} %)")
@@ -247,15 +295,23 @@ def main() -> int:
     ap.add_argument("--require-builds", action="store_true",
                     help="exit 1 unless every file the import accepts passes every stage "
                          "(the goal; tests/run.sh runs the sample so)")
+    ap.add_argument("--cores", action="store_true",
+                    help="add to the files the smallest of each Cortex-M core kind they lack "
+                         "(of any size), so that the thumb stage builds for every target")
     ap.add_argument("--target-dir", type=Path,
                     help="cargo's target directory for the crates (default: in the work dir)")
     args = ap.parse_args()
 
     files = args.files or sorted(corpus_dir().rglob("*.svd"))
+    # --cores draws from every file, whatever --max-size: the small files name only
+    # Armv6-M cores (the smallest CM3 and CM4 files are 895 and 666 KiB).
+    pool = files
     if args.max_size:
         files = [f for f in files if f.stat().st_size <= args.max_size * 1024]
     if args.sample:
         files = sample(files, args.sample)
+    if args.cores:
+        files = with_cores(files, pool)
     if args.spread:
         files = spread(files)
     gba = args.gba
@@ -278,8 +334,9 @@ def main() -> int:
         status = "ok" if not failed else (
             "FAIL " + ", ".join(f"{s}: {r['stages'][s]['class']}" for s in failed))
         took = sum(st["seconds"] for st in r["stages"].values())
+        core = f", {r['thumb']}" if "thumb" in r else ""
         print(f"[{i + 1}/{len(files)}] {svd.parent.name}/{svd.name} "
-              f"({r['size'] // 1024} KiB, {took:.0f} s): {status}", flush=True)
+              f"({r['size'] // 1024} KiB{core}, {took:.0f} s): {status}", flush=True)
         results.append(r)
         if args.json:
             args.json.write_text(json.dumps(results, indent=1))

@@ -124,27 +124,6 @@ fn gcc(source: &Path, binary: &Path) -> std::process::Output {
         })
 }
 
-#[test]
-fn gba_header_snapshot() {
-    insta::assert_snapshot!("gba_regs.h", generated(&Target::gba()));
-}
-
-#[test]
-fn uart_header_snapshot() {
-    insta::assert_snapshot!("uart_regs.h", generated(&common::uart_target()));
-}
-
-fn generated(target: &Target) -> String {
-    let device = common::load_target(target);
-    let path = header_path(target, &device);
-    let files = target.render(&root()).expect("the spec renders");
-    files
-        .into_iter()
-        .find(|f| root().join(&f.path) == path)
-        .unwrap_or_else(|| panic!("no generated file {}", path.display()))
-        .contents
-}
-
 fn compile_and_run(target: &Target) {
     let device = common::load_target(target);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))

@@ -12,6 +12,11 @@
 //! 3. [`headings_twice`]: ARCHITECTURE.md describes each directory once, under one
 //!    ``### `dir/` `` heading, and every workspace crate has one.
 //! 4. [`spec_numbers`]: a number that `gba.yaml` defines is written with the constant's name.
+//! 5. ARCHITECTURE.md stays a map: at most [`ARCHITECTURE_LIMIT`] characters.
+//! 6. [`missing_md_names`]: a `*.md` named in prose or linked (outside backticks) exists.
+//! 7. [`unknown_identifiers`]: an identifier named in backticks (`Team::create`, `GBA_DEVICE`,
+//!    `gba_verdict`) is a word of the code, so that a renamed or deleted item cannot live on in
+//!    the documentation.
 
 mod common;
 
@@ -52,6 +57,7 @@ fn repository() -> (std::path::PathBuf, Vec<String>, Vec<String>) {
         .filter(|f| f.ends_with(".md"))
         .filter(|f| {
             f.as_str() == "ARCHITECTURE.md"
+                || f.as_str() == "CONTRIBUTING.md"
                 || f.starts_with("docs/")
                 || (f.ends_with("README.md") && f.as_str() != "tests/bench/README.md")
         })
@@ -324,27 +330,44 @@ const SPEC_NUMBERS_ALLOWED: &[(&str, &str)] = &[
 /// what a reader types or a test compiles, not prose that restates the spec.
 fn prose(text: &str) -> Vec<String> {
     let mut fenced = false;
+    // A code span may run over a line break (Markdown's), not over a blank line.
+    let mut in_span = false;
     text.lines()
         .map(|line| {
             if line.trim_start().starts_with("```") {
                 fenced = !fenced;
+                in_span = false;
                 return String::new();
             }
             if fenced {
                 return String::new();
             }
-            line.split('`')
-                .enumerate()
-                .map(|(i, piece)| {
-                    if i % 2 == 0 {
-                        piece.to_string()
+            if line.trim().is_empty() {
+                in_span = false;
+            }
+            line.chars()
+                .map(|c| {
+                    if c == '`' {
+                        in_span = !in_span;
+                        ' '
+                    } else if in_span {
+                        ' '
                     } else {
-                        " ".repeat(piece.len())
+                        c
                     }
                 })
                 .collect()
         })
         .collect()
+}
+
+#[test]
+fn prose_blanks_code_spans_even_over_a_line_break() {
+    let text = "a `b` c `d\ne` f\n\n`g\n\nh\n```\ni\n```\nj";
+    assert_eq!(
+        prose(text),
+        ["a     c   ", "   f", "", "  ", "", "h", "", "", "", "j"]
+    );
 }
 
 /// Mentions of a spec constant's value in `text` without its name. `constants` are (name,
@@ -455,6 +478,268 @@ fn numbers_gba_yaml_defines_are_written_with_their_name() {
     assert!(
         problems.is_empty(),
         "a number gba.yaml defines, written without its name, drifts when the spec changes:\n{}",
+        problems.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rule 5: ARCHITECTURE.md stays a map.
+
+/// The most characters ARCHITECTURE.md may have: read in a quarter of an hour. Topic content
+/// goes to its document under `docs/design/`, measurements to `tests/bench/README.md`.
+const ARCHITECTURE_LIMIT: usize = 25_000;
+
+#[test]
+fn architecture_md_stays_a_map() {
+    let text = read(&common::root(), "ARCHITECTURE.md");
+    let length = text.chars().count();
+    assert!(
+        length <= ARCHITECTURE_LIMIT,
+        "ARCHITECTURE.md has {length} characters, more than {ARCHITECTURE_LIMIT}: move topic \
+         content to its document in docs/design/ and leave a pointer"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rule 6: Markdown files named outside backticks exist.
+
+/// `path` with `.` and `..` components resolved (`None` when it climbs out of the root).
+fn normalise(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Names of `*.md` files in `doc`'s prose (code blanked out; rule 1 checks backticked ones)
+/// that name no file of `all`. A link target (`../driver.md`, `design/trust.md#anchor`) is
+/// resolved from the document's directory; a bare name (`teams.md`, `tests/bench/README.md`)
+/// matches a file by its path or a tail of it. Web addresses are not the repository's.
+fn missing_md_names(text: &str, all: &[String], doc: &str) -> Vec<String> {
+    let dir = doc.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut missing = Vec::new();
+    for line in prose(text) {
+        let is_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-');
+        for token in line.split(|c: char| !is_name(c)) {
+            let token = token.trim_end_matches('.');
+            if !token.ends_with(".md")
+                || token.starts_with('/')
+                || line.contains(&format!("://{token}"))
+            {
+                continue;
+            }
+            if token.len() <= 3 {
+                continue;
+            }
+            let linked = line.contains(&format!("]({token}"));
+            let found = if linked || token.starts_with("../") || token.starts_with("./") {
+                normalise(&format!("{dir}/{token}")).is_some_and(|p| all.contains(&p))
+            } else {
+                all.iter()
+                    .any(|f| f == token || f.ends_with(&format!("/{token}")))
+            };
+            if !found {
+                missing.push(token.to_string());
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn rule_md_names_catches_a_missing_document() {
+    let all = vec![
+        "ARCHITECTURE.md".to_string(),
+        "docs/driver.md".to_string(),
+        "docs/design/teams.md".to_string(),
+    ];
+    let text = "See teams.md, [driver](../driver.md), [map](../../ARCHITECTURE.md#code-map) and \
+                https://example.org/x/README.md; not gone.md or [old](../trust-old.md), and \
+                `skipped.md` is rule 1's.";
+    let missing = missing_md_names(text, &all, "docs/design/teams.md");
+    assert_eq!(missing, ["gone.md", "../trust-old.md"]);
+}
+
+#[test]
+fn every_md_named_outside_backticks_exists() {
+    let (root, all, docs) = repository();
+    let problems: Vec<String> = docs
+        .iter()
+        .flat_map(|doc| {
+            missing_md_names(&read(&root, doc), &all, doc)
+                .into_iter()
+                .map(move |m| format!("{doc} names {m}, which does not exist"))
+        })
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rule 7: identifiers in backticks are the code's.
+
+/// Names the documentation uses that no file of our code spells out, each with whose it is.
+const NOT_IN_THE_CODE: &[(&str, &str)] = &[
+    ("TaskProlog", "Slurm's"),
+    (
+        "gba_allocate_group",
+        "the datasheet's example of a local choice, which no code makes",
+    ),
+    ("RegisterIO", "peakrdl-rust's"),
+    ("RegisterInterface", "device-driver's"),
+    ("ucc_team_create_post", "UCC's"),
+    ("_test", "UCC's (`ucc_team_create_test`)"),
+    ("req_test", "UCC's"),
+    ("coll_info", "UCC's"),
+    ("n_oob_eps", "UCC's"),
+    ("oob_ep", "UCC's"),
+    ("oshmem_group_all", "OpenSHMEM's"),
+    (
+        "coll_gba_barrier_priority",
+        "OpenMPI's name of the component's `priority` parameter",
+    ),
+    (
+        "scoll_gba_priority",
+        "OpenMPI's name of the component's `priority` parameter",
+    ),
+    (
+        "strap_global_PORT_ID_PORT",
+        "an input `gba rtl` names strap_<BLOCK>_<REGISTER>_<FIELD>",
+    ),
+    ("NAME_ALT", "an example of the spec's naming rules"),
+    ("NAME_ALT2", "an example of the spec's naming rules"),
+    ("a__b", "an example of a name the spec refuses"),
+    ("x_", "an example of a name the spec refuses"),
+    ("INT8_MAX", "C's <stdint.h>"),
+];
+
+/// Whether a backticked span reads as an identifier or a path of them (`Team::create`,
+/// `gba_team_create()`, `GBA_DEVICE`, `AnyDevice`): plain words (`sim`, `index`) and
+/// anything with spaces, punctuation or a file extension are not checked.
+fn identifier_segments(span: &str) -> Option<Vec<&str>> {
+    let span = span.trim_end_matches("()").trim_end_matches('!');
+    let segments: Vec<&str> = span.split("::").collect();
+    let word = |w: &str| {
+        w.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if segments.iter().any(|s| !word(s)) {
+        return None;
+    }
+    let camel = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_uppercase())
+            && w.chars().any(|c| c.is_ascii_lowercase())
+            && w.chars().filter(char::is_ascii_uppercase).count() >= 2
+    };
+    let distinctive = segments.len() > 1 || span.contains('_') || camel(span);
+    distinctive.then_some(segments)
+}
+
+/// Identifiers in backticks in `text` none of whose words is in `words` (the code's): each
+/// `::` segment must be a word of the code.
+fn unknown_identifiers(text: &str, words: &std::collections::HashSet<String>) -> Vec<String> {
+    let mut unknown = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (i, span) in line.split('`').enumerate() {
+            if i % 2 == 0 {
+                continue;
+            }
+            let Some(segments) = identifier_segments(span) else {
+                continue;
+            };
+            // A C constant may be named without its prefix (`OTHER_TEAM` for
+            // `GBA_REASON_OTHER_TEAM`): an upper-case name that ends a word of the code.
+            let screaming = |s: &str| !s.chars().any(|c| c.is_ascii_lowercase());
+            let known = |s: &&str| {
+                words.contains(*s)
+                    || NOT_IN_THE_CODE.iter().any(|(name, _)| name == s)
+                    || (screaming(s) && words.iter().any(|w| w.ends_with(&format!("_{s}"))))
+            };
+            if !segments.iter().all(known) && !unknown.contains(&span.to_string()) {
+                unknown.push(span.to_string());
+            }
+        }
+    }
+    unknown
+}
+
+/// Every word (a run of letters, digits and `_`) of the repository's code and scripts.
+fn code_words(root: &Path, all: &[String]) -> std::collections::HashSet<String> {
+    let code = [
+        ".rs", ".c", ".h", ".sh", ".py", ".yaml", ".toml", ".rdl", ".conf", ".rules", ".cpp",
+        "Makefile", "Kbuild",
+    ];
+    let mut words = std::collections::HashSet::new();
+    for file in all.iter().filter(|f| code.iter().any(|e| f.ends_with(e))) {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else {
+            continue;
+        };
+        for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if !word.is_empty() && !words.contains(word) {
+                words.insert(word.to_string());
+            }
+        }
+    }
+    words
+}
+
+#[test]
+fn rule_identifiers_catches_a_name_the_code_lost() {
+    let words = [
+        "Team",
+        "create",
+        "GBA_DEVICE",
+        "gba_verdict",
+        "GBA_REASON_OTHER_TEAM",
+    ]
+    .map(String::from)
+    .into_iter()
+    .collect();
+    let text = "Use `Team::create`, `GBA_DEVICE`, `OTHER_TEAM` and `gba_verdict`, not `gba_verdict_t`, \
+                `Team::open` or `HostWord`; `sim`, `cargo test` and `a.rs` are no names.\n\
+                ```\nGone::name\n```\n";
+    assert_eq!(
+        unknown_identifiers(text, &words),
+        ["gba_verdict_t", "Team::open", "HostWord"]
+    );
+}
+
+#[test]
+fn every_identifier_in_backticks_is_the_codes() {
+    let (root, all, docs) = repository();
+    let words = code_words(&root, &all);
+    assert!(
+        words.contains("AnyDevice"),
+        "the code's words were not read"
+    );
+    let problems: Vec<String> = docs
+        .iter()
+        .flat_map(|doc| {
+            unknown_identifiers(&read(&root, doc), &words)
+                .into_iter()
+                .map(move |name| format!("{doc} names `{name}`, which the code does not"))
+        })
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "rename or remove them (a name of another project goes in NOT_IN_THE_CODE, with \
+         whose it is):\n{}",
         problems.join("\n")
     );
 }

@@ -207,6 +207,34 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
         }
         x.close("gba:constants");
     }
+    if !device.interrupts.is_empty() {
+        x.open("gba:interrupts");
+        for i in &device.interrupts {
+            x.open("gba:interrupt");
+            x.leaf("gba:name", &i.name);
+            x.leaf("gba:number", &i.number.to_string());
+            if let Some(block) = &i.block {
+                x.leaf("gba:block", block);
+            }
+            if let Some(index) = &i.index {
+                x.leaf("gba:index", &index.to_string());
+            }
+            if !i.description.is_empty() {
+                x.leaf("gba:description", &i.description);
+            }
+            x.close("gba:interrupt");
+        }
+        x.close("gba:interrupts");
+    }
+    if let Some(cpu) = &device.cpu {
+        x.leaf("gba:cpu", &cpu.name);
+        if let Some(bits) = &cpu.nvic_prio_bits {
+            x.leaf("gba:nvicPrioBits", &bits.to_string());
+        }
+    }
+    if let Some(address) = &device.address {
+        x.leaf("gba:address", &format!("{:#x}", **address));
+    }
     x.close("ipxact:vendorExtensions");
     x.close("ipxact:component");
     x.out

@@ -16,6 +16,7 @@ pub mod docs;
 pub mod ipxact;
 pub mod rust;
 pub mod svd;
+mod svd_interrupts;
 pub mod systemrdl;
 mod text;
 

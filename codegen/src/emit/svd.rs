@@ -23,7 +23,7 @@ use svd_rs::ValidateLevel;
 
 use super::{EmitError, GeneratedFile, Output, Place, Provenance};
 use crate::Validated;
-use crate::interchange::svd_ext::{CONSTANTS, LOCKS, RESET_FROM, SINGLE_PULSES};
+use crate::interchange::svd_ext::{CONSTANTS, LOCKS, RELOCATABLE, RESET_FROM, SINGLE_PULSES};
 use crate::location::Loc;
 use crate::model::{Access, Block, Device, EnumValue, Field, Register, ResetFrom, SideEffect};
 
@@ -187,6 +187,9 @@ fn extensions(device: &Device) -> String {
         }
     }
     let mut out = String::new();
+    if device.address.is_none() {
+        out.push_str(&format!("    <{RELOCATABLE}>true</{RELOCATABLE}>\n"));
+    }
     if !pulses.is_empty() {
         out.push_str(&format!(
             "    <{SINGLE_PULSES}>\n{pulses}    </{SINGLE_PULSES}>\n"
@@ -218,11 +221,18 @@ fn escape(text: &str) -> String {
 
 /// The device as svd-rs objects, built and checked at svd-rs's strict level.
 pub fn to_svd(device: &Device) -> Result<svd::Device, EmitError> {
-    let peripherals = device
+    let mut peripherals = device
         .blocks
         .iter()
         .map(peripheral)
         .collect::<Result<Vec<_>, _>>()?;
+    super::svd_interrupts::attach(device, &mut peripherals)?;
+    // SVD's addresses are absolute: a window at a fixed address moves every block there.
+    let base = device.address.as_deref().copied().unwrap_or(0);
+    for peripheral in &mut peripherals {
+        let info: &mut svd::PeripheralInfo = peripheral;
+        info.base_address = info.base_address.saturating_add(base);
+    }
     let widest = device
         .blocks
         .iter()
@@ -236,6 +246,7 @@ pub fn to_svd(device: &Device) -> Result<svd::Device, EmitError> {
         .description(device.description.clone())
         .address_unit_bits(8)
         .width(widest)
+        .cpu(super::svd_interrupts::cpu(device))
         .peripherals(peripherals)
         .build(ValidateLevel::Strict)
         .map_err(|e| {

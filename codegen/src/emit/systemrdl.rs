@@ -121,6 +121,76 @@ fn string(text: &str) -> String {
     )
 }
 
+/// The declarations of the device-level properties that carry the spec's interrupts, core
+/// and fixed address, when the device has any (so that other files stay as they were).
+fn interrupt_properties(device: &Device) -> String {
+    let mut out = String::new();
+    if !device.interrupts.is_empty() {
+        out.push_str(&format!(
+            "struct {s} {{ string name; longint unsigned value; string desc; string block; \
+             longint unsigned index; boolean indexed; }};\n\
+             property {p} {{ type = {s}[]; component = addrmap; }};\n",
+            s = udp::INTERRUPT_STRUCT,
+            p = udp::INTERRUPTS,
+        ));
+    }
+    if device.cpu.is_some() {
+        out.push_str(&format!(
+            "property {} {{ type = string; component = addrmap; }};\n\
+             property {} {{ type = longint unsigned; component = addrmap; }};\n",
+            udp::CPU,
+            udp::NVIC_PRIO_BITS
+        ));
+    }
+    if device.address.is_some() {
+        out.push_str(&format!(
+            "property {} {{ type = longint unsigned; component = addrmap; }};\n",
+            udp::ADDRESS
+        ));
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The values of those properties in the device's address map.
+fn interrupt_values(device: &Device) -> String {
+    let mut out = String::new();
+    if !device.interrupts.is_empty() {
+        let _ = writeln!(out, "    {} = '{{", udp::INTERRUPTS);
+        for (i, irq) in device.interrupts.iter().enumerate() {
+            let comma = if i + 1 < device.interrupts.len() {
+                ","
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "        {}'{{name:{}, value:{}, desc:{}, block:{}, index:{}, indexed:{}}}{comma}",
+                udp::INTERRUPT_STRUCT,
+                string(&irq.name),
+                *irq.number,
+                string(&irq.description),
+                string(irq.block.as_deref().map_or("", String::as_str)),
+                irq.index.as_deref().copied().unwrap_or(0),
+                irq.index.is_some()
+            );
+        }
+        out.push_str("    };\n");
+    }
+    if let Some(cpu) = &device.cpu {
+        let _ = writeln!(out, "    {} = {};", udp::CPU, string(&cpu.name));
+        if let Some(bits) = &cpu.nvic_prio_bits {
+            let _ = writeln!(out, "    {} = {};", udp::NVIC_PRIO_BITS, **bits);
+        }
+    }
+    if let Some(address) = &device.address {
+        let _ = writeln!(out, "    {} = {:#x};", udp::ADDRESS, **address);
+    }
+    out
+}
+
 fn desc(out: &mut String, indent: usize, text: &str) {
     if !text.is_empty() {
         let _ = writeln!(out, "{:indent$}desc = {};", "", string(text));
@@ -157,6 +227,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
         imp = udp::IMPLICIT,
         rf = udp::RESET_FROM,
     ));
+    out.push_str(&interrupt_properties(device));
     let _ = writeln!(out, "addrmap {} {{", ident(&device.name));
     let has_alternates = device
         .blocks
@@ -186,6 +257,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
         }
         out.push_str("    };\n");
     }
+    out.push_str(&interrupt_values(device));
     let primaries: Vec<&Block> = device
         .blocks
         .iter()

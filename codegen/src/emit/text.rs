@@ -11,6 +11,9 @@ pub(super) fn map_descriptions(device: &Device, f: fn(&str) -> String) -> Device
     for constant in &mut device.constants {
         constant.description = f(&constant.description);
     }
+    for interrupt in &mut device.interrupts {
+        interrupt.description = f(&interrupt.description);
+    }
     for block in &mut device.blocks {
         block.description = f(&block.description);
         for register in &mut block.registers {

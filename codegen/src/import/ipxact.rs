@@ -15,6 +15,7 @@ use super::tree::{
     self, ConstantNode, ElementNode, FieldNode, Format, Gba, Kind, LockNode, Node, TreeError,
     ValueNode,
 };
+use super::tree_interrupts::InterruptNode;
 use crate::interchange;
 use crate::interchange::ext::ALTERNATE_STATE;
 
@@ -283,10 +284,23 @@ impl<'d, 'i> Reader<'d, 'i> {
         self.optional(node, "isPresent") != Some(0)
     }
 
-    fn dims(&mut self, item: XmlNode) -> Vec<u64> {
-        children(item, "dim")
-            .filter_map(|d| self.value_of(d))
-            .collect()
+    /// The element's `<dim>`s. A `<dim>` of 0, which 1685-2014 does not allow (a dim is a
+    /// positive count) but Kactus2 writes for "not an array", is read as no dimension, and
+    /// said in `unsupported`.
+    fn dims(&mut self, item: XmlNode, unsupported: &mut Vec<String>) -> Vec<u64> {
+        let mut dims = Vec::new();
+        for d in children(item, "dim") {
+            match self.value_of(d) {
+                Some(0) => unsupported.push(format!(
+                    "`<dim>{}</dim>` (an array of no element, which 1685-2014 does not allow; \
+                     read as no array, as Kactus2 means it)",
+                    d.text().unwrap_or("").trim(),
+                )),
+                Some(count) => dims.push(count),
+                None => {}
+            }
+        }
+        dims
     }
 
     fn component(&mut self) -> Result<Node, IpXactError> {
@@ -316,6 +330,24 @@ impl<'d, 'i> Reader<'d, 'i> {
                     .collect(),
             );
         }
+        if let Some(list) = ours_node(root, "interrupts") {
+            let interrupts = list
+                .children()
+                .filter(|c| c.is_element())
+                .map(|c| InterruptNode {
+                    name: text(c, "name").unwrap_or_default(),
+                    number: self.required(c, "number").unwrap_or(0),
+                    desc: text(c, "description").unwrap_or_default(),
+                    block: text(c, "block").unwrap_or_default(),
+                    index: self.optional(c, "index").unwrap_or(0),
+                    indexed: child(c, "index").is_some(),
+                })
+                .collect();
+            top.gba.device.gba_interrupts = Some(interrupts);
+        }
+        top.gba.device.gba_cpu = ours(root, "cpu");
+        top.gba.device.gba_nvic_prio_bits = self.ours_number(root, "nvicPrioBits");
+        top.gba.device.gba_address = self.ours_number(root, "address");
         let maps: Vec<_> = child(root, "memoryMaps")
             .map(|m| children(m, "memoryMap").collect())
             .unwrap_or_default();
@@ -422,7 +454,7 @@ impl<'d, 'i> Reader<'d, 'i> {
                         empty_node(Kind::Regfile, text(item, "name").unwrap_or_default());
                     node.desc = text(item, "description").unwrap_or_default();
                     node.offset = self.required(item, "addressOffset").unwrap_or(0);
-                    node.dims = self.dims(item);
+                    node.dims = self.dims(item, &mut node.unsupported);
                     node.size = self.required(item, "range").unwrap_or(0);
                     node.stride = node.size;
                     node.line = line(document, item);
@@ -445,7 +477,7 @@ impl<'d, 'i> Reader<'d, 'i> {
             .map(|s| u32::try_from(s).unwrap_or(u32::MAX))
             .unwrap_or(32);
         node.size = u64::from(node.width / 8);
-        node.dims = self.dims(item);
+        node.dims = self.dims(item, &mut node.unsupported);
         node.stride = node.size;
         node.line = line(document, item);
         node.access = text(item, "access").or(access.map(str::to_string));
@@ -543,17 +575,20 @@ impl<'d, 'i> Reader<'d, 'i> {
             if child(f, "writeValueConstraint").is_some() {
                 unsupported.push("`writeValueConstraint`".to_string());
             }
-            let values = child(f, "enumeratedValues")
-                .map(|values| {
-                    children(values, "enumeratedValue")
-                        .map(|v| ValueNode {
-                            name: text(v, "name").unwrap_or_default(),
-                            value: self.required(v, "value").unwrap_or(0),
-                            desc: text(v, "description").unwrap_or_default(),
-                        })
-                        .collect()
+            // 1685-2009's `<enumeratedValues>`, or SPIRIT 1.4's `<values>` (a value and a name
+            // each), which 2009 replaced.
+            let listed: Vec<XmlNode> = match child(f, "enumeratedValues") {
+                Some(values) => children(values, "enumeratedValue").collect(),
+                None => children(f, "values").collect(),
+            };
+            let values = listed
+                .into_iter()
+                .map(|v| ValueNode {
+                    name: text(v, "name").unwrap_or_default(),
+                    value: self.required(v, "value").unwrap_or(0),
+                    desc: text(v, "description").unwrap_or_default(),
                 })
-                .unwrap_or_default();
+                .collect();
             node.fields.push(FieldNode {
                 name: text(f, "name").unwrap_or_default(),
                 desc: text(f, "description").unwrap_or_default(),

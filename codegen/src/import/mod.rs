@@ -10,6 +10,7 @@ pub mod ipxact;
 pub mod rdl;
 pub mod svd;
 mod tree;
+mod tree_interrupts;
 
 pub use tree::TreeError;
 

@@ -34,6 +34,9 @@ pub(crate) enum Kind {
 pub(crate) struct Gba {
     pub gba_version: Option<String>,
     pub gba_constants: Option<Vec<ConstantNode>>,
+    /// addrmap (the device): interrupts, core, fixed address.
+    #[serde(flatten)]
+    pub device: super::tree_interrupts::DeviceExtras,
     pub gba_size: Option<u64>,
     pub gba_alternate_of: Option<String>,
     pub gba_view_of: Option<String>,
@@ -336,7 +339,11 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
         version: top.gba.gba_version.clone().unwrap_or_default(),
         constants,
         blocks,
+        interrupts: Vec::new(),
+        cpu: None,
+        address: None,
     };
+    top.gba.device.apply(&mut device);
     let problems = legalise(&mut ctx.warnings, &mut device);
     let warnings = ctx.warnings.into_vec();
     if strict && !warnings.is_empty() {

@@ -38,10 +38,8 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-// The crate root's `ClaimReport` and `LocalSlot` under the path 0.1.0 also had; hidden (a
-// `#[deprecated]` on a re-export warns nobody), to be removed in 0.2.0.
-#[doc(hidden)]
-pub use crate::arbiter::{ClaimReport, LocalSlot};
+use crate::arbiter::{ClaimReport, LocalSlot};
+
 pub use claims::{HostClaims, ResolveFlag, SegmentArbiter};
 pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile, segment_dir};
 pub use flags::FlagLines;

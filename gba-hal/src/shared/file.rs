@@ -196,16 +196,6 @@ impl SharedFile {
         Self::open_as(path, size, policy, true)
     }
 
-    /// [`open`](Self::open) for memory other programs map by its path
-    /// ([`create_file`](Self::create_file)): a group-writable file is used as the policy says.
-    #[deprecated(
-        since = "0.1.0",
-        note = "a group-writable file is one any member of the group may truncate under the others; use `SharedFile::open`, which refuses it under a configured group"
-    )]
-    pub fn open_file(path: &Path, size: Size, policy: &Policy) -> Result<Self, SharedError> {
-        Self::open_as(path, size, policy, false)
-    }
-
     fn open_as(
         path: &Path,
         size: Size,

@@ -154,10 +154,6 @@ fn under_a_group_a_file_its_members_could_truncate_is_refused() {
         text.contains("may truncate") && text.contains(GROUP_ENV),
         "{text}"
     );
-    // The deprecated permissive open still does what it always did: uses it as a file.
-    #[allow(deprecated)]
-    let file = SharedFile::open_file(&path, Size::Exact(4096), &grouped()).unwrap();
-    assert!(!file.is_segment());
 }
 
 fn refusal(err: SharedError) -> String {

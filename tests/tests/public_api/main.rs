@@ -8,11 +8,11 @@
 //!
 //!     cargo test -p gba-tests --test public_api -- --ignored
 //!
-//! A failure shows the difference. After an intended change, accept it with `cargo insta
-//! review` (cargo-insta: `cargo install cargo-insta`), or rerun with `INSTA_UPDATE=always` and
-//! read `git diff tests/tests/public_api/snapshots`. A public item that is removed or renamed
-//! keeps a path under `#[deprecated]` for a while (on a module, a type alias or a wrapper:
-//! rustc ignores `#[deprecated]` on a `pub use`) and a line in CHANGELOG.md.
+//! A failure shows the difference. After an intended change, accept it with `bash
+//! tests/bless.sh` (or `cargo insta review`) and read `git diff tests/tests/public_api/snapshots`.
+//! Until the first release a public item that is removed or renamed simply goes, with a line in
+//! CHANGELOG.md; after it, it keeps a path under `#[deprecated]` for one release (on a module, a
+//! type alias or a wrapper: rustc ignores `#[deprecated]` on a `pub use`).
 //!
 //! Why not the `public-api` crate: its releases read rustdoc JSON formats 56 (0.51) and 59
 //! (0.52), and the installed nightly writes format 57; this reducer checks the format it reads
@@ -72,8 +72,7 @@ fn check(package: &str) {
     let mut settings = insta::Settings::clone_current();
     settings.set_description(format!(
         "The public API of {package}. A change here is a change for the crate's users: \
-         review it, record it in CHANGELOG.md, and keep a #[deprecated] path for a removed \
-         or renamed item. Update with `cargo insta review`."
+         review it and record it in CHANGELOG.md. Update with `bash tests/bless.sh`."
     ));
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!(format!("public_api__{lib}"), api));

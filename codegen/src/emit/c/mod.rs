@@ -10,6 +10,7 @@
 //! The header targets C11 and compiles without warnings under
 //! `-std=c11 -Wall -Wextra -Werror -pedantic` (the `c_header` test holds it to that).
 
+mod interrupts;
 mod register;
 mod selftest;
 
@@ -128,6 +129,7 @@ pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
         })
         .chain([(guard(device), "the header's include guard")])
         .collect();
+    interrupts::check(device, &mut diags);
     let mut seen: HashMap<String, Loc> = HashMap::new();
     // One clash of names repeats for each identifier derived from them: report it once.
     let mut reported = HashSet::new();
@@ -213,6 +215,7 @@ fn build(h: &mut Header, device: &Device) {
         device.name.loc,
     );
     h.line("");
+    interrupts::items(h, device);
 
     for block in &device.blocks {
         self::block(h, device, block);

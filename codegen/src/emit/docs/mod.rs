@@ -14,6 +14,45 @@ use crate::model::{Block, Device, Field, Register};
 use crate::names;
 use text::{cell, hex, paragraphs};
 
+/// The core, the fixed address and the interrupt lines, when the spec gives them.
+fn interrupts(md: &mut String, device: &Device) {
+    if let Some(cpu) = &device.cpu {
+        let _ = write!(md, "Core: `{}`", text::escape(&cpu.name));
+        if let Some(bits) = &cpu.nvic_prio_bits {
+            let _ = write!(md, ", {} NVIC priority bits", **bits);
+        }
+        md.push_str(".\n\n");
+    }
+    if let Some(address) = &device.address {
+        let _ = writeln!(
+            md,
+            "The window sits at the fixed physical address {}.\n",
+            hex(**address)
+        );
+    }
+    if device.interrupts.is_empty() {
+        return;
+    }
+    md.push_str(
+        "## Interrupts\n\n| number | name | raised by | description |\n| --- | --- | --- | --- |\n",
+    );
+    for i in &device.interrupts {
+        let raiser = match (&i.block, &i.index) {
+            (Some(b), Some(index)) => format!("`{}[{}]`", **b, **index),
+            (Some(b), None) => format!("`{}`", **b),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            md,
+            "| {} | `{}` | {raiser} | {} |",
+            *i.number,
+            *i.name,
+            cell(&i.description)
+        );
+    }
+    md.push('\n');
+}
+
 pub fn files(device: &crate::Validated, provenance: &Provenance) -> Vec<GeneratedFile> {
     let device = &super::text::map_descriptions(device, super::text::markdown);
     let mut files = vec![GeneratedFile {
@@ -82,6 +121,8 @@ fn markdown(device: &Device, provenance: &Provenance) -> String {
         }
         md.push('\n');
     }
+
+    interrupts(&mut md, device);
 
     md.push_str(
         "## Blocks\n\n| block | offset | size | instances | stride | description |\n\

@@ -29,6 +29,7 @@ pub(crate) const BLOCK_MODULE_TYPES: &[&str] = &["Self"];
 
 pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
+    super::interrupts::check(device, &mut diags);
     for block in &device.blocks {
         let module = names::lower(&block.name);
         if CRATE_ROOT_MODULES.contains(&module.as_str()) {

@@ -48,10 +48,11 @@ pub fn file(device: &Device, provenance: &Provenance) -> GeneratedFile {
          device-side = []\n\
          # `name()` and `description()` on every field's `Value` enum, for messages; opt-in\n\
          # because the string tables add about 8 % to a large crate's build.\n\
-         names = []\n",
+         names = []\n{firmware}",
         preamble = provenance.preamble("#"),
         name = package_name(device),
         description = toml_string(&description),
+        firmware = firmware(device),
     );
     GeneratedFile {
         place: Place::Crate,
@@ -59,6 +60,42 @@ pub fn file(device: &Device, provenance: &Provenance) -> GeneratedFile {
         contents,
     }
 }
+
+/// The optional dependencies and features of a device at a fixed address (`critical-section`
+/// for `Peripherals::take`) and of a Cortex-M device (`cortex-m`, `rt`); none of them is on
+/// by default, so the crate's own dependency stays tock-registers alone.
+fn firmware(device: &Device) -> String {
+    let cortex_m = crate::interrupts::is_cortex_m(device);
+    if device.address.is_none() && !cortex_m {
+        return String::new();
+    }
+    let mut dependencies =
+        String::from("\n[dependencies.critical-section]\nversion = \"1.1\"\noptional = true\n");
+    let mut features = String::from(
+        "# `Peripherals::take()`, once, in a critical section (the program links an\n\
+         # implementation, for instance cortex-m's `critical-section-single-core`).\n\
+         critical-section = [\"dep:critical-section\"]\n",
+    );
+    if cortex_m {
+        dependencies.push_str(&format!(
+            "\n[dependencies.cortex-m]\nversion = \"{CORTEX_M}\"\noptional = true\n\
+             \n[dependencies.cortex-m-rt]\nversion = \"{CORTEX_M_RT}\"\noptional = true\n"
+        ));
+        features.push_str(
+            "# cortex-m's `InterruptNumber` for `Interrupt`, and its core peripherals re-exported.\n\
+             cortex-m = [\"dep:cortex-m\"]\n\
+             # The device's vector table, `device.x` and `#[interrupt]` for cortex-m-rt.\n\
+             rt = [\"cortex-m\", \"dep:cortex-m-rt\", \"cortex-m-rt/device\"]\n",
+        );
+    }
+    format!("{features}{dependencies}")
+}
+
+/// The cortex-m requirement of a Cortex-M crate's `cortex-m` feature.
+pub const CORTEX_M: &str = "0.7.7";
+
+/// The cortex-m-rt requirement of its `rt` feature.
+pub const CORTEX_M_RT: &str = "0.7.3";
 
 /// A TOML basic string.
 fn toml_string(text: &str) -> String {

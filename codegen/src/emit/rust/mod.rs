@@ -7,6 +7,7 @@
 mod bitfields;
 mod block;
 mod check;
+mod interrupts;
 
 pub(crate) use check::check;
 pub mod inline;
@@ -48,6 +49,8 @@ pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<Generate
             contents: format!("{}\n{COMMON}", provenance.preamble("//")),
         },
     ];
+    files.extend(interrupts::device_x(device, provenance));
+    files.extend(interrupts::build_rs(device, provenance));
     let shared = share::Shared::new(device);
     for block in &device.blocks {
         let splices = Splices::default();
@@ -218,7 +221,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         "{}\n\nRegister map version {}.\n\n\
          The only `unsafe` a user of this crate writes is [`Device::from_ptr`] (or a block's\n\
          `from_ptr`); everything reached from there is safe, typed by access mode, and never\n\
-         creates a reference to device memory.",
+         creates a reference to device memory.{}",
         if device.description.is_empty() {
             format!("Registers of `{}`.", *device.name)
         } else {
@@ -229,6 +232,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         } else {
             &device.version
         },
+        interrupts::crate_docs(device),
     ));
     let modules = device.blocks.iter().map(|b| {
         let module = format_ident!("{}", names::lower(&b.name));
@@ -254,6 +258,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         .unzip();
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
+    let firmware = interrupts::root_items(device, splices);
     quote! {
         #docs
         // Generated code is laid out by prettyplease; `cargo fmt` must leave it as generated,
@@ -371,6 +376,8 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
 
             #(#accessors)*
         }
+
+        #firmware
     }
 }
 

@@ -68,6 +68,8 @@ pub(super) struct Extensions {
     locks: Vec<(String, String, bool)>,
     /// The kind's element name (`index`, `strap`, or what the file wrote), `BLOCK.REGISTER.FIELD`.
     resets: Vec<(String, String)>,
+    /// `<relocatable>true</relocatable>`: the window has no fixed address.
+    pub(super) relocatable: bool,
 }
 
 pub(super) fn extensions(xml: &str) -> Extensions {
@@ -89,7 +91,9 @@ pub(super) fn extensions(xml: &str) -> Extensions {
             .map(|t| t.trim().to_string())
     };
     for list in ext.children() {
-        if list.has_tag_name(crate::interchange::svd_ext::SINGLE_PULSES) {
+        if list.has_tag_name(crate::interchange::svd_ext::RELOCATABLE) {
+            out.relocatable = list.text().is_some_and(|t| t.trim() == "true");
+        } else if list.has_tag_name(crate::interchange::svd_ext::SINGLE_PULSES) {
             out.pulses.extend(
                 list.children()
                     .filter(|n| n.has_tag_name("field"))

@@ -8,11 +8,13 @@ use std::collections::HashMap;
 use svd_rs as svd;
 
 use super::warnings::Warnings;
-use super::{MAX_ELEMENTS, arrays, clean, flatten, overlaps, plain_access, rename, strip_dim};
+use super::{
+    MAX_ELEMENTS, arrays, clean, flatten, interrupts, overlaps, plain_access, rename, strip_dim,
+};
 use crate::import::Treatment;
 use crate::location::Located;
 use crate::model::{
-    Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Register, SideEffect,
+    Access, Array, BitRange, Block, Constant, Cpu, Device, EnumValue, Field, Register, SideEffect,
 };
 
 /// The model of a resolved SVD device: its blocks, merged, renamed and fitted.
@@ -23,7 +25,7 @@ pub(super) fn device(
 ) -> Device {
     let at = svd.name.clone();
     let not_carried: Vec<&str> = [
-        (svd.cpu.is_some(), "cpu"),
+        (svd.cpu.is_some(), "cpu (all but its name and nvicPrioBits)"),
         (svd.vendor.is_some(), "vendor"),
         (svd.vendor_id.is_some(), "vendorID"),
         (svd.series.is_some(), "series"),
@@ -56,12 +58,21 @@ pub(super) fn device(
     rename::rename_all(warnings, &mut blocks, |b| &mut b.name, "block", &at, true);
     overlaps::follow_block_renames(&raw, &mut blocks);
     overlaps::fit_blocks(warnings, &mut blocks);
+    let cpu = svd.cpu.as_ref().map(|cpu| Cpu {
+        name: Located::synthetic(cpu.name.clone()),
+        nvic_prio_bits: Some(Located::synthetic(u64::from(cpu.nvic_priority_bits))),
+    });
+    let interrupts = interrupts::interrupts(warnings, svd, &blocks, cpu.as_ref());
     Device {
         name: Located::synthetic(rename::identifier(warnings, &svd.name, "device", &at, "D")),
         description: clean(svd.description.as_str()),
         version: svd.version.clone(),
         constants,
         blocks,
+        interrupts,
+        cpu,
+        // Every SVD address is absolute: the window starts at address 0.
+        address: Some(Located::synthetic(0)),
     }
 }
 
@@ -102,18 +113,6 @@ pub(super) fn block(
 ) -> Option<Block> {
     let raw_name = strip_dim(&info.name);
     let at = raw_name.clone();
-    if !info.interrupt.is_empty() {
-        let list: Vec<String> = info
-            .interrupt
-            .iter()
-            .map(|i| format!("{} ({})", i.name, i.value))
-            .collect();
-        warnings.warn(
-            Treatment::NotRepresented,
-            &at,
-            format!("interrupts not represented: {}", list.join(", ")),
-        );
-    }
     let mut flat = Vec::new();
     if let Some(children) = &info.registers {
         flatten::flatten(warnings, children, "", &at, 0, None, &mut flat);

@@ -36,6 +36,7 @@ enum Item {
     Register(usize, usize),
     Field(usize, usize, usize),
     Value(usize, usize, usize, usize),
+    Interrupt(usize),
 }
 
 /// Renames until every check passes; returns the problems renaming could not fix (empty when
@@ -95,6 +96,9 @@ fn tag(device: &mut Device) -> Vec<Item> {
     for (c, constant) in device.constants.iter_mut().enumerate() {
         next(&mut constant.name, Item::Constant(c));
     }
+    for (i, interrupt) in device.interrupts.iter_mut().enumerate() {
+        next(&mut interrupt.name, Item::Interrupt(i));
+    }
     for (b, block) in device.blocks.iter_mut().enumerate() {
         next(&mut block.name, Item::Block(b));
         for (r, register) in block.registers.iter_mut().enumerate() {
@@ -114,6 +118,9 @@ fn untag(device: &mut Device) {
     device.name.loc = Loc::default();
     for constant in &mut device.constants {
         constant.name.loc = Loc::default();
+    }
+    for interrupt in &mut device.interrupts {
+        interrupt.name.loc = Loc::default();
     }
     for block in &mut device.blocks {
         block.name.loc = Loc::default();
@@ -176,6 +183,18 @@ fn rename(warnings: &mut Warnings, device: &mut Device, item: Item, why: &str) {
             of.value = new.clone();
         }
     }
+    // So do the interrupts it raises.
+    if let Item::Block(_) = item {
+        for raiser in device
+            .interrupts
+            .iter_mut()
+            .filter_map(|i| i.block.as_mut())
+        {
+            if raiser.value == old {
+                raiser.value = new.clone();
+            }
+        }
+    }
 }
 
 /// `CMP__A_` → `CMP_A`.
@@ -204,6 +223,11 @@ fn describe(device: &Device, item: Item) -> (String, &'static str, Vec<String>) 
             String::new(),
             "constant",
             others(device.constants.iter().map(|c| &c.name).collect(), c),
+        ),
+        Item::Interrupt(i) => (
+            String::new(),
+            "interrupt",
+            others(device.interrupts.iter().map(|i| &i.name).collect(), i),
         ),
         Item::Block(b) => (
             String::new(),
@@ -245,6 +269,7 @@ fn name_mut(device: &mut Device, item: Item) -> &mut Located<String> {
         Item::Device => &mut device.name,
         Item::Constant(c) => &mut device.constants[c].name,
         Item::Block(b) => &mut device.blocks[b].name,
+        Item::Interrupt(i) => &mut device.interrupts[i].name,
         Item::Register(b, r) => &mut device.blocks[b].registers[r].name,
         Item::Field(b, r, f) => &mut device.blocks[b].registers[r].fields[f].name,
         Item::Value(b, r, f, v) => &mut device.blocks[b].registers[r].fields[f].values[v].name,

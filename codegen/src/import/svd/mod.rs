@@ -34,6 +34,7 @@ mod constants;
 mod convert;
 mod derive;
 mod flatten;
+mod interrupts;
 pub(crate) mod legalise;
 mod lines;
 mod overlaps;
@@ -121,6 +122,9 @@ fn convert(
     let mut resolved = derive::resolve(parsed)?;
     svd_parser::expand::expand_properties(&mut resolved);
     let mut device = convert::device(&mut warnings, &resolved, constants);
+    if extensions.relocatable {
+        device.address = None;
+    }
     extensions.apply(&mut device, &mut warnings);
     let problems = legalise::legalise(&mut warnings, &mut device);
     if !problems.is_empty() {
