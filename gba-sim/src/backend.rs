@@ -15,7 +15,7 @@ use gba_pac::common::Atomic;
 use gba_hal::host::SegmentArbiter;
 
 use crate::fabric::Fabric;
-use crate::port::{DmaBlock, Port};
+use crate::port::Port;
 
 /// Port `port` of a simulated fabric: its window is shared memory, so registers are reached
 /// with atomic accesses, and `progress` steps the switch.
@@ -186,24 +186,13 @@ unsafe impl Backend for SimBackend {
     }
 
     fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError> {
-        let block = self.port.alloc_dma(len).map_err(|_| DmaError {
+        self.port.alloc_dma(len).map_err(|_| DmaError {
             reason: "the simulated port's DMA arena is full",
-        })?;
-        Ok(DmaRegion {
-            host: NonNull::new(block.host).ok_or(DmaError {
-                reason: "the arena mapping returned a null pointer",
-            })?,
-            iova: block.iova,
-            len: block.len,
         })
     }
 
     fn free_dma(&self, region: DmaRegion) {
-        self.port.free_dma(DmaBlock {
-            host: region.host.as_ptr(),
-            iova: region.iova,
-            len: region.len,
-        });
+        self.port.free_dma(region);
     }
 
     fn progress(&self) {

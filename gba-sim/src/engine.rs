@@ -371,7 +371,7 @@ impl Fabric {
     /// bookkeeping, or a member that died mid-combine) it steps at most every
     /// [`QUIET_STEP_NS`](l::QUIET_STEP_NS). A CONTROL store not yet taken in by a step
     /// ([`control_written`](Self::control_written) found the lock held) lifts the throttle.
-    pub(crate) fn progress_waiting(&self) -> bool {
+    pub fn progress_waiting(&self) -> bool {
         if self.header(l::H_ALL_FAST).load() != 0
             && self.header(l::H_CONTROL_WRITTEN).load() == 0
             && monotonic_ns().saturating_sub(self.header(l::H_LAST_STEP_NS).load())
