@@ -23,7 +23,7 @@ pub enum OpenError {
     Address(#[from] AddressError),
 
     #[error(
-        "{address} is a simulator port, which this crate cannot open: open it with gba_barrier::AnyDevice::open (or gba_sim::SimBackend)"
+        "{address} is a simulator port, which this crate cannot open: open it with gba_barrier::AnyDevice::open (gba-barrier's default `sim` feature) or gba_sim::SimBackend"
     )]
     NeedsSimulator { address: DeviceAddress },
 
