@@ -30,7 +30,7 @@ STAGES=(
     "openmpi5|-|OpenMPI 5.0 and MPICH in a Debian 13 chroot (made once, kept in /var/cache/gba/trixie)"
     "cluster|c|several hosts on one machine: network + UTS namespaces, one fabric port per host"
     "vm|c vm|a driver's real path: QEMU guests (TCG) running barriers over VFIO and UIO"
-    "kernel|c vm kernel|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
+    "kernel|c vm kernel python|the kernel driver gba.ko in a QEMU guest: two users' teams on one port, the attacks refused; the port pulled away under them (lifecycle), an ioctl fuzzer"
 )
 stage_field() { # stage_field NAME N: field N (1 name, 2 needs, 3 description) of stage NAME
     local s

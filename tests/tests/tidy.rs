@@ -617,6 +617,10 @@ const NOT_IN_THE_CODE: &[(&str, &str)] = &[
     ("a__b", "an example of a name the spec refuses"),
     ("x_", "an example of a name the spec refuses"),
     ("INT8_MAX", "C's <stdint.h>"),
+    (
+        "FILE_REG",
+        "an example of a register file's register as the importers flatten it",
+    ),
 ];
 
 /// Whether a backticked span reads as an identifier or a path of them (`Team::create`,
