@@ -118,6 +118,7 @@ fn host_key(fabric: &Fabric, p: usize) -> u64 {
 }
 
 impl SimBackend {
+    /// Opens port `port` of the fabric in the directory `fabric`.
     pub fn open(fabric: &Path, port: usize) -> Result<Self, crate::Error> {
         Self::new(Port::open(fabric, port)?)
     }
@@ -163,6 +164,7 @@ impl SimBackend {
         Ok(SimBackend { port, host })
     }
 
+    /// The fabric the port belongs to.
     pub fn fabric(&self) -> &Arc<Fabric> {
         self.port.fabric()
     }

@@ -294,10 +294,12 @@ impl Fabric {
         Ok(())
     }
 
+    /// The fabric's directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
+    /// The fabric's switch ports.
     pub fn ports(&self) -> usize {
         self.ports
     }
@@ -319,7 +321,7 @@ impl Fabric {
     ///
     /// # Panics
     ///
-    /// If `p` is not a port of this fabric (callers check with [`check_port`](Self::check_port)).
+    /// If `p` is not a port of this fabric (callers check `p` against [`ports`](Self::ports)).
     pub fn window(&self, p: usize) -> Device<Atomic> {
         assert!(p < self.ports, "port {p} of {}", self.ports);
         let base = self.windows.base(p);

@@ -64,6 +64,7 @@ impl Fabric {
         Ok(())
     }
 
+    /// Whether port `port` was marked dead ([`mark_dead`](Self::mark_dead)).
     pub fn is_dead(&self, port: usize) -> bool {
         port < self.ports() && self.port_state(port, l::P_DEAD).load() != 0
     }

@@ -15,6 +15,7 @@
 //! Device addresses (IOVAs) are arena offsets plus a base whose high bits no host pointer has,
 //! so a host pointer given to the device where an IOVA belongs is caught as DMA_FAULT.
 
+#![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod backend;
