@@ -375,6 +375,10 @@ pub mod svd_ext {
     /// OS maps it (no `address` in the spec): SVD's addresses are absolute, and a file
     /// without it is read as a device at fixed addresses.
     pub const RELOCATABLE: &str = "relocatable";
+    /// The raiser of each interrupt that an `<interrupt>`'s place cannot say (one raised by
+    /// an instance other than the first of a block array, or by no block): `<interrupt>`
+    /// children with `<name>` and, when raised by a block, `<block>` and `<index>`.
+    pub const INTERRUPT_SOURCES: &str = "interruptSources";
 }
 
 /// What the register's one reset value does not say, in words for documentation (Rust, C,

@@ -183,6 +183,44 @@ mod tests {
         );
     }
 
+    /// The SVD export reads back as the spec: interrupts of an instance past the first, of a
+    /// whole block array and of no block (SVD's `<interrupt>` cannot say those: our
+    /// `<interruptSources>` does), the core, and the fixed address.
+    #[test]
+    fn the_svd_export_reads_back_exactly() {
+        let spec = format!(
+            "device: {{ name: d, cpu: CM4, nvic_prio_bits: 3, address: 0x4000_0000 }}\n\
+             {BLOCKS}interrupts:\n  - {{ name: T0, number: 1, block: timer, index: 0 }}\n  \
+             - {{ name: T1, number: 2, block: timer, index: 1 }}\n  \
+             - {{ name: TALL, number: 3, block: timer, description: Both. }}\n  \
+             - {{ name: U, number: 4, block: uart }}\n  - {{ name: SOFT, number: 5 }}\n"
+        );
+        let device = parse_str(&spec).map_err(|d| format!("{d:?}")).unwrap();
+        let provenance = crate::emit::Provenance {
+            spec: "d.yaml".into(),
+            command: "gba gen".into(),
+        };
+        let xml = crate::emit::svd::render(&device, &provenance).unwrap();
+        assert!(
+            xml.contains("<baseAddress>0x40001000</baseAddress>"),
+            "{xml}"
+        );
+        let imported = crate::import::svd::from_str(&xml).unwrap();
+        let back = imported.device;
+        assert_eq!(back.interrupts, device.interrupts);
+        assert_eq!(back.cpu, device.cpu);
+        // The blocks moved to their absolute addresses: the window now starts at 0.
+        assert_eq!(back.address.as_deref(), Some(&0));
+        assert!(
+            !imported
+                .warnings
+                .iter()
+                .any(|w| w.message.contains("interrupt")),
+            "{:?}",
+            imported.warnings
+        );
+    }
+
     #[test]
     fn a_core_that_is_not_cortex_m_has_no_target_and_no_limit() {
         let spec = format!(

@@ -60,10 +60,11 @@ def core_of(svd: Path):
     return m.group(1).upper() if m else None
 
 
-def with_cores(files: list[Path], pool: list[Path]) -> list[Path]:
-    """`files`, plus the smallest file of `pool` for each core kind (target) that `files`
-    does not cover yet: a sample that builds for every Cortex-M target the corpus has."""
-    covered = {THUMB.get(core_of(f) or "") for f in files}
+def with_cores(files: list[Path], pool: list[Path], built: set[str]) -> list[Path]:
+    """`files`, plus the smallest file of `pool` for each core kind (target) that neither
+    `files` nor `built` (targets another test builds for) covers yet: a sample that builds
+    for every Cortex-M target the corpus has."""
+    covered = {THUMB.get(core_of(f) or "") for f in files} | built
     out = list(files)
     for f in sorted(pool, key=lambda f: (f.stat().st_size, str(f))):
         target = THUMB.get(core_of(f) or "")
@@ -157,7 +158,7 @@ def prune_crate(crate: Path, target: Path) -> None:
 
 
 def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str,
-        prune: bool = False) -> dict:
+        prune: bool = False, built: frozenset = frozenset()) -> dict:
     out = {"file": str(svd), "size": svd.stat().st_size, "stages": {}, "warnings": 0}
     work.mkdir(parents=True, exist_ok=True)
     spec = work / "spec.yaml"
@@ -216,7 +217,7 @@ def one(gba: str, svd: Path, work: Path, target: Path, strict: bool, last: str,
         ok, text = False, f"error: {e}"
     stage("xml", ok, text, time.time() - t)
     thumb = THUMB.get(core_of(svd) or "")
-    if thumb and out["stages"]["cargo"]["ok"]:
+    if thumb and thumb not in built and out["stages"]["cargo"]["ok"]:
         # The crate for its own core, with the vector table: nightly's build-std, since
         # `rustup target add` cannot reach its server here (rust-src is installed).
         t = time.time()
@@ -298,11 +299,19 @@ def main() -> int:
     ap.add_argument("--cores", action="store_true",
                     help="add to the files the smallest of each Cortex-M core kind they lack "
                          "(of any size), so that the thumb stage builds for every target")
+    ap.add_argument("--built", default="",
+                    help="comma-separated thumb targets another test already builds a PAC for "
+                         "with its vector table (tests/firmware/run.sh): --cores adds no file "
+                         "for them and the thumb stage skips them")
     ap.add_argument("--target-dir", type=Path,
                     help="cargo's target directory for the crates (default: in the work dir)")
     args = ap.parse_args()
 
     files = args.files or sorted(corpus_dir().rglob("*.svd"))
+    built = {t for t in args.built.split(",") if t}
+    unknown = built - set(THUMB.values())
+    if unknown:
+        ap.error(f"--built: not a thumb target of a Cortex-M core: {', '.join(sorted(unknown))}")
     # --cores draws from every file, whatever --max-size: the small files name only
     # Armv6-M cores (the smallest CM3 and CM4 files are 895 and 666 KiB).
     pool = files
@@ -311,7 +320,7 @@ def main() -> int:
     if args.sample:
         files = sample(files, args.sample)
     if args.cores:
-        files = with_cores(files, pool)
+        files = with_cores(files, pool, built)
     if args.spread:
         files = spread(files)
     gba = args.gba
@@ -329,7 +338,7 @@ def main() -> int:
     for i, svd in enumerate(files):
         name = f"{i:03}-{svd.parent.name}-{svd.stem}"
         r = one(gba, svd, work / name, target, args.strict, args.stop_after or "xml",
-                args.prune)
+                args.prune, frozenset(built))
         failed = [s for s in STAGES if s in r["stages"] and not r["stages"][s]["ok"]]
         status = "ok" if not failed else (
             "FAIL " + ", ".join(f"{s}: {r['stages'][s]['class']}" for s in failed))

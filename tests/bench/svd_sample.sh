@@ -5,7 +5,8 @@
 # each Cortex-M core kind the sample lacks (--cores), through import → check → gen → cargo
 # check → gcc → XML parse → a build for the file's own core (thumbv6m/v7m/v7em: nightly's
 # -Zbuild-std=core) (tests/bench/svd_corpus.py). Fails when a file that the import accepts
-# fails a later stage. First, firmware on the PACs of two of those files runs under QEMU
+# fails a later stage (the firmware's PACs below are the thumbv6m and thumbv7m builds: --built).
+# First, firmware on the PACs of two of those files runs under QEMU
 # (tests/firmware/run.sh); it also fetches the crates (cortex-m, cortex-m-rt,
 # critical-section) that the thumb builds, which are offline, need.
 # The whole corpus: `python3 tests/bench/svd_corpus.py` (hours; not in CI).
@@ -14,4 +15,5 @@ cd "$(dirname "$0")/../.."
 cargo build -q -p gba
 bash tests/firmware/run.sh
 exec python3 tests/bench/svd_corpus.py --gba target/debug/gba --sample 20 --max-size 560 \
-    --cores --target-dir target/svd-sample --require-builds "$@"
+    --cores --built thumbv6m-none-eabi,thumbv7m-none-eabi --target-dir target/svd-sample \
+    --require-builds "$@"

@@ -190,6 +190,7 @@ fn extensions(device: &Device) -> String {
     if device.address.is_none() {
         out.push_str(&format!("    <{RELOCATABLE}>true</{RELOCATABLE}>\n"));
     }
+    out.push_str(&super::svd_interrupts::sources(device));
     if !pulses.is_empty() {
         out.push_str(&format!(
             "    <{SINGLE_PULSES}>\n{pulses}    </{SINGLE_PULSES}>\n"

@@ -37,6 +37,46 @@ pub(super) fn cpu(device: &Device) -> Option<svd::Cpu> {
         .ok()
 }
 
+/// `<interruptSources>` (`crate::interchange::svd_ext::INTERRUPT_SOURCES`): the raiser of
+/// each interrupt whose `<interrupt>` place does not say it, so that the import reads it
+/// back exactly.
+pub(super) fn sources(device: &Device) -> String {
+    let tag = crate::interchange::svd_ext::INTERRUPT_SOURCES;
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut items = String::new();
+    for interrupt in &device.interrupts {
+        let is_array = |name: &str| {
+            device
+                .blocks
+                .iter()
+                .any(|b| b.name.value == name && b.array.is_some())
+        };
+        let raiser = match (&interrupt.block, interrupt.index.as_deref().copied()) {
+            // The `<interrupt>`'s place says it: the block's peripheral, or the array's,
+            // which the import reads as its first instance.
+            (Some(block), None) if !is_array(block) => continue,
+            (Some(_), Some(0)) => continue,
+            (Some(block), None) => format!("<block>{}</block>", escape(block)),
+            (Some(block), Some(index)) => {
+                format!("<block>{}</block><index>{index}</index>", escape(block))
+            }
+            (None, _) => String::new(),
+        };
+        items.push_str(&format!(
+            "      <interrupt><name>{}</name>{raiser}</interrupt>\n",
+            escape(&interrupt.name)
+        ));
+    }
+    if items.is_empty() {
+        return items;
+    }
+    format!("    <{tag}>\n{items}    </{tag}>\n")
+}
+
 /// Adds each interrupt to the peripheral of its block (`peripherals` in block order); an
 /// interrupt number past SVD's 32 bits is an error at the number.
 pub(super) fn attach(

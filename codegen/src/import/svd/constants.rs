@@ -70,6 +70,8 @@ pub(super) struct Extensions {
     resets: Vec<(String, String)>,
     /// `<relocatable>true</relocatable>`: the window has no fixed address.
     pub(super) relocatable: bool,
+    /// `<interruptSources>`: interrupt name, block and instance (`interrupts::sources`).
+    pub(super) interrupt_sources: Vec<(String, Option<String>, Option<u64>)>,
 }
 
 pub(super) fn extensions(xml: &str) -> Extensions {
@@ -93,6 +95,14 @@ pub(super) fn extensions(xml: &str) -> Extensions {
     for list in ext.children() {
         if list.has_tag_name(crate::interchange::svd_ext::RELOCATABLE) {
             out.relocatable = list.text().is_some_and(|t| t.trim() == "true");
+        } else if list.has_tag_name(crate::interchange::svd_ext::INTERRUPT_SOURCES) {
+            for item in list.children().filter(|n| n.has_tag_name("interrupt")) {
+                out.interrupt_sources.push((
+                    text(item, "name").unwrap_or_default(),
+                    text(item, "block"),
+                    text(item, "index").and_then(|i| i.parse().ok()),
+                ));
+            }
         } else if list.has_tag_name(crate::interchange::svd_ext::SINGLE_PULSES) {
             out.pulses.extend(
                 list.children()

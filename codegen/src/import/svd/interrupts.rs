@@ -118,3 +118,35 @@ fn instance_at(blocks: &[Block], address: u64) -> Option<(&str, Option<u64>)> {
         .chain(alternates)
         .find_map(|b| found(b).map(|index| (b.name.as_str(), index)))
 }
+
+/// Our own `<interruptSources>` (`emit/svd_interrupts.rs`): the raiser of each interrupt
+/// that the `<interrupt>`'s place could not say. An entry that names no interrupt of the
+/// file, or no block, is reported and left out.
+pub(super) fn apply_sources(
+    device: &mut crate::model::Device,
+    sources: &[(String, Option<String>, Option<u64>)],
+    warnings: &mut Warnings,
+) {
+    for (name, block, index) in sources {
+        let known_block = block
+            .as_ref()
+            .is_none_or(|b| device.blocks.iter().any(|x| x.name.value == *b));
+        match device.interrupts.iter_mut().find(|i| i.name.value == *name) {
+            Some(interrupt) if known_block => {
+                interrupt.block = block.clone().map(Located::synthetic);
+                interrupt.index = index.map(Located::synthetic);
+            }
+            _ => warnings.warn(
+                Treatment::LeftOut,
+                "vendorExtensions.interruptSources",
+                format!(
+                    "`{name}`{} is no interrupt and block of this device: left out",
+                    block
+                        .as_ref()
+                        .map(|b| format!(" (block `{b}`)"))
+                        .unwrap_or_default()
+                ),
+            ),
+        }
+    }
+}

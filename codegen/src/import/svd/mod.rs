@@ -125,6 +125,7 @@ fn convert(
     if extensions.relocatable {
         device.address = None;
     }
+    interrupts::apply_sources(&mut device, &extensions.interrupt_sources, &mut warnings);
     extensions.apply(&mut device, &mut warnings);
     let problems = legalise::legalise(&mut warnings, &mut device);
     if !problems.is_empty() {

@@ -8,7 +8,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use cortex_m_rt::entry;
 use nrf51_pac::tock_registers::interfaces::{Readable, Writeable};
-use nrf51_pac::{Interrupt, NVIC, Peripherals, interrupt, uart0::Uart0};
+use nrf51_pac::{Device, Interrupt, NVIC, Peripherals, interrupt, uart0::Uart0};
 
 /// Interrupts to count before the firmware reports and stops.
 const TICKS: u32 = 5;
@@ -26,6 +26,10 @@ fn main() -> ! {
     uart.pseltxd().set(24);
     uart.tasks_starttx().set(1);
     print(uart, b"nrf51 (gba PAC): hello\n");
+    // The singleton is handed out once.
+    if Peripherals::take().is_none() {
+        print(uart, b"second take: none\n");
+    }
 
     let timer = p.timer0;
     timer.mode().set(0); // timer
@@ -52,9 +56,13 @@ fn main() -> ! {
 
 #[interrupt]
 fn TIMER0() {
-    // SAFETY: the handler only acknowledges TIMER0's event, which `main` never touches
-    // once it started the timer.
-    let timer = unsafe { Peripherals::steal() }.timer0;
+    // SAFETY: the window sits at `Device::ADDRESS` (the device's memory-mapped I/O, the
+    // contract of `from_ptr`), and the handler only acknowledges TIMER0's event, which `main`
+    // never touches once it started the timer. (As svd2rust's `&*TIMER0::ptr()`; `steal()`
+    // would also mark the singleton taken, one store more.)
+    let device =
+        unsafe { Device::from_ptr(core::ptr::with_exposed_provenance_mut(Device::ADDRESS)) };
+    let timer = device.timer0();
     if let Some(event) = timer.events_compare(0) {
         event.set(0);
     }

@@ -26,6 +26,10 @@ fn main() -> ! {
     uart.pseltxd.write(|w| unsafe { w.bits(24) });
     uart.tasks_starttx.write(|w| unsafe { w.bits(1) });
     print(uart, b"nrf51 (svd2rust PAC): hello\n");
+    // The singleton is handed out once.
+    if Peripherals::take().is_none() {
+        print(uart, b"second take: none\n");
+    }
 
     let timer = &p.TIMER0;
     timer.mode.write(|w| unsafe { w.bits(0) });

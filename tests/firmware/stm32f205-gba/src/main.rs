@@ -26,6 +26,10 @@ fn main() -> ! {
     let usart = p.usart1;
     usart.cr1().set((1 << 13) | (1 << 3)); // UE, TE
     print(usart, b"stm32f205 (gba PAC): hello\n");
+    // The singleton is handed out once.
+    if Peripherals::take().is_none() {
+        print(usart, b"second take: none\n");
+    }
 
     let timer = p.tim2;
     timer.psc().set(999); // QEMU's timer clock is 1 GHz: 1 MHz
