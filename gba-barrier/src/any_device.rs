@@ -431,7 +431,7 @@ impl AnyBarrier {
     pub fn local_missing(&self) -> Vec<gba_hal::LocalSlot> {
         fn missing<B: gba_hal::Backend>(b: &Barrier<HalPort<'_, B>>) -> Vec<gba_hal::LocalSlot> {
             let group = b.port().group_handle();
-            if group.combining().is_none() {
+            if group.local_arrivals().is_none() {
                 return Vec::new();
             }
             let seq = crate::protocol::wire_sequence(b.episode());

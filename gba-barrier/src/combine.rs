@@ -54,14 +54,14 @@ pub fn completes(arrivals: &impl Arrivals, word: u64) -> bool {
 }
 
 #[cfg(not(loom))]
-impl Arrivals for gba_hal::Combining {
+impl Arrivals for gba_hal::LocalArrivals {
     #[inline(always)]
     fn enter(&self, seq: u64) {
-        gba_hal::Combining::enter(self, seq)
+        gba_hal::LocalArrivals::enter(self, seq)
     }
     #[inline(always)]
     fn add(&self) -> u64 {
-        gba_hal::Combining::add(self)
+        gba_hal::LocalArrivals::add(self)
     }
     #[inline(always)]
     fn local(&self) -> u64 {

@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::backend::{Combining, DmaRegion, LocalTeam};
+use crate::backend::{DmaRegion, LocalArrivals, LocalTeam};
 use crate::members::{GroupSet, MemberSet};
 
 /// The environment variable that sets how many groups of a port one user may hold through
@@ -93,9 +93,9 @@ pub trait HostArbiter: Send + Sync {
     /// on the ports the next team does not use too.
     fn reclaim_other_ports(&self, _groups: GroupSet, _each: &mut dyn FnMut(&Reclaimed)) {}
 
-    /// The host's combining block of a held `group` when the team has more than one process
+    /// The host's local-arrivals block of a held `group` when the team has more than one process
     /// on this port. `None` for a claim of one process.
-    fn combining(&self, group: usize) -> Option<Combining>;
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals>;
 
     /// What identifies the place this port is arbitrated in (boot id and the segment's or
     /// device's identity, hashed), so that a team can tell "two processes of one host on its
@@ -310,7 +310,7 @@ impl HostArbiter for Exclusive {
         GroupSet::default()
     }
 
-    fn combining(&self, _group: usize) -> Option<Combining> {
+    fn local_arrivals(&self, _group: usize) -> Option<LocalArrivals> {
         None
     }
 

@@ -1,5 +1,5 @@
 //! A 64-bit atomic cell, so that the protocol code over shared memory (the host segment's
-//! claim records here, the simulator's combining word in gba-sim) runs unchanged on the
+//! claim records here, the simulator's arrival word in gba-sim) runs unchanged on the
 //! memory's words and on loom's atomics in the model checks.
 
 pub use core::sync::atomic::Ordering;

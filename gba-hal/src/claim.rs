@@ -80,7 +80,7 @@ pub struct Record<'a, C> {
     pub team: &'a C,
     /// The claimant's uid, as [`Claimant::uid`] encodes it (0: not recorded).
     pub uid: &'a C,
-    /// The combining block's arrivals counter (zeroed by each new claim).
+    /// The local-arrivals block's arrivals counter (zeroed by each new claim).
     pub arrivals: &'a C,
 }
 

@@ -8,7 +8,7 @@ use gba_pac::group::CONTROL;
 use gba_pac::tock_registers::interfaces::Readable;
 
 use crate::arbiter::{ClaimSets, Reclaimed};
-use crate::backend::{Access, Backend};
+use crate::backend::{Backend, WindowMechanism};
 use crate::config::GroupConfig;
 use crate::diag::GroupSnapshot;
 use crate::error::{Error, Result};

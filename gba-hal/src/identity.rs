@@ -25,7 +25,9 @@ pub struct Identity {
 impl Identity {
     /// Reads the identity registers and refuses anything that is not a GBA of a known major
     /// version.
-    pub(crate) fn read<M: crate::backend::Access>(regs: global::Global<M>) -> Result<Identity> {
+    pub(crate) fn read<M: crate::backend::WindowMechanism>(
+        regs: global::Global<M>,
+    ) -> Result<Identity> {
         let device_id = regs.device_id().get();
         if device_id != global::reset::DEVICE_ID {
             return Err(Error::NotGba {

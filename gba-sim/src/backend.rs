@@ -7,7 +7,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use gba_hal::{
-    Backend, Claim, ClaimReport, Combining, DeviceAddress, DmaError, DmaRegion, HostArbiter,
+    Backend, Claim, ClaimReport, DeviceAddress, DmaError, DmaRegion, HostArbiter, LocalArrivals,
     LocalSlot, LocalTeam, MemberSet,
 };
 use gba_pac::common::Atomic;
@@ -84,8 +84,8 @@ impl HostArbiter for SimArbiter {
         self.fabric.reclaim_other_ports(self.port, groups, each)
     }
 
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.inner.combining(group)
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals> {
+        self.inner.local_arrivals(group)
     }
 
     fn host_key(&self) -> Option<u64> {

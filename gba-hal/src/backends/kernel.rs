@@ -28,7 +28,7 @@ use super::kernel_abi as abi;
 // The driver's member words are a `MemberSet`'s (a claim copies one into the other).
 const _: () = assert!(abi::MEMBER_WORDS == crate::members::WORDS);
 use crate::arbiter::{Claim, ClaimReport, ClaimState, HostArbiter, LocalSlot, Refusal};
-use crate::backend::{Backend, Combining, DmaError, DmaRegion, LocalTeam};
+use crate::backend::{Backend, DmaError, DmaRegion, LocalArrivals, LocalTeam};
 use crate::members::{GroupSet, MemberSet};
 
 /// Bytes of a run-time page (the driver maps exactly one).
@@ -571,7 +571,7 @@ impl HostArbiter for KernelBackend {
         GroupSet(claimed | busy)
     }
 
-    fn combining(&self, group: usize) -> Option<Combining> {
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals> {
         let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         let claim = held.get(group)?.as_ref()?;
         if claim.local < 2 {
@@ -581,7 +581,7 @@ impl HostArbiter for KernelBackend {
             // SAFETY: lines 1 and 2 + index (index < 64) of the 8 KiB shared mapping.
             NonNull::new(unsafe { claim.shared.as_ptr().add(n * abi::LINE) }.cast::<u64>())
         };
-        Some(Combining {
+        Some(LocalArrivals {
             arrivals: line(1)?,
             entered: line(2 + claim.index as usize)?,
             local: u64::from(claim.local),

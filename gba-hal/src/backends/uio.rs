@@ -108,7 +108,7 @@ pub struct UioBackend {
     /// Kept mapped for the arena's regions.
     _dma: DmaMemory,
     arena: LineArena,
-    /// The port's host segment: claims, combining blocks (and the flag page without map 1).
+    /// The port's host segment: claims, local-arrivals blocks (and the flag page without map 1).
     segment: SegmentFile,
     /// The port's arbiter, over `segment`.
     host: SegmentArbiter,
@@ -577,10 +577,10 @@ mod tests {
             "the arena follows the flags"
         );
 
-        // Combining: two arrivals per episode, exactly the second completes the host's count.
+        // LocalArrivals: two arrivals per episode, exactly the second completes the host's count.
         let (ca, cb) = (
-            a.host().combining(4).unwrap(),
-            b.host().combining(4).unwrap(),
+            a.host().local_arrivals(4).unwrap(),
+            b.host().local_arrivals(4).unwrap(),
         );
         assert_eq!((ca.local, cb.local), (2, 2));
         let mut doorbells = 0;

@@ -250,7 +250,7 @@ pub struct VfioBackend {
     _group: Option<File>,
     container: File,
     dma: Mutex<DmaState>,
-    /// The port's host segment: claims, combining blocks and the flag page.
+    /// The port's host segment: claims, local-arrivals blocks and the flag page.
     segment: SegmentFile,
     /// The port's arbiter, over `segment`.
     host: SegmentArbiter,
@@ -802,7 +802,7 @@ fn dma_error(reason: &'static str) -> DmaError {
 // group's flag is its own line of the host segment's flag page, mapped into the container's
 // IOMMU for as long as the container lives (every process of the host that uses the device
 // holds the container) and in every such process's own mapping of the segment, handed out
-// only to the winner of the group's claim and its team; the combining block is in the
+// only to the winner of the group's claim and its team; the local-arrivals block is in the
 // segment, which this value keeps mapped.
 unsafe impl Backend for VfioBackend {
     type Mechanism = Volatile;

@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 
 use super::{GROUPS, HostSegment, MAX_LOCAL, Patience, process};
 use crate::arbiter::{Claim, ClaimReport, ClaimSets, HostArbiter, LocalSlot, Refusal};
-use crate::backend::{Combining, DmaRegion, LocalTeam};
+use crate::backend::{DmaRegion, LocalArrivals, LocalTeam};
 use crate::claim::Taken;
 use crate::members::GroupSet;
 use crate::members::MemberSet;
@@ -103,8 +103,8 @@ impl HostArbiter for SegmentArbiter {
         self.segment.take_dead_claim(group).is_some()
     }
 
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.claims.combining(self.segment, group)
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals> {
+        self.claims.local_arrivals(self.segment, group)
     }
 
     fn host_key(&self) -> Option<u64> {
@@ -130,7 +130,7 @@ pub struct HostClaims {
     /// Per group, this value's slot in the claim's local table, plus one (0: none).
     slots: [AtomicU32; GROUPS],
     /// Per group, L of this value's claim as its team gave it (a joiner checked the record's
-    /// against it): what [`combining`](Self::combining) uses, never the record read again.
+    /// against it): what [`local_arrivals`](Self::local_arrivals) uses, never the record read again.
     locals: [AtomicU32; GROUPS],
     /// What this value's waits for a team-mate's configuration remember (see [`Patience`]).
     patience: Patience,
@@ -246,14 +246,14 @@ impl HostClaims {
         segment.free_claim(group);
     }
 
-    /// [`HostArbiter::combining`]: `None` for a claim of one process.
-    pub fn combining(&self, segment: HostSegment<'_>, group: usize) -> Option<Combining> {
+    /// [`HostArbiter::local_arrivals`]: `None` for a claim of one process.
+    pub fn local_arrivals(&self, segment: HostSegment<'_>, group: usize) -> Option<LocalArrivals> {
         let local = u64::from(self.locals.get(group)?.load(Ordering::Relaxed));
         if local <= 1 {
             return None;
         }
-        let words = segment.combining_words(group, self.slot(group));
-        Some(Combining {
+        let words = segment.local_arrival_words(group, self.slot(group));
+        Some(LocalArrivals {
             arrivals: NonNull::new(words.arrivals)?,
             entered: NonNull::new(words.entered)?,
             local,

@@ -192,7 +192,7 @@ impl SegmentFile {
         self.file.path()
     }
 
-    /// The claim records and combining blocks.
+    /// The claim records and local-arrivals blocks.
     pub fn segment(&self) -> HostSegment<'_> {
         let base = NonNull::new(self.file.as_ptr().wrapping_add(SEGMENT_AT))
             .expect("a mapping is never at address 0");

@@ -89,7 +89,7 @@ pub struct PublishedFlag {
     pub len: usize,
 }
 
-/// Where a group's local arrivals live in the segment ([`HostSegment::combining_words`]).
+/// Where a group's local arrivals live in the segment ([`HostSegment::local_arrival_words`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LocalArrivalWords {
     /// The arrivals counter of the host's processes in the team.
@@ -427,9 +427,9 @@ impl<'a> HostSegment<'a> {
         }
     }
 
-    /// Pointers for [`Combining`](crate::Combining): the arrivals counter and slot `slot`'s
+    /// Pointers for [`LocalArrivals`](crate::LocalArrivals): the arrivals counter and slot `slot`'s
     /// `entered`.
-    pub fn combining_words(&self, g: usize, slot: usize) -> LocalArrivalWords {
+    pub fn local_arrival_words(&self, g: usize, slot: usize) -> LocalArrivalWords {
         LocalArrivalWords {
             arrivals: self.word(g * GROUP_BYTES + LINE).as_ptr(),
             entered: self
@@ -789,7 +789,7 @@ pub(super) mod tests {
                         (record.joined, record.local, segment.slots(0).len()),
                         (2, 2, 2)
                     );
-                    let combining = claims.combining(segment, 0).expect("L = 2");
+                    let combining = claims.local_arrivals(segment, 0).expect("L = 2");
                     for episode in 1..=50 {
                         combining.enter(episode);
                         if (combining.add() + 1).is_multiple_of(combining.local) {
