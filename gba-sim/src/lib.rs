@@ -19,10 +19,10 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod backend;
-// Not an API: public for gba-sim/tests/loom.rs, which runs the fast path's combining word
+// Not an API: public for gba-sim/tests/loom.rs, which runs the fast path's arrival word
 // over loom's atomics.
 #[doc(hidden)]
-pub mod combine;
+pub mod arrival_word;
 mod engine;
 mod error;
 mod fabric;

@@ -57,7 +57,7 @@ impl Port {
     }
 
     /// What the switch does with this port's release store of `doorbell` into `group`'s
-    /// ARRIVAL register: combines it on the fast path ([`Fabric::arrive`]), or else steps.
+    /// ARRIVAL register: aggregates it on the fast path ([`Fabric::arrive`]), or else steps.
     #[inline]
     pub fn arrive(&self, group: usize, doorbell: u64) {
         if !self.fabric.arrive(self.port, group, doorbell) {

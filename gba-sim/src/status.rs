@@ -111,7 +111,7 @@ pub struct Holding {
     /// The distinct groups this uid's claims hold, ascending.
     pub groups: Vec<usize>,
     /// Each claimant pid (the claim record's: the process that claimed it; with host
-    /// combining its team-mates joined that claim) with its distinct groups, ascending.
+    /// aggregating its team-mates joined that claim) with its distinct groups, ascending.
     pub pids: Vec<(u64, Vec<usize>)>,
 }
 

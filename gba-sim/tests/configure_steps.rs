@@ -25,7 +25,10 @@ fn fabric_with_world_on_the_fast_path(ports: usize) -> (Arc<Fabric>, Vec<common:
     for episode in 1..=3 {
         for (p, m) in world.iter_mut().enumerate() {
             let word = m.arrive();
-            assert!(fabric.arrive(p, WORLD, word), "episode {episode} combined");
+            assert!(
+                fabric.arrive(p, WORLD, word),
+                "episode {episode} aggregated"
+            );
         }
     }
     fabric.step();

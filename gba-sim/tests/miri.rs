@@ -1,6 +1,6 @@
 //! The switch under Miri: a fabric in ordinary memory (Miri cannot map files), two members on
 //! their own threads that configure a group, arrive through the fast path or the stepper and
-//! wait, while Miri checks every access of the engine, the combining word and the flags for
+//! wait, while Miri checks every access of the engine, the arrival word and the flags for
 //! data races and weak-memory outcomes (a stale configuration read after ENABLE, a flag seen
 //! before the arrivals it releases).
 //!
@@ -37,7 +37,7 @@ fn members_on_threads_configure_arrive_and_are_released() {
                 for episode in 0..EPISODES {
                     let word = member.arrive();
                     // Member 1 leaves every other arrival to the stepper, as a member that died
-                    // before combining would.
+                    // before aggregating would.
                     if (p == 0 || episode % 2 == 0) && !fabric.arrive(p, GROUP, word) {
                         fabric.progress();
                     }
