@@ -61,8 +61,6 @@ KNOWN = {
     "ipxact: msb0": "issue 38 item 1 (msb0 carried or refused; rdlfid)",
     "ipxact: external": "issue 38 item 1 (external carried or refused; rdlfid)",
     "ipxact: hw": "issue 38 item 1 (hardware-side properties carried or warned; rdlfid)",
-    "ipxact: field added": "issue 38 item 2 (IP-XACT read as the standard says: `gba import-ipxact` "
-                           "ignores <isPresent>0</isPresent>, so an absent field comes back)",
     "rdl: enum (warned without file and line)":
         "issue 38 item 1 (every difference warned at the input's file and line)",
     "ipxact: enum (warned without file and line)":
