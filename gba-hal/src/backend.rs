@@ -47,8 +47,11 @@ unsafe impl WindowMechanism for Atomic {
 /// Memory the device may write: the host's address and the device's (IOVA) for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DmaRegion {
+    /// The host's address of the first byte.
     pub host: NonNull<u8>,
+    /// The device's address (IOVA) of the first byte: what the device is given.
     pub iova: u64,
+    /// Bytes.
     pub len: usize,
 }
 
@@ -62,6 +65,7 @@ unsafe impl Sync for DmaRegion {}
 /// Why a backend could not allocate DMA memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DmaError {
+    /// What ran out or was refused.
     pub reason: &'static str,
 }
 
@@ -83,13 +87,16 @@ pub struct DmaError {
 ///   8-aligned words valid for as long as the backend lives, reached by every process only
 ///   atomically.
 pub unsafe trait Backend: Send + Sync {
+    /// The mechanism the register window is reached with: `Volatile` for device memory, `Atomic` for shared memory.
     type Mechanism: WindowMechanism;
 
     /// The register window's first byte.
     fn window(&self) -> *mut u8;
 
+    /// Allocates `len` bytes the device may write (zeroed, cache-line aligned).
     fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError>;
 
+    /// Returns a region from [`alloc_dma`](Self::alloc_dma).
     fn free_dma(&self, region: DmaRegion);
 
     /// The release flag of `group`, allocated by the winner of its claim: memory every

@@ -52,10 +52,12 @@ impl<B: Backend> Device<B> {
         self.regs.scoped()
     }
 
+    /// What the device said it is when opened.
     pub fn identity(&self) -> &Identity {
         &self.identity
     }
 
+    /// The backend the device is reached through.
     pub fn backend(&self) -> &B {
         &self.backend
     }

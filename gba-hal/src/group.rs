@@ -297,10 +297,12 @@ impl<'d, B: Backend> Group<'d, B> {
         }
     }
 
+    /// The group's index.
     pub fn id(&self) -> usize {
         self.id
     }
 
+    /// The group's members.
     pub fn members(&self) -> &MemberSet {
         &self.members
     }
@@ -310,6 +312,7 @@ impl<'d, B: Backend> Group<'d, B> {
         self.device.identity().port
     }
 
+    /// The device the group was claimed on.
     pub fn device(&self) -> &'d Device<B> {
         self.device
     }
@@ -328,6 +331,7 @@ impl<'d, B: Backend> Group<'d, B> {
         self.local_arrivals.as_ref()
     }
 
+    /// The group's release flag.
     #[inline(always)]
     pub fn flag(&self) -> &ReleaseFlag {
         &self.flag
@@ -352,6 +356,7 @@ impl<'d, B: Backend> Group<'d, B> {
         )
     }
 
+    /// The group's registers now.
     pub fn snapshot(&self) -> GroupSnapshot {
         let regs = self.device.registers();
         let mut snapshot = GroupSnapshot::read(

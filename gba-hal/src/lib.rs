@@ -21,6 +21,7 @@
 //! kernel or firmware driver that implements [`Backend`] itself.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 // Errors carry member sets (96 bytes) so that a timeout names who is missing; the core has no
 // allocator to box them, and they are returned on cold paths only (open, configure, timeout).
@@ -30,7 +31,9 @@
 // `backends` (the backends that open hardware); the others are for authors of a backend, and
 // are rebuilt with the host segment (their workspace-only parts are `#[doc(hidden)]`).
 #[cfg(feature = "std")]
+#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 mod address;
+#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 mod arbiter;
 mod backend;
 // The hardware backends, how to open them, and the clock a backend's `now_ns` reads.
@@ -39,20 +42,24 @@ pub mod backends;
 // `Cell64`: the atomic word `claim`'s state machine runs over (loom's atomics in the models).
 pub mod cell;
 // The claim record's state machine: in `host::HostSegment`'s signatures.
+#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 pub mod claim;
 mod config;
 mod device;
 mod diag;
+#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 mod error;
 mod group;
 // The host segment a backend maps for its port (`HostSegment`, `SegmentArbiter`).
 #[cfg(feature = "std")]
+#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 pub mod host;
 mod identity;
 mod members;
 // Memory several processes share (`SharedFile`, `SharedWord`, `SharedError` in
 // `host::SegmentError`): the one way a backend maps such memory.
 #[cfg(feature = "std")]
+#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 pub mod shared;
 
 #[cfg(feature = "std")]

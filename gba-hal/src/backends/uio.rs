@@ -172,7 +172,7 @@ pub(super) unsafe fn port_id(window: *mut u8) -> u32 {
 
 impl UioBackend {
     /// Opens `device` (e.g. `/dev/uio0`), reading its maps from `sysfs` (e.g.
-    /// [`DEFAULT_SYSFS`]), its host segment in `GBA_HOST_SEGMENT_DIR` or the caller's
+    /// [`DEFAULT_UIO_SYSFS`](super::DEFAULT_UIO_SYSFS)), its host segment in `GBA_HOST_SEGMENT_DIR` or the caller's
     /// runtime directory (`/run/gba` for root: [`crate::host::segment_dir`]).
     pub fn open(device: &Path, sysfs: &Path) -> Result<Self, UioError> {
         let dir = crate::host::segment_dir().map_err(|source| UioError::HostSegment {

@@ -112,7 +112,7 @@ mod abi {
 /// How the backend chooses the IOVA it maps DMA memory at (and writes into RELEASE_ADDR).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum IovaChoice {
-    /// Consecutive pages from [`IOVA_BASE`]: what a driver on real hardware uses.
+    /// Consecutive pages from 0x1_0000_0000: what a driver on real hardware uses.
     #[default]
     Bump,
     /// IOVA = the page's physical address (`/proc/self/pagemap`, root only). In a virtual

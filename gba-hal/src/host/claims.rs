@@ -150,6 +150,7 @@ fn next_token() -> u64 {
 }
 
 impl HostClaims {
+    /// Claims of no group yet.
     pub fn new() -> Self {
         HostClaims {
             token: next_token(),
