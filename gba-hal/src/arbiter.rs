@@ -118,11 +118,17 @@ pub enum Claim {
     Won,
     /// A process of the same team (same [`LocalTeam::key`], same user) holds the group,
     /// configured and READY; `flag` is the release flag it shares with this process.
-    Joined { flag: DmaRegion },
+    Joined {
+        /// The team's release flag.
+        flag: DmaRegion,
+    },
     /// The arbiter configured the group for this claim itself (the kernel driver writes the
     /// configuration page): the caller writes no configuration, waits for READY as a winner
     /// does, and leaves with [`HostArbiter::leave`], after which the arbiter resets it.
-    Configured { flag: DmaRegion },
+    Configured {
+        /// The release flag the arbiter gave the group.
+        flag: DmaRegion,
+    },
     /// A team-mate is configuring it: ask again.
     Wait,
     /// Another team with a live process holds it
@@ -138,19 +144,39 @@ pub enum Claim {
 #[non_exhaustive]
 pub enum Refusal {
     /// The team key is that of a claim another user holds: only the same user may join.
-    OtherUser { holder: u32, me: u32 },
+    OtherUser {
+        /// The holder's uid.
+        holder: u32,
+        /// This process's uid.
+        me: u32,
+    },
     /// This user holds its quota of groups on this port already.
-    Quota { uid: u32, held: u32, quota: u32 },
+    Quota {
+        /// The user.
+        uid: u32,
+        /// Groups it holds on this port.
+        held: u32,
+        /// The port's quota per user.
+        quota: u32,
+    },
     /// The arbiter's own reason (the kernel driver's), in its words.
-    Arbiter { reason: &'static str },
+    Arbiter {
+        /// The arbiter's words.
+        reason: &'static str,
+    },
     /// The host segment holds a value its layout does not allow in a word of `group`'s
     /// record (damaged, or written by a process that may write the segment): named, with
     /// what it may hold, instead of being trusted.
     Corrupt {
+        /// The file holding the segment.
         file: &'static str,
+        /// The group whose record it is.
         group: usize,
+        /// The word's name.
         word: &'static str,
+        /// What it holds.
         value: u64,
+        /// What it may hold.
         allowed: &'static str,
     },
 }
@@ -202,7 +228,9 @@ impl fmt::Display for ClaimState {
 /// One claim, as [`HostArbiter::claims`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClaimReport {
+    /// The group.
     pub group: usize,
+    /// Held, or being configured.
     pub state: ClaimState,
     /// The claimant's pid, in its own PID namespace (0: the arbiter names no process).
     pub pid: u64,
@@ -249,6 +277,7 @@ impl fmt::Display for ClaimReport {
 pub struct Reclaimed {
     /// The port the group was reset on (its PORT_ID).
     pub port: usize,
+    /// The group reset.
     pub group: usize,
     /// The dead claimant's pid, in its own PID namespace, as the claim record named it;
     /// `None` when no process was named: the simulator reset the group because a fault marked
@@ -276,11 +305,15 @@ impl fmt::Display for Reclaimed {
 /// A local process of a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LocalSlot {
+    /// Its slot in the local-arrivals block ([`LocalTeam::index`]).
     pub slot: usize,
+    /// Its pid (in its own PID namespace).
     pub pid: u64,
+    /// Its rank in the team.
     pub rank: u64,
     /// The last sequence it arrived for.
     pub entered: u64,
+    /// Whether the process is alive.
     pub alive: bool,
 }
 

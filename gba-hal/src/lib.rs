@@ -31,9 +31,7 @@
 // `backends` (the backends that open hardware); the others are for authors of a backend, and
 // are rebuilt with the host segment (their workspace-only parts are `#[doc(hidden)]`).
 #[cfg(feature = "std")]
-#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 mod address;
-#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 mod arbiter;
 mod backend;
 // The hardware backends, how to open them, and the clock a backend's `now_ns` reads.
@@ -47,7 +45,6 @@ pub mod claim;
 mod config;
 mod device;
 mod diag;
-#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 mod error;
 mod group;
 // The host segment a backend maps for its port (`HostSegment`, `SegmentArbiter`).
