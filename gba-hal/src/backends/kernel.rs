@@ -34,34 +34,48 @@ use crate::members::{GroupSet, MemberSet};
 /// Bytes of a run-time page (the driver maps exactly one).
 const PAGE: usize = 4096;
 
+/// Why a port of the kernel driver could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum KernelError {
+    /// The device node could not be opened.
     #[error(
         "cannot open {} (is gba.ko loaded, and are you in the group the udev rule names? docs/admin.md)",
         path.display()
     )]
     Open {
+        /// The device node.
         path: PathBuf,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
+    /// The node does not answer the driver's GBA_IOC_INFO.
     #[error("{} does not answer GBA_IOC_INFO: is it a GBA port of gba.ko?", path.display())]
     Info {
+        /// The device node.
         path: PathBuf,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
+    /// No random team key could be drawn.
     #[error("cannot draw a random team key for {} (getrandom)", path.display())]
     Key {
+        /// The device node.
         path: PathBuf,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
+    /// The address space for the window copy could not be reserved.
     #[error("cannot reserve {len:#x} bytes for {}'s window", path.display())]
     Reserve {
+        /// The device node.
         path: PathBuf,
+        /// Bytes.
         len: usize,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
 }
@@ -80,6 +94,8 @@ struct Held {
 // SAFETY: `shared` is a mapping owned by this value, reached only atomically.
 unsafe impl Send for Held {}
 
+/// A port of the GBA kernel driver (`driver/gba.ko`, `/dev/gbaN`): the driver arbitrates
+/// claims and configures groups; this process maps only what its claims are given.
 #[derive(Debug)]
 pub struct KernelBackend {
     path: PathBuf,

@@ -5,13 +5,11 @@
 // Each backend type has one path, `gba_hal::backends::X`; the modules are private.
 mod arena;
 mod clock;
-#[allow(missing_docs)] // not yet: its error variants' fields (issue 36 item 4)
 mod kernel;
 // The driver's ioctl ABI: internal to the kernel backend (`tests/kernel_abi.rs` compiles this
 // file on its own to check it against `driver/gba_ioctl.h`).
 pub(crate) mod kernel_abi;
 mod memory;
-#[allow(missing_docs)] // not yet: its error variants' fields (issue 36 item 4)
 mod open;
 mod phys;
 #[allow(missing_docs)] // not yet: its error variants' fields (issue 36 item 4)
