@@ -12,7 +12,6 @@ pub(crate) mod kernel_abi;
 mod memory;
 mod open;
 mod phys;
-#[allow(missing_docs)] // not yet: its error variants' fields (issue 36 item 4)
 mod uio;
 #[allow(missing_docs)] // not yet: its error variants' fields (issue 36 item 4)
 pub(crate) mod vfio;

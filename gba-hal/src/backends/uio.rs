@@ -36,71 +36,109 @@ use crate::host::{FlagLines, SegmentArbiter, SegmentFile};
 /// Where sysfs lists UIO devices.
 pub const DEFAULT_SYSFS: &str = "/sys/class/uio";
 
+/// Why a UIO device could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum UioError {
+    /// The device node could not be opened.
     #[error("cannot open {}", path.display())]
     Open {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
+    /// A sysfs file of the device could not be read.
     #[error("cannot read {} (is this a UIO device with two maps?)", path.display())]
     Sysfs {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     #[error("{} holds {text:?}, not a hexadecimal number", path.display())]
-    NotHex { path: PathBuf, text: String },
+    /// A sysfs file holds no hexadecimal number.
+    NotHex {
+        /// The sysfs file.
+        path: PathBuf,
+        /// What it holds.
+        text: String,
+    },
+    /// The register window is smaller than the register map.
     #[error(
         "map 0 of {} is {size:#x} bytes and no PCI resource file (device/resourceN) holds {needed:#x}: is this a GBA?",
         path.display()
     )]
     WindowTooSmall {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The map's size in bytes.
         size: usize,
+        /// Bytes needed.
         needed: usize,
     },
+    /// No DMA memory: no map 1, and no physical address for memory of this process.
     #[error("{} has no DMA map and no physical memory could be set up", path.display())]
     Dma {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// Why no physical address.
         #[source]
         source: super::phys::PhysError,
     },
+    /// The DMA map is smaller than the host's release flags.
     #[error(
         "map 1 of {} is {size:#x} bytes: the host's release flags need its first {needed:#x}",
         path.display()
     )]
     DmaTooSmall {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The map's size in bytes.
         size: usize,
+        /// Bytes needed.
         needed: usize,
     },
+    /// The host segment could not be set up.
     #[error(
         "cannot set up the host segment of {} (where the host's processes arbitrate the port; its directory is {}, set {} to another directory you own that no other user can write)",
         path.display(), dir.display(), crate::host::SEGMENT_DIR_ENV
     )]
     HostSegment {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The host segment's directory.
         dir: PathBuf,
+        /// Why.
         #[source]
         source: crate::host::SegmentError,
     },
+    /// The release-flag page could not be locked into memory.
     #[error("cannot lock the host's release-flag page of {} into memory (ulimit -l)", path.display())]
     LockFlags {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
+    /// A map could not be mapped.
     #[error("cannot map map {index} of {}", path.display())]
     Map {
+        /// The map's index.
         index: usize,
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
 }
 
+/// A GBA port through Linux UIO (`/dev/uioN`): map 0 the register window, map 1 (or
+/// pinned memory of this process) the DMA memory, and a host segment for the host's
+/// processes to arbitrate the port.
 #[derive(Debug)]
 pub struct UioBackend {
     path: PathBuf,
