@@ -13,7 +13,6 @@ mod memory;
 mod open;
 mod phys;
 mod uio;
-#[allow(missing_docs)] // not yet: its error variants' fields (issue 36 item 4)
 pub(crate) mod vfio;
 /// The VFIO descriptor socket; public for the security tests (`tests/security/`), which play
 /// the second opener and a squatter from another user.
