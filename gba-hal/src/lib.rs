@@ -40,7 +40,6 @@ pub mod backends;
 // `Cell64`: the atomic word `claim`'s state machine runs over (loom's atomics in the models).
 pub mod cell;
 // The claim record's state machine: in `host::HostSegment`'s signatures.
-#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 pub mod claim;
 mod config;
 mod device;
@@ -49,14 +48,12 @@ mod error;
 mod group;
 // The host segment a backend maps for its port (`HostSegment`, `SegmentArbiter`).
 #[cfg(feature = "std")]
-#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 pub mod host;
 mod identity;
 mod members;
 // Memory several processes share (`SharedFile`, `SharedWord`, `SharedError` in
 // `host::SegmentError`): the one way a backend maps such memory.
 #[cfg(feature = "std")]
-#[allow(missing_docs)] // not yet: its error variants' fields and accessors (issue 36 item 4)
 pub mod shared;
 
 #[cfg(feature = "std")]
