@@ -19,7 +19,7 @@ STAGES=(
     "quick|-|the inner loop: fmt, clippy, every test that needs only the Rust toolchain (not in a whole run: lint and unit cover it)"
     "lint|rust|formatting, clippy -D warnings, public-API snapshots"
     "miri|rust|Miri over the register handles, the barrier, the HAL's ordering and host segment, the engine"
-    "nostd|-|gba-hal's protocol core builds without std"
+    "nostd|-|gba-hal's protocol core builds without std; gba-barrier and libgba_barrier build without the simulator"
     "loom|-|loom model checks (gba-barrier, and gba-sim's fast path)"
     "svd|rust c python firmware|vendor SVD sample (cmsis-svd 0.4 from PyPI): QEMU firmware (microbit, netduino2), import, check, gen, cargo check, gcc, XML, thumb build per core"
     "rdlfuzz|python|SystemRDL differential fuzzing against systemrdl-compiler: regression files, 200 cases on a new seed"
@@ -186,7 +186,15 @@ stage_miri() {
     MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-hal --lib -- host:: claim::
 }
 
-stage_nostd() { cargo build -q -p gba-hal --no-default-features; }
+stage_nostd() {
+    cargo build -q -p gba-hal --no-default-features
+    # A hardware build ships no simulator: neither crate may need gba-sim without `sim`.
+    cargo clippy -q -p gba-barrier -p gba-barrier-c --no-default-features -- -D warnings
+    if cargo tree -q -p gba-barrier-c --no-default-features -e normal | grep -q gba-sim; then
+        echo "gba-barrier-c without default features still depends on gba-sim" >&2
+        return 1
+    fi
+}
 
 stage_loom() {
     bash gba-barrier/loom.sh -q

@@ -134,7 +134,7 @@ fn legend(members: usize) {
         (l::group_word(0, l::G_RELEASE_SEQ), "G_RELEASE_SEQ".into()),
         (l::group_word(0, l::G_MASK), "G_MASK".into()),
         (l::group_word(0, l::G_ARRIVED), "G_ARRIVED".into()),
-        (l::fast_word(0, l::F_COMBINE), "F_COMBINE".into()),
+        (l::fast_word(0, l::F_ARRIVAL_WORD), "F_ARRIVAL_WORD".into()),
         (l::fast_word(0, l::F_FLAG), "F_FLAG[0]".into()),
     ];
     for p in 0..members {

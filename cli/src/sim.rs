@@ -280,8 +280,14 @@ fn fail(error: &gba_sim::Error) -> ExitCode {
 pub fn status_text(fabric: &Fabric) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let (creator, creator_alive) = fabric.creator();
-    let (steps, recoveries) = fabric.counters();
+    let gba_sim::Creator {
+        pid: creator,
+        alive: creator_alive,
+    } = fabric.creator();
+    let gba_sim::Counters {
+        steps,
+        lock_recoveries: recoveries,
+    } = fabric.counters();
     let _ = writeln!(
         out,
         "fabric {} — {} ports, {steps} switch steps, {recoveries} lock recoveries, created by pid {creator}{}",
@@ -392,8 +398,14 @@ fn group_row(g: &GroupReport) -> String {
 /// first, as for the table). Scripts read this; the table's layout may change.
 pub fn status_json(fabric: &Fabric) -> serde_json::Value {
     use serde_json::json;
-    let (creator, creator_alive) = fabric.creator();
-    let (steps, recoveries) = fabric.counters();
+    let gba_sim::Creator {
+        pid: creator,
+        alive: creator_alive,
+    } = fabric.creator();
+    let gba_sim::Counters {
+        steps,
+        lock_recoveries: recoveries,
+    } = fabric.counters();
     let groups: Vec<_> = fabric
         .group_reports()
         .iter()

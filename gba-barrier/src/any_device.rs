@@ -19,6 +19,7 @@ use gba_hal::backends::{
     KernelBackend, OpenError, UioBackend, VfioBackend, open_hardware, open_kernel, open_vfio,
 };
 use gba_hal::{DeviceAddress, GroupConfig, GroupSet, GroupSnapshot, Identity};
+#[cfg(feature = "sim")]
 use gba_sim::SimBackend;
 
 use crate::barrier::Barrier;
@@ -42,6 +43,7 @@ struct Inner {
 }
 
 enum Backends {
+    #[cfg(feature = "sim")]
     Sim(gba_hal::Device<SimBackend>),
     Uio(gba_hal::Device<UioBackend>),
     Vfio(gba_hal::Device<VfioBackend>),
@@ -52,6 +54,7 @@ enum Backends {
 macro_rules! on_device {
     ($device:expr, $d:ident => $body:expr) => {
         match $device {
+            #[cfg(feature = "sim")]
             Backends::Sim($d) => $body,
             Backends::Uio($d) => $body,
             Backends::Vfio($d) => $body,
@@ -65,6 +68,13 @@ impl AnyDevice {
     /// to vfio-pci.
     pub fn open(address: &DeviceAddress) -> Result<Self, OpenError> {
         let device = match address {
+            #[cfg(not(feature = "sim"))]
+            DeviceAddress::Sim { .. } => {
+                return Err(OpenError::NeedsSimulator {
+                    address: address.clone(),
+                });
+            }
+            #[cfg(feature = "sim")]
             DeviceAddress::Sim { fabric, port } => {
                 let backend =
                     SimBackend::open(fabric, *port).map_err(|source| OpenError::Backend {
@@ -165,7 +175,7 @@ impl AnyDevice {
         use gba_pac::tock_registers::interfaces::Readable;
         // The kernel driver maps no global page: its copy in the window is from the open.
         if let Backends::Kernel(d) = &self.inner.device {
-            return d.backend().info().map_or(0, |i| i.barriers_completed);
+            return d.backend().barriers_completed().unwrap_or(0);
         }
         on_device!(&self.inner.device, d => d.registers().global().barriers_completed().get())
     }
@@ -224,7 +234,9 @@ impl AnyDevice {
         // better count, over every port of the machine, once it has one), against this
         // process's CPUs.
         let own = config.local_team().map_or(1, |t| t.local as usize);
+        #[cfg_attr(not(feature = "sim"), allow(unused_mut))]
         let mut policy = crate::WaitPolicy::for_processes(own);
+        #[cfg(feature = "sim")]
         if let Backends::Sim(_) = &inner.device {
             // On the simulator every other member port is on this machine too (the fabric is
             // this machine's memory; a VM guest's port runs on vCPUs that are its threads):
@@ -239,6 +251,7 @@ impl AnyDevice {
             }
         }
         let kind = match &inner.device {
+            #[cfg(feature = "sim")]
             Backends::Sim(d) => Kind::Sim(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Uio(d) => Kind::Uio(barrier_over(d.claim_until(config, &mut give_up)?, hook)),
             Backends::Vfio(d) => {
@@ -258,6 +271,7 @@ impl AnyDevice {
 }
 
 /// This machine's online CPUs (1 if the system does not say).
+#[cfg(feature = "sim")]
 fn online_cpus() -> usize {
     // SAFETY: sysconf reads a system value; no memory is passed.
     let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
@@ -300,6 +314,7 @@ pub struct AnyBarrier {
 // The offloaded barrier's hot state is cache-padded on purpose.
 #[allow(clippy::large_enum_variant)]
 enum Kind {
+    #[cfg(feature = "sim")]
     Sim(Barrier<HalPort<'static, SimBackend>>),
     Uio(Barrier<HalPort<'static, UioBackend>>),
     Vfio(Barrier<HalPort<'static, VfioBackend>>),
@@ -309,6 +324,7 @@ enum Kind {
 macro_rules! on_barrier {
     ($kind:expr, $b:ident => $body:expr) => {
         match $kind {
+            #[cfg(feature = "sim")]
             Kind::Sim($b) => $body,
             Kind::Uio($b) => $body,
             Kind::Vfio($b) => $body,
@@ -415,7 +431,7 @@ impl AnyBarrier {
     pub fn local_missing(&self) -> Vec<gba_hal::LocalSlot> {
         fn missing<B: gba_hal::Backend>(b: &Barrier<HalPort<'_, B>>) -> Vec<gba_hal::LocalSlot> {
             let group = b.port().group_handle();
-            if group.combining().is_none() {
+            if group.local_arrivals().is_none() {
                 return Vec::new();
             }
             let seq = crate::protocol::wire_sequence(b.episode());

@@ -54,14 +54,14 @@ pub fn completes(arrivals: &impl Arrivals, word: u64) -> bool {
 }
 
 #[cfg(not(loom))]
-impl Arrivals for gba_hal::Combining {
+impl Arrivals for gba_hal::LocalArrivals {
     #[inline(always)]
     fn enter(&self, seq: u64) {
-        gba_hal::Combining::enter(self, seq)
+        gba_hal::LocalArrivals::enter(self, seq)
     }
     #[inline(always)]
     fn add(&self) -> u64 {
-        gba_hal::Combining::add(self)
+        gba_hal::LocalArrivals::add(self)
     }
     #[inline(always)]
     fn local(&self) -> u64 {
@@ -69,21 +69,21 @@ impl Arrivals for gba_hal::Combining {
     }
 }
 
-/// A combining block in this process's memory: threads standing for a host's processes
-/// (tests, loom, `gba bench`).
+/// A host-combining block in this process's memory: threads standing for a host's processes
+/// (tests, loom, `gba bench`), where `gba_hal::LocalArrivals` is the host's shared one.
 #[derive(Debug)]
-pub struct LocalArrivals {
+pub struct ThreadArrivals {
     arrivals: std::sync::Arc<AtomicU64>,
     entered: AtomicU64,
     local: u64,
 }
 
-impl LocalArrivals {
+impl ThreadArrivals {
     /// `local` handles onto one new counter, one per process of the host.
-    pub fn host(local: u64) -> Vec<LocalArrivals> {
+    pub fn host(local: u64) -> Vec<ThreadArrivals> {
         let arrivals = std::sync::Arc::new(AtomicU64::new(0));
         (0..local)
-            .map(|_| LocalArrivals {
+            .map(|_| ThreadArrivals {
                 arrivals: arrivals.clone(),
                 entered: AtomicU64::new(0),
                 local,
@@ -97,7 +97,7 @@ impl LocalArrivals {
     }
 }
 
-impl Arrivals for LocalArrivals {
+impl Arrivals for ThreadArrivals {
     fn enter(&self, seq: u64) {
         self.entered.store(seq, Ordering::Relaxed)
     }

@@ -112,7 +112,7 @@ impl<B: Backend> Port for HalPort<'_, B> {
     /// ([`crate::combine::completes`]).
     #[inline(always)]
     fn ring(&self, word: u64) {
-        if let Some(combining) = self.group.combining()
+        if let Some(combining) = self.group.local_arrivals()
             && !crate::combine::completes(combining, word)
         {
             return;

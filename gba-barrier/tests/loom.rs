@@ -281,7 +281,7 @@ impl Port for CountingPort {
 }
 
 fn combine_model(locals: &[usize], completed: u64, episodes: u32, mode: Mode) {
-    use gba_barrier::combine::{Combined, LocalArrivals};
+    use gba_barrier::combine::{Combined, ThreadArrivals};
     let hosts = locals.len();
     let switch = Arc::new(Switch {
         doorbells: (0..hosts).map(|_| AtomicU64::new(NO_ARRIVAL)).collect(),
@@ -296,7 +296,7 @@ fn combine_model(locals: &[usize], completed: u64, episodes: u32, mode: Mode) {
     let mut threads = Vec::new();
     let mut t = 0;
     for (h, &local) in locals.iter().enumerate() {
-        for arrivals in LocalArrivals::host(local as u64) {
+        for arrivals in ThreadArrivals::host(local as u64) {
             let (switch, payload, rings) = (
                 Arc::clone(&switch),
                 Arc::clone(&payload),
@@ -338,7 +338,7 @@ fn combine_model(locals: &[usize], completed: u64, episodes: u32, mode: Mode) {
             }));
         }
     }
-    let handles: Vec<LocalArrivals> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let handles: Vec<ThreadArrivals> = threads.into_iter().map(|t| t.join().unwrap()).collect();
     for (h, rings) in rings.iter().enumerate() {
         assert_eq!(
             rings.load(Ordering::Relaxed),
@@ -364,9 +364,9 @@ fn combine_two_local_two_episodes() {
 /// host's count, and it sees every pre-arrival write of the episode (loom reports a race
 /// otherwise): what its doorbell then publishes.
 fn combine_step_model(local: usize, episodes: u64) {
-    use gba_barrier::combine::{LocalArrivals, completes};
+    use gba_barrier::combine::{ThreadArrivals, completes};
     let payload = Arc::new(Payload::new(local));
-    let handles: Vec<Arc<LocalArrivals>> = LocalArrivals::host(local as u64)
+    let handles: Vec<Arc<ThreadArrivals>> = ThreadArrivals::host(local as u64)
         .into_iter()
         .map(Arc::new)
         .collect();
@@ -374,7 +374,7 @@ fn combine_step_model(local: usize, episodes: u64) {
         let completers = Arc::new(AtomicU64::new(0));
         let arrive = {
             let (payload, completers) = (Arc::clone(&payload), Arc::clone(&completers));
-            move |t: usize, arrivals: &LocalArrivals| {
+            move |t: usize, arrivals: &ThreadArrivals| {
                 payload.write(t, k);
                 if completes(arrivals, k) {
                     payload.check(t, k);

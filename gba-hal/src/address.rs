@@ -17,7 +17,12 @@ pub const DEVICE_ENV: &str = "GBA_DEVICE";
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DeviceAddress {
     /// Port `port` of the simulator fabric in directory `fabric`: `sim:<fabric>#<port>`.
-    Sim { fabric: PathBuf, port: usize },
+    Sim {
+        /// The fabric's directory.
+        fabric: PathBuf,
+        /// The port.
+        port: usize,
+    },
     /// A Linux UIO device node: `/dev/uioN`.
     Uio(PathBuf),
     /// A port of the GBA kernel driver (`driver/gba.ko`): `/dev/gbaN`.
@@ -30,36 +35,60 @@ pub enum DeviceAddress {
 /// Why a text is not a device address. Every message says what the syntax is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AddressError {
+    /// No address given, and none in the environment.
     #[error(
         "no device given and {DEVICE_ENV} is not set: name one, e.g. `sim:/dev/shm/gba-fabric#0` (a simulator port) or `/dev/uio0`"
     )]
     NotGiven,
 
     #[error("the device address is empty; use `sim:<fabric-dir>#<port>` or `/dev/uioN`")]
+    /// An empty text.
     Empty,
 
     #[error(
         "{text:?} names no port: a simulator address ends in #<port>, e.g. `sim:/dev/shm/gba-fabric#0`"
     )]
-    NoPort { text: String },
+    /// A simulator address without `#<port>`.
+    NoPort {
+        /// The text given.
+        text: String,
+    },
 
     #[error(
         "{text:?} names no fabric directory before #: use `sim:<fabric-dir>#<port>`, e.g. `sim:/dev/shm/gba-fabric#0`"
     )]
-    NoFabric { text: String },
+    /// A simulator address without a directory before `#`.
+    NoFabric {
+        /// The text given.
+        text: String,
+    },
 
     #[error("{text:?}: the port after # must be a number (0, 1, …), not {port:?}")]
-    BadPort { text: String, port: String },
+    /// A simulator port that is not a number.
+    BadPort {
+        /// The text given.
+        text: String,
+        /// What stands after `#`.
+        port: String,
+    },
 
     #[error(
         "{text:?}: after vfio: comes a full PCI address as `lspci -D` prints it, e.g. `vfio:0000:00:04.0`"
     )]
-    BadPci { text: String },
+    /// A `vfio:` address without a full PCI address.
+    BadPci {
+        /// The text given.
+        text: String,
+    },
 
     #[error(
         "{text:?} is neither a simulator port (`sim:<fabric-dir>#<port>`), a kernel driver port (`/dev/gbaN`), a UIO device node (`/dev/uioN`) nor a VFIO device (`vfio:0000:00:04.0`)"
     )]
-    Unknown { text: String },
+    /// A text of no known form.
+    Unknown {
+        /// The text given.
+        text: String,
+    },
 }
 
 impl DeviceAddress {

@@ -5,8 +5,8 @@
 
 use core::fmt;
 
-use crate::backend::{Combining, DmaRegion, LocalTeam};
-use crate::members::MemberSet;
+use crate::backend::{DmaRegion, LocalArrivals, LocalTeam};
+use crate::members::{GroupSet, MemberSet};
 
 /// The environment variable that sets how many groups of a port one user may hold through
 /// the host segment (default [`DEFAULT_GROUP_QUOTA`]), read by the process that makes the
@@ -16,6 +16,17 @@ pub const QUOTA_ENV: &str = "GBA_GROUP_QUOTA";
 
 /// Groups of a port one user may hold unless [`QUOTA_ENV`] says otherwise.
 pub const DEFAULT_GROUP_QUOTA: u32 = 8;
+
+/// The claims of a port's groups from one reading of its claim records
+/// ([`HostArbiter::claim_sets`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClaimSets {
+    /// Groups whose claim a live process holds.
+    pub held: GroupSet,
+    /// Groups whose claim only dead processes hold (or another user beyond the quota), which
+    /// [`HostArbiter::take_dead`] can take over.
+    pub dead: GroupSet,
+}
 
 /// A port's host arbitration, from [`Backend::host`](crate::Backend::host).
 ///
@@ -45,17 +56,20 @@ pub trait HostArbiter: Send + Sync {
     /// configure it or by the last process to leave it).
     fn release(&self, group: usize);
 
-    /// Groups whose claim a live owner holds (bit g: group g), for
+    /// Groups whose claim a live owner holds, for
     /// [`Device::free_groups`](crate::Device::free_groups).
-    fn claimed_groups(&self) -> u32;
+    fn claimed_groups(&self) -> GroupSet;
 
     /// [`claimed_groups`](Self::claimed_groups), and the groups whose claim only dead
     /// processes hold (on the host segment also another user's claims beyond the quota, which
     /// a claim takes over the same way), which [`take_dead`](Self::take_dead) can take over,
     /// from one reading of the claims. The default: none held by the dead (an arbiter that frees a dead
     /// process's claims itself, as the kernel driver does when its file closes).
-    fn claim_sets(&self) -> (u32, u32) {
-        (self.claimed_groups(), 0)
+    fn claim_sets(&self) -> ClaimSets {
+        ClaimSets {
+            held: self.claimed_groups(),
+            dead: GroupSet::default(),
+        }
     }
 
     /// Takes over `group`'s claim if every process of it is dead: true when this process now
@@ -67,7 +81,7 @@ pub trait HostArbiter: Send + Sync {
         false
     }
 
-    /// Takes over and resets the dead claims of `groups` (bit g: group g) on the switch's
+    /// Takes over and resets the dead claims of `groups` on the switch's
     /// *other* ports, where this arbiter reaches their host state and registers: for each
     /// claim there that only dead processes hold, the same atomic take-over as
     /// [`take_dead`](Self::take_dead) (a compare-exchange of the claim word against the dead
@@ -77,11 +91,11 @@ pub trait HostArbiter: Send + Sync {
     /// reaches its own port only. The simulator's reaches every port of its fabric, so
     /// [`Device::free_groups`](crate::Device::free_groups) there frees a killed job's group
     /// on the ports the next team does not use too.
-    fn reclaim_other_ports(&self, _groups: u32, _each: &mut dyn FnMut(&Reclaimed)) {}
+    fn reclaim_other_ports(&self, _groups: GroupSet, _each: &mut dyn FnMut(&Reclaimed)) {}
 
-    /// The host's combining block of a held `group` when the team has more than one process
+    /// The host's local-arrivals block of a held `group` when the team has more than one process
     /// on this port. `None` for a claim of one process.
-    fn combining(&self, group: usize) -> Option<Combining>;
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals>;
 
     /// What identifies the place this port is arbitrated in (boot id and the segment's or
     /// device's identity, hashed), so that a team can tell "two processes of one host on its
@@ -104,11 +118,17 @@ pub enum Claim {
     Won,
     /// A process of the same team (same [`LocalTeam::key`], same user) holds the group,
     /// configured and READY; `flag` is the release flag it shares with this process.
-    Joined { flag: DmaRegion },
+    Joined {
+        /// The team's release flag.
+        flag: DmaRegion,
+    },
     /// The arbiter configured the group for this claim itself (the kernel driver writes the
     /// configuration page): the caller writes no configuration, waits for READY as a winner
     /// does, and leaves with [`HostArbiter::leave`], after which the arbiter resets it.
-    Configured { flag: DmaRegion },
+    Configured {
+        /// The release flag the arbiter gave the group.
+        flag: DmaRegion,
+    },
     /// A team-mate is configuring it: ask again.
     Wait,
     /// Another team with a live process holds it
@@ -124,19 +144,39 @@ pub enum Claim {
 #[non_exhaustive]
 pub enum Refusal {
     /// The team key is that of a claim another user holds: only the same user may join.
-    OtherUser { holder: u32, me: u32 },
+    OtherUser {
+        /// The holder's uid.
+        holder: u32,
+        /// This process's uid.
+        me: u32,
+    },
     /// This user holds its quota of groups on this port already.
-    Quota { uid: u32, held: u32, quota: u32 },
+    Quota {
+        /// The user.
+        uid: u32,
+        /// Groups it holds on this port.
+        held: u32,
+        /// The port's quota per user.
+        quota: u32,
+    },
     /// The arbiter's own reason (the kernel driver's), in its words.
-    Arbiter { reason: &'static str },
+    Arbiter {
+        /// The arbiter's words.
+        reason: &'static str,
+    },
     /// The host segment holds a value its layout does not allow in a word of `group`'s
     /// record (damaged, or written by a process that may write the segment): named, with
     /// what it may hold, instead of being trusted.
     Corrupt {
+        /// The file holding the segment.
         file: &'static str,
+        /// The group whose record it is.
         group: usize,
+        /// The word's name.
         word: &'static str,
+        /// What it holds.
         value: u64,
+        /// What it may hold.
         allowed: &'static str,
     },
 }
@@ -188,7 +228,9 @@ impl fmt::Display for ClaimState {
 /// One claim, as [`HostArbiter::claims`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClaimReport {
+    /// The group.
     pub group: usize,
+    /// Held, or being configured.
     pub state: ClaimState,
     /// The claimant's pid, in its own PID namespace (0: the arbiter names no process).
     pub pid: u64,
@@ -235,6 +277,7 @@ impl fmt::Display for ClaimReport {
 pub struct Reclaimed {
     /// The port the group was reset on (its PORT_ID).
     pub port: usize,
+    /// The group reset.
     pub group: usize,
     /// The dead claimant's pid, in its own PID namespace, as the claim record named it;
     /// `None` when no process was named: the simulator reset the group because a fault marked
@@ -262,11 +305,15 @@ impl fmt::Display for Reclaimed {
 /// A local process of a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LocalSlot {
+    /// Its slot in the local-arrivals block ([`LocalTeam::index`]).
     pub slot: usize,
+    /// Its pid (in its own PID namespace).
     pub pid: u64,
+    /// Its rank in the team.
     pub rank: u64,
     /// The last sequence it arrived for.
     pub entered: u64,
+    /// Whether the process is alive.
     pub alive: bool,
 }
 
@@ -292,11 +339,11 @@ impl HostArbiter for Exclusive {
 
     fn release(&self, _group: usize) {}
 
-    fn claimed_groups(&self) -> u32 {
-        0
+    fn claimed_groups(&self) -> GroupSet {
+        GroupSet::default()
     }
 
-    fn combining(&self, _group: usize) -> Option<Combining> {
+    fn local_arrivals(&self, _group: usize) -> Option<LocalArrivals> {
         None
     }
 

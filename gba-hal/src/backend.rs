@@ -15,9 +15,9 @@ use crate::arbiter::{Claim, Exclusive};
 ///
 /// # Safety
 ///
-/// [`device_at`](Access::device_at) builds a handle whose accesses are this mechanism's;
+/// [`device_at`](WindowMechanism::device_at) builds a handle whose accesses are this mechanism's;
 /// implemented by this crate for the two mechanisms only.
-pub unsafe trait Access:
+pub unsafe trait WindowMechanism:
     Mechanism<u32> + Mechanism<u64> + InMemory + Copy + core::fmt::Debug + Sized + 'static
 {
     /// The register window at `ptr` with this mechanism.
@@ -29,7 +29,7 @@ pub unsafe trait Access:
 }
 
 // SAFETY: builds the handle with the volatile constructor, as the trait says.
-unsafe impl Access for Volatile {
+unsafe impl WindowMechanism for Volatile {
     unsafe fn device_at(ptr: *mut u8) -> gba_pac::Device<Self> {
         // SAFETY: forwarded from the caller.
         unsafe { gba_pac::Device::from_ptr(ptr) }
@@ -37,7 +37,7 @@ unsafe impl Access for Volatile {
 }
 
 // SAFETY: builds the handle with the shared-memory constructor, as the trait says.
-unsafe impl Access for Atomic {
+unsafe impl WindowMechanism for Atomic {
     unsafe fn device_at(ptr: *mut u8) -> gba_pac::Device<Self> {
         // SAFETY: forwarded from the caller.
         unsafe { gba_pac::Device::from_shared_ptr(ptr) }
@@ -47,8 +47,11 @@ unsafe impl Access for Atomic {
 /// Memory the device may write: the host's address and the device's (IOVA) for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DmaRegion {
+    /// The host's address of the first byte.
     pub host: NonNull<u8>,
+    /// The device's address (IOVA) of the first byte: what the device is given.
     pub iova: u64,
+    /// Bytes.
     pub len: usize,
 }
 
@@ -62,6 +65,7 @@ unsafe impl Sync for DmaRegion {}
 /// Why a backend could not allocate DMA memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DmaError {
+    /// What ran out or was refused.
     pub reason: &'static str,
 }
 
@@ -79,17 +83,20 @@ pub struct DmaError {
 ///   and accessed by the host only atomically; a [`Claim::Joined`] or [`Claim::Configured`]
 ///   flag from [`host`](Backend::host) is such a region, allocated by the team-mate that won
 ///   the claim (or by the arbiter) and valid until the last process of the claim leaves it;
-/// - a [`Combining`] from [`host`](Backend::host)'s [`HostArbiter::combining`] points at
+/// - a [`LocalArrivals`] from [`host`](Backend::host)'s [`HostArbiter::local_arrivals`] points at
 ///   8-aligned words valid for as long as the backend lives, reached by every process only
 ///   atomically.
 pub unsafe trait Backend: Send + Sync {
-    type Mechanism: Access;
+    /// The mechanism the register window is reached with: `Volatile` for device memory, `Atomic` for shared memory.
+    type Mechanism: WindowMechanism;
 
     /// The register window's first byte.
     fn window(&self) -> *mut u8;
 
+    /// Allocates `len` bytes the device may write (zeroed, cache-line aligned).
     fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError>;
 
+    /// Returns a region from [`alloc_dma`](Self::alloc_dma).
     fn free_dma(&self, region: DmaRegion);
 
     /// The release flag of `group`, allocated by the winner of its claim: memory every
@@ -172,16 +179,16 @@ pub struct LocalTeam {
     pub key: u64,
     /// How many processes of the team use this port (L >= 1).
     pub local: u32,
-    /// This process's index among them (0..local): its slot in the combining block.
+    /// This process's index among them (0..local): its slot in the local-arrivals block.
     pub index: u32,
     /// This process's rank in the team (for diagnosis).
     pub rank: u32,
 }
 
-/// A host's combining block for one group (see docs/design/host.md "Host combining"): the
+/// A host's local-arrivals block for one group (see docs/design/host.md "Host combining"): the
 /// arrivals counter of the host's `local` processes and this process's `entered` word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Combining {
+pub struct LocalArrivals {
     /// Arrivals since the claim (never reset), alone on its cache line.
     pub arrivals: NonNull<u64>,
     /// The last sequence this process entered (diagnosis), alone on its cache line.
@@ -191,12 +198,12 @@ pub struct Combining {
 }
 
 // SAFETY: a description of shared memory that every user reaches atomically only (the
-// backend's contract for `combining`).
-unsafe impl Send for Combining {}
+// backend's contract for `local_arrivals`).
+unsafe impl Send for LocalArrivals {}
 // SAFETY: as for `Send`.
-unsafe impl Sync for Combining {}
+unsafe impl Sync for LocalArrivals {}
 
-impl Combining {
+impl LocalArrivals {
     /// `entered = seq`, relaxed: diagnosis only.
     #[inline(always)]
     pub fn enter(&self, seq: u64) {

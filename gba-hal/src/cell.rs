@@ -1,13 +1,16 @@
 //! A 64-bit atomic cell, so that the protocol code over shared memory (the host segment's
-//! claim records here, the simulator's combining word in gba-sim) runs unchanged on the
+//! claim records here, the simulator's arrival word in gba-sim) runs unchanged on the
 //! memory's words and on loom's atomics in the model checks.
 
 pub use core::sync::atomic::Ordering;
 
 /// A 64-bit atomic cell: a word of shared memory, or loom's `AtomicU64` in the model checks.
 pub trait Cell64 {
+    /// An atomic load.
     fn load(&self, order: Ordering) -> u64;
+    /// An atomic store.
     fn store(&self, value: u64, order: Ordering);
+    /// An atomic compare-exchange: `Ok(current)` if the word held `current` and now holds `new`, else `Err(found)`.
     fn compare_exchange(
         &self,
         current: u64,
@@ -15,6 +18,7 @@ pub trait Cell64 {
         success: Ordering,
         failure: Ordering,
     ) -> Result<u64, u64>;
+    /// An atomic add; returns the previous value.
     fn fetch_add(&self, value: u64, order: Ordering) -> u64;
 }
 

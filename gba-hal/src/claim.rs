@@ -17,8 +17,11 @@
 
 use crate::cell::{Cell64, Ordering};
 
+/// `State::state`: nobody claims the group.
 pub const FREE: u64 = 0;
+/// `State::state`: a winner is configuring the group.
 pub const CLAIMING: u64 = 1;
+/// `State::state`: the group is configured and held.
 pub const HELD: u64 = 2;
 
 /// The most processes of one team on one port (`joined` has 12 bits).
@@ -27,13 +30,18 @@ pub const MAX_JOINED: u64 = 0xfff;
 /// The unpacked first word of a claim record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
+    /// Bumped by every free and take-over (16 bits): defeats ABA.
     pub generation: u64,
+    /// [`FREE`], [`CLAIMING`] or [`HELD`] (4 bits).
     pub state: u64,
+    /// Processes in the claim (12 bits, at most [`MAX_JOINED`]).
     pub joined: u64,
+    /// The claimant's pid (32 bits).
     pub pid: u64,
 }
 
 impl State {
+    /// The fields of a record's first word.
     pub fn unpack(word: u64) -> State {
         State {
             generation: word >> 48,
@@ -43,6 +51,7 @@ impl State {
         }
     }
 
+    /// The record's first word (each field cut to its width).
     pub fn pack(self) -> u64 {
         ((self.generation & 0xffff) << 48)
             | ((self.state & 0xf) << 44)
@@ -80,7 +89,7 @@ pub struct Record<'a, C> {
     pub team: &'a C,
     /// The claimant's uid, as [`Claimant::uid`] encodes it (0: not recorded).
     pub uid: &'a C,
-    /// The combining block's arrivals counter (zeroed by each new claim).
+    /// The local-arrivals block's arrivals counter (zeroed by each new claim).
     pub arrivals: &'a C,
 }
 
@@ -89,7 +98,10 @@ pub struct Record<'a, C> {
 pub enum Taken {
     /// This process claimed the record (CLAIMING): it configures the group, then [`Record::hold`].
     /// `over_dead`: it took over a dead owner's claim.
-    Won { over_dead: bool },
+    Won {
+        /// It took over a dead owner's claim.
+        over_dead: bool,
+    },
     /// It joined a held claim of its own team.
     Joined,
     /// A team-mate is configuring the group (CLAIMING, owner alive): ask again.
@@ -98,15 +110,26 @@ pub enum Taken {
     Busy,
     /// A live claim has this team's key but another user's uid (as recorded): only the same
     /// user joins.
-    OtherUser { uid: u32 },
+    OtherUser {
+        /// The holder's uid.
+        uid: u32,
+    },
     /// This user holds its quota of the port's groups already (decided by the host segment
     /// before the record is touched).
-    Quota { held: u32, quota: u32 },
+    Quota {
+        /// Groups the user holds on the port.
+        held: u32,
+        /// The port's quota per user.
+        quota: u32,
+    },
     /// A word of the record holds a value its layout does not allow (decided by the host
     /// segment, which names it): nothing was taken or joined.
     Corrupt {
+        /// The word's name.
         word: &'static str,
+        /// What it holds.
         value: u64,
+        /// What it may hold.
         allowed: &'static str,
     },
 }
@@ -114,9 +137,11 @@ pub enum Taken {
 /// Who takes or joins a record: its pid, start time and uid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Claimant {
+    /// Its pid.
     pub pid: u64,
     /// `/proc/PID/stat` field 22 (0: unknown).
     pub start: u64,
+    /// Its uid.
     pub uid: u32,
 }
 
@@ -137,6 +162,7 @@ impl Claimant {
 /// process (the caller checks the word's pid with the start time and every registered local
 /// slot).
 pub trait Liveness {
+    /// Whether the claim is still used by a live process.
     fn live(&self, state: State, start: u64) -> bool;
 }
 
@@ -166,6 +192,7 @@ impl JoinSlot for () {
 }
 
 impl<C: Cell64> Record<'_, C> {
+    /// The record's first word, unpacked (acquire).
     pub fn state(&self) -> State {
         State::unpack(self.word.load(Ordering::Acquire))
     }

@@ -48,18 +48,22 @@ impl GroupConfig {
         self
     }
 
+    /// The team this process claims as a member of, if any ([`team`](Self::team)).
     pub fn local_team(&self) -> Option<&LocalTeam> {
         self.team.as_ref()
     }
 
+    /// The group id.
     pub fn group(&self) -> usize {
         self.group
     }
 
+    /// The group's members.
     pub fn members(&self) -> &MemberSet {
         &self.members
     }
 
+    /// How long a claim waits for READY ([`timeout`](Self::timeout)); `None`: for ever.
     pub fn configure_timeout(&self) -> Option<Duration> {
         self.timeout
     }

@@ -7,8 +7,8 @@ use gba_pac::common::Scoped;
 use gba_pac::group::CONTROL;
 use gba_pac::tock_registers::interfaces::Readable;
 
-use crate::arbiter::Reclaimed;
-use crate::backend::{Access, Backend};
+use crate::arbiter::{ClaimSets, Reclaimed};
+use crate::backend::{Backend, WindowMechanism};
 use crate::config::GroupConfig;
 use crate::diag::GroupSnapshot;
 use crate::error::{Error, Result};
@@ -52,10 +52,12 @@ impl<B: Backend> Device<B> {
         self.regs.scoped()
     }
 
+    /// What the device said it is when opened.
     pub fn identity(&self) -> &Identity {
         &self.identity
     }
 
+    /// The backend the device is reached through.
     pub fn backend(&self) -> &B {
         &self.backend
     }
@@ -90,7 +92,8 @@ impl<B: Backend> Device<B> {
     pub fn free_groups(&self) -> GroupSet {
         let all = self.all_groups();
         let host = self.backend.host();
-        let (held, dead) = host.claim_sets();
+        let ClaimSets { held, dead } = host.claim_sets();
+        let (held, dead) = (held.0, dead.0);
         if dead & all != 0 {
             self.reclaim_here(dead & all, None);
         }
@@ -101,7 +104,7 @@ impl<B: Backend> Device<B> {
         let elsewhere = busy & all & !held & !claimed;
         if elsewhere != 0 {
             let mut reset = false;
-            host.reclaim_other_ports(elsewhere, &mut |_| reset = true);
+            host.reclaim_other_ports(GroupSet(elsewhere), &mut |_| reset = true);
             if reset {
                 busy = self.regs.global().groups_busy().get();
             }
@@ -124,11 +127,11 @@ impl<B: Backend> Device<B> {
     pub fn reclaim_dead_with(&self, each: &mut dyn FnMut(&Reclaimed)) {
         let all = self.all_groups();
         let host = self.backend.host();
-        let (_, dead) = host.claim_sets();
+        let dead = host.claim_sets().dead.0;
         if dead & all != 0 {
             self.reclaim_here(dead & all, Some(&mut *each));
         }
-        host.reclaim_other_ports(all, each);
+        host.reclaim_other_ports(GroupSet(all), each);
     }
 
     /// [`reclaim_dead_with`](Self::reclaim_dead_with), collected.

@@ -9,23 +9,32 @@ use gba_pac::tock_registers::interfaces::Readable;
 
 use crate::members::{GroupSet, MemberSet};
 
+/// One group of this port as its registers show it, for diagnosis and timeouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GroupSnapshot {
+    /// The group's index.
     pub group: usize,
     /// MEMBER_MASK as this port configured it.
     pub members: MemberSet,
+    /// MEMBER_COUNT.
     pub member_count: u32,
     /// ARRIVED_MASK: members arrived for the pending episode.
     pub arrived: MemberSet,
+    /// ARRIVAL_COUNT: members arrived for the pending episode.
     pub arrival_count: u32,
+    /// RELEASE_SEQ: the sequence of the last release.
     pub release_seq: u32,
+    /// STATUS.READY: configured on every member's port.
     pub ready: bool,
+    /// STATUS.ACTIVE: an episode is in progress.
     pub active: bool,
+    /// STATUS.COMPLETE: the last episode completed.
     pub complete: bool,
     /// STATUS.ERROR with its code.
     pub error: Option<ErrorCode>,
     /// Whether the group is enabled on this port and on any port of the switch.
     pub enabled_here: bool,
+    /// GROUPS_BUSY: the group is enabled on some port of the switch.
     pub busy_on_switch: bool,
     /// BARRIERS_COMPLETED of this port (all groups).
     pub port_barriers_completed: u64,

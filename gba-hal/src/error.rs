@@ -4,82 +4,149 @@ use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;
 
 use crate::members::MemberSet;
 
+/// gba-hal's result: [`Error`] by default.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
 
+/// Why opening a device or claiming, configuring or waiting on a group failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// DEVICE_ID is not the GBA's.
     #[error(
         "this is not a GBA: DEVICE_ID reads {found:#010x}, a GBA reads {expected:#010x}; check the device path"
     )]
-    NotGba { found: u32, expected: u32 },
+    NotGba {
+        /// What DEVICE_ID reads.
+        found: u32,
+        /// The GBA's DEVICE_ID.
+        expected: u32,
+    },
 
     #[error(
         "the device implements register map {major}.{minor}; this software knows major version {supported}: use a matching release of gba-hal"
     )]
+    /// VERSION's major number is not the one this crate implements.
     UnsupportedVersion {
+        /// VERSION's major number.
         major: u16,
+        /// VERSION's minor number.
         minor: u16,
+        /// The major number this crate implements.
         supported: u16,
     },
 
     #[error("group {group} does not exist: the device has groups 0 to {}", groups - 1)]
-    NoSuchGroup { group: usize, groups: usize },
+    /// A group id the device does not have.
+    NoSuchGroup {
+        /// The id asked for.
+        group: usize,
+        /// The device's groups (CAPS.MAX_GROUPS).
+        groups: usize,
+    },
 
     #[error("a group needs at least one member")]
+    /// An empty member set.
     NoMembers,
 
     #[error(
         "member {member} is out of range: the device supports members 0 to {} (CAPS.MAX_MEMBERS)",
         max_members - 1
     )]
-    MemberOutOfRange { member: usize, max_members: usize },
+    /// A member id the device does not have.
+    MemberOutOfRange {
+        /// The member asked for.
+        member: usize,
+        /// The device's members (CAPS.MAX_MEMBERS).
+        max_members: usize,
+    },
 
     #[error(
         "this port ({port}) is not in the member set {members}: a port can only configure groups it belongs to"
     )]
-    LocalNotMember { port: usize, members: MemberSet },
+    /// This port is not in the group's member set.
+    LocalNotMember {
+        /// This port (PORT_ID).
+        port: usize,
+        /// The member set given.
+        members: MemberSet,
+    },
 
     #[error(
         "group {group} is already claimed through this device; release it first (drop its handle)"
     )]
-    AlreadyClaimed { group: usize },
+    /// The group is claimed through this device already.
+    AlreadyClaimed {
+        /// The group.
+        group: usize,
+    },
 
     #[error(
         "group {group} is held by another job (GROUP_BUSY): agree on another group id with the other members and claim again"
     )]
-    GroupBusy { group: usize },
+    /// Another job holds the group (GROUP_BUSY): retryable with another id.
+    GroupBusy {
+        /// The group.
+        group: usize,
+    },
 
     #[error("this host's arbiter refused group {group}: {refusal}")]
+    /// The host's arbiter refused the claim.
     ClaimRefused {
+        /// The group.
         group: usize,
+        /// Why.
         refusal: crate::arbiter::Refusal,
     },
 
     #[error("the device refused group {group}'s configuration: {}", refusal(*code))]
-    Refused { group: usize, code: ErrorCode },
+    /// The device refused the configuration (STATUS.ERROR at configure).
+    Refused {
+        /// The group.
+        group: usize,
+        /// STATUS.ERROR_CODE.
+        code: ErrorCode,
+    },
 
     #[error("group {group} failed during episode {episode}: {}", refusal(*code))]
+    /// The group failed during an episode (STATUS.ERROR while waiting).
     Failed {
+        /// The group.
         group: usize,
+        /// The episode it failed in.
         episode: u64,
+        /// STATUS.ERROR_CODE.
         code: ErrorCode,
     },
 
     #[error("group {group}: {what} did not happen within {waited:?}; members not there: {missing}")]
+    /// Something the caller waited for did not happen in time.
     Timeout {
+        /// The group.
         group: usize,
+        /// What was waited for, as a noun phrase.
         what: &'static str,
+        /// How long.
         waited: core::time::Duration,
+        /// The members that had not arrived or joined.
         missing: MemberSet,
     },
 
     #[error(
         "configuring group {group} was given up by the caller before READY; the group was reset on this port"
     )]
-    Cancelled { group: usize },
+    /// The caller gave up configuring before READY (the group was reset).
+    Cancelled {
+        /// The group.
+        group: usize,
+    },
 
     #[error("no DMA memory for a {len}-byte release flag: {reason}")]
-    Dma { len: usize, reason: &'static str },
+    /// No DMA memory for the release flag.
+    Dma {
+        /// Bytes asked for.
+        len: usize,
+        /// The backend's reason.
+        reason: &'static str,
+    },
 }
 
 impl Error {

@@ -12,7 +12,7 @@ use gba_pac::group::{ARRIVAL, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, RELEASE_SE
 use gba_pac::tock_registers::interfaces::{Readable, Writeable};
 
 use crate::arbiter::Claim;
-use crate::backend::{Backend, Combining, DmaRegion};
+use crate::backend::{Backend, DmaRegion, LocalArrivals};
 use crate::config::GroupConfig;
 use crate::device::Device;
 use crate::diag::GroupSnapshot;
@@ -73,8 +73,8 @@ pub struct Group<'d, B: Backend> {
     start_sequence: u32,
     /// The claim is held (published, or joined): leaving goes through `leave_group`.
     held: bool,
-    /// The host's combining block when the team has several processes on this port.
-    combining: Option<Combining>,
+    /// The host's local-arrivals block when the team has several processes on this port.
+    local_arrivals: Option<LocalArrivals>,
 }
 
 impl<'d, B: Backend> Group<'d, B> {
@@ -136,7 +136,7 @@ impl<'d, B: Backend> Group<'d, B> {
             flag: ReleaseFlag { region },
             start_sequence: 0,
             held: false,
-            combining: None,
+            local_arrivals: None,
         };
         let regs = device.group_regs(id);
 
@@ -206,7 +206,7 @@ impl<'d, B: Backend> Group<'d, B> {
             return Err(Error::GroupBusy { group: id });
         }
         group.held = true;
-        group.combining = host.combining(id);
+        group.local_arrivals = host.local_arrivals(id);
         Ok(group)
     }
 
@@ -228,7 +228,7 @@ impl<'d, B: Backend> Group<'d, B> {
             flag: ReleaseFlag { region: flag },
             start_sequence: 0,
             held: true,
-            combining: device.backend().host().combining(id),
+            local_arrivals: device.backend().host().local_arrivals(id),
         };
         let regs = device.group_regs(id);
         let mut cancelled = false;
@@ -271,7 +271,7 @@ impl<'d, B: Backend> Group<'d, B> {
             flag: ReleaseFlag { region: flag },
             start_sequence: 0,
             held: true,
-            combining: device.backend().host().combining(id),
+            local_arrivals: device.backend().host().local_arrivals(id),
         };
         let regs = device.group_regs(id);
         let status = regs.status().extract();
@@ -297,10 +297,12 @@ impl<'d, B: Backend> Group<'d, B> {
         }
     }
 
+    /// The group's index.
     pub fn id(&self) -> usize {
         self.id
     }
 
+    /// The group's members.
     pub fn members(&self) -> &MemberSet {
         &self.members
     }
@@ -310,6 +312,7 @@ impl<'d, B: Backend> Group<'d, B> {
         self.device.identity().port
     }
 
+    /// The device the group was claimed on.
     pub fn device(&self) -> &'d Device<B> {
         self.device
     }
@@ -320,14 +323,15 @@ impl<'d, B: Backend> Group<'d, B> {
         self.start_sequence
     }
 
-    /// The host's combining block: `Some` when this group is shared by several processes of
+    /// The host's local-arrivals block: `Some` when this group is shared by several processes of
     /// a team on this port (each arrival adds to it; the one completing the host's count
     /// rings the doorbell).
     #[inline(always)]
-    pub fn combining(&self) -> Option<&Combining> {
-        self.combining.as_ref()
+    pub fn local_arrivals(&self) -> Option<&LocalArrivals> {
+        self.local_arrivals.as_ref()
     }
 
+    /// The group's release flag.
     #[inline(always)]
     pub fn flag(&self) -> &ReleaseFlag {
         &self.flag
@@ -352,6 +356,7 @@ impl<'d, B: Backend> Group<'d, B> {
         )
     }
 
+    /// The group's registers now.
     pub fn snapshot(&self) -> GroupSnapshot {
         let regs = self.device.registers();
         let mut snapshot = GroupSnapshot::read(

@@ -11,8 +11,11 @@ pub const SUPPORTED_MAJOR: u16 = (global::reset::VERSION >> 16) as u16;
 /// DEVICE_ID, VERSION, CAPS and PORT_ID of an opened device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Identity {
+    /// DEVICE_ID.
     pub device_id: u32,
+    /// VERSION's major number.
     pub version_major: u16,
+    /// VERSION's minor number.
     pub version_minor: u16,
     /// CAPS.MAX_GROUPS: groups 0..max_groups exist.
     pub max_groups: usize,
@@ -25,7 +28,9 @@ pub struct Identity {
 impl Identity {
     /// Reads the identity registers and refuses anything that is not a GBA of a known major
     /// version.
-    pub(crate) fn read<M: crate::backend::Access>(regs: global::Global<M>) -> Result<Identity> {
+    pub(crate) fn read<M: crate::backend::WindowMechanism>(
+        regs: global::Global<M>,
+    ) -> Result<Identity> {
         let device_id = regs.device_id().get();
         if device_id != global::reset::DEVICE_ID {
             return Err(Error::NotGba {

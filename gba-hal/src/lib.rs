@@ -1,7 +1,10 @@
 //! The GBA hardware abstraction layer: what a driver or a runtime embeds.
 //!
 //! - [`Device`]: a GBA port through a [`Backend`] (UIO hardware, the simulator, plain memory,
-//!   or one of your own). Opening reads DEVICE_ID, VERSION, CAPS and PORT_ID from the device
+//!   or one of your own). Not to be confused with `gba_pac::Device`, the generated register
+//!   block, which this `Device` hands out borrowed ([`Device::registers`]) and reaches with
+//!   its backend's [`WindowMechanism`] (`Volatile` or `Atomic`; gba-pac's *access mode*, ro/wo/rw,
+//!   is another thing). Opening reads DEVICE_ID, VERSION, CAPS and PORT_ID from the device
 //!   and refuses anything else by name; limits and identity are never assumed.
 //! - [`Device::free_groups`]: the set a member contributes when the members of a job agree on
 //!   a group id (docs/datasheet.md section 4: AND of every member's free set, lowest common bit).
@@ -18,6 +21,7 @@
 //! kernel or firmware driver that implements [`Backend`] itself.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 // Errors carry member sets (96 bytes) so that a timeout names who is missing; the core has no
 // allocator to box them, and they are returned on cold paths only (open, configure, timeout).
@@ -55,10 +59,10 @@ pub mod shared;
 #[cfg(feature = "std")]
 pub use address::{AddressError, DEVICE_ENV, DeviceAddress};
 pub use arbiter::{
-    Claim, ClaimReport, ClaimState, DEFAULT_GROUP_QUOTA, Exclusive, HostArbiter, LocalSlot,
-    QUOTA_ENV, Reclaimed, Refusal,
+    Claim, ClaimReport, ClaimSets, ClaimState, DEFAULT_GROUP_QUOTA, Exclusive, HostArbiter,
+    LocalSlot, QUOTA_ENV, Reclaimed, Refusal,
 };
-pub use backend::{Access, Backend, Combining, DmaError, DmaRegion, LocalTeam};
+pub use backend::{Backend, DmaError, DmaRegion, LocalArrivals, LocalTeam, WindowMechanism};
 pub use config::{DEFAULT_CONFIGURE_TIMEOUT, GroupConfig};
 pub use device::Device;
 pub use diag::GroupSnapshot;

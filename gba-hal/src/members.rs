@@ -16,16 +16,20 @@ pub const WORDS: usize = Group::MEMBER_MASK_COUNT;
 pub struct MemberSet(pub [u64; WORDS]);
 
 impl MemberSet {
+    /// Members a set can hold: the switch's MAX_MEMBERS rounded up to whole words.
     pub const CAPACITY: usize = WORDS * 64;
 
+    /// The empty set.
     pub const fn new() -> Self {
         MemberSet([0; WORDS])
     }
 
+    /// The set whose bit m is bit m % 64 of `words[m / 64]` (MEMBER_MASK's layout).
     pub const fn from_words(words: [u64; WORDS]) -> Self {
         MemberSet(words)
     }
 
+    /// The set as MEMBER_MASK words.
     pub const fn words(&self) -> &[u64; WORDS] {
         &self.0
     }
@@ -39,14 +43,17 @@ impl MemberSet {
         true
     }
 
+    /// Whether `m` is in the set.
     pub fn contains(&self, m: usize) -> bool {
         m < Self::CAPACITY && self.0[m / 64] & (1 << (m % 64)) != 0
     }
 
+    /// Members in the set.
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Whether the set has no member.
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }
@@ -159,6 +166,7 @@ impl fmt::Debug for MemberSet {
 pub struct GroupSet(pub u32);
 
 impl GroupSet {
+    /// Whether group `g` is in the set.
     pub fn contains(self, g: usize) -> bool {
         g < 32 && self.0 & (1 << g) != 0
     }
@@ -169,14 +177,17 @@ impl GroupSet {
         (self.0 != 0).then(|| self.0.trailing_zeros() as usize)
     }
 
+    /// Groups in both sets.
     pub fn intersection(self, other: GroupSet) -> GroupSet {
         GroupSet(self.0 & other.0)
     }
 
+    /// The set without group `g`.
     pub fn without(self, g: usize) -> GroupSet {
         GroupSet(self.0 & !(1u32.checked_shl(g as u32).unwrap_or(0)))
     }
 
+    /// The groups in the set, ascending.
     pub fn iter(self) -> impl Iterator<Item = usize> {
         (0..32).filter(move |g| self.contains(*g))
     }

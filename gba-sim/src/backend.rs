@@ -7,7 +7,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use gba_hal::{
-    Backend, Claim, ClaimReport, Combining, DeviceAddress, DmaError, DmaRegion, HostArbiter,
+    Backend, Claim, ClaimReport, DeviceAddress, DmaError, DmaRegion, HostArbiter, LocalArrivals,
     LocalSlot, LocalTeam, MemberSet,
 };
 use gba_pac::common::Atomic;
@@ -15,7 +15,7 @@ use gba_pac::common::Atomic;
 use gba_hal::host::SegmentArbiter;
 
 use crate::fabric::Fabric;
-use crate::port::{DmaBlock, Port};
+use crate::port::Port;
 
 /// Port `port` of a simulated fabric: its window is shared memory, so registers are reached
 /// with atomic accesses, and `progress` steps the switch.
@@ -64,11 +64,11 @@ impl HostArbiter for SimArbiter {
         self.inner.release(group)
     }
 
-    fn claimed_groups(&self) -> u32 {
+    fn claimed_groups(&self) -> gba_hal::GroupSet {
         self.inner.claimed_groups()
     }
 
-    fn claim_sets(&self) -> (u32, u32) {
+    fn claim_sets(&self) -> gba_hal::ClaimSets {
         self.inner.claim_sets()
     }
 
@@ -76,12 +76,16 @@ impl HostArbiter for SimArbiter {
         self.inner.take_dead(group)
     }
 
-    fn reclaim_other_ports(&self, groups: u32, each: &mut dyn FnMut(&gba_hal::Reclaimed)) {
+    fn reclaim_other_ports(
+        &self,
+        groups: gba_hal::GroupSet,
+        each: &mut dyn FnMut(&gba_hal::Reclaimed),
+    ) {
         self.fabric.reclaim_other_ports(self.port, groups, each)
     }
 
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.inner.combining(group)
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals> {
+        self.inner.local_arrivals(group)
     }
 
     fn host_key(&self) -> Option<u64> {
@@ -114,6 +118,7 @@ fn host_key(fabric: &Fabric, p: usize) -> u64 {
 }
 
 impl SimBackend {
+    /// Opens port `port` of the fabric in the directory `fabric`.
     pub fn open(fabric: &Path, port: usize) -> Result<Self, crate::Error> {
         Self::new(Port::open(fabric, port)?)
     }
@@ -159,6 +164,7 @@ impl SimBackend {
         Ok(SimBackend { port, host })
     }
 
+    /// The fabric the port belongs to.
     pub fn fabric(&self) -> &Arc<Fabric> {
         self.port.fabric()
     }
@@ -182,24 +188,13 @@ unsafe impl Backend for SimBackend {
     }
 
     fn alloc_dma(&self, len: usize) -> Result<DmaRegion, DmaError> {
-        let block = self.port.alloc_dma(len).map_err(|_| DmaError {
+        self.port.alloc_dma(len).map_err(|_| DmaError {
             reason: "the simulated port's DMA arena is full",
-        })?;
-        Ok(DmaRegion {
-            host: NonNull::new(block.host).ok_or(DmaError {
-                reason: "the arena mapping returned a null pointer",
-            })?,
-            iova: block.iova,
-            len: block.len,
         })
     }
 
     fn free_dma(&self, region: DmaRegion) {
-        self.port.free_dma(DmaBlock {
-            host: region.host.as_ptr(),
-            iova: region.iova,
-            len: region.len,
-        });
+        self.port.free_dma(region);
     }
 
     fn progress(&self) {
@@ -219,7 +214,7 @@ unsafe impl Backend for SimBackend {
     }
 
     fn now_ns(&self) -> u64 {
-        gba_hal::backends::clock::monotonic_ns()
+        gba_hal::backends::monotonic_ns()
     }
 
     fn host(&self) -> &dyn HostArbiter {

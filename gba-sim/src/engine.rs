@@ -1,11 +1,11 @@
 //! The switch model: docs/datasheet.md section 4, one step at a time.
 //!
-//! Arrivals usually take the fast path (`Fabric::arrive`, see [`crate::combine`]): combined
+//! Arrivals usually take the fast path (`Fabric::arrive`, see [`crate::arrival_word`]): aggregated
 //! lock-free on the doorbell path, the last one raising every flag. A step, under the
 //! fabric's step lock:
-//! 0. For every group it looks at, close the combining word and take in what the fast path
+//! 0. For every group it looks at, close the arrival word and take in what the fast path
 //!    did: releases it completed (flags raised again, idempotently, then the bookkeeping of
-//!    step 3 for every such episode) and arrivals it combined.
+//!    step 3 for every such episode) and arrivals it aggregated.
 //! 1. For every busy group (enabled on at least one port) and a few idle ones in turn, read
 //!    every port's CONTROL: a RESET resets the group on that port; a port that enabled the
 //!    group joins it after its configuration is checked (BAD_MEMBER, COUNT_MISMATCH,
@@ -22,7 +22,7 @@
 //!    flag backwards in serial-number order), then RELEASE_SEQ, the cleared ARRIVED_MASK
 //!    and the counters of every member port.
 //! 4. Mirror the set of busy groups into every port's GROUPS_BUSY.
-//! 5. Open the combining word again for the pending episode if the group is READY and no
+//! 5. Open the arrival word again for the pending episode if the group is READY and no
 //!    fault concerns it.
 //!
 //! Every register access goes through gba-pac's generated definitions (the device-side view):
@@ -41,12 +41,12 @@ use gba_pac::group::{ARRIVAL, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, STATUS};
 use gba_pac::tock_registers::interfaces::{Readable, Writeable};
 use gba_pac::{global, group};
 
-use crate::combine::{self, Arrival};
+use crate::arrival_word::{self, Arrival};
 use crate::fabric::Fabric;
 use crate::layout::{self as l, GROUPS, MASK_WORDS};
 use crate::owned::ALL_GROUPS;
 use gba_hal::MemberSet as Mask;
-use gba_hal::backends::clock::monotonic_ns;
+use gba_hal::backends::monotonic_ns;
 
 /// Idle groups whose ports a step scans for a new ENABLE, in turn: a new group is noticed
 /// within GROUPS / IDLE_GROUPS_PER_STEP steps, while a step over one busy group stays short.
@@ -90,10 +90,10 @@ impl Fabric {
     }
 
     /// The fast path: called by member `p`'s host right after its release store of `doorbell`
-    /// into group `g`'s ARRIVAL register. Combines the arrival lock-free into the group's
-    /// combining word and, when it is the last one, releases the episode (every member's flag)
+    /// into group `g`'s ARRIVAL register. Counts the arrival lock-free into the group's
+    /// arrival word and, when it is the last one, releases the episode (every member's flag)
     /// at once; the bookkeeping (ARRIVED_MASK, counters, RELEASE_SEQ) is left to the next step.
-    /// Returns false when the arrival was not combined (the group is not open for the fast
+    /// Returns false when the arrival was not aggregated (the group is not open for the fast
     /// path: not READY, a fault armed, another sequence, a doorbell that names another member):
     /// the caller then steps the switch ([`progress`](Self::progress)), which reads the
     /// doorbell as the switch always did.
@@ -108,16 +108,16 @@ impl Fabric {
         }
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
         // This member's entry (its bit and every member's), on this port's own line: the
-        // table the step wrote before it opened the word (see `combine::arrive`).
-        let (mine, full) = combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
+        // table the step wrote before it opened the word (see `arrival_word::arrive`).
+        let (mine, full) = arrival_word::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
         if mine == 0 {
             return false;
         }
-        match combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, mine, full) {
+        match arrival_word::arrive(&self.fast_state(g, l::F_ARRIVAL_WORD), sequence, mine, full) {
             Arrival::Deferred => false,
-            Arrival::Combined => true,
+            Arrival::Counted => true,
             Arrival::Completed => {
-                // `full` is 2^members - 1 (`combine::full`): no population count needed.
+                // `full` is 2^members - 1 (`arrival_word::full`): no population count needed.
                 self.release_flags(
                     g,
                     sequence,
@@ -129,29 +129,29 @@ impl Fabric {
         }
     }
 
-    /// Test support: combines like [`arrive`](Self::arrive) but, when the arrival completes
-    /// the episode, does not raise the flags, as a member killed right after its combining
-    /// exchange would leave it. Returns `None` if the arrival was not combined, else whether
+    /// Test support: aggregates like [`arrive`](Self::arrive) but, when the arrival completes
+    /// the episode, does not raise the flags, as a member killed right after its aggregating
+    /// exchange would leave it. Returns `None` if the arrival was not aggregated, else whether
     /// it completed the episode.
     #[doc(hidden)]
     pub fn arrive_and_die(&self, p: usize, g: usize, doorbell: u64) -> Option<bool> {
         let doorbell =
             gba_pac::tock_registers::LocalRegisterCopy::<u64, ARRIVAL::Register>::new(doorbell);
         let sequence = doorbell.read(ARRIVAL::SEQUENCE) as u32;
-        let (mine, full) = combine::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
+        let (mine, full) = arrival_word::member_of(self.port_state(p, l::P_FAST_MEMBER + g).load());
         if mine == 0 {
             return None;
         }
-        match combine::arrive(&self.fast_state(g, l::F_COMBINE), sequence, mine, full) {
+        match arrival_word::arrive(&self.fast_state(g, l::F_ARRIVAL_WORD), sequence, mine, full) {
             Arrival::Deferred => None,
-            Arrival::Combined => Some(false),
+            Arrival::Counted => Some(false),
             Arrival::Completed => Some(true),
         }
     }
 
     /// The owner's release of `sequence` in fast group `g` of `members` members: stores it into
     /// every member's flag (the table was written by the step that opened the group, before
-    /// the combining word; the caller's exchange on that word acquired it). The others' flags
+    /// the arrival word; the caller's exchange on that word acquired it). The others' flags
     /// first, member `own`'s (the caller's, which nobody polls yet) last. No division on this
     /// path: the index wraps by a compare.
     fn release_flags(&self, g: usize, sequence: u32, own: usize, members: usize) {
@@ -165,27 +165,27 @@ impl Fabric {
             // raises nothing rather than panicking the stepper.
             let offset = self.fast_state(g, l::F_FLAG + k).load() as usize;
             if let Some(flag) = self.arena_word(offset) {
-                combine::release_owned(&flag, sequence);
+                arrival_word::release_owned(&flag, sequence);
             }
         }
     }
 
-    /// Closes group `g`'s combining word and takes what the fast path did since the last step
+    /// Closes group `g`'s arrival word and takes what the fast path did since the last step
     /// into the switch's state: releases it completed (flags raised again, idempotently, in
-    /// case their owner died before raising them; then the bookkeeping) and arrivals combined
+    /// case their owner died before raising them; then the bookkeeping) and arrivals aggregated
     /// for the pending episode (returns whether there were new ones).
     fn sync_fast(&self, g: usize, state: &mut GroupState) -> bool {
-        let closed = combine::close(&self.fast_state(g, l::F_COMBINE));
+        let closed = arrival_word::close(&self.fast_state(g, l::F_ARRIVAL_WORD));
         if state.flags & l::GF_FAST == 0 {
             return false;
         }
-        let completed = combine::seq(closed).wrapping_sub(1);
-        if combine::after(completed, state.release_seq) {
+        let completed = arrival_word::seq(closed).wrapping_sub(1);
+        if arrival_word::after(completed, state.release_seq) {
             self.release_to(g, state, completed);
         }
         let mut merged = false;
-        if combine::seq(closed) == state.release_seq.wrapping_add(1) {
-            let bits = combine::bits(closed);
+        if arrival_word::seq(closed) == state.release_seq.wrapping_add(1) {
+            let bits = arrival_word::bits(closed);
             for (k, p) in state.mask.iter().enumerate() {
                 if bits & 1 << k != 0 && !state.arrived.contains(p) {
                     state.arrived.insert(p);
@@ -203,7 +203,7 @@ impl Fabric {
         merged
     }
 
-    /// Opens group `g`'s combining word for its pending episode if the fast path may run it:
+    /// Opens group `g`'s arrival word for its pending episode if the fast path may run it:
     /// READY, no error, no recheck due, at most 31 members, no release delay, and no fault
     /// armed for any member (every fault is then left to the stepping engine).
     fn open_fast(&self, g: usize, state: &mut GroupState) {
@@ -211,7 +211,7 @@ impl Fabric {
             return;
         }
         let members = state.mask.count();
-        if members == 0 || members > combine::MAX_FAST_MEMBERS {
+        if members == 0 || members > arrival_word::MAX_FAST_MEMBERS {
             return;
         }
         if self.header(l::H_RELEASE_DELAY_NS).load() != 0
@@ -219,7 +219,7 @@ impl Fabric {
         {
             return;
         }
-        let mut flags = [0usize; combine::MAX_FAST_MEMBERS as usize];
+        let mut flags = [0usize; arrival_word::MAX_FAST_MEMBERS as usize];
         for (k, p) in state.mask.iter().enumerate() {
             let regs = self.group_regs(p, g);
             if self.fault_armed(p, g) || !regs.control().device_side().is_set(CONTROL::ARM) {
@@ -238,12 +238,12 @@ impl Fabric {
             }
         };
         let mut bits = 0;
-        let full = combine::full(members);
+        let full = arrival_word::full(members);
         for (k, p) in state.mask.iter().enumerate() {
             update(self.fast_state(g, l::F_FLAG + k), flags[k] as u64);
             update(
                 self.port_state(p, l::P_FAST_MEMBER + g),
-                combine::member_entry(1 << k, full),
+                arrival_word::member_entry(1 << k, full),
             );
             if state.arrived.contains(p) {
                 bits |= 1 << k;
@@ -251,8 +251,8 @@ impl Fabric {
         }
         state.flags |= l::GF_FAST;
         self.group_state(g, l::G_FLAGS).store(state.flags);
-        combine::open(
-            &self.fast_state(g, l::F_COMBINE),
+        arrival_word::open(
+            &self.fast_state(g, l::F_ARRIVAL_WORD),
             state.release_seq.wrapping_add(1),
             bits,
         );
@@ -269,14 +269,14 @@ impl Fabric {
             })
     }
 
-    /// Closes every group's combining word, under the step lock: a fault about to be armed
-    /// then applies to every arrival not yet combined, which the stepper sees (the next step
-    /// takes in what was combined before, and opens no group a fault concerns).
+    /// Closes every group's arrival word, under the step lock: a fault about to be armed
+    /// then applies to every arrival not yet aggregated, which the stepper sees (the next step
+    /// takes in what was aggregated before, and opens no group a fault concerns).
     pub(crate) fn with_fast_paths_closed(&self, arm: impl FnOnce()) {
         let _guard = self.lock_step();
         self.header(l::H_ALL_FAST).store(0);
         for g in 0..GROUPS {
-            combine::close(&self.fast_state(g, l::F_COMBINE));
+            arrival_word::close(&self.fast_state(g, l::F_ARRIVAL_WORD));
         }
         arm();
     }
@@ -368,10 +368,10 @@ impl Fabric {
 
     /// What a waiting member calls between polls of its flag: [`progress`](Self::progress),
     /// except that while every busy group runs on the fast path (nothing waits for a step but
-    /// bookkeeping, or a member that died mid-combine) it steps at most every
+    /// bookkeeping, or a member that died mid-count) it steps at most every
     /// [`QUIET_STEP_NS`](l::QUIET_STEP_NS). A CONTROL store not yet taken in by a step
     /// ([`control_written`](Self::control_written) found the lock held) lifts the throttle.
-    pub(crate) fn progress_waiting(&self) -> bool {
+    pub fn progress_waiting(&self) -> bool {
         if self.header(l::H_ALL_FAST).load() != 0
             && self.header(l::H_CONTROL_WRITTEN).load() == 0
             && monotonic_ns().saturating_sub(self.header(l::H_LAST_STEP_NS).load())
@@ -485,7 +485,7 @@ impl Fabric {
     fn leave(&self, p: usize, g: usize, state: &mut GroupState) {
         state.joined.remove(p);
         state.arrived.remove(p);
-        // No bit in the combining word any more: a host that rings a group it left is not
+        // No bit in the arrival word any more: a host that rings a group it left is not
         // counted (before the word is opened again, with release).
         self.port_state(p, l::P_FAST_MEMBER + g).store(0);
         // A fault holding back an arrival of this group is over with the member's job: the
@@ -599,7 +599,7 @@ impl Fabric {
             match self.dma_word(p, regs.release_addr().device_side().get()) {
                 // Never move a flag backwards (serial-number order on the wire's 32 bits), also
                 // when a fast-path releaser raises it at the same time.
-                Some(flag) if !dead => combine::raise(&flag, sequence),
+                Some(flag) if !dead => arrival_word::raise(&flag, sequence),
                 Some(_) => {}
                 None => return self.fail_group(g, state, ErrorCode::DMA_FAULT),
             }

@@ -294,10 +294,12 @@ impl Fabric {
         Ok(())
     }
 
+    /// The fabric's directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
+    /// The fabric's switch ports.
     pub fn ports(&self) -> usize {
         self.ports
     }
@@ -319,7 +321,7 @@ impl Fabric {
     ///
     /// # Panics
     ///
-    /// If `p` is not a port of this fabric (callers check with [`check_port`](Self::check_port)).
+    /// If `p` is not a port of this fabric (callers check `p` against [`ports`](Self::ports)).
     pub fn window(&self, p: usize) -> Device<Atomic> {
         assert!(p < self.ports, "port {p} of {}", self.ports);
         let base = self.windows.base(p);
@@ -441,19 +443,40 @@ impl Fabric {
     }
 
     /// The process that created the fabric, and whether it is alive.
-    pub fn creator(&self) -> (u64, bool) {
+    pub fn creator(&self) -> Creator {
         let pid = self.header(l::H_CREATOR).load();
-        (pid, alive(pid))
+        Creator {
+            pid,
+            alive: alive(pid),
+        }
     }
 
     /// Switch steps run so far, and how often a stepper took the lock over from a process that
     /// died holding it.
-    pub fn counters(&self) -> (u64, u64) {
-        (
-            self.header(l::H_STEPS).load(),
-            self.header(l::H_LOCK_RECOVERIES).load(),
-        )
+    pub fn counters(&self) -> Counters {
+        Counters {
+            steps: self.header(l::H_STEPS).load(),
+            lock_recoveries: self.header(l::H_LOCK_RECOVERIES).load(),
+        }
     }
+}
+
+/// The process that created a fabric ([`Fabric::creator`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Creator {
+    /// Its pid.
+    pub pid: u64,
+    /// Whether it is alive now.
+    pub alive: bool,
+}
+
+/// A fabric's lifetime counters ([`Fabric::counters`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counters {
+    /// Switch steps run so far.
+    pub steps: u64,
+    /// How often a stepper took the step lock over from a process that died holding it.
+    pub lock_recoveries: u64,
 }
 
 /// The switch file's header but its magic (stored last, by whoever publishes it).

@@ -64,6 +64,7 @@ impl Fabric {
         Ok(())
     }
 
+    /// Whether port `port` was marked dead ([`mark_dead`](Self::mark_dead)).
     pub fn is_dead(&self, port: usize) -> bool {
         port < self.ports() && self.port_state(port, l::P_DEAD).load() != 0
     }
@@ -200,12 +201,12 @@ impl Fabric {
     pub(crate) fn reclaim_other_ports(
         &self,
         port: usize,
-        groups: u32,
+        groups: gba_hal::GroupSet,
         each: &mut dyn FnMut(&Reclaimed),
     ) {
         let me = gba_hal::host::process::my_pid();
         let mut taken = Vec::new();
-        for g in (0..GROUPS.min(32)).filter(|g| groups & (1 << g) != 0) {
+        for g in groups.iter().filter(|&g| g < GROUPS) {
             for p in (0..self.ports()).filter(|&p| p != port) {
                 // A free record, or one of this process (alive), costs no liveness check.
                 if self.group_owner(p, g).is_none_or(|pid| pid == me) {

@@ -1,6 +1,6 @@
 //! The host segment of the simulator's ports: port p's block of the fabric's `hosts` file,
 //! which every process that opens one of the fabric's ports maps. The layout, the claims and
-//! the combining block are gba-hal's (`gba_hal::host`), the same for hardware ports; this
+//! the local-arrivals blocks are gba-hal's (`gba_hal::host`), the same for hardware ports; this
 //! module only says where each port's block is.
 
 use gba_hal::host::HostSegment;

@@ -75,7 +75,7 @@ pub const H_CONTROL_WRITTEN: usize = 13;
 pub const H_GROUP_QUOTA: usize = 14;
 /// How often a waiter steps the switch while every busy group runs on the fast path: the
 /// stepper then only catches up on bookkeeping and on an arrival whose member died between
-/// its doorbell and its combine, so stepping at every wait-loop call would only take the CPU
+/// its doorbell and its count, so stepping at every wait-loop call would only take the CPU
 /// from the members that have still to arrive (an oversubscribed machine).
 pub const QUIET_STEP_NS: u64 = 50_000;
 /// The first port whose read-only registers the next step puts back (see `owned`): a step
@@ -90,7 +90,7 @@ const HEADER_WORDS: usize = 16;
 // Per-group words, from `group_base`.
 /// Bit [`GF_READY`]: READY has been written to every member; bit [`GF_ERROR`]: failed;
 /// bit [`GF_RECHECK`]: compare every member's configuration with the group's at the next step;
-/// bit [`GF_FAST`]: the stepper opened the group's combining word (see `combine`).
+/// bit [`GF_FAST`]: the stepper opened the group's arrival word (see `arrival_word`).
 pub const G_FLAGS: usize = 0;
 pub const GF_READY: u64 = 1;
 pub const GF_ERROR: u64 = 2;
@@ -125,8 +125,8 @@ pub const P_OPENERS: usize = 8;
 pub const P_ARENA_BITMAP: usize = P_OPENERS + MAX_OPENERS;
 /// Per group: unused since layout 3 (the claim records moved to the host segment, `host`).
 pub const P_GROUP_OWNER: usize = P_ARENA_BITMAP + BITMAP_WORDS;
-/// Per group: this port's entry for the fast path, `combine::member_entry`: its bit in the
-/// group's combining word and the group's every-member bits, in one word (written by the
+/// Per group: this port's entry for the fast path, `arrival_word::member_entry`: its bit in the
+/// group's arrival word and the group's every-member bits, in one word (written by the
 /// stepper before it opens the word, zeroed when the port leaves the group; read by this
 /// port's member only, so on this port's own lines, which nobody writes in an episode).
 pub const P_FAST_MEMBER: usize = P_GROUP_OWNER + GROUPS;
@@ -148,16 +148,16 @@ pub const OWNED_ARRIVED_MASK: usize = 4;
 pub const OWNED_GROUP_WORDS: usize = 16;
 const PORT_WORDS: usize = P_OWNED_GROUPS + GROUPS * OWNED_GROUP_WORDS;
 
-// Per-group fast-path words, from `fast_word`: each group's combining word alone on its cache
+// Per-group fast-path words, from `fast_word`: each group's arrival word alone on its cache
 // line (the one line arrivals bounce), then the read-mostly table the releaser uses (written
 // only when a group's configuration changes).
-/// The combining word (`combine`): sequence, OPEN, arrival bits.
-pub const F_COMBINE: usize = 0;
+/// The arrival word (`arrival_word`): sequence, OPEN, arrival bits.
+pub const F_ARRIVAL_WORD: usize = 0;
 // Word 8: unused since layout 4 (every member's bits moved into each member's own entry,
-// `P_FAST_MEMBER`, so that an arrival reads one line besides the combining word).
+// `P_FAST_MEMBER`, so that an arrival reads one line besides the arrival word).
 /// Member k's release flag: its byte offset in the arenas file (k in MEMBER_MASK order).
 pub const F_FLAG: usize = 9;
-const FAST_WORDS: usize = F_FLAG + crate::combine::MAX_FAST_MEMBERS as usize;
+const FAST_WORDS: usize = F_FLAG + crate::arrival_word::MAX_FAST_MEMBERS as usize;
 
 pub const RECORD_VALID: u64 = 1 << 63;
 /// The group bits of a held-arrival record ([`P_DROPPED`], [`P_DELAYED`]).
@@ -171,7 +171,7 @@ pub fn group_word(g: usize, word: usize) -> usize {
 }
 
 /// Byte offset of group `g`'s fast-path word `word` in the switch file (64-byte aligned
-/// per group, so that the combining word shares its line with nothing else).
+/// per group, so that the arrival word shares its line with nothing else).
 pub fn fast_word(g: usize, word: usize) -> usize {
     (HEADER_WORDS + GROUPS * GROUP_WORDS + g * FAST_WORDS + word) * 8
 }

@@ -3,10 +3,10 @@
 //! A [`Fabric`] is P switch ports in a directory of shared-memory files (by default in the
 //! user's runtime directory, [`default_path`]; only its owner may use it). Each port has its
 //! own register window, laid out exactly as the hardware's (`gba_pac::Device`), and its own DMA
-//! arena; several processes each open their own [`Port`], as hosts open their `/dev/gba0`, or
-//! a [`SimBackend`] for gba-hal's `Device`. The switch model reads and writes the windows
+//! arena; several processes each open their own port, as hosts open their `/dev/gba0`: a
+//! [`SimBackend`], gba-hal's `Backend` for a simulated port. The switch model reads and writes the windows
 //! through gba-pac's generated definitions, with the atomic mechanism, and steps either
-//! cooperatively (a waiting member calls [`Port::progress`]) or in a dedicated loop (`gba sim
+//! cooperatively (a waiting member calls `Backend::progress`, or [`Fabric::progress`]) or in a dedicated loop (`gba sim
 //! run`), one step at a time under an inter-process lock that survives a process killed while
 //! holding it ([`StepGuard`]). [`Fabric`]'s fault injection ([`Fabric::drop_arrivals`],
 //! [`Fabric::mark_dead`], …) does what real fabrics do to software; [`vm`] lays a fabric out
@@ -15,13 +15,14 @@
 //! Device addresses (IOVAs) are arena offsets plus a base whose high bits no host pointer has,
 //! so a host pointer given to the device where an IOVA belongs is caught as DMA_FAULT.
 
+#![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod backend;
-// Not an API: public for gba-sim/tests/loom.rs, which runs the fast path's combining word
+// Not an API: public for gba-sim/tests/loom.rs, which runs the fast path's arrival word
 // over loom's atomics.
 #[doc(hidden)]
-pub mod combine;
+pub mod arrival_word;
 mod engine;
 mod error;
 mod fabric;
@@ -41,8 +42,7 @@ pub mod vm;
 
 pub use backend::SimBackend;
 pub use error::{Error, Result};
-pub use fabric::{CreateOptions, Fabric, PATH_ENV, default_path};
+pub use fabric::{Counters, CreateOptions, Creator, Fabric, PATH_ENV, default_path};
 pub use gba_hal::Reclaimed;
 pub use lock::StepGuard;
-pub use port::{DmaBlock, Port};
 pub use status::{GroupReport, Holding, PortReport, error_name, holdings};

@@ -16,7 +16,7 @@
 
 use crate::fabric::Fabric;
 use crate::layout as l;
-use gba_hal::backends::clock::monotonic_ns;
+use gba_hal::backends::monotonic_ns;
 use gba_hal::host::process::{alive, my_pid, my_pid_ns};
 
 /// Held while stepping; releases the lock when dropped, also when a step panics.

@@ -1,8 +1,12 @@
 //! One port of a fabric, as a host opens its `/dev/gba0`: its register window, its DMA
-//! arena, and the switch's progress function.
+//! arena, and the switch's progress function. What [`SimBackend`](crate::SimBackend) is
+//! built on; users reach a port through it.
 
 use std::path::Path;
+use std::ptr::NonNull;
 use std::sync::Arc;
+
+use gba_hal::DmaRegion;
 
 use gba_pac::Device;
 use gba_pac::common::Atomic;
@@ -11,18 +15,9 @@ use crate::error::{Error, Result};
 use crate::fabric::Fabric;
 use crate::layout::{self as l, ARENA_LINE, ARENA_SIZE};
 
-/// DMA-able memory of a port's arena: where the host reaches it and the device address the
-/// device is given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DmaBlock {
-    pub host: *mut u8,
-    pub iova: u64,
-    pub len: usize,
-}
-
 /// An open port. Records this process as a user of the port until dropped.
 #[derive(Debug)]
-pub struct Port {
+pub(crate) struct Port {
     fabric: Arc<Fabric>,
     port: usize,
 }
@@ -62,7 +57,7 @@ impl Port {
     }
 
     /// What the switch does with this port's release store of `doorbell` into `group`'s
-    /// ARRIVAL register: combines it on the fast path ([`Fabric::arrive`]), or else steps.
+    /// ARRIVAL register: aggregates it on the fast path ([`Fabric::arrive`]), or else steps.
     #[inline]
     pub fn arrive(&self, group: usize, doorbell: u64) {
         if !self.fabric.arrive(self.port, group, doorbell) {
@@ -76,9 +71,29 @@ impl Port {
         self.fabric.control_written(group);
     }
 
-    /// Allocates `len` bytes of the port's arena, cache-line aligned and zeroed. Nothing else
+    /// [`Fabric::alloc_dma`] on this port.
+    pub fn alloc_dma(&self, len: usize) -> Result<DmaRegion> {
+        self.fabric.alloc_dma(self.port, len)
+    }
+
+    /// [`Fabric::free_dma`] on this port.
+    pub fn free_dma(&self, block: DmaRegion) {
+        self.fabric.free_dma(self.port, block)
+    }
+}
+
+impl Drop for Port {
+    fn drop(&mut self) {
+        self.fabric.detach(self.port);
+    }
+}
+
+// The arena's allocator: the fabric's, as the arenas are (a port is a view of one).
+impl Fabric {
+    /// Allocates `len` bytes of port `port`'s arena, cache-line aligned and zeroed. Nothing else
     /// is allocated on the same cache lines.
-    pub fn alloc_dma(&self, len: usize) -> Result<DmaBlock> {
+    pub fn alloc_dma(&self, port: usize, len: usize) -> Result<DmaRegion> {
+        self.check_port(port)?;
         if len == 0 || len > ARENA_SIZE {
             return Err(Error::DmaSize {
                 len,
@@ -86,64 +101,62 @@ impl Port {
             });
         }
         let lines = len.div_ceil(ARENA_LINE);
-        let _guard = self.fabric.lock_step();
+        let _guard = self.lock_step();
         let first = (0..=ARENA_SIZE / ARENA_LINE - lines)
-            .find(|&start| (start..start + lines).all(|line| !self.line_used(line)))
+            .find(|&start| (start..start + lines).all(|line| !self.line_used(port, line)))
             .ok_or(Error::ArenaFull {
-                port: self.port,
+                port,
                 len,
                 arena: ARENA_SIZE,
             })?;
         for line in first..first + lines {
-            self.set_line(line, true);
+            self.set_line(port, line, true);
         }
         let offset = first * ARENA_LINE;
-        let (arena, _) = self.fabric.arena(self.port);
+        let (arena, _) = self.arena(port);
         for word in (offset..offset + lines * ARENA_LINE).step_by(8) {
-            if let Some(w) = self.fabric.dma_word(self.port, l::IOVA_BASE + word as u64) {
+            if let Some(w) = self.dma_word(port, l::IOVA_BASE + word as u64) {
                 w.store(0);
             }
         }
-        Ok(DmaBlock {
-            host: arena.wrapping_add(offset),
+        let no_arena = Error::ArenaFull {
+            port,
+            len,
+            arena: ARENA_SIZE,
+        };
+        Ok(DmaRegion {
+            // A mapping never starts at address 0, so no byte of the arena is null.
+            host: NonNull::new(arena.wrapping_add(offset)).ok_or(no_arena)?,
             iova: l::IOVA_BASE + offset as u64,
             len,
         })
     }
 
-    /// Returns a block from [`alloc_dma`](Self::alloc_dma) to the arena.
-    pub fn free_dma(&self, block: DmaBlock) {
+    /// Returns a block from [`alloc_dma`](Self::alloc_dma) to port `port`'s arena.
+    pub fn free_dma(&self, port: usize, block: DmaRegion) {
+        if self.check_port(port).is_err() {
+            return;
+        }
         let Some(offset) = block.iova.checked_sub(l::IOVA_BASE) else {
             return;
         };
         let first = offset as usize / ARENA_LINE;
         let lines = block.len.div_ceil(ARENA_LINE);
-        let _guard = self.fabric.lock_step();
+        let _guard = self.lock_step();
         for line in first..(first + lines).min(ARENA_SIZE / ARENA_LINE) {
-            self.set_line(line, false);
+            self.set_line(port, line, false);
         }
     }
 
-    fn line_used(&self, line: usize) -> bool {
-        let word = self
-            .fabric
-            .port_state(self.port, l::P_ARENA_BITMAP + line / 64)
-            .load();
+    fn line_used(&self, port: usize, line: usize) -> bool {
+        let word = self.port_state(port, l::P_ARENA_BITMAP + line / 64).load();
         word & (1 << (line % 64)) != 0
     }
 
-    fn set_line(&self, line: usize, used: bool) {
-        let word = self
-            .fabric
-            .port_state(self.port, l::P_ARENA_BITMAP + line / 64);
+    fn set_line(&self, port: usize, line: usize, used: bool) {
+        let word = self.port_state(port, l::P_ARENA_BITMAP + line / 64);
         let bit = 1 << (line % 64);
         let value = word.load();
         word.store(if used { value | bit } else { value & !bit });
-    }
-}
-
-impl Drop for Port {
-    fn drop(&mut self) {
-        self.fabric.detach(self.port);
     }
 }

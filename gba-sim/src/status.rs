@@ -11,6 +11,7 @@ use gba_hal::MemberSet as Mask;
 /// One group as the switch sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupReport {
+    /// The group's index.
     pub group: usize,
     /// The member set of the group (from the first port that joined).
     pub members: Mask,
@@ -18,7 +19,9 @@ pub struct GroupReport {
     pub joined: Mask,
     /// Members that arrived for the pending episode.
     pub arrived: Mask,
+    /// Whether the switch has written READY to every member (the group is configured).
     pub ready: bool,
+    /// The sequence of the last release.
     pub release_seq: u32,
     /// The group's error, if it failed.
     pub error: Option<String>,
@@ -30,8 +33,11 @@ pub struct GroupReport {
 /// A port as the switch sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PortReport {
+    /// The port's index.
     pub port: usize,
+    /// BARRIERS_COMPLETED: episodes completed in all its groups.
     pub barriers_completed: u64,
+    /// Whether the port is marked dead ([`Fabric::mark_dead`](crate::Fabric::mark_dead)).
     pub dead: bool,
     /// Processes attached to the port, with whether each is alive.
     pub openers: Vec<(u64, bool)>,
@@ -105,7 +111,7 @@ pub struct Holding {
     /// The distinct groups this uid's claims hold, ascending.
     pub groups: Vec<usize>,
     /// Each claimant pid (the claim record's: the process that claimed it; with host
-    /// combining its team-mates joined that claim) with its distinct groups, ascending.
+    /// aggregating its team-mates joined that claim) with its distinct groups, ascending.
     pub pids: Vec<(u64, Vec<usize>)>,
 }
 

@@ -25,7 +25,10 @@ fn fabric_with_world_on_the_fast_path(ports: usize) -> (Arc<Fabric>, Vec<common:
     for episode in 1..=3 {
         for (p, m) in world.iter_mut().enumerate() {
             let word = m.arrive();
-            assert!(fabric.arrive(p, WORLD, word), "episode {episode} combined");
+            assert!(
+                fabric.arrive(p, WORLD, word),
+                "episode {episode} aggregated"
+            );
         }
     }
     fabric.step();
@@ -43,19 +46,19 @@ fn a_group_of_one_takes_exactly_one_step_per_control_store_whichever_group_it_is
     let device = Device::new(SimBackend::attach(fabric.clone(), 2).expect("attach")).expect("GBA");
     // Every group, so that some are as far from the idle-group scan as can be.
     for g in 1..gba_sim::layout::GROUPS {
-        let (before, _) = fabric.counters();
+        let before = fabric.counters().steps;
         let config = GroupConfig::new(g, members(&[2])).timeout(Some(Duration::from_secs(10)));
         let group = device.claim(config).expect("configured");
         // RESET: one step, which resets the port; ENABLE: one step, which joins the only
         // member and sets READY. Each wait loop finds its condition true before it steps.
         assert_eq!(
-            fabric.counters().0 - before,
+            fabric.counters().steps - before,
             2,
             "group {g}: steps to configure"
         );
         drop(group);
         assert_eq!(
-            fabric.counters().0 - before,
+            fabric.counters().steps - before,
             3,
             "group {g}: steps to release"
         );
@@ -102,7 +105,7 @@ unsafe impl Backend for StepsOnStoresOnly {
 fn two_members_configure_with_no_step_but_those_their_control_stores_trigger() {
     let (fabric, _world) = fabric_with_world_on_the_fast_path(4);
     let group = gba_sim::layout::GROUPS - 1;
-    let (before, _) = fabric.counters();
+    let before = fabric.counters().steps;
     // Both keep their group until both are READY (a member that leaves clears READY).
     let both = Arc::new(std::sync::Barrier::new(2));
     let configured: Vec<_> = [2, 3]
@@ -129,7 +132,7 @@ fn two_members_configure_with_no_step_but_those_their_control_stores_trigger() {
     // Four stores (RESET and ENABLE on each port), then two RESETs at the drops. Each store
     // steps through one `progress` call, which runs at most 4 steps back to back
     // (MAX_STEPS_PER_CALL, for the other member's kicks).
-    let steps = fabric.counters().0 - before;
+    let steps = fabric.counters().steps - before;
     assert!(
         (1..=6 * 4).contains(&steps),
         "{steps} steps for 6 CONTROL stores"

@@ -1,4 +1,4 @@
-//! The fast path (arrivals combined on the doorbell path, see `gba_sim::combine`) and the
+//! The fast path (arrivals aggregated on the doorbell path, see `gba_sim::arrival_word`) and the
 //! switch's bookkeeping behind it; and two bugs of issue 14 (a `drop` fault that never
 //! cleared, a reclaimed group that stayed busy until the next step).
 
@@ -19,11 +19,14 @@ fn formed(fabric: &std::sync::Arc<gba_sim::Fabric>, members: usize) -> Vec<Membe
 fn the_last_arrival_releases_without_a_step_and_the_next_step_does_the_bookkeeping() {
     let (_dir, fabric) = fabric(3);
     let mut members = formed(&fabric, 3);
-    let (steps, _) = fabric.counters();
+    let steps = fabric.counters().steps;
     for episode in 1..=5u32 {
         for (p, m) in members.iter_mut().enumerate() {
             let word = m.arrive();
-            assert!(fabric.arrive(p, GROUP, word), "episode {episode}: combined");
+            assert!(
+                fabric.arrive(p, GROUP, word),
+                "episode {episode}: aggregated"
+            );
         }
         for m in &members {
             assert!(
@@ -32,7 +35,7 @@ fn the_last_arrival_releases_without_a_step_and_the_next_step_does_the_bookkeepi
             );
         }
     }
-    assert_eq!(fabric.counters().0, steps, "no step ran");
+    assert_eq!(fabric.counters().steps, steps, "no step ran");
     // Bookkeeping lags until a step, then is exact.
     fabric.step();
     for (p, m) in members.iter().enumerate() {
@@ -43,16 +46,16 @@ fn the_last_arrival_releases_without_a_step_and_the_next_step_does_the_bookkeepi
 }
 
 #[test]
-fn a_member_that_dies_between_its_doorbell_and_its_combine_is_counted_by_the_stepper() {
+fn a_member_that_dies_between_its_doorbell_and_its_count_is_counted_by_the_stepper() {
     let (_dir, fabric) = fabric(2);
     let mut members = formed(&fabric, 2);
     let word = members[0].arrive();
     assert!(fabric.arrive(0, GROUP, word));
-    members[1].arrive(); // rang, then died before combining
+    members[1].arrive(); // rang, then died before aggregating
     assert!(!members[0].released(), "no early release");
     members[0].wait(STEPS).expect("no lost release");
     assert!(members[1].released());
-    // A late combine of the dead member's arrival (its process resumed) changes nothing.
+    // A late aggregate of the dead member's arrival (its process resumed) changes nothing.
     assert!(!fabric.arrive(1, GROUP, word | 1));
 }
 
@@ -154,7 +157,7 @@ fn reclaim_frees_the_group_at_once() {
 }
 
 #[test]
-fn a_port_that_left_the_group_is_not_combined() {
+fn a_port_that_left_the_group_is_not_counted() {
     let (_dir, fabric) = fabric(3);
     let mut members = formed(&fabric, 3);
     // Port 2's job ends (it resets the group on its port); ports 0 and 1 form the group
@@ -177,7 +180,10 @@ fn a_port_that_left_the_group_is_not_combined() {
     // Port 2 rings group GROUP as if it were still a member of it, for the same sequence.
     members[2].episode = members[0].episode - 1;
     let word = members[2].arrive();
-    assert!(!fabric.arrive(2, GROUP, word), "not a member: not combined");
+    assert!(
+        !fabric.arrive(2, GROUP, word),
+        "not a member: not aggregated"
+    );
     assert!(!members[0].released(), "no early release");
     let word = members[1].arrive();
     assert!(fabric.arrive(1, GROUP, word));

@@ -1,5 +1,5 @@
-//! loom model checks of the fast path: arrivals combined on the doorbell path
-//! (`gba_sim::combine`), with the stepper closing, settling and reopening the combining word
+//! loom model checks of the fast path: arrivals aggregated on the doorbell path
+//! (`gba_sim::arrival_word`), with the stepper closing, settling and reopening the arrival word
 //! as the engine does, over every interleaving and weak-memory outcome loom explores.
 //!
 //! Run with `gba-sim/loom.sh` (`RUSTFLAGS="--cfg loom"`, its own target directory).
@@ -12,14 +12,14 @@
 //!   payload (loom reports a data race if the payload write does not happen-before the read);
 //! - no lost release: every surviving member's wait ends (loom fails a model that deadlocks
 //!   or spins without bound);
-//! - a member that dies between its doorbell and its combine, or right after completing the
+//! - a member that dies between its doorbell and its count, or right after completing the
 //!   episode and before raising any flag;
 //! - the 2^32 wrap.
 #![allow(unexpected_cfgs)] // `loom` is set by gba-sim/loom.sh
 #![cfg(loom)]
 
 use gba_hal::cell::{Cell64, Ordering};
-use gba_sim::combine::{self, Arrival};
+use gba_sim::arrival_word::{self, Arrival};
 use loom::cell::UnsafeCell;
 use loom::sync::atomic::AtomicU64;
 use loom::sync::{Arc, Mutex};
@@ -56,7 +56,7 @@ struct Fabric {
     word: Cell,
     doorbells: [Cell; 2],
     flags: [Cell; 2],
-    /// Each member's `combine::member_entry` (the engine's P_FAST_MEMBER).
+    /// Each member's `arrival_word::member_entry` (the engine's P_FAST_MEMBER).
     entries: [Cell; 2],
     payload: [UnsafeCell<u64>; 2],
     switch: Mutex<Switch>,
@@ -72,12 +72,12 @@ const FULL: u64 = 0b11;
 impl Fabric {
     fn new(released: u32) -> Self {
         Fabric {
-            word: cell(combine::pack(released.wrapping_add(1), true, 0)),
+            word: cell(arrival_word::pack(released.wrapping_add(1), true, 0)),
             doorbells: [cell(u64::from(released)), cell(u64::from(released))],
             flags: [cell(u64::from(released)), cell(u64::from(released))],
             entries: [
-                cell(combine::member_entry(1, FULL)),
-                cell(combine::member_entry(2, FULL)),
+                cell(arrival_word::member_entry(1, FULL)),
+                cell(arrival_word::member_entry(2, FULL)),
             ],
             payload: [UnsafeCell::new(0), UnsafeCell::new(0)],
             switch: Mutex::new(Switch {
@@ -94,7 +94,7 @@ impl Fabric {
     fn unopened(released: u32) -> Self {
         let f = Fabric::new(released);
         f.word.0.store(
-            combine::pack(released.wrapping_add(1), false, 0),
+            arrival_word::pack(released.wrapping_add(1), false, 0),
             Ordering::Relaxed,
         );
         for entry in &f.entries {
@@ -107,28 +107,28 @@ impl Fabric {
     /// The stepper's raise: compare-exchange, never backwards.
     fn raise(&self, seq: u32) {
         for flag in &self.flags {
-            combine::raise(flag, seq);
+            arrival_word::raise(flag, seq);
         }
     }
 
-    /// The owner's release: blind stores (`combine::release_owned`), the other's flag first.
+    /// The owner's release: blind stores (`arrival_word::release_owned`), the other's flag first.
     fn release_owned(&self, m: usize, seq: u32) {
-        combine::release_owned(&self.flags[1 - m], seq);
-        combine::release_owned(&self.flags[m], seq);
+        arrival_word::release_owned(&self.flags[1 - m], seq);
+        arrival_word::release_owned(&self.flags[m], seq);
     }
 
     /// One engine step of the group, as `sync_fast`, `arrivals` and `open_fast` do it.
     fn step(&self, s: &mut Switch) {
-        let closed = combine::close(&self.word);
+        let closed = arrival_word::close(&self.word);
         if s.fast {
-            let completed = combine::seq(closed).wrapping_sub(1);
-            if combine::after(completed, s.released) {
+            let completed = arrival_word::seq(closed).wrapping_sub(1);
+            if arrival_word::after(completed, s.released) {
                 self.raise(completed);
                 s.released = completed;
                 s.arrived = 0;
             }
-            if combine::seq(closed) == s.released.wrapping_add(1) {
-                s.arrived |= combine::bits(closed);
+            if arrival_word::seq(closed) == s.released.wrapping_add(1) {
+                s.arrived |= arrival_word::bits(closed);
             }
             s.fast = false;
         }
@@ -145,13 +145,13 @@ impl Fabric {
         }
         // The members' entries, then the word (`open_fast`): written when they changed.
         for (m, entry) in self.entries.iter().enumerate() {
-            let mine = combine::member_entry(1 << m, FULL);
+            let mine = arrival_word::member_entry(1 << m, FULL);
             if entry.load(Ordering::Relaxed) != mine {
                 entry.store(mine, Ordering::Release);
             }
         }
         s.fast = true;
-        combine::open(&self.word, s.released.wrapping_add(1), s.arrived);
+        arrival_word::open(&self.word, s.released.wrapping_add(1), s.arrived);
     }
 
     fn progress(&self) {
@@ -164,10 +164,10 @@ impl Fabric {
 #[derive(Clone, Copy, PartialEq)]
 enum Fate {
     Lives,
-    /// Dies after its doorbell, before its combine.
-    DiesBeforeCombine,
-    /// Dies right after its combine, raising no flag if it completed the episode.
-    DiesAfterCombine,
+    /// Dies after its doorbell, before its count.
+    DiesBeforeCounting,
+    /// Dies right after its count, raising no flag if it completed the episode.
+    DiesAfterCounting,
 }
 
 fn member(f: &Fabric, m: usize, seq: u32, fate: Fate) {
@@ -183,25 +183,25 @@ fn episode(f: &Fabric, m: usize, seq: u32, fate: Fate, payload: bool) {
         f.payload[m].with_mut(|p| unsafe { *p = u64::from(seq) });
     }
     f.doorbells[m].store(u64::from(seq), Ordering::Release);
-    if fate == Fate::DiesBeforeCombine {
+    if fate == Fate::DiesBeforeCounting {
         return;
     }
     // The member's entry, read before the word (the stepper published it before opening).
-    let (bit, full) = combine::member_of(f.entries[m].load(Ordering::Acquire));
+    let (bit, full) = arrival_word::member_of(f.entries[m].load(Ordering::Acquire));
     let outcome = if bit == 0 {
         Arrival::Deferred
     } else {
-        combine::arrive(&f.word, seq, bit, full)
+        arrival_word::arrive(&f.word, seq, bit, full)
     };
-    if fate == Fate::DiesAfterCombine {
+    if fate == Fate::DiesAfterCounting {
         return;
     }
     match outcome {
         Arrival::Completed => f.release_owned(m, seq),
         Arrival::Deferred => f.progress(),
-        Arrival::Combined => {}
+        Arrival::Counted => {}
     }
-    let reached = |flag: u64| flag as u32 == seq || combine::after(flag as u32, seq);
+    let reached = |flag: u64| flag as u32 == seq || arrival_word::after(flag as u32, seq);
     while !reached(f.flags[m].load(Ordering::Acquire)) {
         f.progress();
         loom::thread::yield_now();
@@ -268,23 +268,23 @@ fn an_owners_blind_store_never_moves_a_flag_backwards() {
 }
 
 #[test]
-fn two_members_combine_and_one_of_them_releases() {
+fn two_members_count_and_one_of_them_releases() {
     model(0, [Fate::Lives, Fate::Lives]);
 }
 
 #[test]
-fn a_member_dead_before_its_combine_is_counted_by_the_stepper() {
-    model(0, [Fate::Lives, Fate::DiesBeforeCombine]);
+fn a_member_dead_before_its_count_is_counted_by_the_stepper() {
+    model(0, [Fate::Lives, Fate::DiesBeforeCounting]);
 }
 
 #[test]
 fn a_member_dead_after_completing_the_episode_loses_no_release() {
-    model(0, [Fate::Lives, Fate::DiesAfterCombine]);
+    model(0, [Fate::Lives, Fate::DiesAfterCounting]);
 }
 
 /// The members read their entries before the word, while the first step publishes the
 /// entries and opens the word: a member that read no entry defers to the stepper, one that
-/// read its entry combines; either way no early and no lost release.
+/// read its entry aggregates; either way no early and no lost release.
 #[test]
 fn arrivals_racing_the_first_opening_of_the_word() {
     model_from(0, [Fate::Lives, Fate::Lives], true);

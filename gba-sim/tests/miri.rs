@@ -1,6 +1,6 @@
 //! The switch under Miri: a fabric in ordinary memory (Miri cannot map files), two members on
 //! their own threads that configure a group, arrive through the fast path or the stepper and
-//! wait, while Miri checks every access of the engine, the combining word and the flags for
+//! wait, while Miri checks every access of the engine, the arrival word and the flags for
 //! data races and weak-memory outcomes (a stale configuration read after ENABLE, a flag seen
 //! before the arrivals it releases).
 //!
@@ -37,7 +37,7 @@ fn members_on_threads_configure_arrive_and_are_released() {
                 for episode in 0..EPISODES {
                     let word = member.arrive();
                     // Member 1 leaves every other arrival to the stepper, as a member that died
-                    // before combining would.
+                    // before aggregating would.
                     if (p == 0 || episode % 2 == 0) && !fabric.arrive(p, GROUP, word) {
                         fabric.progress();
                     }
@@ -109,7 +109,7 @@ fn a_switch_on_another_thread_sees_the_whole_configuration_with_enable() {
 }
 
 /// Host combining under Miri: two threads share port 0 as one member (a team of key 7, L = 2)
-/// through gba-hal's claim, join and `Combining` (the raw-pointer atomics of the host
+/// through gba-hal's claim, join and `LocalArrivals` (the raw-pointer atomics of the host
 /// segment), one thread has port 1; each episode port 0 rings once, from whichever thread
 /// completes the host's count, and all three poll their port's one flag.
 #[test]
@@ -138,14 +138,14 @@ fn a_host_of_two_threads_is_one_member() {
                     .timeout(None)
                     .team(team);
                 let group = device.claim(config).expect("claimed or joined");
-                assert_eq!(group.combining().is_some(), local > 1);
+                assert_eq!(group.local_arrivals().is_some(), local > 1);
                 let mut seq = group.start_sequence();
                 for _ in 0..EPISODES {
                     seq = seq.wrapping_add(1);
                     let word = (ARRIVAL::MEMBER_ID.val(p as u64)
                         + ARRIVAL::SEQUENCE.val(u64::from(seq)))
                     .value;
-                    let ring = group.combining().is_none_or(|c| {
+                    let ring = group.local_arrivals().is_none_or(|c| {
                         c.enter(u64::from(seq));
                         (c.add() + 1).is_multiple_of(c.local)
                     });

@@ -1,7 +1,7 @@
 //! Property test: the switch against a small reference model of docs/datasheet.md section 4, written
 //! here independently of the engine, over random arrival orders and dropped arrivals, with
-//! arrivals offered to the fast path (combined on the doorbell path) or left to the stepper,
-//! members that die after combining the last arrival but before releasing, and sequences that
+//! arrivals offered to the fast path (aggregated on the doorbell path) or left to the stepper,
+//! members that die after aggregating the last arrival but before releasing, and sequences that
 //! start just below the 2^32 wrap. Never an early release (a flag ahead of the model), never a
 //! lost one (behind it once the switch has stepped).
 
@@ -18,7 +18,7 @@ enum Event {
     Arrive(usize),
     /// Member m arrives and offers the arrival to the fast path, as the HAL does.
     FastArrive(usize),
-    /// As `FastArrive`, but the member dies right after combining: if it completed the
+    /// As `FastArrive`, but the member dies right after aggregating: if it completed the
     /// episode, no flag is raised until the switch steps.
     ArriveAndDie(usize),
     /// The switch loses member m's next arrival that it sees.
@@ -67,7 +67,7 @@ impl Model {
 
     /// The switch counted member m's pending arrival on the fast path (which it may only do
     /// when no drop is armed for m).
-    fn combined(&mut self, m: usize) -> bool {
+    fn aggregated(&mut self, m: usize) -> bool {
         assert_eq!(
             self.drops_pending[m], 0,
             "the fast path took an arrival a drop was armed for"
@@ -140,12 +140,12 @@ proptest! {
                     let word = hosts[m].arrive();
                     model.arrivals[m] += 1;
                     // Deferred arrivals wait in the doorbell for the next step, as in the model.
-                    let combined = if matches!(event, Event::FastArrive(_)) {
+                    let aggregated = if matches!(event, Event::FastArrive(_)) {
                         fabric.arrive(m, 12, word)
                     } else {
                         fabric.arrive_and_die(m, 12, word).is_some()
                     };
-                    if combined && model.combined(m) && matches!(event, Event::ArriveAndDie(_)) {
+                    if aggregated && model.aggregated(m) && matches!(event, Event::ArriveAndDie(_)) {
                         model.owed = true;
                     }
                 }

@@ -105,7 +105,7 @@ fn every_error_code_is_reported_by_name() {
             mask_of(&[0]),
             1,
             0,
-            m.flag.host as u64
+            m.flag.host.as_ptr() as u64
         )),
         Some("DMA_FAULT".into())
     );

@@ -98,7 +98,7 @@ unsafe impl Backend for GuestBackend {
     fn free_dma(&self, _region: DmaRegion) {}
 
     fn now_ns(&self) -> u64 {
-        gba_hal::backends::clock::monotonic_ns()
+        gba_hal::backends::monotonic_ns()
     }
 
     /// One value per port, one process: nothing to arbitrate.

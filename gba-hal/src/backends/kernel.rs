@@ -25,41 +25,57 @@ use std::sync::Mutex;
 use gba_pac::common::Volatile;
 
 use super::kernel_abi as abi;
+// The driver's member words are a `MemberSet`'s (a claim copies one into the other).
+const _: () = assert!(abi::MEMBER_WORDS == crate::members::WORDS);
 use crate::arbiter::{Claim, ClaimReport, ClaimState, HostArbiter, LocalSlot, Refusal};
-use crate::backend::{Backend, Combining, DmaError, DmaRegion, LocalTeam};
-use crate::members::MemberSet;
+use crate::backend::{Backend, DmaError, DmaRegion, LocalArrivals, LocalTeam};
+use crate::members::{GroupSet, MemberSet};
 
 /// Bytes of a run-time page (the driver maps exactly one).
 const PAGE: usize = 4096;
 
+/// Why a port of the kernel driver could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum KernelError {
+    /// The device node could not be opened.
     #[error(
         "cannot open {} (is gba.ko loaded, and are you in the group the udev rule names? docs/admin.md)",
         path.display()
     )]
     Open {
+        /// The device node.
         path: PathBuf,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
+    /// The node does not answer the driver's GBA_IOC_INFO.
     #[error("{} does not answer GBA_IOC_INFO: is it a GBA port of gba.ko?", path.display())]
     Info {
+        /// The device node.
         path: PathBuf,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
+    /// No random team key could be drawn.
     #[error("cannot draw a random team key for {} (getrandom)", path.display())]
     Key {
+        /// The device node.
         path: PathBuf,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
+    /// The address space for the window copy could not be reserved.
     #[error("cannot reserve {len:#x} bytes for {}'s window", path.display())]
     Reserve {
+        /// The device node.
         path: PathBuf,
+        /// Bytes.
         len: usize,
         #[source]
+        /// The operating system's error.
         source: io::Error,
     },
 }
@@ -78,6 +94,8 @@ struct Held {
 // SAFETY: `shared` is a mapping owned by this value, reached only atomically.
 unsafe impl Send for Held {}
 
+/// A port of the GBA kernel driver (`driver/gba.ko`, `/dev/gbaN`): the driver arbitrates
+/// claims and configures groups; this process maps only what its claims are given.
 #[derive(Debug)]
 pub struct KernelBackend {
     path: PathBuf,
@@ -236,14 +254,20 @@ impl KernelBackend {
         }
     }
 
-    /// Every claim of the port, with its uid (`gba dump`).
-    pub fn claims(&self) -> io::Result<Vec<abi::ClaimEntry>> {
+    /// Every claim of the port, with its uid.
+    pub(crate) fn claims(&self) -> io::Result<Vec<abi::ClaimEntry>> {
         claims(&self.file)
     }
 
     /// The port's identity and counters, read now.
-    pub fn info(&self) -> io::Result<abi::Info> {
+    pub(crate) fn info(&self) -> io::Result<abi::Info> {
         info(&self.file)
+    }
+
+    /// Barriers the port has completed, in every group, since the device was reset (the
+    /// driver's `GBA_IOC_INFO`; the window's own counter is not mapped under the driver).
+    pub fn barriers_completed(&self) -> io::Result<u64> {
+        self.info().map(|i| i.barriers_completed)
     }
 
     /// [`HostArbiter::claim`]: the driver's claim on a file of its own; won or joined, the
@@ -553,17 +577,17 @@ impl HostArbiter for KernelBackend {
         self.drop_claim(group);
     }
 
-    fn claimed_groups(&self) -> u32 {
+    fn claimed_groups(&self) -> GroupSet {
         // Every claim of the port (any uid), and what the switch says is enabled anywhere.
         let claimed = self
             .claims()
             .map(|all| all.iter().fold(0u32, |m, c| m | 1 << (c.group % 32)))
             .unwrap_or(u32::MAX);
         let busy = self.info().map_or(u32::MAX, |i| i.groups_busy);
-        claimed | busy
+        GroupSet(claimed | busy)
     }
 
-    fn combining(&self, group: usize) -> Option<Combining> {
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals> {
         let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         let claim = held.get(group)?.as_ref()?;
         if claim.local < 2 {
@@ -573,7 +597,7 @@ impl HostArbiter for KernelBackend {
             // SAFETY: lines 1 and 2 + index (index < 64) of the 8 KiB shared mapping.
             NonNull::new(unsafe { claim.shared.as_ptr().add(n * abi::LINE) }.cast::<u64>())
         };
-        Some(Combining {
+        Some(LocalArrivals {
             arrivals: line(1)?,
             entered: line(2 + claim.index as usize)?,
             local: u64::from(claim.local),

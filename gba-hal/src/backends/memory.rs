@@ -18,6 +18,8 @@ const DMA_BYTES: usize = 64 * 1024;
 /// that the HAL writes this and not a host pointer).
 pub const MEMORY_IOVA_BASE: u64 = 0x0D0A_0000_0000;
 
+/// Plain memory as a device: a zeroed window whose identity registers read as a GBA, and a
+/// heap DMA region. No switch: nothing ever becomes READY (unit tests).
 #[derive(Debug)]
 pub struct MemoryBackend {
     window: NonNull<u8>,
@@ -91,6 +93,7 @@ impl MemoryBackend {
             .collect()
     }
 
+    /// The port this window reports (PORT_ID).
     pub fn port(&self) -> usize {
         self.port
     }

@@ -19,36 +19,59 @@ pub const VFIO_IOVA_ENV: &str = "GBA_VFIO_IOVA";
 /// Why a device could not be opened. The cause is the `source`, shown once in the chain.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
+    /// The text is no device address.
     #[error(transparent)]
     Address(#[from] AddressError),
 
     #[error(
-        "{address} is a simulator port, which this crate cannot open: open it with gba_barrier::AnyDevice::open (or gba_sim::SimBackend)"
+        "{address} is a simulator port, which this crate cannot open: open it with gba_barrier::AnyDevice::open (gba-barrier's default `sim` feature) or gba_sim::SimBackend"
     )]
-    NeedsSimulator { address: DeviceAddress },
+    /// A simulator address, which gba-hal cannot open.
+    NeedsSimulator {
+        /// The address.
+        address: DeviceAddress,
+    },
 
     #[error(
         "{address} is not a UIO device: open it with gba_hal::backends::open_vfio, open_kernel or gba_barrier::AnyDevice::open"
     )]
-    NotUio { address: DeviceAddress },
+    /// Not a UIO device ([`open_hardware`]).
+    NotUio {
+        /// The address.
+        address: DeviceAddress,
+    },
 
     #[error("{address} is not a VFIO device (`vfio:0000:00:04.0`)")]
-    NotVfio { address: DeviceAddress },
+    /// Not a VFIO device ([`open_vfio`]).
+    NotVfio {
+        /// The address.
+        address: DeviceAddress,
+    },
 
     #[error("{address} is not a port of the kernel driver (`/dev/gbaN`)")]
-    NotKernel { address: DeviceAddress },
+    /// Not a kernel driver port ([`open_kernel`]).
+    NotKernel {
+        /// The address.
+        address: DeviceAddress,
+    },
 
     #[error("{address} cannot be opened")]
+    /// The backend could not open the device.
     Backend {
+        /// The address.
         address: DeviceAddress,
         #[source]
+        /// The backend's error.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
 
     #[error("{address} is not a usable GBA")]
+    /// The device opened but is no usable GBA (its identity registers say why).
     Device {
+        /// The address.
         address: DeviceAddress,
         #[source]
+        /// What its registers said.
         source: crate::Error,
     },
 }

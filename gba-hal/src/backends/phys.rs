@@ -84,13 +84,16 @@ impl Drop for PinnedPages {
     }
 }
 
+/// Why a physical address could not be found for DMA memory (UIO has no IOMMU).
 #[derive(Debug, thiserror::Error)]
 pub enum PhysError {
+    /// `/proc/self/pagemap` could not be read.
     #[error("cannot read /proc/self/pagemap")]
     Pagemap(#[source] io::Error),
     #[error(
         "/proc/self/pagemap shows no physical address: run as root (Linux hides page frame numbers without CAP_SYS_ADMIN)"
     )]
+    /// `/proc/self/pagemap` hides page frame numbers from this process.
     Hidden,
 }
 

@@ -36,71 +36,109 @@ use crate::host::{FlagLines, SegmentArbiter, SegmentFile};
 /// Where sysfs lists UIO devices.
 pub const DEFAULT_SYSFS: &str = "/sys/class/uio";
 
+/// Why a UIO device could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum UioError {
+    /// The device node could not be opened.
     #[error("cannot open {}", path.display())]
     Open {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
+    /// A sysfs file of the device could not be read.
     #[error("cannot read {} (is this a UIO device with two maps?)", path.display())]
     Sysfs {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     #[error("{} holds {text:?}, not a hexadecimal number", path.display())]
-    NotHex { path: PathBuf, text: String },
+    /// A sysfs file holds no hexadecimal number.
+    NotHex {
+        /// The sysfs file.
+        path: PathBuf,
+        /// What it holds.
+        text: String,
+    },
+    /// The register window is smaller than the register map.
     #[error(
         "map 0 of {} is {size:#x} bytes and no PCI resource file (device/resourceN) holds {needed:#x}: is this a GBA?",
         path.display()
     )]
     WindowTooSmall {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The map's size in bytes.
         size: usize,
+        /// Bytes needed.
         needed: usize,
     },
+    /// No DMA memory: no map 1, and no physical address for memory of this process.
     #[error("{} has no DMA map and no physical memory could be set up", path.display())]
     Dma {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// Why no physical address.
         #[source]
         source: super::phys::PhysError,
     },
+    /// The DMA map is smaller than the host's release flags.
     #[error(
         "map 1 of {} is {size:#x} bytes: the host's release flags need its first {needed:#x}",
         path.display()
     )]
     DmaTooSmall {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The map's size in bytes.
         size: usize,
+        /// Bytes needed.
         needed: usize,
     },
+    /// The host segment could not be set up.
     #[error(
         "cannot set up the host segment of {} (where the host's processes arbitrate the port; its directory is {}, set {} to another directory you own that no other user can write)",
         path.display(), dir.display(), crate::host::SEGMENT_DIR_ENV
     )]
     HostSegment {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The host segment's directory.
         dir: PathBuf,
+        /// Why.
         #[source]
         source: crate::host::SegmentError,
     },
+    /// The release-flag page could not be locked into memory.
     #[error("cannot lock the host's release-flag page of {} into memory (ulimit -l)", path.display())]
     LockFlags {
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
+    /// A map could not be mapped.
     #[error("cannot map map {index} of {}", path.display())]
     Map {
+        /// The map's index.
         index: usize,
+        /// The device node or sysfs file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
 }
 
+/// A GBA port through Linux UIO (`/dev/uioN`): map 0 the register window, map 1 (or
+/// pinned memory of this process) the DMA memory, and a host segment for the host's
+/// processes to arbitrate the port.
 #[derive(Debug)]
 pub struct UioBackend {
     path: PathBuf,
@@ -108,7 +146,7 @@ pub struct UioBackend {
     /// Kept mapped for the arena's regions.
     _dma: DmaMemory,
     arena: LineArena,
-    /// The port's host segment: claims, combining blocks (and the flag page without map 1).
+    /// The port's host segment: claims, local-arrivals blocks (and the flag page without map 1).
     segment: SegmentFile,
     /// The port's arbiter, over `segment`.
     host: SegmentArbiter,
@@ -172,7 +210,7 @@ pub(super) unsafe fn port_id(window: *mut u8) -> u32 {
 
 impl UioBackend {
     /// Opens `device` (e.g. `/dev/uio0`), reading its maps from `sysfs` (e.g.
-    /// [`DEFAULT_SYSFS`]), its host segment in `GBA_HOST_SEGMENT_DIR` or the caller's
+    /// [`DEFAULT_UIO_SYSFS`](super::DEFAULT_UIO_SYSFS)), its host segment in `GBA_HOST_SEGMENT_DIR` or the caller's
     /// runtime directory (`/run/gba` for root: [`crate::host::segment_dir`]).
     pub fn open(device: &Path, sysfs: &Path) -> Result<Self, UioError> {
         let dir = crate::host::segment_dir().map_err(|source| UioError::HostSegment {
@@ -570,17 +608,17 @@ mod tests {
             41,
             "the device's write reaches both"
         );
-        assert_eq!(outsider.host().claimed_groups(), 1 << 4);
+        assert_eq!(outsider.host().claimed_groups().0, 1 << 4);
         assert_eq!(
             outsider.alloc_dma(64).unwrap().iova,
             0x8000_1000,
             "the arena follows the flags"
         );
 
-        // Combining: two arrivals per episode, exactly the second completes the host's count.
+        // LocalArrivals: two arrivals per episode, exactly the second completes the host's count.
         let (ca, cb) = (
-            a.host().combining(4).unwrap(),
-            b.host().combining(4).unwrap(),
+            a.host().local_arrivals(4).unwrap(),
+            b.host().local_arrivals(4).unwrap(),
         );
         assert_eq!((ca.local, cb.local), (2, 2));
         let mut doorbells = 0;
@@ -607,7 +645,7 @@ mod tests {
         assert!(a.host().leave(4));
         a.free_flag(4, flag);
         a.host().release(4);
-        assert_eq!(outsider.host().claimed_groups(), 0);
+        assert_eq!(outsider.host().claimed_groups().0, 0);
         assert_eq!(
             outsider.host().claim(4, None, &MemberSet::new()),
             Claim::Won

@@ -112,7 +112,7 @@ mod abi {
 /// How the backend chooses the IOVA it maps DMA memory at (and writes into RELEASE_ADDR).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum IovaChoice {
-    /// Consecutive pages from [`IOVA_BASE`]: what a driver on real hardware uses.
+    /// Consecutive pages from 0x1_0000_0000: what a driver on real hardware uses.
     #[default]
     Bump,
     /// IOVA = the page's physical address (`/proc/self/pagemap`, root only). In a virtual
@@ -124,103 +124,172 @@ pub enum IovaChoice {
 /// Why a VFIO device could not be opened or used. Each message says what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum VfioError {
+    /// No such PCI device.
     #[error(
         "no PCI device {bdf} in {}: check the address with `lspci -D`",
         sysfs.display()
     )]
-    NoDevice { bdf: String, sysfs: PathBuf },
+    NoDevice {
+        /// The device's PCI address.
+        bdf: String,
+        /// The sysfs directory looked in.
+        sysfs: PathBuf,
+    },
 
+    /// The machine runs without an IOMMU.
     #[error(
         "{bdf} is in no IOMMU group: this machine runs without an IOMMU. Enable it (firmware VT-d/AMD-Vi, kernel parameter intel_iommu=on or amd_iommu=on; in QEMU `-machine q35 -device intel-iommu` before the device), or use the UIO backend (/dev/uioN)"
     )]
-    NoIommu { bdf: String },
+    NoIommu {
+        /// The device's PCI address.
+        bdf: String,
+    },
 
+    /// The device is bound to another driver than vfio-pci.
     #[error(
         "{bdf} is bound to {}, not vfio-pci: bind it with `modprobe vfio-pci; echo vfio-pci > /sys/bus/pci/devices/{bdf}/driver_override; echo {bdf} > /sys/bus/pci/devices/{bdf}/driver/unbind; echo {bdf} > /sys/bus/pci/drivers_probe`",
         driver.as_deref().unwrap_or("no driver")
     )]
-    NotBound { bdf: String, driver: Option<String> },
+    NotBound {
+        /// The device's PCI address.
+        bdf: String,
+        /// Its driver, if any.
+        driver: Option<String>,
+    },
 
+    /// No /dev/vfio: vfio-pci is not loaded.
     #[error("{} does not exist: load the driver with `modprobe vfio-pci`", path.display())]
-    NoVfio { path: PathBuf },
+    NoVfio {
+        /// The path looked for.
+        path: PathBuf,
+    },
 
+    /// No permission to open the group node.
     #[error(
         "no permission to open {}: run as root, or give your user the group's node (`chown $USER {}`) and enough locked memory (`ulimit -l`)",
         path.display(), path.display()
     )]
-    NotPermitted { path: PathBuf },
+    NotPermitted {
+        /// The node.
+        path: PathBuf,
+    },
 
+    /// A VFIO node could not be opened.
     #[error("cannot open {}", path.display())]
     Open {
+        /// The node.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },
 
+    /// Another process holds the group and does not share it.
     #[error(
         "{} is open in another process (or another open of this one) that does not share it: VFIO gives {bdf} to one process, which shares it with the host's others only while it keeps it open. Start the processes while the first opener runs, bind the device to uio_pci_generic and use /dev/uioN, or run one rank per host",
         path.display()
     )]
-    GroupInUse { bdf: String, path: PathBuf },
+    GroupInUse {
+        /// The device's PCI address.
+        bdf: String,
+        /// The group node.
+        path: PathBuf,
+    },
 
+    /// The holder's descriptor socket answered with something untrusted.
     #[error(
         "{bdf} is held by another process of this host, and its descriptor socket answered with something this process does not trust: {what}"
     )]
-    ShareRefused { bdf: String, what: String },
+    ShareRefused {
+        /// The device's PCI address.
+        bdf: String,
+        /// What was wrong with the answer.
+        what: String,
+    },
 
+    /// The descriptor socket could not be set up.
     #[error(
         "cannot serve {bdf}'s descriptors to this host's other processes (its socket, @{name})"
     )]
     ShareSocket {
+        /// The device's PCI address.
         bdf: String,
+        /// The socket's abstract name.
         name: String,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },
 
+    /// The host segment could not be set up.
     #[error(
         "cannot set up the host segment of {bdf} (where the host's processes share the device; its directory is {}, set {} to another directory you own that no other user can write)",
         dir.display(), crate::host::SEGMENT_DIR_ENV
     )]
     HostSegment {
+        /// The device's PCI address.
         bdf: String,
+        /// The host segment's directory.
         dir: PathBuf,
+        /// Why.
         #[source]
         source: crate::host::SegmentError,
     },
 
+    /// A device of the IOMMU group is bound to another driver.
     #[error(
         "IOMMU group {group} is not viable: every device in it must be bound to vfio-pci or to no driver ({devices})"
     )]
-    NotViable { group: String, devices: String },
+    NotViable {
+        /// The IOMMU group.
+        group: String,
+        /// Its devices and their drivers.
+        devices: String,
+    },
 
+    /// The kernel's VFIO is not the API this backend speaks.
     #[error(
         "the kernel's VFIO speaks API {found}, not {}, or lacks the type1v2 IOMMU: this backend needs Linux ≥ 3.15 with vfio_iommu_type1",
         abi::VFIO_API_VERSION
     )]
-    Unsupported { found: i32 },
+    Unsupported {
+        /// The kernel's API version.
+        found: i32,
+    },
 
+    /// A VFIO ioctl failed.
     #[error("{what} failed on {bdf}")]
     Ioctl {
+        /// Which.
         what: &'static str,
+        /// The device's PCI address.
         bdf: String,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },
 
+    /// No BAR can hold the register window.
     #[error(
         "{bdf} has no mmappable BAR of at least {needed:#x} bytes (BARs: {bars}): is this a GBA?"
     )]
     NoWindow {
+        /// The device's PCI address.
         bdf: String,
+        /// Bytes needed.
         needed: usize,
+        /// The BARs found.
         bars: String,
     },
 
+    /// A BAR could not be mapped.
     #[error("cannot map BAR {index} of {bdf}")]
     Map {
+        /// The BAR.
         index: u32,
+        /// The device's PCI address.
         bdf: String,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },
@@ -233,6 +302,9 @@ struct Mapped {
     iova: u64,
 }
 
+/// A GBA port through VFIO (`vfio:0000:00:04.0`): the register window a BAR mapped, DMA
+/// memory mapped by the IOMMU, shared with the host's other processes through a
+/// descriptor socket and a host segment.
 #[derive(Debug)]
 pub struct VfioBackend {
     bdf: String,
@@ -250,7 +322,7 @@ pub struct VfioBackend {
     _group: Option<File>,
     container: File,
     dma: Mutex<DmaState>,
-    /// The port's host segment: claims, combining blocks and the flag page.
+    /// The port's host segment: claims, local-arrivals blocks and the flag page.
     segment: SegmentFile,
     /// The port's arbiter, over `segment`.
     host: SegmentArbiter,
@@ -802,7 +874,7 @@ fn dma_error(reason: &'static str) -> DmaError {
 // group's flag is its own line of the host segment's flag page, mapped into the container's
 // IOMMU for as long as the container lives (every process of the host that uses the device
 // holds the container) and in every such process's own mapping of the segment, handed out
-// only to the winner of the group's claim and its team; the combining block is in the
+// only to the winner of the group's claim and its team; the local-arrivals block is in the
 // segment, which this value keeps mapped.
 unsafe impl Backend for VfioBackend {
     type Mechanism = Volatile;

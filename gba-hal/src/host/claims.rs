@@ -10,9 +10,10 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::{GROUPS, HostSegment, MAX_LOCAL, Patience, process};
-use crate::arbiter::{Claim, ClaimReport, HostArbiter, LocalSlot, Refusal};
-use crate::backend::{Combining, DmaRegion, LocalTeam};
+use crate::arbiter::{Claim, ClaimReport, ClaimSets, HostArbiter, LocalSlot, Refusal};
+use crate::backend::{DmaRegion, LocalArrivals, LocalTeam};
 use crate::claim::Taken;
+use crate::members::GroupSet;
 use crate::members::MemberSet;
 
 /// How a team-mate's published release flag of a group (group, IOVA, length) becomes this
@@ -90,11 +91,11 @@ impl HostArbiter for SegmentArbiter {
         self.claims.release(self.segment, group)
     }
 
-    fn claimed_groups(&self) -> u32 {
+    fn claimed_groups(&self) -> GroupSet {
         self.segment.live_claims()
     }
 
-    fn claim_sets(&self) -> (u32, u32) {
+    fn claim_sets(&self) -> ClaimSets {
         self.segment.claim_sets()
     }
 
@@ -102,8 +103,8 @@ impl HostArbiter for SegmentArbiter {
         self.segment.take_dead_claim(group).is_some()
     }
 
-    fn combining(&self, group: usize) -> Option<Combining> {
-        self.claims.combining(self.segment, group)
+    fn local_arrivals(&self, group: usize) -> Option<LocalArrivals> {
+        self.claims.local_arrivals(self.segment, group)
     }
 
     fn host_key(&self) -> Option<u64> {
@@ -129,7 +130,7 @@ pub struct HostClaims {
     /// Per group, this value's slot in the claim's local table, plus one (0: none).
     slots: [AtomicU32; GROUPS],
     /// Per group, L of this value's claim as its team gave it (a joiner checked the record's
-    /// against it): what [`combining`](Self::combining) uses, never the record read again.
+    /// against it): what [`local_arrivals`](Self::local_arrivals) uses, never the record read again.
     locals: [AtomicU32; GROUPS],
     /// What this value's waits for a team-mate's configuration remember (see [`Patience`]).
     patience: Patience,
@@ -149,6 +150,7 @@ fn next_token() -> u64 {
 }
 
 impl HostClaims {
+    /// Claims of no group yet.
     pub fn new() -> Self {
         HostClaims {
             token: next_token(),
@@ -217,8 +219,8 @@ impl HostClaims {
                 allowed,
             }),
             Taken::Joined => {
-                let (iova, len) = segment.claim_flag(group);
-                match resolve(iova, len) {
+                let published = segment.claim_flag(group);
+                match resolve(published.iova, published.len) {
                     Some(flag) => Claim::Joined { flag },
                     // A held claim always publishes its flag; anything else is not ours to use.
                     None => {
@@ -245,16 +247,16 @@ impl HostClaims {
         segment.free_claim(group);
     }
 
-    /// [`HostArbiter::combining`]: `None` for a claim of one process.
-    pub fn combining(&self, segment: HostSegment<'_>, group: usize) -> Option<Combining> {
+    /// [`HostArbiter::local_arrivals`]: `None` for a claim of one process.
+    pub fn local_arrivals(&self, segment: HostSegment<'_>, group: usize) -> Option<LocalArrivals> {
         let local = u64::from(self.locals.get(group)?.load(Ordering::Relaxed));
         if local <= 1 {
             return None;
         }
-        let (arrivals, entered) = segment.combining_words(group, self.slot(group));
-        Some(Combining {
-            arrivals: NonNull::new(arrivals)?,
-            entered: NonNull::new(entered)?,
+        let words = segment.local_arrival_words(group, self.slot(group));
+        Some(LocalArrivals {
+            arrivals: NonNull::new(words.arrivals)?,
+            entered: NonNull::new(words.entered)?,
             local,
         })
     }

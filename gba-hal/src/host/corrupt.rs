@@ -81,7 +81,7 @@ fn words_outside_the_layout_are_refused_by_name() {
     };
     assert_eq!(joined(5), 1, "the join was undone");
     assert!(
-        arbiter.combining(5).is_none(),
+        arbiter.local_arrivals(5).is_none(),
         "nothing joined, nothing to combine"
     );
     segment.record_word(5, R_LOCAL).store(2);
@@ -144,7 +144,7 @@ fn garbage_in_a_group_gives_answers_not_panics() {
             }
             Claim::Joined { .. } => {
                 other += 1;
-                assert!(arbiter.combining(g).is_some_and(|c| c.local == 2));
+                assert!(arbiter.local_arrivals(g).is_some_and(|c| c.local == 2));
                 arbiter.leave(g);
             }
             _ => other += 1,

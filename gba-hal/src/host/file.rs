@@ -65,25 +65,45 @@ const _: () = assert!(
 /// Why a host segment could not be made or used.
 #[derive(Debug, thiserror::Error)]
 pub enum SegmentError {
+    /// A file operation on the segment failed.
     #[error("cannot {what} the host segment {}", path.display())]
     Io {
+        /// What was being done.
         what: &'static str,
+        /// The segment's file.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     #[error("the host segment {} {what}: remove it when no process uses the device", path.display())]
-    Corrupt { path: PathBuf, what: String },
+    /// The segment's header is not this layout's.
+    Corrupt {
+        /// The segment's file.
+        path: PathBuf,
+        /// What is wrong, as a verb phrase.
+        what: String,
+    },
+    /// No boot id, which names the segment.
     #[error(
         "cannot read /proc/sys/kernel/random/boot_id, which names the host segment (is /proc mounted?)"
     )]
     NoBootId,
+    /// The device's identity cannot name a file.
     #[error(
         "the host segment's name {name:?} holds a '/' or is too long: the device's identity cannot name a file"
     )]
-    BadName { name: String },
+    BadName {
+        /// The name.
+        name: String,
+    },
     #[error("cannot make a host segment: {reason}")]
-    Quota { reason: &'static str },
+    /// The group quota (`GBA_GROUP_QUOTA`) is malformed.
+    Quota {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The segment's file or directory was refused, or a file operation on it failed.
     #[error(transparent)]
     Shared(#[from] SharedError),
 }
@@ -188,11 +208,12 @@ impl SegmentFile {
         String::from_utf8_lossy(&bytes).into_owned()
     }
 
+    /// The segment's file.
     pub fn path(&self) -> &Path {
         self.file.path()
     }
 
-    /// The claim records and combining blocks.
+    /// The claim records and local-arrivals blocks.
     pub fn segment(&self) -> HostSegment<'_> {
         let base = NonNull::new(self.file.as_ptr().wrapping_add(SEGMENT_AT))
             .expect("a mapping is never at address 0");

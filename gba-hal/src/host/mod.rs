@@ -45,8 +45,9 @@ pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile, segment_dir};
 pub use flags::FlagLines;
 pub use policy::{group_quota, quota_or_default};
 
-use crate::arbiter::ClaimState;
+use crate::arbiter::{ClaimSets, ClaimState};
 use crate::claim::{self, JoinSlot, Liveness, Record, State, Taken};
+use crate::members::GroupSet;
 use crate::shared::SharedWord;
 
 /// The most processes of one team on one port (slots per group).
@@ -77,6 +78,25 @@ const S_NS: usize = 5;
 const R_UID: usize = 6;
 /// The claimant's PID namespace (inode; 0: unknown).
 const R_NS: usize = 7;
+
+/// The flag a held claim published ([`HostSegment::claim_flag`]): a joiner resolves it to
+/// the same DMA line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublishedFlag {
+    /// The flag's bus address.
+    pub iova: u64,
+    /// Its length in bytes.
+    pub len: usize,
+}
+
+/// Where a group's local arrivals live in the segment ([`HostSegment::local_arrival_words`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocalArrivalWords {
+    /// The arrivals counter of the host's processes in the team.
+    pub arrivals: *mut u64,
+    /// This process's `entered` word.
+    pub entered: *mut u64,
+}
 
 /// One port's host segment: [`PORT_BYTES`] of memory shared by the host's processes.
 #[derive(Clone, Copy, Debug)]
@@ -350,12 +370,12 @@ impl<'a> HostSegment<'a> {
         self.with_record(g, |r| r.hold(process::my_pid()))
     }
 
-    /// The published flag of a held claim: (IOVA, length).
-    pub fn claim_flag(&self, g: usize) -> (u64, usize) {
-        (
-            self.record_word(g, R_FLAG).load(),
-            self.record_word(g, R_FLAG_LEN).load() as usize,
-        )
+    /// The published flag of a held claim.
+    pub fn claim_flag(&self, g: usize) -> PublishedFlag {
+        PublishedFlag {
+            iova: self.record_word(g, R_FLAG).load(),
+            len: self.record_word(g, R_FLAG_LEN).load() as usize,
+        }
     }
 
     /// L of the claim.
@@ -407,25 +427,26 @@ impl<'a> HostSegment<'a> {
         }
     }
 
-    /// Pointers for [`Combining`](crate::Combining): the arrivals counter and slot `slot`'s
+    /// Pointers for [`LocalArrivals`](crate::LocalArrivals): the arrivals counter and slot `slot`'s
     /// `entered`.
-    pub fn combining_words(&self, g: usize, slot: usize) -> (*mut u64, *mut u64) {
-        (
-            self.word(g * GROUP_BYTES + LINE).as_ptr(),
-            self.slot_word(g, slot.min(MAX_LOCAL - 1), S_ENTERED)
+    pub fn local_arrival_words(&self, g: usize, slot: usize) -> LocalArrivalWords {
+        LocalArrivalWords {
+            arrivals: self.word(g * GROUP_BYTES + LINE).as_ptr(),
+            entered: self
+                .slot_word(g, slot.min(MAX_LOCAL - 1), S_ENTERED)
                 .as_ptr(),
-        )
+        }
     }
 
-    /// Groups whose claim a live process holds (bit g: group g).
-    pub fn live_claims(&self) -> u32 {
-        self.claim_sets().0
+    /// Groups whose claim a live process holds.
+    pub fn live_claims(&self) -> GroupSet {
+        self.claim_sets().held
     }
 
     /// Groups claimed by a live process and groups whose claim is not honoured (bit g): only
     /// dead processes hold it, or another user holds it beyond the segment's quota (what
     /// `claim_live` counts as dead, as a claim does), each record checked once.
-    pub fn claim_sets(&self) -> (u32, u32) {
+    pub fn claim_sets(&self) -> ClaimSets {
         let (mut live, mut dead) = (0u32, 0u32);
         for g in 0..GROUPS.min(32) {
             let state = self.with_record(g, |r| r.state());
@@ -439,7 +460,10 @@ impl<'a> HostSegment<'a> {
                 dead |= 1 << g;
             }
         }
-        (live, dead)
+        ClaimSets {
+            held: GroupSet(live),
+            dead: GroupSet(dead),
+        }
     }
 
     /// The process that holds group `g` (its claim record's pid), if any.
@@ -583,7 +607,7 @@ impl Patience {
     pub const GRACE: core::time::Duration = core::time::Duration::from_millis(10);
 
     fn presumed_alive(&self, g: usize, state: State) -> bool {
-        let (word, now) = (state.pack(), crate::backends::clock::monotonic_ns());
+        let (word, now) = (state.pack(), crate::backends::monotonic_ns());
         if self.word[g].load(Ordering::Relaxed) != word {
             // A claim not seen before: presumed alive from now on, for GRACE.
             self.word[g].store(word, Ordering::Relaxed);
@@ -595,7 +619,7 @@ impl Patience {
 
     fn checked(&self, g: usize, state: State) {
         self.word[g].store(state.pack(), Ordering::Relaxed);
-        self.since[g].store(crate::backends::clock::monotonic_ns(), Ordering::Relaxed);
+        self.since[g].store(crate::backends::monotonic_ns(), Ordering::Relaxed);
     }
 }
 
@@ -701,17 +725,17 @@ pub(super) mod tests {
         segment.record_word(0, R_LOCAL).store(2);
         segment.record_word(0, R_FLAG_LEN).store(64);
         assert_eq!(
-            segment.live_claims(),
+            segment.live_claims().0,
             0,
             "the claimant is dead, nobody else is in it"
         );
         assert_eq!(segment.take_claim(0, 0x7ea, 1, 2, 1), Taken::Joined);
-        assert_eq!(segment.live_claims(), 1, "the joiner is seen");
+        assert_eq!(segment.live_claims().0, 1, "the joiner is seen");
         assert_eq!(segment.take_dead_claim(0), None, "and nobody takes it over");
         let generation = segment.with_record(0, |r| r.state()).generation;
         segment.slot_word(0, 1, S_GENERATION).store(generation + 1);
         assert_eq!(
-            segment.live_claims(),
+            segment.live_claims().0,
             0,
             "a registration for another generation counts for nothing"
         );
@@ -765,7 +789,7 @@ pub(super) mod tests {
                         (record.joined, record.local, segment.slots(0).len()),
                         (2, 2, 2)
                     );
-                    let combining = claims.combining(segment, 0).expect("L = 2");
+                    let combining = claims.local_arrivals(segment, 0).expect("L = 2");
                     for episode in 1..=50 {
                         combining.enter(episode);
                         if (combining.add() + 1).is_multiple_of(combining.local) {
@@ -786,7 +810,7 @@ pub(super) mod tests {
         // 50 completing arrivals (one doorbell per episode) and one last leaver.
         assert_eq!(completions.load(Ordering::Relaxed), 1050);
         assert_eq!(
-            memory.segment().live_claims(),
+            memory.segment().live_claims().0,
             0,
             "the last leaver freed the claim"
         );

@@ -168,7 +168,7 @@ mod tests {
             plant(&segment, g, 1, other, process::my_pid_ns(), 0xbad);
         }
         assert_eq!(
-            segment.live_claims(),
+            segment.live_claims().0,
             0,
             "pid 1 is not uid {other}'s process"
         );
@@ -182,7 +182,7 @@ mod tests {
             plant(&segment, g, 1, other, elsewhere, 0xbad);
         }
         assert_eq!(
-            segment.live_claims(),
+            segment.live_claims().0,
             0xff,
             "the other user's first 8 groups are honoured, no more"
         );
@@ -283,7 +283,7 @@ mod tests {
         let (most, total) = (most.into_inner(), total.into_inner());
         assert!(most <= 2, "{most} groups held at once at a quota of 2");
         assert!(total > 0, "some claims pass");
-        assert_eq!(segment.live_claims(), 0);
+        assert_eq!(segment.live_claims().0, 0);
     }
 
     #[test]

@@ -380,14 +380,17 @@ impl SharedFile {
         }
     }
 
+    /// Bytes mapped.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether nothing is mapped.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The file's path (for an in-memory file, its name).
     pub fn path(&self) -> &Path {
         &self.path
     }

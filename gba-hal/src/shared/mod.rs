@@ -41,34 +41,58 @@ pub const GROUP_ENV: &str = "GBA_SHARED_GROUP";
 /// Why shared state could not be made or used.
 #[derive(Debug, thiserror::Error)]
 pub enum SharedError {
+    /// A file operation failed.
     #[error("cannot {what} {}", path.display())]
     Io {
+        /// What was being done.
         what: &'static str,
+        /// The file or directory.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
+    /// A file or directory other users could have made or could write.
     #[error(
         "refusing {}: it {why} (owner uid {uid}, group gid {gid}, mode {mode:04o}); state other users could have made or could write is never used: remove it, or set {} to the group that shares it",
         path.display(), GROUP_ENV
     )]
     Refused {
+        /// The file or directory.
         path: PathBuf,
+        /// Why, as a verb phrase.
         why: String,
+        /// Its owner.
         uid: u32,
+        /// Its group.
         gid: u32,
+        /// Its permission bits.
         mode: u32,
     },
+    /// A file of the wrong size.
     #[error("{} is {len} bytes, its layout needs {expected}: remove it when no process uses it", path.display())]
     Size {
+        /// The file.
         path: PathBuf,
+        /// Its size in bytes.
         len: u64,
+        /// The size its layout needs, as text ("4096", "64 to 4096").
         expected: String,
     },
     #[error("{} {what}: remove it when no process uses it", path.display())]
-    Corrupt { path: PathBuf, what: String },
+    /// A file whose content its layout does not allow.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, as a verb phrase.
+        what: String,
+    },
     #[error("{GROUP_ENV}={name:?} names no group of this system (give a group name or number)")]
-    NoGroup { name: String },
+    /// `GBA_SHARED_GROUP` names no group of this system.
+    NoGroup {
+        /// The name given.
+        name: String,
+    },
 }
 
 impl SharedError {

@@ -135,9 +135,13 @@ impl Policy {
 /// What kind of file a name is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// A regular file.
     File,
+    /// A directory.
     Dir,
+    /// A symbolic link.
     Symlink,
+    /// A device, socket or pipe.
     Other,
 }
 
@@ -155,12 +159,17 @@ impl Kind {
 /// What `fstat` (or `lstat`) says about a file, as far as trust goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Facts {
+    /// What kind of file.
     pub kind: Kind,
+    /// Its owner.
     pub uid: u32,
+    /// Its group.
     pub gid: u32,
     /// Permission bits (with set-id and sticky bits).
     pub mode: u32,
+    /// Hard links to it.
     pub nlink: u64,
+    /// Its size in bytes.
     pub len: u64,
 }
 

@@ -46,27 +46,33 @@ impl SharedWord<'_> {
         self.ptr
     }
 
+    /// An acquire load.
     pub fn load(&self) -> u64 {
         self.atomic().load(Ordering::Acquire)
     }
 
+    /// A release store.
     pub fn store(&self, value: u64) {
         self.atomic().store(value, Ordering::Release)
     }
 
+    /// A compare-exchange (acquire-release; acquire on failure): `Ok(current)` if it swapped.
     pub fn compare_exchange(&self, current: u64, new: u64) -> Result<u64, u64> {
         self.atomic()
             .compare_exchange(current, new, Ordering::AcqRel, Ordering::Acquire)
     }
 
+    /// An acquire-release add; returns the previous value.
     pub fn fetch_add(&self, value: u64) -> u64 {
         self.atomic().fetch_add(value, Ordering::AcqRel)
     }
 
+    /// An acquire-release OR; returns the previous value.
     pub fn fetch_or(&self, value: u64) -> u64 {
         self.atomic().fetch_or(value, Ordering::AcqRel)
     }
 
+    /// An acquire-release swap; returns the previous value.
     pub fn swap(&self, value: u64) -> u64 {
         self.atomic().swap(value, Ordering::AcqRel)
     }

@@ -7,9 +7,30 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use gba_hal::DmaRegion;
 use gba_pac::group::{ARRIVAL, CONTROL, LOCAL_MEMBER_ID, MEMBER_COUNT, STATUS};
 use gba_pac::tock_registers::interfaces::{Readable, Writeable};
-use gba_sim::{DmaBlock, Fabric, Port};
+use gba_sim::Fabric;
+
+/// A port as a host without gba-hal sees it: the fabric's window, arena and stepper.
+pub struct Port {
+    fabric: Arc<Fabric>,
+    number: usize,
+}
+
+impl Port {
+    pub fn window(&self) -> gba_pac::Device<gba_pac::common::Atomic> {
+        self.fabric.window(self.number)
+    }
+
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
+    pub fn progress(&self) {
+        self.fabric.progress_waiting();
+    }
+}
 
 pub fn fabric(ports: usize) -> (tempfile::TempDir, Arc<Fabric>) {
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -29,14 +50,17 @@ pub fn mask_of(members: &[usize]) -> [u64; 12] {
 pub struct Member {
     pub port: Port,
     pub group: usize,
-    pub flag: DmaBlock,
+    pub flag: DmaRegion,
     pub episode: u32,
 }
 
 impl Member {
     pub fn new(fabric: &Arc<Fabric>, port: usize, group: usize) -> Member {
-        let port = Port::attach(fabric.clone(), port).expect("attach");
-        let flag = port.alloc_dma(64).expect("flag");
+        let flag = fabric.alloc_dma(port, 64).expect("flag");
+        let port = Port {
+            fabric: fabric.clone(),
+            number: port,
+        };
         Member {
             port,
             group,
@@ -117,7 +141,7 @@ impl Member {
         self.episode = self.regs().release_seq().get() as u32;
         // SAFETY: as in `flag`; the switch writes the flag only at a release, which cannot
         // happen before this member arrives.
-        unsafe { AtomicU64::from_ptr(self.flag.host.cast()) }
+        unsafe { AtomicU64::from_ptr(self.flag.host.as_ptr().cast()) }
             .store(u64::from(self.episode), Ordering::Release);
     }
 
@@ -134,7 +158,8 @@ impl Member {
     pub fn flag(&self) -> u32 {
         // SAFETY: the flag is an 8-aligned word of the live arena that only the switch writes,
         // atomically; every access to it is atomic.
-        unsafe { AtomicU64::from_ptr(self.flag.host.cast()) }.load(Ordering::Acquire) as u32
+        unsafe { AtomicU64::from_ptr(self.flag.host.as_ptr().cast()) }.load(Ordering::Acquire)
+            as u32
     }
 
     pub fn released(&self) -> bool {

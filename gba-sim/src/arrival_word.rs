@@ -1,14 +1,14 @@
-//! The fast path's combining word: arrivals aggregated on the doorbell path, lock-free.
+//! The fast path's arrival word: arrivals aggregated on the doorbell path, lock-free.
 //!
 //! One 64-bit word per group, alone on its cache line in the switch file:
 //!
 //! ```text
-//! bits 63..32  SEQ    the sequence being combined (the last release + 1), wrapping at 2^32
-//! bit  31      OPEN   the fast path is open: members may combine into this word
+//! bits 63..32  SEQ    the sequence being aggregated (the last release + 1), wrapping at 2^32
+//! bit  31      OPEN   the fast path is open: members may aggregate into this word
 //! bits 30..0   BITS   bit k: the group's k-th member (in MEMBER_MASK order) has arrived
 //! ```
 //!
-//! A member that rang its doorbell with sequence `s` (a release store of ARRIVAL) combines with
+//! A member that rang its doorbell with sequence `s` (a release store of ARRIVAL) aggregates with
 //! one compare-exchange when it is the last ([`arrive`] guesses so first, from its entry: its
 //! bit and every member's, [`member_entry`]), else two: if the word is OPEN with SEQ = s it
 //! sets its bit; if that makes BITS full, the exchange writes (s + 1, OPEN, 0) instead, and that
@@ -16,7 +16,7 @@
 //! else (closed, another sequence) defers the arrival to the stepping engine, which reads the
 //! doorbell as it always did. Only the stepper, under the step lock, closes ([`close`]) and opens
 //! ([`open`]) the word; it closes it at the start of every step of the group, merges what was
-//! combined into its own state, and opens it again only when no fault is armed for the group.
+//! aggregated into its own state, and opens it again only when no fault is armed for the group.
 //!
 //! Why this is exact (the argument is also in docs/design/fast-path.md):
 //! - *No early release.* BITS only grows within one SEQ and only by members whose doorbell
@@ -82,12 +82,12 @@ pub const fn after(a: u32, b: u32) -> bool {
 /// What became of an arrival offered to the fast path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arrival {
-    /// Not combined: the word is closed or combines another sequence. The stepping engine
+    /// Not aggregated: the word is closed or aggregates another sequence. The stepping engine
     /// counts the arrival from the doorbell.
     Deferred,
-    /// Combined; others are still missing.
-    Combined,
-    /// Combined as the last member: the caller owns the release of the sequence and must
+    /// Aggregated; others are still missing.
+    Counted,
+    /// Aggregated as the last member: the caller owns the release of the sequence and must
     /// store it into every member's flag ([`release_owned`]).
     Completed,
 }
@@ -105,12 +105,12 @@ pub const fn member_of(entry: u64) -> (u64, u64) {
     (entry & BITS, (entry >> 32) & BITS)
 }
 
-/// Combines the arrival of the member with `bit` (never 0) for sequence `seq`, whose doorbell
+/// Counts the arrival of the member with `bit` (never 0) for sequence `seq`, whose doorbell
 /// store (release) came before this call; `full` is the group's every-member bits. `bit` and
 /// `full` are the member's [`member_entry`], read before the word: the stepper publishes the
 /// entry before it opens the word for the configuration (release), zeroes it when the member
 /// leaves, and changes the group's membership only after every member left, so a non-zero
-/// entry is the one of the configuration whose word this member combines into (the one
+/// entry is the one of the configuration whose word this member aggregates into (the one
 /// exception, a member stalled inside this call across its own port's leave and rejoin, is
 /// the hazard docs/design/fast-path.md names).
 ///
@@ -137,12 +137,12 @@ pub fn arrive<C: Cell64>(word: &C, seq: u32, bit: u64, full: u64) -> Arrival {
         let arrived = bits(current) | bit;
         if arrived == bits(current) {
             // A doorbell rung twice for one episode is one arrival.
-            return Arrival::Combined;
+            return Arrival::Counted;
         }
         let (new, outcome) = if arrived == full {
             (pack(seq.wrapping_add(1), true, 0), Arrival::Completed)
         } else {
-            (pack(seq, true, arrived), Arrival::Combined)
+            (pack(seq, true, arrived), Arrival::Counted)
         };
         match word.compare_exchange(current, new, AcqRel, Acquire) {
             Ok(_) => return outcome,
@@ -152,7 +152,7 @@ pub fn arrive<C: Cell64>(word: &C, seq: u32, bit: u64, full: u64) -> Arrival {
 }
 
 /// Closes the word (the stepper, under the step lock) and returns what it held: from here on
-/// no member combines, so the stepper's view of the group cannot change behind it.
+/// no member aggregates, so the stepper's view of the group cannot change behind it.
 pub fn close<C: Cell64>(word: &C) -> u64 {
     let mut current = word.load(Acquire);
     loop {
@@ -223,10 +223,10 @@ mod tests {
     fn the_last_of_three_owns_the_release_and_the_word_moves_on() {
         let w = AtomicU64::new(pack(7, true, 0));
         let full = full(3);
-        assert_eq!(arrive(&w, 7, 1, full), Arrival::Combined);
-        assert_eq!(arrive(&w, 7, 1, full), Arrival::Combined);
+        assert_eq!(arrive(&w, 7, 1, full), Arrival::Counted);
+        assert_eq!(arrive(&w, 7, 1, full), Arrival::Counted);
         assert_eq!(bits(w.load(Relaxed)), 1, "a duplicate is one arrival");
-        assert_eq!(arrive(&w, 7, 4, full), Arrival::Combined);
+        assert_eq!(arrive(&w, 7, 4, full), Arrival::Counted);
         assert_eq!(arrive(&w, 7, 2, full), Arrival::Completed);
         assert_eq!(w.load(Relaxed), pack(8, true, 0));
         assert_eq!(arrive(&w, 7, 2, full), Arrival::Deferred);
