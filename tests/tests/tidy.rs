@@ -586,10 +586,22 @@ fn every_md_named_outside_backticks_exists() {
 
 /// Names the documentation uses that no file of our code spells out, each with whose it is.
 const NOT_IN_THE_CODE: &[(&str, &str)] = &[
-    ("Gpio", "the PAC generated from ST's STM32F40x.svd (spec-format.md's example)"),
-    ("gpioa", "the PAC generated from ST's STM32F40x.svd (spec-format.md's example)"),
-    ("gpiob", "the PAC generated from ST's STM32F40x.svd (spec-format.md's example)"),
-    ("TIMx", "a block type's name made from ST's TIM1, TIM2 … (spec-format.md's example)"),
+    (
+        "Gpio",
+        "the PAC generated from ST's STM32F40x.svd (spec-format.md's example)",
+    ),
+    (
+        "gpioa",
+        "the PAC generated from ST's STM32F40x.svd (spec-format.md's example)",
+    ),
+    (
+        "gpiob",
+        "the PAC generated from ST's STM32F40x.svd (spec-format.md's example)",
+    ),
+    (
+        "TIMx",
+        "a block type's name made from ST's TIM1, TIM2 … (spec-format.md's example)",
+    ),
     ("TaskProlog", "Slurm's"),
     (
         "gba_allocate_group",
