@@ -10,7 +10,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use cortex_m_rt::entry;
 use stm32f20x_pac::tock_registers::interfaces::{Readable, Writeable};
-use stm32f20x_pac::{Interrupt, NVIC, Peripherals, interrupt, usart1::Usart1};
+use stm32f20x_pac::{Interrupt, NVIC, Peripherals, interrupt, usart::Usart};
 
 /// Interrupts to count before the firmware reports and stops.
 const TICKS: u32 = 5;
@@ -58,7 +58,8 @@ fn TIM2() {
     COUNT.store(COUNT.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
 }
 
-fn print(usart: Usart1, bytes: &[u8]) {
+/// Any USART of the chip: USART1, 2, 3 and 6 are instances of one block type.
+fn print(usart: Usart, bytes: &[u8]) {
     for &byte in bytes {
         while usart.sr().get() & (1 << 7) == 0 {} // TXE
         usart.dr().set(u32::from(byte));
