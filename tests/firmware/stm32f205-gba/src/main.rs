@@ -33,6 +33,10 @@ fn main() -> ! {
 
     let timer = p.tim2;
     timer.psc().set(999); // QEMU's timer clock is 1 GHz: 1 MHz
+    // QEMU's model (7.2) counts from the last write of CNT, else from boot, and schedules the
+    // first update when ARR is written: without this write, a firmware that reaches here more
+    // than ARR ticks after boot (a loaded host) never gets one. Harmless on the chip.
+    timer.cnt().set(0);
     timer.arr().set(1000); // 1 ms
     timer.dier().set(1); // UIE
     // SAFETY: the handler below is ready, and nothing here relies on TIM2 being masked.
