@@ -6,6 +6,9 @@
 //! The Python front ends come from `tests/install.sh`. Without them a test here says so and
 //! passes only outside CI: under `CI=true` it fails.
 
+mod common;
+use common::{python_has, scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -59,38 +62,13 @@ fn provenance(path: &Path) -> Provenance {
     }
 }
 
-/// Whether `python3` has the given modules; `false` (with a note) outside CI, a failure
-/// under `CI=true`.
-fn python_has(modules: &str) -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", &format!("import {modules}")])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        let message = format!(
-            "python3 lacks {modules}: run `bash tests/install.sh` (or `python3 -m pip install \
-             systemrdl-compiler peakrdl-ipxact`)"
-        );
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-        eprintln!("NOT RUN: {message}");
-    }
-    ok
-}
-
-fn scratch(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("gba-interchange-{name}-"))
-        .tempdir()
-        .expect("a temporary directory")
-}
-
 /// Spec → SystemRDL → spec through systemrdl-compiler, strictly (no warning at all).
 #[test]
 fn yaml_to_systemrdl_to_yaml_is_the_identity() {
     if !python_has("systemrdl") {
         return;
     }
-    let dir = scratch("rdl");
+    let dir = scratch("interchange-rdl");
     for spec in specs() {
         let device = load(&spec);
         let path = dir.path().join("spec.rdl");
@@ -141,7 +119,7 @@ fn peakrdl_ipxact_imports_every_export() {
     if !python_has("systemrdl, peakrdl_ipxact") {
         return;
     }
-    let dir = scratch("ipxact");
+    let dir = scratch("interchange-ipxact");
     let mut files = Vec::new();
     let mut expected = Vec::new();
     for (i, spec) in specs().into_iter().enumerate() {
@@ -242,7 +220,7 @@ fn foreign_systemrdl_warns_and_strict_refuses() {
     if !python_has("systemrdl") {
         return;
     }
-    let dir = scratch("foreign");
+    let dir = scratch("interchange-foreign");
     let path = dir.path().join("chip.rdl");
     std::fs::write(&path, FOREIGN_RDL).unwrap();
     let imported = rdl::import(&path, false).expect("imports leniently");
@@ -332,7 +310,7 @@ fn invalid_systemrdl_is_refused_with_the_compilers_message() {
     if !python_has("systemrdl") {
         return;
     }
-    let dir = scratch("invalid");
+    let dir = scratch("interchange-invalid");
     let path = dir.path().join("bad.rdl");
     std::fs::write(&path, "addrmap x { reg { field {} F[40:0]; } R; };\n").unwrap();
     let error = rdl::import(&path, false).expect_err("refused").to_string();

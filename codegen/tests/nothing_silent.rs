@@ -14,32 +14,15 @@
 //! The Python front ends come from `tests/install.sh`; without them a test that needs them
 //! says so and passes only outside CI (under `CI=true` it fails).
 
+mod common;
+use common::{python_has, scratch};
+
 use std::process::Command;
 
 use gba_codegen::emit::{self, Provenance, ipxact, systemrdl};
 use gba_codegen::import::{ipxact as ipxact_import, rdl, svd};
 use gba_codegen::model::{Device, Field, ResetFrom};
 use gba_codegen::{parse_str, spec_writer};
-
-fn python_has(modules: &str) -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", &format!("import {modules}")])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        let message = format!("python3 lacks {modules}: run `bash tests/install.sh`");
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-        eprintln!("NOT RUN: {message}");
-    }
-    ok
-}
-
-fn scratch(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("gba-silent-{name}-"))
-        .tempdir()
-        .expect("a temporary directory")
-}
 
 fn provenance() -> Provenance {
     Provenance {
@@ -134,7 +117,7 @@ fn a_systemrdl_field_without_reset_is_not_reset_in_every_output() {
     if !python_has("systemrdl, peakrdl_ipxact") {
         return;
     }
-    let dir = scratch("noreset");
+    let dir = scratch("silent-noreset");
     let source = dir.path().join("timer.rdl");
     std::fs::write(&source, TIMER_RDL).unwrap();
     // The resets are carried as they are; the only warnings name the hardware side's access
@@ -532,7 +515,7 @@ addrmap soc_timer_block {
 };
 addrmap soc { soc_timer_block timer @ 0x0; };
 "#;
-    let dir = scratch("hardware");
+    let dir = scratch("silent-hardware");
     let path = dir.path().join("timer.rdl");
     std::fs::write(&path, source).unwrap();
     let line = |needle: &str| {

@@ -83,6 +83,7 @@ impl GroupSnapshot {
     /// `GBA_IOC_STATE`): configuration, arrivals, release sequence and STATUS. The port-wide
     /// fields (`enabled_here`, `busy_on_switch`, `port_barriers_completed`) stay as read.
     #[allow(clippy::too_many_arguments)] // the registers of one group, as the driver gives them
+    #[cfg(feature = "std")] // its one caller, the kernel backend, needs std
     pub(crate) fn set_group_registers(
         &mut self,
         members: MemberSet,
