@@ -236,17 +236,24 @@ fn build(h: &mut Header, device: &Device) {
     h.line("");
 }
 
-fn block(h: &mut Header, device: &Device, block: &Block) {
+/// A block's (or block type's) macro prefix, `DEV_BLOCK`, and base function, `dev_block_base`.
+fn block_names(device: &Device, block: &Block) -> (String, String) {
+    let device_name = &device.name;
     let prefix = format!(
         "{}_{}",
-        names::upper(&device.name),
+        names::upper(device_name),
         names::upper(&block.name)
     );
     let function = format!(
         "{}_{}_base",
-        names::lower(&device.name),
+        names::lower(device_name),
         names::lower(&block.name)
     );
+    (prefix, function)
+}
+
+fn block(h: &mut Header, device: &Device, block: &Block) {
+    let (prefix, function) = block_names(device, block);
     let loc = block.name.loc;
     h.section(&format!("Block {}", *block.name));
     let mut about = block.description.trim().to_string();
@@ -310,16 +317,7 @@ fn block(h: &mut Header, device: &Device, block: &Block) {
 /// functions start from, which for a type is the instance's first byte itself (the caller
 /// passes `<device>_<instance>_base(base)`), as CMSIS passes `GPIOB` to a `GPIO_TypeDef *`.
 fn block_type(h: &mut Header, device: &Device, block: &Block) {
-    let prefix = format!(
-        "{}_{}",
-        names::upper(&device.name),
-        names::upper(&block.name)
-    );
-    let function = format!(
-        "{}_{}_base",
-        names::lower(&device.name),
-        names::lower(&block.name)
-    );
+    let (prefix, function) = block_names(device, block);
     let loc = block.name.loc;
     h.section(&format!("Block type {}", *block.name));
     let mut about = block.description.trim().to_string();
