@@ -66,15 +66,7 @@ done
 [ "$guests" -ge 2 ] || { echo "vm: GBA_VM_GUESTS=$guests: a cluster has at least 2 guests"; exit 1; }
 vm_kernel "$cache"
 
-work=$(mktemp -d -p /dev/shm gba-vm.XXXXXX 2>/dev/null || mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    if [ -n "${GBA_VM_KEEP:-}" ]; then echo "vm: kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
+vm_scratch vm
 
 # The guests' init: bind, dump, member.
 cat > "$work/init" <<INIT
@@ -108,17 +100,7 @@ gcc -std=c11 -Wall -Wextra -Werror -pedantic -O1 -I "$repo/gba-barrier-c/include
     "$here/c_member.c" "$target/libgba_barrier.a" -lpthread -ldl -lm -lrt -o "$work/c_member"
 vm_initramfs "$work/initramfs.gz" "$work/init" "$gba" "$member" "$vfio_dma" "$work/c_member" "$team"
 
-passed=0 failed=0
-check() { # check NAME CONDITION...: one line per check, counted.
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "vm: FAILED: $name"
-    fi
-}
+check() { vm_check "$@"; }
 
 # The same barrier between host processes on a host-only fabric, stepped by `gba sim run`.
 host_median() { # host_median LABEL: prints member 0's line

@@ -82,27 +82,9 @@ for tool in dkms udevadm; do
         { echo "kernel: $tool is missing: apt-get install --no-install-recommends dkms udev (tests/install.sh does)"; exit 1; }
 done
 
-work=$(mktemp -d -p /dev/shm gba-kernel.XXXXXX 2>/dev/null || mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    if [ -n "${GBA_VM_KEEP:-}" ]; then echo "kernel: kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
+vm_scratch kernel
 
-passed=0 failed=0
-check() { # check NAME CONDITION...: one line per check, counted.
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "kernel: FAILED: $name"
-    fi
-}
+check() { vm_check "$@"; }
 
 # The module as DKMS builds it on a node: the source tree docs/admin.md has the administrator
 # copy to /usr/src/gba-VERSION, added and built against the guest's headers, but in a DKMS tree

@@ -120,3 +120,34 @@ bind() {
     fi
 }
 '
+
+# vm_scratch NAME: a test script's scratch directory $work (in /dev/shm where it can) and its
+# background processes $pids, which the EXIT trap kills before removing $work (GBA_VM_KEEP=1
+# keeps it). It also starts the script's counts ($passed, $failed) for vm_check.
+vm_scratch() {
+    vm_name=$1
+    work=$(mktemp -d -p /dev/shm "gba-$1.XXXXXX" 2>/dev/null || mktemp -d)
+    pids=()
+    passed=0 failed=0
+    trap vm_scratch_cleanup EXIT
+}
+vm_scratch_cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    if [ -n "${GBA_VM_KEEP:-}" ]; then echo "$vm_name: kept $work"; else rm -rf "$work"; fi
+}
+
+# vm_check NAME CONDITION...: one check, counted in $passed or $failed; a failure is printed
+# ("NAME_OF_SCRIPT: FAILED: NAME"), a pass too when VM_CHECK_SAY_OK is set.
+vm_check() {
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+        if [ -n "${VM_CHECK_SAY_OK:-}" ]; then echo "$vm_name: ok: $name"; fi
+    else
+        failed=$((failed + 1))
+        echo "$vm_name: FAILED: $name"
+    fi
+}

@@ -46,28 +46,10 @@ for bin in "$gba" "$member"; do
 done
 vm_kernel "$cache"
 kver=$(vm_kernel_version)
-work=$(mktemp -d -p /dev/shm gba-lifecycle.XXXXXX 2>/dev/null || mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    if [ -n "${GBA_VM_KEEP:-}" ]; then echo "lifecycle: kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
+vm_scratch lifecycle
+VM_CHECK_SAY_OK=1
 
-passed=0 failed=0
-check() { # check NAME CONDITION...: one line per check, counted.
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "lifecycle: ok: $name"
-    else
-        failed=$((failed + 1))
-        echo "lifecycle: FAILED: $name"
-    fi
-}
+check() { vm_check "$@"; }
 
 ko=$(vm_gba_module "$work/module" "$kver") || { echo "lifecycle: FAILED: gba.ko did not build for $kver"; exit 1; }
 for prog in lifecycle ioctl_fuzz kernel_test; do
