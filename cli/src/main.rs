@@ -22,7 +22,8 @@ use gba_codegen::{Device, Style, Validated};
 /// The generator makes and drops millions of small objects on a large vendor file (YAML
 /// nodes, token streams, syntax trees): with mimalloc rather than glibc's malloc, `gba
 /// import-svd` + `gba gen` of Freescale's MKV58F24.svd take about a quarter less CPU time
-/// (tests/bench/README.md).
+/// (tests/bench/README.md). Without transparent huge pages (`no_thp`): on a busy machine the
+/// kernel compacted memory to find them, which cost more system time than they saved.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
