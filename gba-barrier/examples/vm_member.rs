@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use gba_barrier::AnyDevice;
-use gba_barrier::gba_hal::{GroupConfig, LocalTeam, MemberSet};
+use gba_barrier::gba_hal::{GroupConfig, LocalTeam, MemberSet, TeamKey};
 
 /// How long the first episode may wait for the last member to boot and configure.
 const START: Duration = Duration::from_secs(600);
@@ -40,8 +40,8 @@ struct Args {
     lone_of: Option<u32>,
 }
 
-/// The team key of `--lone-of`'s claim (any non-zero value: no other process joins it).
-const LONE_KEY: u64 = 0x10e;
+/// The team key of `--lone-of`'s claim (any key: no other process joins it).
+const LONE_KEY: TeamKey = TeamKey::from_words([0x10e, 0x10e]).expect("not zero");
 
 const USAGE: &str = "usage: vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] \
                      [--then-until-timeout SECONDS] [--lone-of L]";

@@ -242,7 +242,7 @@ pub struct ClaimReport {
     /// here, so it counts as alive.
     pub other_pid_namespace: bool,
     /// The team key (`None` where the arbiter keeps it secret, as the kernel driver does).
-    pub team_key: Option<u64>,
+    pub team_key: Option<crate::TeamKey>,
     /// Processes in the claim.
     pub joined: u64,
     /// L: the team's processes on this port.

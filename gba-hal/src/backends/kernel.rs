@@ -27,6 +27,9 @@ use gba_pac::common::Volatile;
 use super::kernel_abi as abi;
 // The driver's member words are a `MemberSet`'s (a claim copies one into the other).
 const _: () = assert!(abi::MEMBER_WORDS == crate::members::WORDS);
+// A team key is the driver's `key[2]`.
+const _: () = assert!(abi::KEY_BYTES == crate::TeamKey::BYTES);
+use crate::TeamKey;
 use crate::arbiter::{Claim, ClaimReport, ClaimState, HostArbiter, LocalSlot, Refusal};
 use crate::backend::{Backend, DmaError, DmaRegion, LocalArrivals, LocalTeam};
 use crate::members::{GroupSet, MemberSet};
@@ -105,7 +108,7 @@ pub struct KernelBackend {
     /// Per group (`abi::GROUPS` entries), the claim this value holds.
     held: Mutex<Vec<Option<Held>>>,
     /// The team key of a claim made alone (`team` = None): 128 random bits per backend value.
-    token: [u64; 2],
+    token: TeamKey,
     host_key: Option<u64>,
 }
 
@@ -163,17 +166,6 @@ pub fn locals(file: &File, group: usize) -> io::Result<Vec<abi::Local>> {
     Ok(all.entries[..n].to_vec())
 }
 
-/// 128 bits from the kernel's random source (`getrandom`): the key of a claim made alone, which
-/// no other process can guess (the driver compares keys in constant time and answers a wrong
-/// key as it answers another user's claim). `None` only when getrandom fails.
-fn random_key() -> Option<[u64; 2]> {
-    let mut key = [0u64; 2];
-    let len = size_of_val(&key);
-    // SAFETY: `key` is writable for `len` bytes, which is all getrandom writes.
-    let got = unsafe { libc::getrandom(key.as_mut_ptr().cast(), len, 0) };
-    (usize::try_from(got) == Ok(len) && key != [0, 0]).then_some(key)
-}
-
 /// The refusal of a call on a file the driver revoked (ENODEV): the port was removed, unbound
 /// or reset, and every claim made through it is gone.
 const REVOKED: &str = "the device was removed, unbound or reset (ENODEV): every claim and \
@@ -221,7 +213,10 @@ impl KernelBackend {
             file,
             window,
             held: Mutex::new((0..abi::GROUPS).map(|_| None).collect()),
-            token: random_key().ok_or_else(|| KernelError::Key {
+            // The key of a claim made alone, which no other process can guess (the driver
+            // compares keys in constant time and answers a wrong key as it answers another
+            // user's claim): from getrandom, or no backend.
+            token: TeamKey::random().ok_or_else(|| KernelError::Key {
                 path: path.to_path_buf(),
                 source: io::Error::last_os_error(),
             })?,
@@ -281,15 +276,15 @@ impl KernelBackend {
             // A second Group over one backend value.
             return Claim::Busy;
         }
+        // A team's key is the one its vote agreed on (gba-barrier: rank 0's, 128 bits from
+        // getrandom), both words of it the driver's key[0] and key[1].
         let (key, local, index, rank) =
-            // A team's key is the one its vote agreed on (gba-barrier: 64 bits from getrandom);
-            // the driver's second word stays 0 until the vote carries 128.
-            team.map_or((self.token, 1, 0, 0), |t| ([t.key, 0], t.local, t.index, t.rank));
+            team.map_or((self.token, 1, 0, 0), |t| (t.key, t.local, t.index, t.rank));
         let mut req = abi::ClaimReq {
             group: group as u32,
             local,
             index,
-            key,
+            key: key.words(),
             rank,
             ..Default::default()
         };
