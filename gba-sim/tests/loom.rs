@@ -571,6 +571,8 @@ mod claims {
                 };
                 let cells = Cells::new(held.pack());
                 cells.set_key(team);
+                // The dead claimant was uid 0, as the joiner is: the same user, the same team.
+                cells.0[4].store(claim::Claimant::uid_word(0), Ordering::Relaxed);
                 // A joiner counts: the claim lives while it holds a process besides DEAD.
                 let live = |state: State, _start: u64| state.pid != DEAD || state.joined > 1;
                 let other = Arc::clone(&cells);

@@ -115,6 +115,11 @@ start 4 B9 1002 \$D 9 0xb0b9
 # and a second fuzzer, which the unbind meets mid-call
 GBA_FUZZ_STOP=/tmp/fuzz2.stop ioctl_fuzz --as 1002 \$D 100000000 2 $((fuzz_seed + 1)) > /tmp/fuzz2.out 2>&1 &
 fuzz2=\$!
+# and a job of alice's that opened the port and claims only after the unbind (a communicator
+# made later): its claim must fail naming the device file it opened
+kernel_test --as 1001 exec vm_member \$D 1 3 5 --idle-first 5 > /tmp/idle.out 2>&1 &
+idle=\$!
+echo "GUEST: idle job opened \$D"
 sleep 1
 echo \$bdf > /sys/bus/pci/drivers/gba/unbind; echo \$bdf > /sys/bus/pci/drivers/gba/bind
 D=\$(node); echo "GUEST: unbind and bind: node \$D"
@@ -124,6 +129,8 @@ n=0; while kill -0 \$job 2>/dev/null && [ \$n -lt 600 ]; do n=\$((n + 1)); sleep
 if kill -0 \$job 2>/dev/null; then echo "GUEST: job: still running 60 s after the unbind"; kill -9 \$job; fi
 wait \$job; echo "GUEST: job: rc=\$? after \$((n / 10)) s"
 tail -3 /tmp/job.out | sed 's/^/GUEST: job: /'
+wait \$idle; echo "GUEST: idle job: rc=\$?"
+tail -2 /tmp/idle.out | sed 's/^/GUEST: idle job: /'
 start 5 V5 1001 \$D 5 0xa5
 say 5 V5 check
 say 3 B5 ring; sleep 1
@@ -276,6 +283,11 @@ job_s=$(sed -n 's/.*GUEST: job: rc=[0-9]* after \([0-9]*\) s.*/\1/p' "$log" | he
 # Not a hang: well before the library's own 60 s wait runs out (what it took before the fix).
 check "unbind: alice's running job ended within 10 s (exit ${job_rc:-none} after ${job_s:-?} s)" \
     bash -c "[ -n '$job_s' ] && [ '$job_s' -le 10 ]"
+# a claim after the unbind on a device opened before: the library's error names that device file.
+idle_dev=$(sed -n 's/.*GUEST: idle job opened \([^ ]*\).*/\1/p' "$log" | head -1 | tr -d '\r')
+check "unbind: a claim on the port opened before fails (exit 1)" has "GUEST: idle job: rc=1"
+check "unbind: its error names the device file (${idle_dev:-?}) and says it was removed, unbound or reset" \
+    has "GUEST: idle job: member: error: this host's arbiter refused group 3: ${idle_dev:-/dev/none} was removed, unbound or reset \\(ENODEV\\)"
 check "unbind: alice's job failed with SIGBUS or an error saying the device is gone" \
     bash -c "[ '${job_rc:-0}' = 135 ] || { [ '${job_rc:-0}' != 0 ] && grep -aE 'GUEST: job: .*(ENODEV|No such device|removed|unbound|gone)' '$log' >/dev/null; }"
 

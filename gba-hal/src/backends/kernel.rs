@@ -102,6 +102,8 @@ unsafe impl Send for Held {}
 #[derive(Debug)]
 pub struct KernelBackend {
     path: PathBuf,
+    /// `path` as refusals name it (interned: a [`Refusal`] is `Copy`).
+    name: &'static str,
     file: File,
     /// The private copy of the window (module doc), `Device::SIZE` bytes, page-aligned.
     window: NonNull<u8>,
@@ -166,10 +168,24 @@ pub fn locals(file: &File, group: usize) -> io::Result<Vec<abi::Local>> {
     Ok(all.entries[..n].to_vec())
 }
 
-/// The refusal of a call on a file the driver revoked (ENODEV): the port was removed, unbound
-/// or reset, and every claim made through it is gone.
-const REVOKED: &str = "the device was removed, unbound or reset (ENODEV): every claim and \
-                       mapping made through it is revoked; open the device again";
+/// Why the driver refused a claim with `errno` (GBA_IOC_CLAIM's, or opening the node again
+/// for it), on the port opened as `device`. `ENODEV` on a file is the driver's revoke (the
+/// port was removed, unbound or reset); a node that is gone (`ENOENT`, `ENXIO`) is the same
+/// event seen from its name.
+fn errno_refusal(errno: Option<i32>, device: &'static str, opening: bool) -> Refusal {
+    let reason = match errno {
+        Some(libc::ENODEV | libc::ENOENT | libc::ENXIO) => return Refusal::Revoked { device },
+        _ if opening => "the kernel driver's device node could not be opened again for the claim",
+        Some(libc::EDOM) => {
+            "the kernel driver refused the member set: it must hold this port and no member past MAX_MEMBERS"
+        }
+        Some(libc::EINVAL) => {
+            "the kernel driver refused the claim's arguments (group, team key 0, local count or index)"
+        }
+        _ => "GBA_IOC_CLAIM failed (see the kernel log)",
+    };
+    Refusal::Arbiter { reason }
+}
 
 impl KernelBackend {
     /// Opens the port at `path` (`/dev/gba0`).
@@ -210,6 +226,7 @@ impl KernelBackend {
         };
         let backend = KernelBackend {
             path: path.to_path_buf(),
+            name: crate::host::intern(&path.display().to_string()),
             file,
             window,
             held: Mutex::new((0..abi::GROUPS).map(|_| None).collect()),
@@ -292,26 +309,11 @@ impl KernelBackend {
             .copy_from_slice(&members.words()[..abi::MEMBER_WORDS]);
         let file = match open_device(&self.path) {
             Ok(file) => file,
-            Err(_) => {
-                return Claim::Refused(Refusal::Arbiter {
-                    reason: "the kernel driver's device node could not be opened again for the claim",
-                });
-            }
+            Err(e) => return Claim::Refused(errno_refusal(e.raw_os_error(), self.name, true)),
         };
         // SAFETY: GBA_IOC_CLAIM reads and writes a `struct gba_claim_req` (mirrored, tested).
         if let Err(e) = unsafe { ioctl(&file, abi::IOC_CLAIM, &mut req) } {
-            return Claim::Refused(Refusal::Arbiter {
-                reason: match e.raw_os_error() {
-                    Some(libc::EDOM) => {
-                        "the kernel driver refused the member set: it must hold this port and no member past MAX_MEMBERS"
-                    }
-                    Some(libc::ENODEV) => REVOKED,
-                    Some(libc::EINVAL) => {
-                        "the kernel driver refused the claim's arguments (group, team key 0, local count or index)"
-                    }
-                    _ => "GBA_IOC_CLAIM failed (see the kernel log)",
-                },
-            });
+            return Claim::Refused(errno_refusal(e.raw_os_error(), self.name, false));
         }
         match req.result {
             abi::CLAIM_WON | abi::CLAIM_JOINED if req.run_offset == run as u64 => {}
@@ -662,6 +664,39 @@ mod tests {
         let err = KernelBackend::open(file.path()).unwrap_err();
         assert!(matches!(err, KernelError::Info { .. }), "{err:?}");
         assert!(err.to_string().contains("GBA_IOC_INFO"), "{err}");
+    }
+
+    /// A revoked file (ENODEV), or the node gone, is an error naming the device file the port
+    /// was opened on, and saying to open it again; other errors keep the driver's words.
+    #[test]
+    fn a_revoked_port_is_named_by_its_device_file() {
+        for (errno, opening) in [
+            (libc::ENODEV, false),
+            (libc::ENODEV, true),
+            (libc::ENOENT, true),
+        ] {
+            let refusal = errno_refusal(Some(errno), "/dev/gba3", opening);
+            assert_eq!(
+                refusal,
+                Refusal::Revoked {
+                    device: "/dev/gba3"
+                }
+            );
+            let text = crate::Error::ClaimRefused { group: 5, refusal }.to_string();
+            assert!(
+                text.starts_with("this host's arbiter refused group 5: /dev/gba3 was removed, unbound or reset (ENODEV)")
+                    && text.contains("open the port again"),
+                "{text}"
+            );
+        }
+        assert!(matches!(
+            errno_refusal(Some(libc::EDOM), "/dev/gba3", false),
+            Refusal::Arbiter { reason } if reason.contains("member set")
+        ));
+        assert!(matches!(
+            errno_refusal(Some(libc::EACCES), "/dev/gba3", true),
+            Refusal::Arbiter { reason } if reason.contains("opened again")
+        ));
     }
 
     #[test]

@@ -585,8 +585,9 @@ impl<'a> HostSegment<'a> {
 }
 
 /// `name` as a `&'static str`, leaked once per distinct name in this process (a handful of
-/// segment files), so that a [`Refusal`](crate::Refusal) naming the file stays `Copy`.
-fn intern(name: &str) -> &'static str {
+/// segment files and device nodes), so that a [`Refusal`](crate::Refusal) naming the file stays
+/// `Copy`.
+pub(crate) fn intern(name: &str) -> &'static str {
     static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
     let mut names = NAMES
         .lock()
