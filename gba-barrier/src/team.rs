@@ -12,7 +12,8 @@
 //! the team key (rank 0's). Ranks sharing a PORT_ID without a common host segment fall back
 //! with [`Reason::PortShared`]. Agreement: AND of
 //! the free masks, lowest common group, configure, allgather of the outcomes, and a retry
-//! without a group that some rank lost to GROUP_BUSY (at most `MAX_GROUPS` rounds). The vote's
+//! without a group that some rank lost to GROUP_BUSY, on a common group the team key picks (at
+//! most `MAX_GROUPS` rounds). The vote's
 //! bytes and the decisions taken from the gathered votes are pure functions (`team/vote.rs`).
 
 use std::fmt;
@@ -330,12 +331,13 @@ impl Team {
             votes.iter().fold(u32::MAX, |m, v| m & v.free)
         };
 
-        // 3. Lowest common group, configure, agree on the outcomes; drop busy ids and retry.
-        for _ in 0..gba_pac::MAX_GROUPS {
+        // 3. A common group (the lowest first), configure, agree on the outcomes; drop busy ids and retry.
+        for attempt in 0..gba_pac::MAX_GROUPS as u32 {
             if common == 0 {
                 break;
             }
-            let group = common.trailing_zeros();
+            // The team key's first word: 64 random bits, the same on every rank, spread the picks.
+            let group = vote::pick_group(common, plan.local_team.key.words()[0], attempt);
             let config = GroupConfig::new(group as usize, ports)
                 .timeout(params.configure_timeout)
                 .team(plan.local_team);

@@ -105,7 +105,7 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     }
     let (bus, gaps): (Box<dyn Bus>, gaps::Gaps) = match (&args.rtl, &args.device) {
         (Some(dir), _) => {
-            let name = gba_codegen::names::lower(&device.name);
+            let name = device.name.to_ascii_lowercase();
             let build = args.build.clone().unwrap_or_else(|| dir.join("obj"));
             let started = std::time::Instant::now();
             let harness = rtl::build(dir, &name, &build)?;

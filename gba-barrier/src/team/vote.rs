@@ -250,6 +250,36 @@ pub(super) enum Failure {
     Timeout,
 }
 
+/// The group the team tries on its `attempt`-th round, one of `common` (which must not be 0).
+///
+/// The first round takes the lowest common group, so that a lone team's group is predictable.
+/// A retry means another team claimed the group on some port at the same moment; if both
+/// teams then took the next lowest group, ranks that always reach their port in the same order
+/// would split every group alike and both teams would run out of groups (seen on a 3-host
+/// cluster: two halves of one job, 31 rounds, no team formed). So a retry picks among the
+/// common groups by the team's key, which every rank of the team shares (rank 0's) and another
+/// team's differs from: two colliding teams part after one round with probability 1 − 1/n.
+pub(super) fn pick_group(common: u32, team_key: u64, attempt: u32) -> u32 {
+    debug_assert!(common != 0, "a pick from no common group");
+    if attempt == 0 {
+        return common.trailing_zeros();
+    }
+    let choice = (mix(team_key ^ u64::from(attempt)) % u64::from(common.count_ones())) as u32;
+    let mut left = common;
+    for _ in 0..choice {
+        left &= left - 1;
+    }
+    left.trailing_zeros()
+}
+
+/// SplitMix64's finaliser: spreads a key's bits so that consecutive attempts pick unrelated groups.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// The team's next step from round 2's `outcomes` for `group`, with `common` the groups still
 /// free on every rank: a denial is named before a refusal, a refusal before a timeout.
 pub(super) fn after_round(outcomes: &[Outcome], group: u32, common: u32) -> Next {
@@ -442,5 +472,56 @@ mod tests {
         assert_eq!(fallback(&[Ready, Timeout]), (Reason::Timeout, 1));
         assert_eq!(Outcome::from_byte(Denied as u8), Denied);
         assert_eq!(Outcome::from_byte(200), Refused);
+    }
+
+    #[test]
+    fn the_first_round_takes_the_lowest_group_and_every_pick_is_a_common_one() {
+        assert_eq!(pick_group(0b1011_0000, 7, 0), 4);
+        for key in 0..200u64 {
+            for attempt in 0..40 {
+                let common = (key as u32).wrapping_mul(0x9e37_79b9) | 1 << (attempt % 32);
+                let g = pick_group(common, key, attempt);
+                assert!(common & (1 << g) != 0, "group {g} not in {common:#b}");
+                assert_eq!(
+                    g,
+                    pick_group(common, key, attempt),
+                    "every rank picks alike"
+                );
+            }
+        }
+    }
+
+    /// The cluster stage's failure: two halves of a job claim at once, and on every port the
+    /// same half always wins (its rank is the faster there), so each round both lose. A small
+    /// model of that contention, not the team code: a team forms when the other tried another
+    /// group that round; when both tried the same one, both lose it.
+    fn contend(pick: impl Fn(u32, u64, u32) -> u32, keys: [u64; 2]) -> [bool; 2] {
+        let mut common = [!1u32; 2]; // group 0 is the whole job's
+        let mut formed = [false; 2];
+        for attempt in 0..gba_pac::MAX_GROUPS as u32 {
+            let tries = [0, 1]
+                .map(|t| (!formed[t] && common[t] != 0).then(|| pick(common[t], keys[t], attempt)));
+            for t in 0..2 {
+                let Some(g) = tries[t] else { continue };
+                if tries[1 - t] == Some(g) {
+                    common[t] &= !(1 << g);
+                } else {
+                    formed[t] = true;
+                    common[1 - t] &= !(1 << g); // the other team now sees it taken
+                }
+            }
+        }
+        formed
+    }
+
+    #[test]
+    fn two_teams_that_collide_on_every_round_part_within_a_few_retries() {
+        for seed in 0..1000u64 {
+            let keys = [mix(seed), mix(seed + 1_000_000)];
+            assert_eq!(contend(pick_group, keys), [true, true], "keys {keys:x?}");
+        }
+        // The pick before the fix, the lowest common group: the teams never part.
+        let lowest = |common: u32, _key: u64, _attempt: u32| common.trailing_zeros();
+        assert_eq!(contend(lowest, [1, 2]), [false, false]);
     }
 }

@@ -25,6 +25,7 @@ use std::sync::Mutex;
 use gba_pac::common::Volatile;
 
 use super::kernel_abi as abi;
+use super::revoked::{Watched, watch};
 // The driver's member words are a `MemberSet`'s (a claim copies one into the other).
 const _: () = assert!(abi::MEMBER_WORDS == crate::members::WORDS);
 // A team key is the driver's `key[2]`.
@@ -89,6 +90,8 @@ pub enum KernelError {
 struct Held {
     file: File,
     shared: NonNull<u8>,
+    /// The shared mapping's range, answered by name should the driver revoke it.
+    watched: Option<Watched>,
     flag_iova: u64,
     local: u32,
     index: u32,
@@ -109,6 +112,9 @@ pub struct KernelBackend {
     window: NonNull<u8>,
     /// Per group (`abi::GROUPS` entries), the claim this value holds.
     held: Mutex<Vec<Option<Held>>>,
+    /// The window's range (the run-time pages are mapped into it), answered by name should
+    /// the driver revoke them.
+    watched: Option<Watched>,
     /// The team key of a claim made alone (`team` = None): 128 random bits per backend value.
     token: TeamKey,
     host_key: Option<u64>,
@@ -230,6 +236,7 @@ impl KernelBackend {
             file,
             window,
             held: Mutex::new((0..abi::GROUPS).map(|_| None).collect()),
+            watched: watch(window.as_ptr(), len, path),
             // The key of a claim made alone, which no other process can guess (the driver
             // compares keys in constant time and answers a wrong key as it answers another
             // user's claim): from getrandom, or no backend.
@@ -391,9 +398,11 @@ impl KernelBackend {
             self.unmap_run(run);
             return None;
         }
+        let shared = NonNull::new(shared.cast::<u8>())?;
         Some(Held {
             file,
-            shared: NonNull::new(shared.cast())?,
+            watched: watch(shared.as_ptr(), abi::SHARED_SIZE as usize, &self.path),
+            shared,
             flag_iova: req.flag_iova,
             local: req.local,
             index: req.index,
@@ -426,6 +435,7 @@ impl KernelBackend {
     }
 
     fn give_up(&self, group: usize, claim: Held) {
+        drop(claim.watched);
         if let Some(run) = run_offset(group) {
             self.unmap_run(run);
         }
@@ -465,6 +475,7 @@ impl Drop for KernelBackend {
         for g in 0..abi::GROUPS {
             self.drop_claim(g);
         }
+        drop(self.watched.take());
         // SAFETY: the window copy mapped in `open`, of that length, used by nobody now.
         unsafe { libc::munmap(self.window.as_ptr().cast(), gba_pac::Device::SIZE) };
     }

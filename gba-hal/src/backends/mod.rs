@@ -12,6 +12,7 @@ pub(crate) mod kernel_abi;
 mod memory;
 mod open;
 mod phys;
+mod revoked;
 mod uio;
 pub(crate) mod vfio;
 /// The VFIO descriptor socket; public for the security tests (`tests/security/`), which play
