@@ -8,7 +8,10 @@
 #   mremap. Then every group of the port is free and the port still runs barriers.
 # - While alice's job (gba-barrier's vm_member over /dev/gbaN) runs barriers and bob's processes
 #   hold claims and their mappings (tests/vm/lifecycle.c sessions), root moves the port:
-#   unbind and bind; PCI remove and rescan; a sysfs function reset; rmmod attempts; a swap to
+#   unbind and bind; PCI remove and rescan; a sysfs function reset; a fatal PCIe AER error
+#   injected at the port's root port (QEMU's monitor: pcie_aer_inject_error rp0 DLP, sent by
+#   lifecycle_sampler.py), which the kernel's AER recovery answers with the driver's
+#   error_detected, a link reset, slot_reset and resume; rmmod attempts; a swap to
 #   uio_pci_generic and back. Each time alice then claims the group bob held before, and bob
 #   rings the doorbell and writes RESET through his old mapping. Checked: bob's old mapping is
 #   revoked (SIGBUS), his old file answers ENODEV, alice's group is neither released early nor
@@ -180,6 +183,26 @@ say 5 V4 "barrier 3"
 say 3 B4 state
 end 3; end 5
 
+# 4b. A PCIe AER error (fatal: Data Link Protocol) injected at the port's root port through
+#     QEMU's monitor while bob holds group 8: the kernel's AER recovery calls error_detected
+#     (frozen), resets the link below the port, then slot_reset and resume. The host samples
+#     group 8 before and after.
+start 3 B8 1002 \$D 8 0xb0b8
+sample aer-armed 8
+echo "GUEST: inject aer rp0 DLP"
+n=0; until dmesg | grep -q 'recovered; new claims' || [ \$n -gt 150 ]; do n=\$((n + 1)); sleep 0.1; done
+dmesg | grep -aiE 'aer|pcieport|gba.*(PCI error|recovered|revoked|quiesc)' | tail -20 | sed 's/^/GUEST: aer dmesg: /'
+sample aer-recovered 8
+D=\$(node); echo "GUEST: aer: node \$D"
+start 5 V8 1001 \$D 8 0xa8
+say 3 B8 ring; sleep 1
+say 5 V8 check
+say 3 B8 reset; sleep 1
+say 5 V8 check
+say 5 V8 "barrier 3"
+say 3 B8 state
+end 3; end 5
+
 # 5. rmmod while files are open: refused, and the port goes on.
 start 3 R1 1001 \$D 1 0xa1
 rmmod gba 2>/dev/null; echo "GUEST: rmmod with a file open rc=\$?"
@@ -231,7 +254,7 @@ log=$work/guest.log samples=$work/samples
 reg() { sed -n "s/^#define $1 \(0x[0-9A-Fa-f]*\)U*\$/\1/p" "$repo/gba-pac/include/gba_regs.h"; }
 python3 "$here/lifecycle_sampler.py" "$log" "$fabric/window-0" "$fabric/guest-0.ram" "$samples" \
     "$(reg GBA_GROUP_OFFSET)" "$(reg GBA_GROUP_STRIDE)" "$(reg GBA_GROUP_RELEASE_ADDR_OFFSET)" \
-    "$(reg GBA_GROUP_CONTROL_OFFSET)" "$(reg GBA_GROUP_RELEASE_SEQ_OFFSET)" &
+    "$(reg GBA_GROUP_CONTROL_OFFSET)" "$(reg GBA_GROUP_RELEASE_SEQ_OFFSET)" "$work/monitor.sock" &
 pids+=($!)
 start=$(date +%s%N)
 timeout $((300 + fuzz_calls / 500)) qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 2 \
@@ -239,7 +262,8 @@ timeout $((300 + fuzz_calls / 500)) qemu-system-x86_64 -machine q35,memory-backe
     -append "console=ttyS0 quiet panic=-1 no_timer_check" \
     -object memory-backend-file,id=ram0,mem-path="$fabric/guest-0.ram",size=256M,share=on \
     -object memory-backend-file,id=gba0,mem-path="$fabric/window-0",size=512K,share=on \
-    -device pcie-root-port,id=rp0,chassis=1 -device ivshmem-plain,memdev=gba0,bus=rp0 >"$log" 2>&1 || true
+    -device pcie-root-port,id=rp0,chassis=1 -device ivshmem-plain,memdev=gba0,bus=rp0 \
+    -monitor unix:"$work/monitor.sock",server=on,wait=off >"$log" 2>&1 || true
 echo "lifecycle: the guest ran in $((($(date +%s%N) - start) / 1000000)) ms"
 sleep 0.5
 grep -a 'GUEST: ' "$log" | sed 's/^GUEST: /lifecycle: guest: /'
@@ -263,7 +287,18 @@ check "after the fuzzer every group of the port is free" has "GUEST: after the f
 check "after the fuzzer the port runs barriers" has "GUEST: F0: barrier 20 -> barrier: 20 ok"
 check "a fuzzer across the unbind exits 0 (no crash, no hang)" has "GUEST: fuzzer across the unbind: rc=0"
 
-for s in "B5 V5 unbind and bind" "B6 V6 remove and rescan" "B4 V4 a function reset"; do
+# The AER error: what QEMU answered, and whether the driver's handlers ran.
+aer_said=$(sed -n 's/^aer rp0 DLP: //p' "$samples" 2>/dev/null | head -1)
+echo "lifecycle: QEMU's monitor answered pcie_aer_inject_error rp0 DLP with '${aer_said}'"
+check "aer: QEMU took the injection (monitor: '${aer_said:-no answer}')" bash -c "grep -q '^aer rp0 DLP: OK id: rp0' '$samples'"
+check "aer: the driver's error_detected ran (frozen channel)" has "GUEST: aer dmesg: .*PCI error \\(channel state 2\\): every file revoked"
+check "aer: slot_reset and resume ran: the port recovered" has "GUEST: aer dmesg: .*recovered; new claims are served"
+aer_field() { sed -n "s/^sample $1 g=8 .*$2=\([^ ]*\).*/\1/p" "$samples" | head -1; }
+check "aer: bob's group 8 pointed at his flag before (RELEASE_ADDR $(aer_field aer-armed addr))" \
+    bash -c "[ -n '$(aer_field aer-armed addr)' ] && [ '$(aer_field aer-armed addr)' != 0x0 ]"
+check "aer: recovery cleared its RELEASE_ADDR (now $(aer_field aer-recovered addr))" [ "$(aer_field aer-recovered addr)" = 0x0 ]
+
+for s in "B5 V5 unbind and bind" "B6 V6 remove and rescan" "B4 V4 a function reset" "B8 V8 an AER error"; do
     set -- $s
     b=$1 v=$2
     shift 2
