@@ -11,7 +11,8 @@
 #   unbind and bind; PCI remove and rescan; a sysfs function reset; a fatal PCIe AER error
 #   injected at the port's root port (QEMU's monitor: pcie_aer_inject_error rp0 DLP, sent by
 #   lifecycle_sampler.py), which the kernel's AER recovery answers with the driver's
-#   error_detected, a link reset, slot_reset and resume; rmmod attempts; a swap to
+#   error_detected, a link reset, slot_reset and resume, then a non-fatal one (POISON_TLP:
+#   error_detected with the channel working, then resume); rmmod attempts; a swap to
 #   uio_pci_generic and back. Each time alice then claims the group bob held before, and bob
 #   rings the doorbell and writes RESET through his old mapping. Checked: bob's old mapping is
 #   revoked (SIGBUS), his old file answers ENODEV, alice's group is neither released early nor
@@ -203,6 +204,24 @@ say 5 V8 "barrier 3"
 say 3 B8 state
 end 3; end 5
 
+# 4c. A non-fatal AER error (Poisoned TLP) while bob holds group 10: error_detected with the
+#     channel still working (it quiesces there), then resume; no link reset.
+start 3 B10 1002 \$D 10 0xb0ba
+sample aer2-armed 10
+echo "GUEST: inject aer rp0 POISON_TLP"
+n=0; until [ "\$(dmesg | grep -c 'recovered; new claims')" -ge 2 ] || [ \$n -gt 150 ]; do n=\$((n + 1)); sleep 0.1; done
+dmesg | grep -aiE 'AER: .*(error message|recovery)|gba.*(PCI error|recovered)' | tail -4 | sed 's/^/GUEST: aer2 dmesg: /'
+echo "GUEST: aer2: recoveries \$(dmesg | grep -c 'recovered; new claims')"
+sample aer2-recovered 10
+start 5 V10 1001 \$D 10 0xaa
+say 3 B10 ring; sleep 1
+say 5 V10 check
+say 3 B10 reset; sleep 1
+say 5 V10 check
+say 5 V10 "barrier 3"
+say 3 B10 state
+end 3; end 5
+
 # 5. rmmod while files are open: refused, and the port goes on.
 start 3 R1 1001 \$D 1 0xa1
 rmmod gba 2>/dev/null; echo "GUEST: rmmod with a file open rc=\$?"
@@ -297,8 +316,15 @@ aer_field() { sed -n "s/^sample $1 g=8 .*$2=\([^ ]*\).*/\1/p" "$samples" | head 
 check "aer: bob's group 8 pointed at his flag before (RELEASE_ADDR $(aer_field aer-armed addr))" \
     bash -c "[ -n '$(aer_field aer-armed addr)' ] && [ '$(aer_field aer-armed addr)' != 0x0 ]"
 check "aer: recovery cleared its RELEASE_ADDR (now $(aer_field aer-recovered addr))" [ "$(aer_field aer-recovered addr)" = 0x0 ]
+aer2_field() { sed -n "s/^sample $1 g=10 .*$2=\([^ ]*\).*/\1/p" "$samples" | head -1; }
+check "non-fatal aer: QEMU took the injection" bash -c "grep -q '^aer rp0 POISON_TLP: OK id: rp0' '$samples'"
+check "non-fatal aer: error_detected ran with the channel working" has "GUEST: aer2 dmesg: .*PCI error \\(channel state 1\\): every file revoked"
+check "non-fatal aer: resume ran: the port recovered (a second time)" has "GUEST: aer2: recoveries 2"
+check "non-fatal aer: bob's group 10 pointed at his flag before (RELEASE_ADDR $(aer2_field aer2-armed addr))" \
+    bash -c "[ -n '$(aer2_field aer2-armed addr)' ] && [ '$(aer2_field aer2-armed addr)' != 0x0 ]"
+check "non-fatal aer: error_detected cleared its RELEASE_ADDR (now $(aer2_field aer2-recovered addr))" [ "$(aer2_field aer2-recovered addr)" = 0x0 ]
 
-for s in "B5 V5 unbind and bind" "B6 V6 remove and rescan" "B4 V4 a function reset" "B8 V8 an AER error"; do
+for s in "B5 V5 unbind and bind" "B6 V6 remove and rescan" "B4 V4 a function reset" "B8 V8 a fatal AER error" "B10 V10 a non-fatal AER error"; do
     set -- $s
     b=$1 v=$2
     shift 2
