@@ -79,6 +79,11 @@ pub(super) fn run(
         }
     }
     if !shown {
+        report.not_run.push(
+            "every register: hardware side: the transport does not show what the block gives \
+             hardware (its values, strobes and pulses)"
+                .into(),
+        );
         return Ok(());
     }
     if let Some(pulses) = &pulses {

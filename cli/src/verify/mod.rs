@@ -308,7 +308,6 @@ fn mutation_run(
                 "target": o.mutant.target, "other": o.mutant.other,
                 "from": o.mutant.change.0, "to": o.mutant.change.1,
                 "killed_by": o.killed_by, "unnamed_failures": o.unnamed,
-                "equivalent": o.mutant.equivalent,
             })).collect::<Vec<_>>(),
         });
         std::fs::write(path, format!("{json:#}\n"))
