@@ -138,7 +138,7 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
     }
     let (bus, gaps): (Box<dyn Bus>, gaps::Gaps) = match (&args.rtl, &args.device) {
         (Some(dir), _) => {
-            let name = gba_codegen::names::lower(&device.name);
+            let name = device.name.to_ascii_lowercase();
             let build = args.build.clone().unwrap_or_else(|| dir.join("obj"));
             if let Some(count) = &args.mutants {
                 return mutation_run(args, &device, dir, &name, &build, count);
