@@ -459,6 +459,23 @@ fn a_read_buffer_left_unlatched_shows_its_power_up_garbage() {
     );
 }
 
+/// A write that clears the bytes it does not strobe (APB4's PSTRB ignored for a field), a
+/// mutant kind of its own: full-width writes cannot tell; each byte written alone does.
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock, and minutes: run by tests/run.sh cosim"]
+fn a_write_that_clears_the_bytes_it_does_not_strobe_is_seen() {
+    let report = mutants_of(&["group_0.MEMBER_COUNT", "group_0.LOCAL_MEMBER_ID"]);
+    assert!(!report.contains("SURVIVED"), "{report}");
+    for field in ["group_0.MEMBER_COUNT.COUNT", "group_0.LOCAL_MEMBER_ID.ID"] {
+        killed(
+            &report,
+            "byte strobe",
+            field,
+            "byte strobes: after a write of byte",
+        );
+    }
+}
+
 /// Mutation testing (`gba verify --mutants`): `count` mutants of the RTL in `rtl` (reset
 /// constants, decodes, bit slices, side effects, hardware writes, lock gating, the read mux),
 /// at least 95 % killed with the register and field named; the survivors are exactly

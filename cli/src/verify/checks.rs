@@ -281,6 +281,7 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
     super::effects::run(&elements, bus, gaps, &mut report)?;
     hardware_writes(&elements, bus, &mut report)?;
     super::hwside::run(&elements, bus, &mut report)?;
+    super::hwside::byte_lanes(&elements, bus, &mut report)?;
     super::views::locks(&elements, bus, gaps, &mut report)?;
     super::views::alternates(&elements, bus, &mut report)?;
     aliasing(&elements, bus, &mut report)?;

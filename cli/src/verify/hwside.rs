@@ -12,7 +12,9 @@
 //! - **the words** of a register wider than a transfer (the RTL's 64-bit registers on its
 //!   32-bit bus): a word written alone below the last changes nothing until the last word is
 //!   written, which commits every word written (`buffer_writes`: low word first); the last
-//!   word written alone changes only its own bits; each word reads back alone.
+//!   word written alone changes only its own bits; each word reads back alone;
+//! - **byte strobes** (a bus that has them: APB4's PSTRB): each byte of a register no wider
+//!   than a transfer written alone changes that byte's bits and keeps the others.
 
 use gba_codegen::model::{Field, SideEffect};
 
@@ -279,4 +281,65 @@ fn check_register(
         }
     }
     values_as_written(e, bus, report, want, what)
+}
+
+/// Each byte of every readable register no wider than a transfer, with read-write fields,
+/// written alone (an 8-bit write: one byte strobe): that byte's read-write bits take the
+/// byte written, every other bit keeps its value.
+pub(super) fn byte_lanes(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    report: &mut Report,
+) -> Result<(), String> {
+    if !bus.byte_writes() {
+        report.not_run.push(
+            "every register: byte strobes: the transport writes whole registers only, so no \
+             byte is written alone"
+                .into(),
+        );
+        return Ok(());
+    }
+    bus.reset()?;
+    let primaries: Vec<&Element> = elements.iter().filter(|e| !e.view).collect();
+    for (i, e) in primaries.iter().enumerate() {
+        let rw = e.plain_rw_mask();
+        if rw == 0 || e.width() > bus.transfer_bits() || !e.reg.access.is_readable() {
+            continue;
+        }
+        // From a pattern and from its complement, so that every bit holds both 0 and 1
+        // while the other bytes are written.
+        'starts: for start in [pattern(i as u64), !pattern(i as u64)] {
+            super::views::unlock(elements, e, bus)?;
+            let mut want = (start & rw) | (e.base() & !rw);
+            bus.write(e.addr, e.width(), want)?;
+            // Every byte, those without read-write bits too (written with what leaves their
+            // fields as they are): a write that clears the bytes it does not strobe shows.
+            for b in 0..u64::from(e.width() / 8) {
+                let lane = 0xff << (8 * b);
+                let next = (!want & rw) | (e.base() & !rw);
+                let byte = (next >> (8 * b)) & 0xff;
+                bus.write(e.addr + b, 8, byte)?;
+                bus.settle()?;
+                want = (want & !(lane & rw)) | (next & lane & rw);
+                let value = bus.read(e.addr, e.width())?;
+                for f in e.plain_rw() {
+                    let ok = report.check(
+                        get(value, f) == get(want, f),
+                        e.field_path(f),
+                        "byte strobes",
+                        format!(
+                            "after a write of byte {b} alone ({byte:#x}) it reads {:#x}, not {:#x}",
+                            get(value, f),
+                            get(want, f)
+                        ),
+                    );
+                    if !ok {
+                        break 'starts;
+                    }
+                }
+            }
+        }
+        bus.write(e.addr, e.width(), e.base())?;
+    }
+    Ok(())
 }

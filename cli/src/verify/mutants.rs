@@ -6,6 +6,8 @@
 //! - `decode`: a register's address decode matching another register's address;
 //! - `access decode`: a field's software write taken on reads (or its read effect on writes);
 //! - `bit slice`: a field's write data taken one bit off (`decoded_wr_data[14:7]` for `[15:8]`);
+//! - `byte strobe`: a field's write clears the bytes the write does not strobe, instead of
+//!   keeping them;
 //! - `side effect`: a software side effect (write-1-to-clear, clear on read, single pulse's
 //!   clearing, ...) that keeps the field's value instead;
 //! - `hardware write`: a hardware write that stores the inverse of what hardware gave;
@@ -189,6 +191,21 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
                         &mut text,
                     );
                 }
+                // The bytes a write does not strobe are cleared instead of kept (not for a
+                // single pulse: it holds 0 between writes, so clearing it changes nothing).
+                if !single_pulse(sv, index)
+                    && let Some(at) = rhs.find("~decoded_wr_biten[")
+                    && let Some(end) = rhs[at..].find(']')
+                {
+                    add(
+                        "byte strobe",
+                        &field.clone(),
+                        None,
+                        &rhs[at..at + end + 1],
+                        "'0".into(),
+                        &mut text,
+                    );
+                }
             } else if comment.starts_with("HW Write") {
                 add(
                     "hardware write",
@@ -246,6 +263,15 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
         }
     }
     (mutants, out)
+}
+
+/// Whether the field whose logic holds line `index` of `sv` is a single pulse (regblock's
+/// `// singlepulse clear back to 0` in the same field's block).
+fn single_pulse(sv: &str, index: usize) -> bool {
+    sv.lines()
+        .skip(index + 1)
+        .take_while(|l| !l.trim().starts_with("// Field: ") && !l.trim().starts_with("//--"))
+        .any(|l| l.contains("// singlepulse"))
 }
 
 /// How many times `name` occurs in `text` as a whole name (not the start of a longer one).
@@ -535,6 +561,7 @@ endmodule
                 ("access decode", "regs.B.V", None),
                 ("lock gating", "regs.B.V", None),
                 ("bit slice", "regs.B.V", None),
+                ("byte strobe", "regs.B.V", None),
                 ("read mux", "regs.B.V", Some("regs.A")),
             ]
         );

@@ -439,6 +439,11 @@ impl Bus for RtlBus {
     fn transfer_bits(&self) -> u32 {
         32
     }
+
+    /// APB4's PSTRB: an 8-bit write strobes its byte alone.
+    fn byte_writes(&self) -> bool {
+        true
+    }
 }
 
 /// The generated PAC's transaction interface: each access of a typed handle is one read or
