@@ -193,8 +193,13 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
                 }
                 // The bytes a write does not strobe are cleared instead of kept (not for a
                 // single pulse: it holds 0 between writes, so clearing it changes nothing).
+                // A wide register's write comes from its write buffer's strobes.
+                let strobes = rhs.find("~decoded_wr_biten[").or_else(|| {
+                    rhs.find("~wbuf_storage.")
+                        .filter(|_| rhs.contains(".biten["))
+                });
                 if !single_pulse(sv, index)
-                    && let Some(at) = rhs.find("~decoded_wr_biten[")
+                    && let Some(at) = strobes
                     && let Some(end) = rhs[at..].find(']')
                 {
                     add(
