@@ -88,6 +88,10 @@ pub(crate) struct Node {
     pub children: Vec<Node>,
     pub fields: Vec<FieldNode>,
     pub width: u32,
+    /// A register's bus access width when narrower than `width` (SystemRDL `accesswidth`,
+    /// our IP-XACT extension of that name).
+    #[serde(default)]
+    pub accesswidth: Option<u32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -789,6 +793,7 @@ fn register(
         fields,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
         lock,
+        access_width: node.accesswidth.filter(|w| *w < node.width).map(located),
     })
 }
 
