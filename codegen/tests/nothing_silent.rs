@@ -592,3 +592,58 @@ fn a_kactus2_dim_of_zero_is_no_array_and_is_said() {
         "--strict refuses"
     );
 }
+
+/// The warnings given by the passes over the converted device (a name `gba check` refuses,
+/// renamed; a field that overlaps another, left out) carry the line of their item too, like
+/// the warnings given while converting: `FILE:LINE` for every one.
+#[test]
+fn renamed_values_and_overlapping_fields_are_named_at_their_line() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let source = r#"addrmap uart_block {
+    enum speed_e {
+        match = 0 { desc = "A Rust keyword."; };
+        other = 1;
+    };
+    reg {
+        field { sw = rw; encode = speed_e; } SPEED[1:0] = 0;
+    } CTRL @ 0x0;
+    reg {
+        field { sw = r; } RX[7:0];
+        field { sw = w; } TX[7:0];
+    } DATA @ 0x4;
+};
+addrmap uart { uart_block regs @ 0x0; };
+"#;
+    let dir = scratch("silent-lines");
+    let path = dir.path().join("uart.rdl");
+    std::fs::write(&path, source).unwrap();
+    let line = |needle: &str| {
+        source
+            .lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i as u32 + 1)
+            .unwrap()
+    };
+    let imported = rdl::import(&path, false).expect("imports leniently");
+    let found = |text: &str| {
+        imported
+            .warnings
+            .iter()
+            .find(|w| w.to_string().contains(text))
+            .unwrap_or_else(|| panic!("no warning `{text}`: {:#?}", imported.warnings))
+            .line
+    };
+    // The value's own line is not in the elaborated map: its field's is the nearest.
+    assert_eq!(found("`match` renamed"), Some(line("SPEED[1:0]")));
+    assert_eq!(
+        found("overlaps field `RX`: left out"),
+        Some(line("TX[7:0]"))
+    );
+    assert!(
+        imported.warnings.iter().all(|w| w.line.is_some()),
+        "{:#?}",
+        imported.warnings
+    );
+}
