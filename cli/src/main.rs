@@ -486,7 +486,7 @@ fn finish_import<E: std::fmt::Display>(
             |n| n.to_string_lossy().into_owned()
         )
     );
-    let text = gba_codegen::spec_writer::write(&imported.device, &header);
+    let text = gba_codegen::write_spec(&imported.device, &header);
     match out {
         Some(path) => {
             if let Err(error) = std::fs::write(path, text) {

@@ -1,39 +1,51 @@
 //! `gba-codegen`: reads a register-map spec (`gba.yaml`), validates it with precise
 //! diagnostics, and emits the bindings generated from it.
 //!
-//! Pipeline: [`yaml`] (text → located node tree) → `parse` (tree → [`model`], reporting every
-//! structural problem) → `validate` (semantic checks, every problem at once; it knows no
-//! output) → [`emit`] (one emitter per output kind, each with its own checks, which
-//! [`validate()`] runs after the common ones into a [`Validated`]) → [`project`] (where the
-//! files go, `gen` and `--check`).
-//! Beside the pipeline, [`diff`] compares two validated specs and says what a change breaks.
-//! The other way round, [`import`] turns other descriptions (CMSIS-SVD) into a model,
-//! reporting what it cannot carry, and [`spec_writer`] prints a model as a spec.
-//! Nothing in this crate knows about the GBA: every device-specific fact comes from the spec.
+//! The public API is the facade its users (the `gba` tool, `gba-macros`, the tests) need:
+//!
+//! - **parse and validate**: [`load`]/[`load_for`] (a file), [`parse_str`]/[`parse_str_for`]
+//!   (text), [`validate()`] (a [`model::Device`] built in code), each giving a [`Validated`]
+//!   device or every [`Diagnostic`] found, which [`diagnostic::render`] prints with snippets;
+//! - **the model**: [`model`], the spec as data, every item [`Located`] in its source;
+//! - **emit**: [`emit`], every [`Output`] as files, or one interchange format as text;
+//!   [`write_spec`] prints a model back as a spec; [`project`] places the files of a
+//!   generated crate and checks them for staleness (`gba gen`, `gba gen --check`);
+//! - **import**: [`import`], CMSIS-SVD, SystemRDL and IP-XACT turned into a model, with a
+//!   warning for everything that could not be carried;
+//! - **diff**: [`diff`], what a change between two specs breaks for the code generated from
+//!   them.
+//!
+//! Inside, the pipeline is `yaml` (text → located node tree) → `parse` (tree → model,
+//! reporting every structural problem) → `validate` (semantic checks, every problem at once;
+//! it knows no output) → `emit` (one emitter per output kind, each with its own checks, which
+//! [`validate()`] runs after the common ones). Nothing in this crate knows about the GBA:
+//! every device-specific fact comes from the spec.
 
-pub mod block_types;
+mod block_types;
 pub mod diagnostic;
 pub mod diff;
 pub mod emit;
 pub mod import;
-pub mod interchange;
-pub mod interrupts;
-pub mod location;
+mod interchange;
+mod interrupts;
+mod location;
 pub mod model;
-pub mod names;
+mod names;
 mod output;
 mod parse;
 pub mod project;
-pub mod spec_writer;
+mod spec_writer;
 mod validate;
 mod validated;
-pub mod yaml;
+mod yaml;
 
 use std::path::{Path, PathBuf};
 
 pub use diagnostic::{Diagnostic, Severity, Style};
+pub use location::{Loc, Located};
 pub use model::Device;
 pub use output::Output;
+pub use spec_writer::write as write_spec;
 pub use validated::{Validated, validate};
 
 /// Parses and validates spec text for every output. On failure, every problem found, in

@@ -834,7 +834,7 @@ impl<'n> MapReader<'n> {
         let node = self.take(key)?;
         match &node.value {
             Node::Str(s) => Some(Located::new(s.clone(), node.loc)),
-            Node::Int(_) | Node::Float(_) | Node::Bool(_) => {
+            Node::Int(_) | Node::Float | Node::Bool => {
                 let raw = self
                     .src
                     .get(node.loc.byte_start..node.loc.byte_start + node.loc.byte_len)
@@ -879,7 +879,7 @@ impl<'n> MapReader<'n> {
                     None
                 }
             },
-            Node::Str(_) | Node::Float(_) if self.integer_literal(node) => {
+            Node::Str(_) | Node::Float if self.integer_literal(node) => {
                 diags.push(Diagnostic::error(
                     format!("{}: `{key}` is out of range", self.what),
                     node.loc,

@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::Command;
 
+use gba_codegen::Located;
 use gba_codegen::emit::{self, GeneratedFile, Output, Provenance};
-use gba_codegen::location::Located;
 use gba_codegen::model::{
     Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Register, SideEffect,
 };

@@ -132,7 +132,7 @@ fn a_block_type_is_one_module_and_one_set_of_c_functions() {
     assert_eq!(docs.matches("### `port.OUT`").count(), 1, "{docs}");
     // The spec writer gives the type back with its instances.
     let device = gba_codegen::parse_str(SPEC).expect("valid");
-    let written = gba_codegen::spec_writer::write(&device, "");
+    let written = gba_codegen::write_spec(&device, "");
     assert_eq!(
         gba_codegen::parse_str(&written).expect("reads back"),
         *device.device()

@@ -119,20 +119,6 @@ fn reset_bits_in_a_write_only_field_are_a_warning_not_an_error() {
     assert_eq!(warnings[0].primary.loc.line, 7);
 }
 
-/// Real devices reach ~100,000 fields, a dozen YAML nodes each: well past the YAML parser's
-/// default budget of 250,000 nodes, which refused a 40,000-field spec. (An alias bomb is still
-/// refused: robustness.rs. `gba check` of a 100,000-field spec is measured in the README.)
-#[test]
-fn the_parser_admits_real_device_sizes() {
-    let nodes = 400_000;
-    let text = format!("[{}]", vec!["0"; nodes - 1].join(","));
-    let tree = gba_codegen::yaml::parse_tree(&text).unwrap_or_else(|d| panic!("{}", d.message));
-    match tree.value {
-        gba_codegen::yaml::Node::Seq(items) => assert_eq!(items.len(), nodes - 1),
-        other => panic!("{other:?}"),
-    }
-}
-
 #[test]
 fn a_register_or_block_with_a_broken_key_still_has_its_children_checked() {
     let found = problems(

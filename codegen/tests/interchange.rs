@@ -12,9 +12,9 @@ use common::{python_has, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gba_codegen::emit::{Provenance, ipxact, systemrdl};
+use gba_codegen::emit::{self, Provenance};
 use gba_codegen::import::{Treatment, ipxact as ipxact_import, rdl};
-use gba_codegen::{Validated, parse_str, spec_writer};
+use gba_codegen::{Validated, parse_str, write_spec};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -72,7 +72,7 @@ fn yaml_to_systemrdl_to_yaml_is_the_identity() {
     for spec in specs() {
         let device = load(&spec);
         let path = dir.path().join("spec.rdl");
-        std::fs::write(&path, systemrdl::render(&device, &provenance(&spec))).unwrap();
+        std::fs::write(&path, emit::render_systemrdl(&device, &provenance(&spec))).unwrap();
         let imported = rdl::import(&path, true).unwrap_or_else(|e| {
             panic!(
                 "{}: the SystemRDL export does not import strictly: {e}",
@@ -82,8 +82,8 @@ fn yaml_to_systemrdl_to_yaml_is_the_identity() {
         let device = without_block_types(&device);
         assert_eq!(imported.device, device, "{}", spec.display());
         assert_eq!(
-            spec_writer::write(&imported.device, "h"),
-            spec_writer::write(&device, "h"),
+            write_spec(&imported.device, "h"),
+            write_spec(&device, "h"),
             "{}",
             spec.display()
         );
@@ -95,7 +95,7 @@ fn yaml_to_systemrdl_to_yaml_is_the_identity() {
 fn yaml_to_ipxact_to_yaml_is_the_identity() {
     for spec in specs() {
         let device = load(&spec);
-        let xml = ipxact::render(&device, &provenance(&spec));
+        let xml = emit::render_ipxact(&device, &provenance(&spec));
         let imported = ipxact_import::from_str(&xml, true).unwrap_or_else(|e| {
             panic!(
                 "{}: the IP-XACT export does not import strictly: {e}",
@@ -125,7 +125,7 @@ fn peakrdl_ipxact_imports_every_export() {
     for (i, spec) in specs().into_iter().enumerate() {
         let device = load(&spec);
         let path = dir.path().join(format!("{i}.xml"));
-        std::fs::write(&path, ipxact::render(&device, &provenance(&spec))).unwrap();
+        std::fs::write(&path, emit::render_ipxact(&device, &provenance(&spec))).unwrap();
         files.push(path);
         // Register elements outside alternate views, as peakrdl-ipxact sees the map.
         let count: u64 = device
@@ -437,8 +437,8 @@ blocks:
         let expected = format!("the {format} output cannot carry register `CFG_W`'s write lock");
         assert!(warnings.contains(&expected.as_str()), "{warnings:#?}");
     }
-    let rdl = systemrdl::render(&device, &provenance(Path::new("chip.yaml")));
+    let rdl = emit::render_systemrdl(&device, &provenance(Path::new("chip.yaml")));
     assert!(!rdl.contains("swwel"), "{rdl}");
-    let xml = ipxact::render(&device, &provenance(Path::new("chip.yaml")));
+    let xml = emit::render_ipxact(&device, &provenance(Path::new("chip.yaml")));
     assert!(!xml.contains("swwel"), "{xml}");
 }

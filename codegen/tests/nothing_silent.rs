@@ -19,10 +19,10 @@ use common::{python_has, scratch};
 
 use std::process::Command;
 
-use gba_codegen::emit::{self, Provenance, ipxact, systemrdl};
+use gba_codegen::emit::{self, Provenance};
 use gba_codegen::import::{ipxact as ipxact_import, rdl, svd};
 use gba_codegen::model::{Device, Field, ResetFrom};
-use gba_codegen::{parse_str, spec_writer};
+use gba_codegen::{parse_str, write_spec};
 
 fn provenance() -> Provenance {
     Provenance {
@@ -144,7 +144,7 @@ fn a_systemrdl_field_without_reset_is_not_reset_in_every_output() {
     );
     assert_eq!(reset_from(device, "CTRL", "PRESCALE"), None);
     // The spec says it, and reads back the same.
-    let text = spec_writer::write(device, "h");
+    let text = write_spec(device, "h");
     assert!(text.contains("reset: none"), "{text}");
     let validated = parse_str(&text).expect("the written spec validates");
     assert_eq!(*validated, *device);
@@ -159,10 +159,10 @@ fn a_systemrdl_field_without_reset_is_not_reset_in_every_output() {
     ];
     assert_eq!(reference_resets(&source, false), want, "the source itself");
     let rdl_out = dir.path().join("out.rdl");
-    std::fs::write(&rdl_out, systemrdl::render(&validated, &provenance())).unwrap();
+    std::fs::write(&rdl_out, emit::render_systemrdl(&validated, &provenance())).unwrap();
     assert_eq!(reference_resets(&rdl_out, false), want, "our SystemRDL");
     let xml_out = dir.path().join("out.xml");
-    let xml = ipxact::render(&validated, &provenance());
+    let xml = emit::render_ipxact(&validated, &provenance());
     std::fs::write(&xml_out, &xml).unwrap();
     assert_eq!(reference_resets(&xml_out, true), want, "our IP-XACT");
     // ... and our own importers read them back unchanged.

@@ -61,7 +61,7 @@ fn expand(literal: &LitStr) -> TokenStream {
         spec: relative.clone(),
         command: format!("gba_macros::include_spec!({relative:?})"),
     };
-    let code = match gba_codegen::emit::rust::inline::inline_crate(&device, &provenance) {
+    let code = match gba_codegen::emit::inline_crate(&device, &provenance) {
         Ok(code) => code,
         Err(problem) => {
             return error(

@@ -14,7 +14,7 @@ use std::process::Command;
 use gba_codegen::emit::Output;
 use gba_codegen::import::svd::{ImportError, from_str};
 use gba_codegen::project::{self, Target};
-use gba_codegen::{parse_str, spec_writer};
+use gba_codegen::{parse_str, write_spec};
 
 use common::root;
 
@@ -243,14 +243,11 @@ fn arrays_stay_arrays() {
 fn spec_writer_round_trips_the_project_specs() {
     for spec in ["gba.yaml", "tests/fixtures/uart/uart.yaml"] {
         let device = parse_str(&read(spec)).expect("valid");
-        let text = spec_writer::write(&device, "header line\n\nafter a blank");
+        let text = write_spec(&device, "header line\n\nafter a blank");
         assert!(text.starts_with("# header line\n#\n# after a blank\n"));
         let back = parse_str(&text).unwrap_or_else(|d| panic!("{spec}: {d:?}\n{text}"));
         assert_eq!(back, device, "{spec}");
-        assert_eq!(
-            spec_writer::write(&back, "header line\n\nafter a blank"),
-            text
-        );
+        assert_eq!(write_spec(&back, "header line\n\nafter a blank"), text);
     }
 }
 
@@ -494,7 +491,7 @@ fn importer_carries_what_it_can_and_reports_the_rest() {
     );
 
     // The written spec is accepted by the spec reader and means the same.
-    let text = spec_writer::write(device, "features");
+    let text = write_spec(device, "features");
     assert_eq!(parse_str(&text).expect("valid spec"), *device);
 }
 
@@ -632,7 +629,7 @@ fn slips_are_repaired_with_a_warning_naming_the_line_and_refused_when_strict() {
         "only the value that does not fit is left out"
     );
     // What the import writes, `gba check` accepts, for every output.
-    let text = spec_writer::write(&imported.device, "slips");
+    let text = write_spec(&imported.device, "slips");
     assert_eq!(parse_str(&text).expect("check accepts it"), imported.device);
 
     for (access, reset, value, expected) in [
@@ -886,7 +883,7 @@ fn numbered_registers_of_one_shape_become_register_arrays() {
     );
 
     // The written spec is accepted by the spec reader and means the same.
-    let text = spec_writer::write(&imported.device, "numbered");
+    let text = write_spec(&imported.device, "numbered");
     assert_eq!(parse_str(&text).expect("valid spec"), imported.device);
 }
 

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use gba_codegen::emit::{Output, Provenance, systemrdl};
+use gba_codegen::emit::{Output, Provenance};
 
 /// The regblock script, run from standard input so that the binary needs no source file.
 const REGBLOCK: &str = include_str!("../../../codegen/rdl/regblock.py");
@@ -74,12 +74,12 @@ pub fn run(args: &RtlArgs, spec: &Path) -> Result<String, String> {
                     spec.display()
                 );
             }
-            let name = gba_codegen::names::lower(&device.name);
+            let name = device.name.to_ascii_lowercase();
             let provenance = Provenance {
                 spec: spec.display().to_string(),
                 command: "gba rtl".into(),
             };
-            let text = systemrdl::render(&unroll::unroll(&device), &provenance);
+            let text = gba_codegen::emit::render_systemrdl(&unroll::unroll(&device), &provenance);
             let rdl = args.out.join(format!("{name}_flat.rdl"));
             std::fs::write(&rdl, text)
                 .map_err(|e| format!("cannot write {}: {e}", rdl.display()))?;
@@ -125,7 +125,7 @@ fn rdl_name(rdl: &Path) -> Result<String, String> {
     text.lines()
         .find_map(|line| {
             let rest = line.strip_prefix("addrmap ")?;
-            Some(gba_codegen::names::lower(rest.trim_end_matches(['{', ' '])))
+            Some(rest.trim_end_matches(['{', ' ']).to_ascii_lowercase())
         })
         .ok_or_else(|| format!("{}: no top-level `addrmap NAME {{` line", rdl.display()))
 }

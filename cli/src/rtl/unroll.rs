@@ -10,7 +10,7 @@
 //! the conformance checks name it back in the spec's terms (`group[3]`).
 
 use gba_codegen::Device;
-use gba_codegen::location::Located;
+use gba_codegen::Located;
 use gba_codegen::model::{Register, ResetFrom};
 
 /// The unrolled name of element `index` of array `name`.

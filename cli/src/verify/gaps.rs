@@ -32,7 +32,7 @@ impl Gaps {
     /// alternate views never are (`gba rtl` leaves them out: regblock builds one register per
     /// address), so only a view sharing its primary's address and width is checked there.
     pub fn rtl(device: &Device) -> Gaps {
-        let warnings = gba_codegen::interchange::check(device, "SystemRDL");
+        let warnings = gba_codegen::emit::warnings(device, &[gba_codegen::Output::SystemRdl]);
         let effects = SideEffect::ALL
             .into_iter()
             .filter(|effect| {

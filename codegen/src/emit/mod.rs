@@ -11,14 +11,19 @@ use crate::diagnostic::Diagnostic;
 use crate::location::Loc;
 use crate::model::Device;
 
-pub mod c;
-pub mod docs;
-pub mod ipxact;
-pub mod rust;
-pub mod svd;
+pub(crate) mod c;
+pub(crate) mod docs;
+pub(crate) mod ipxact;
+pub(crate) mod rust;
+pub(crate) mod svd;
 mod svd_interrupts;
-pub mod systemrdl;
+pub(crate) mod systemrdl;
 mod text;
+
+pub use ipxact::render as render_ipxact;
+pub use rust::inline::inline_crate;
+pub use svd::render as render_svd;
+pub use systemrdl::render as render_systemrdl;
 
 /// One generated file: where it goes, and its full text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +109,7 @@ pub(crate) fn check(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
 
 /// What each of `outputs` cannot carry of the device, as warnings (SystemRDL and IP-XACT:
 /// `crate::interchange::check`).
-pub(crate) fn warnings(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
+pub fn warnings(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
     let mut outputs = outputs.to_vec();
     outputs.sort();
     outputs.dedup();
