@@ -32,6 +32,7 @@ impl Validated {
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
+    /// The device, without the record of its outputs and warnings.
     pub fn into_device(self) -> Device {
         self.device
     }

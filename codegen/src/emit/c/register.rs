@@ -67,6 +67,13 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         n.literal(*reg.reset),
         loc,
     );
+    if reg.access_pieces() > 1 {
+        h.define(
+            format!("{}_ACCESS_WIDTH", n.upper),
+            reg.access_bits().to_string(),
+            loc,
+        );
+    }
     if crate::emit::reset_note(reg).is_some() {
         h.define(
             format!("{}_RESET_FIXED_MASK", n.upper),
@@ -147,6 +154,18 @@ fn summary(h: &mut Header, n: &Names<'_>) {
         summary.push_str(&format!(
             " An array of {} elements, {:#x} bytes apart.",
             *array.count, *array.stride
+        ));
+    }
+    if reg.access_pieces() > 1 {
+        summary.push_str(&format!(
+            " Accessed as {pieces} {bits}-bit pieces ({upper}_ACCESS_WIDTH): _read and _write make \
+             {pieces} {bits}-bit accesses, least significant piece first, at increasing addresses \
+             (bits {top}:0 at the register's offset); never dereference _ptr whole. Another agent \
+             may change the register between the pieces unless the hardware buffers them.",
+            pieces = reg.access_pieces(),
+            bits = reg.access_bits(),
+            upper = n.upper,
+            top = reg.access_bits() - 1,
         ));
     }
     if let Some(note) = crate::emit::reset_note(reg) {
@@ -261,7 +280,21 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             loc,
             &ty,
             &params,
-            &format!("return *{}_ptr({args});", n.lower),
+            &match split_pieces(n) {
+                None => format!("return *{}_ptr({args});", n.lower),
+                Some((piece, parts)) => {
+                    let mut body = format!(
+                        "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});\n\
+                         {ty} value = 0;\n",
+                        n.lower
+                    );
+                    for (i, shift) in parts.iter().enumerate() {
+                        body.push_str(&format!("value |= ({ty})piece[{i}] << {shift};\n"));
+                    }
+                    body.push_str("return value;");
+                    body
+                }
+            },
         );
     }
     if reg.access.is_writable() {
@@ -286,9 +319,34 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             loc,
             "void",
             &format!("{params}, {ty} value"),
-            &format!("*{}_ptr({args}) = value;", n.lower),
+            &match split_pieces(n) {
+                None => format!("*{}_ptr({args}) = value;", n.lower),
+                Some((piece, parts)) => {
+                    let mut body = format!(
+                        "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});",
+                        n.lower
+                    );
+                    for (i, shift) in parts.iter().enumerate() {
+                        body.push_str(&format!("\npiece[{i}] = ({piece})(value >> {shift});"));
+                    }
+                    body
+                }
+            },
         );
     }
+}
+
+/// For a register wider than its bus access: the C type of one piece and each piece's shift,
+/// least significant first (the order `_read` and `_write` access them in).
+fn split_pieces(n: &Names<'_>) -> Option<(String, Vec<u32>)> {
+    let reg = n.reg;
+    (reg.access_pieces() > 1).then(|| {
+        let bits = reg.access_bits();
+        (
+            format!("uint{bits}_t"),
+            (0..reg.access_pieces()).map(|i| i * bits).collect(),
+        )
+    })
 }
 
 fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {

@@ -31,6 +31,9 @@ pub(super) const SYNC_SAFETY: &str =
     "as for `Send`: sharing the handle shares an address and a `Sync` mechanism.";
 
 const COMMON: &str = include_str!("../../../templates/common.rs");
+/// The mechanism of registers wider than their bus access (`Split`), appended to `common.rs`
+/// only for a device that has such a register.
+const SPLIT: &str = include_str!("../../../templates/split.rs");
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
     files_on(device, provenance, Threads::Cores)
@@ -65,7 +68,11 @@ pub(super) fn files_on(
         GeneratedFile {
             place: Place::Crate,
             path: "src/common.rs".into(),
-            contents: format!("{}\n{COMMON}", provenance.preamble("//")),
+            contents: format!(
+                "{}\n{COMMON}{}",
+                provenance.preamble("//"),
+                if any_split(device) { SPLIT } else { "" }
+            ),
         },
     ];
     files.extend(interrupts::device_x(device, provenance));
@@ -87,6 +94,15 @@ pub(super) fn files_on(
         files.push(module?);
     }
     Ok(files)
+}
+
+/// True when a register of the device is wider than its bus access.
+fn any_split(device: &Device) -> bool {
+    device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .any(|r| r.access_pieces() > 1)
 }
 
 /// `job` of every item, in the items' order, spread over the machine's cores: a large

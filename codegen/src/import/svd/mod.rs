@@ -61,8 +61,10 @@ const MAX_ELEMENTS: u64 = 1 << 20;
 /// Why an SVD file could not be imported at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
+    /// The text is not an SVD file svd-parser can read; its message.
     #[error("not a valid SVD file: {0}")]
     Parse(String),
+    /// A `derivedFrom` could not be resolved (svd-parser's message names it).
     #[error("cannot resolve derivedFrom: {0}")]
     Derive(String),
     /// The importer produced a device that fails validation: a bug in the importer, reported
