@@ -242,12 +242,13 @@ stage_cosim() {
     # By default gba.yaml's register block with 2 groups instead of 32 (the same registers;
     # clean, with gba-hal's configure sequence, and mutated three ways) and tests/fixtures/cosim/effects.yaml's (every side
     # effect, locks, views; clean, and three effects swapped), with mutation testing of the
-    # checks (`gba verify --mutants`: all 126 mutants of effects.yaml's RTL and 40 of
-    # gba.yaml's 253, each set built once; about 2 minutes); GBA_COSIM_FULL=1 adds the
-    # whole 32-group window (a Verilator build of minutes and 115,000 checks).
-    local filter="a_mutated_rtl_fails_naming_the_register_and_field every_side_effect_of_the_effects_map_and_three_mutants"
-    [ -n "${GBA_COSIM_FULL:-}" ] && filter=
-    cargo test -p gba --test cosim -- --ignored $filter 2>&1 | tee -a "$log"
+    # checks (`gba verify --mutants`: all 133 mutants of effects.yaml's RTL, 40 of gba.yaml's
+    # 253 and those of the classes that survived before the hardware side and the words were
+    # checked, each set built once; about 3 minutes); GBA_COSIM_FULL=1 adds the whole 32-group
+    # window (a Verilator build of minutes and 115,000 checks).
+    local skip="--skip gba_yaml_rtl_conforms_to_the_spec"
+    [ -n "${GBA_COSIM_FULL:-}" ] && skip=
+    cargo test -p gba --test cosim -- --ignored $skip 2>&1 | tee -a "$log"
     # The generated PAC's typed handles over the RTL (`gba_pac::Device::on_bus`): a unit test
     # of the gba binary, which has no library for an integration test to reach `RtlBus`.
     cargo test -p gba --bin gba -- --ignored verify::rtl::pac 2>&1 | tee -a "$log"

@@ -338,7 +338,7 @@ macro_rules! on_barrier {
 /// ranks parked one with the same key, group and episode, at its own rank, and the same size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ParkTag {
-    pub key: u64,
+    pub key: gba_hal::TeamKey,
     pub rank: u32,
     pub size: u32,
     pub group: u32,

@@ -136,8 +136,8 @@ pub struct Team {
     /// Each member port's hostname (from round 1), for timeouts.
     hosts: Vec<(u32, String)>,
     /// The key of the team that configured the group (rank 0's at that formation; the same
-    /// through reuses): a parked barrier's identity.
-    key: u64,
+    /// through reuses): a parked barrier's identity. `None` for a fallback.
+    key: Option<gba_hal::TeamKey>,
     /// Formed on a parked group (for the timing log).
     reused: bool,
 }
@@ -222,7 +222,7 @@ impl Team {
         let n = size as usize;
         let (host_key, team_key) = (
             device.and_then(AnyDevice::host_key).unwrap_or(0),
-            team_key(),
+            Some(team_key()),
         );
         // A rank with a parked barrier votes no free groups: reading them (the host's claim
         // records, each claimant's liveness) costs more than the rest of the vote, and a team
@@ -285,7 +285,7 @@ impl Team {
                         text,
                     },
                     None,
-                    0,
+                    None,
                 ),
                 any_parked,
             ))
@@ -312,7 +312,7 @@ impl Team {
                     ports,
                 },
                 Some(barrier),
-                tag.key,
+                Some(tag.key),
             );
             team.hosts = plan.hosts;
             team.reused = true;
@@ -336,7 +336,8 @@ impl Team {
             if common == 0 {
                 break;
             }
-            let group = vote::pick_group(common, votes[0].team_key, attempt);
+            // The team key's first word: 64 random bits, the same on every rank, spread the picks.
+            let group = vote::pick_group(common, plan.local_team.key.words()[0], attempt);
             let config = GroupConfig::new(group as usize, ports)
                 .timeout(params.configure_timeout)
                 .team(plan.local_team);
@@ -359,7 +360,7 @@ impl Team {
                     if let Some(b) = barrier.as_mut() {
                         b.set_wait_policy(plan.policy);
                     }
-                    let key = plan.local_team.key;
+                    let key = Some(plan.local_team.key);
                     let mut team = team(Verdict::Offloaded { group, ports }, barrier, key);
                     team.hosts = plan.hosts;
                     return Ok((team, any_parked));
@@ -505,13 +506,17 @@ impl Drop for Team {
             Verdict::Offloaded { group, .. } => group,
             Verdict::Fallback { .. } => u32::MAX,
         };
-        let reusable = cache::capacity() > 0 && !barrier.is_pending() && {
+        // A team with a barrier has a key (offloaded: rank 0's); without one, nothing to park by.
+        let key = self
+            .key
+            .filter(|_| cache::capacity() > 0 && !barrier.is_pending());
+        let reusable = key.is_some() && {
             let s = barrier.snapshot();
             s.ready && s.error.is_none()
         };
-        if reusable {
+        if let (true, Some(key)) = (reusable, key) {
             let tag = crate::any_device::ParkTag {
-                key: self.key,
+                key,
                 rank: self.rank,
                 size: self.size,
                 group,

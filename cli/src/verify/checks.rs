@@ -279,6 +279,7 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
     bit_bash(&elements, bus, &mut report)?;
     super::effects::run(&elements, bus, gaps, &mut report)?;
     hardware_writes(&elements, bus, &mut report)?;
+    super::hwside::run(&elements, bus, &mut report)?;
     super::views::locks(&elements, bus, gaps, &mut report)?;
     super::views::alternates(&elements, bus, &mut report)?;
     aliasing(&elements, bus, &mut report)?;
@@ -528,6 +529,19 @@ fn hardware_writes(
     Ok(())
 }
 
+/// A field hardware writes and software only reads, with no side effect: the hardware-write
+/// and aliasing checks drive it.
+fn hardware_written(e: &Element, f: &Field) -> bool {
+    e.access(f) == Access::ReadOnly && f.side_effect.is_none()
+}
+
+/// A readable single pulse: it reads 0 at rest.
+fn single_pulse(e: &Element, f: &Field) -> bool {
+    e.access(f).is_readable()
+        && f.side_effect
+            .is_some_and(|s| *s == gba_codegen::model::SideEffect::SinglePulse)
+}
+
 /// The aliasing check: every primary register is written with a pattern of its own, then
 /// every one is read back. One round of distinct patterns cannot tell every pair apart once
 /// masked to a register's writable bits (two 1-bit fields match half the time), so rounds
@@ -566,6 +580,27 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
                 (before & !rw & !held) | (alias_pattern(i as u64, round) & rw) | held_value
             })
             .collect();
+        // Hardware drives its fields with the round's pattern too (where the transport can),
+        // so that a read mux returning a hardware-written field shows; a single pulse reads
+        // 0 at rest.
+        let expected: Vec<u64> = primaries
+            .iter()
+            .zip(expected)
+            .enumerate()
+            .map(|(i, (e, mut want))| {
+                for f in e.reg.fields.iter().filter(|f| hardware_written(e, f)) {
+                    let hw = format!("{}.{}", e.hw, *f.name);
+                    let v = get(alias_pattern(i as u64, round), f);
+                    if bus.hw_write(&hw, v)? {
+                        want = put(want, f, v);
+                    }
+                }
+                for f in e.reg.fields.iter().filter(|f| single_pulse(e, f)) {
+                    want = put(want, f, 0);
+                }
+                Ok(want)
+            })
+            .collect::<Result<_, String>>()?;
         for first in [true, false] {
             for (e, &value) in primaries.iter().zip(&expected) {
                 if (super::views::lock_bits(elements, e).0 != 0) == first && e.plain_rw_mask() != 0
@@ -583,12 +618,9 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
                 continue;
             }
             let value = bus.read(e.addr, e.width())?;
-            for f in e
-                .reg
-                .fields
-                .iter()
-                .filter(|f| e.access(f).is_readable() && f.side_effect.is_none())
-            {
+            for f in e.reg.fields.iter().filter(|f| {
+                (e.access(f).is_readable() && f.side_effect.is_none()) || single_pulse(e, f)
+            }) {
                 let place = e.field_path(f);
                 let ok = get(value, f) == get(want, f);
                 if !ok && failed.insert(place.clone()) {
@@ -610,7 +642,12 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
         }
     }
     // Put back what was found (a device keeps its state between runs), locked registers
-    // while their locks are still open.
+    // while their locks are still open, and what hardware held.
+    for (e, &before) in primaries.iter().zip(&found) {
+        for f in e.reg.fields.iter().filter(|f| hardware_written(e, f)) {
+            bus.hw_write(&format!("{}.{}", e.hw, *f.name), get(before, f))?;
+        }
+    }
     for first in [false, true] {
         for (e, &before) in primaries.iter().zip(&found) {
             let rw = e.plain_rw_mask();

@@ -5,7 +5,14 @@
 //   h INDEX VALUE       hardware writes field INDEX (the _hwif.tsv row) for one cycle -> "ok"
 //   s INDEX VALUE       drives strap input INDEX (the _straps.tsv row); the field takes it at
 //                       the next reset                                      -> "ok" | "err no strap"
-//   reset               synchronous reset          -> "ok"
+//   o INDEX             after two idle cycles (a 64-bit register's buffered write commits a
+//                       cycle after its last transfer), the output to hardware INDEX (a
+//                       `value` row of _hwout.tsv)              -> "ok VALUE"
+//   p                   after a few idle cycles (a write's pulses come a cycle or two after
+//                       it), the pulses to hardware (the `pulse` rows of _hwout.tsv) that were
+//                       high since the last `p` or reset, and clears them
+//                                                  -> "ok" then " INDEX:CYCLES" for each
+//   reset               synchronous reset (clears the pulse counts too) -> "ok"
 // Numbers are hexadecimal. End of input ends the process. Built by `gba verify --rtl`.
 #include <cstdint>
 #include <cstdio>
@@ -17,9 +24,10 @@
 
 static Vtop* top;
 
-// set_strap(index, value) and STRAPS, written by `gba verify` from the RTL's _straps.tsv: the
-// wrapper's strap inputs are named after the design's fields, which this file cannot know.
-#include "straps.inc"
+// set_strap(index, value) and STRAPS, written by `gba verify` from the RTL's _straps.tsv (the
+// wrapper's strap inputs are named after the design's fields, which this file cannot know),
+// and PULSES, the number of pulse rows in its _hwout.tsv.
+#include "design.inc"
 
 static void tick() {
     top->clk = 0;
@@ -33,10 +41,31 @@ static void reset() {
     top->s_apb_penable = 0;
     top->hw_we = 0;
     top->rst = 1;
+    top->pulse_clear = 1;
     tick();
     tick();
     top->rst = 0;
+    top->pulse_clear = 0;
     tick();
+}
+
+// The pulse counts since the last call, appended to `out` as " INDEX:CYCLES" (non-zero
+// ones), then cleared.
+static void take_pulses(char* out, size_t size) {
+    for (int i = 0; i < 4; i++) {
+        tick();
+    }
+    size_t used = strlen(out);
+    for (unsigned long long i = 0; i < PULSES; i++) {
+        top->pulse_sel = i;
+        top->eval();
+        if (top->pulse_count != 0 && used < size) {
+            used += snprintf(out + used, size - used, " %llx:%x", i, (unsigned)top->pulse_count);
+        }
+    }
+    top->pulse_clear = 1;
+    tick();
+    top->pulse_clear = 0;
 }
 
 // One APB4 transfer: the setup phase, then the access phase until PREADY (sampled before
@@ -92,6 +121,18 @@ int main(int argc, char** argv) {
         if (strncmp(line, "reset", 5) == 0) {
             reset();
             fputs("ok\n", stdout);
+        } else if (sscanf(line, "o %llx", &a) == 1) {
+            tick();
+            tick();
+            top->out_sel = a;
+            top->eval();
+            printf("ok %llx\n", (unsigned long long)top->out_value);
+        } else if (line[0] == 'p' && (line[1] == '\n' || line[1] == 0)) {
+            static char pulses[65536];
+            strcpy(pulses, "ok");
+            take_pulses(pulses, sizeof pulses - 2);
+            fputs(pulses, stdout);
+            fputs("\n", stdout);
         } else if (sscanf(line, "r %llx", &a) == 1) {
             int status = transfer(false, (uint32_t)a, 0, 0, &value);
             snprintf(out, sizeof out, "ok %x\n", value);

@@ -7,6 +7,7 @@ pub mod device;
 mod effects;
 pub mod gaps;
 pub mod hal;
+mod hwside;
 #[cfg(test)]
 mod model;
 pub mod mutants;
@@ -39,6 +40,34 @@ pub trait Bus {
     /// write's effect. No default: a wrapper that forgot to forward it would make every
     /// simulator check read before the switch stepped.
     fn settle(&mut self) -> Result<(), String>;
+    /// The value the block drives to hardware for a field hardware reads (named in the
+    /// unrolled form), where this transport shows it: PeakRDL-regblock's `hwif_out`.
+    fn hw_out(&mut self, _field: &str) -> Result<Option<u64>, String> {
+        Ok(None)
+    }
+    /// Every pulse the block gives hardware (a `swmod` strobe, a single pulse's value), with
+    /// the cycles it was high since the last call or reset; then starts counting again.
+    /// `None` where this transport shows no pulse.
+    fn take_pulses(&mut self) -> Result<Option<Vec<Pulse>>, String> {
+        Ok(None)
+    }
+    /// The widest access of one transfer: a register wider than this is accessed in words of
+    /// this width (the RTL's APB4 bus: 32), each of which the word checks read and write
+    /// alone. 64 where a 64-bit register is one access.
+    fn transfer_bits(&self) -> u32 {
+        64
+    }
+}
+
+/// A pulse to hardware and how many cycles it was high ([`Bus::take_pulses`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pulse {
+    /// The field, in the unrolled form (`group_0.ARRIVAL.SEQUENCE`).
+    pub field: String,
+    /// `swmod` (software wrote the field), `swacc` (software accessed it), or `value` (a
+    /// single pulse's value).
+    pub signal: String,
+    pub cycles: u64,
 }
 
 #[derive(clap::Args)]
@@ -76,6 +105,10 @@ pub struct VerifyArgs {
     /// fewer than 95 % are killed with their register and field named.
     #[arg(long, requires = "rtl", value_name = "N|all")]
     pub mutants: Option<String>,
+    /// With `--mutants`: only the mutants of this register or field, in the RTL's unrolled
+    /// names (`group_0.ARRIVAL`, `group_0.CONTROL.RESET`); repeatable.
+    #[arg(long = "mutants-of", requires = "mutants", value_name = "PLACE")]
+    pub mutants_of: Vec<String>,
     /// Print every place a not-run line concerns (by default, arrays are summarised as
     /// ranges: `group[0..31].STATUS.*`).
     #[arg(long)]
@@ -107,6 +140,9 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
         (Some(dir), _) => {
             let name = device.name.to_ascii_lowercase();
             let build = args.build.clone().unwrap_or_else(|| dir.join("obj"));
+            if let Some(count) = &args.mutants {
+                return mutation_run(args, &device, dir, &name, &build, count);
+            }
             let started = std::time::Instant::now();
             let harness = rtl::build(dir, &name, &build)?;
             eprintln!(
@@ -119,10 +155,6 @@ pub fn run(args: &VerifyArgs, spec: &std::path::Path) -> Result<bool, String> {
             // pins would (the others stay 0, which the backend then says).
             for (path, value) in &args.straps {
                 bus.drive_strap(path, *value)?;
-            }
-            if let Some(count) = &args.mutants {
-                drop(bus);
-                return mutation_run(args, &device, dir, &name, &build, count);
             }
             if args.hal {
                 for line in hal::configure_sequence(&device, bus)? {
@@ -212,7 +244,13 @@ fn mutation_run(
     let work = work
         .canonicalize()
         .map_err(|e| format!("{}: {e}", work.display()))?;
-    for suffix in ["_regs_pkg.sv", "_rtl.sv", "_hwif.tsv", "_straps.tsv"] {
+    for suffix in [
+        "_regs_pkg.sv",
+        "_rtl.sv",
+        "_hwif.tsv",
+        "_straps.tsv",
+        "_hwout.tsv",
+    ] {
         let from = dir.join(format!("{name}{suffix}"));
         if from.exists() {
             std::fs::copy(&from, work.join(format!("{name}{suffix}")))
@@ -228,7 +266,19 @@ fn mutation_run(
         all.len(),
         started.elapsed().as_secs_f64()
     );
-    let chosen = mutants::sample(&all, count);
+    let of: Vec<mutants::Mutant> = all
+        .iter()
+        .filter(|m| args.mutants_of.is_empty() || args.mutants_of.iter().any(|p| m.concerns(p)))
+        .cloned()
+        .collect();
+    if of.is_empty() {
+        return Err(format!(
+            "--mutants-of {}: no mutant concerns it (give a register or field in the RTL's \
+             unrolled names, as `gba verify --mutants all --verbose` prints them)",
+            args.mutants_of.join(", ")
+        ));
+    }
+    let chosen = mutants::sample(&of, count);
     let started = std::time::Instant::now();
     let straps = args.straps.clone();
     let outcomes = mutants::run(
@@ -258,6 +308,7 @@ fn mutation_run(
                 "target": o.mutant.target, "other": o.mutant.other,
                 "from": o.mutant.change.0, "to": o.mutant.change.1,
                 "killed_by": o.killed_by, "unnamed_failures": o.unnamed,
+                "equivalent": o.mutant.equivalent,
             })).collect::<Vec<_>>(),
         });
         std::fs::write(path, format!("{json:#}\n"))
@@ -288,6 +339,15 @@ impl Bus for GivenStraps {
     }
     fn settle(&mut self) -> Result<(), String> {
         self.bus.settle()
+    }
+    fn hw_out(&mut self, field: &str) -> Result<Option<u64>, String> {
+        self.bus.hw_out(field)
+    }
+    fn take_pulses(&mut self) -> Result<Option<Vec<Pulse>>, String> {
+        self.bus.take_pulses()
+    }
+    fn transfer_bits(&self) -> u32 {
+        self.bus.transfer_bits()
     }
     fn strap(&self, field: &str) -> Option<u64> {
         self.given
