@@ -302,12 +302,32 @@ pub struct Register {
     pub alternate_of: Option<Located<String>>,
     /// The bit of another register whose value ignores writes to this one.
     pub lock: Option<Lock>,
+    /// The width in bits of one bus access to the register, when narrower than `width`
+    /// (SystemRDL's `accesswidth`: a 64-bit timer on a 32-bit bus). Software then reads and
+    /// writes it as `width / access_width` accesses of that width, least significant first
+    /// (see [`Register::access_pieces`]). `None`: one access of the whole register.
+    pub access_width: Option<Located<u32>>,
 }
 
 impl Register {
     /// Width in bytes (1, 2, 4 or 8).
     pub fn bytes(&self) -> u64 {
         u64::from(*self.width / 8)
+    }
+
+    /// The width in bits of one access: `access_width` when it is narrower than the register,
+    /// else the register's width.
+    pub fn access_bits(&self) -> u32 {
+        match &self.access_width {
+            Some(w) if **w < *self.width => **w,
+            _ => *self.width,
+        }
+    }
+
+    /// How many accesses of [`access_bits`](Self::access_bits) make one read or write of the
+    /// register: 1 unless the register is wider than its bus access.
+    pub fn access_pieces(&self) -> u32 {
+        *self.width / self.access_bits().max(1)
     }
 
     /// Bits that `modify` must never write back as 1 (write-1-to-clear, -set, -toggle and

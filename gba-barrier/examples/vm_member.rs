@@ -18,7 +18,8 @@
 //! episode, straight to the wait that must time out (EPISODES 0 and `--then-until-timeout S`):
 //! what the kernel stage runs to see a plain barrier's timeout text over /dev/gba0. With
 //! `--idle-first S` it opens the device, then waits S seconds before it claims: what the
-//! lifecycle stage runs across an unbind, to see the error a claim on a revoked port gets.
+//! lifecycle stage runs across an unbind, to see the error a claim on a revoked port gets (and,
+//! first, what `AnyDevice::revoked` says, which a forming team votes).
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -102,7 +103,13 @@ fn summary(samples: &mut [u64]) -> String {
 fn run(args: &Args) -> Result<ExitCode, String> {
     let device = AnyDevice::open_str(Some(&args.address)).map_err(|e| e.to_string())?;
     let port = device.identity().port;
-    std::thread::sleep(args.idle_first);
+    if !args.idle_first.is_zero() {
+        std::thread::sleep(args.idle_first);
+        // What a team forming now would vote (gba_barrier::Team: the rank is named for it).
+        if let Some(refusal) = device.revoked() {
+            println!("member: revoked before the claim: {refusal}");
+        }
+    }
     let members: MemberSet = (0..args.members).collect();
     let mut config = GroupConfig::new(args.group, members).timeout(Some(START));
     if let Some(local) = args.lone_of {

@@ -125,6 +125,12 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.backend().host())
     }
 
+    /// See [`gba_hal::HostArbiter::revoked`]: the refusal every claim on this port gets now
+    /// that the driver revoked it, if it did.
+    pub fn revoked(&self) -> Option<gba_hal::Refusal> {
+        self.host().revoked()
+    }
+
     /// See [`gba_hal::HostArbiter::host_key`].
     pub fn host_key(&self) -> Option<u64> {
         self.host().host_key()

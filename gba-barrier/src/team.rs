@@ -239,11 +239,15 @@ impl Team {
         // records, each claimant's liveness) costs more than the rest of the vote, and a team
         // that reuses one does not need them. Should the team not reuse one, every rank sees
         // from the votes that some rank deferred, and they gather their free groups then.
+        // A port the kernel driver revoked under this rank (removed, unbound or reset since it
+        // was opened) is no device: said so, rather than found with no free group.
+        let revoked = device.is_some_and(|d| d.revoked().is_some());
         let mine = Vote {
-            device: device.is_some(),
+            device: device.is_some() && !revoked,
+            revoked,
             port: device.map_or(u32::MAX, |d| d.identity().port as u32),
             free: match device {
-                Some(d) if parked.is_empty() => d.free_groups().0,
+                Some(d) if parked.is_empty() && !revoked => d.free_groups().0,
                 _ => 0,
             },
             max_members: device.map_or(0, |d| d.identity().max_members as u32),
@@ -357,6 +361,10 @@ impl Team {
                 Ok(b) => (Outcome::Ready, Some(b)),
                 Err(e) if e.is_retryable() => (Outcome::Busy, None),
                 Err(gba_hal::Error::Timeout { .. }) => (Outcome::Timeout, None),
+                Err(gba_hal::Error::ClaimRefused {
+                    refusal: gba_hal::Refusal::Revoked { .. },
+                    ..
+                }) => (Outcome::Revoked, None),
                 Err(gba_hal::Error::ClaimRefused { .. }) => (Outcome::Denied, None),
                 Err(_) => (Outcome::Refused, None),
             };
@@ -383,6 +391,10 @@ impl Team {
                 Next::Fallback { reason, rank, what } => (reason, rank, what),
             };
             let what = match what {
+                Failure::Revoked => "found the port removed, unbound or reset (the kernel \
+                                     driver revoked the file it opened: ENODEV); that \
+                                     process must open the port again once it is back"
+                    .to_string(),
                 Failure::Denied => "was denied by its host's arbiter: its user holds its quota of \
                                     groups on its port (GBA_GROUP_QUOTA, or the kernel driver's \
                                     groups_per_uid), or another user holds the team's claim; \

@@ -103,6 +103,15 @@ pub trait HostArbiter: Send + Sync {
     /// this port.
     fn host_key(&self) -> Option<u64>;
 
+    /// The refusal every claim on this port now gets because the port is gone for good under
+    /// this process (the kernel driver revoked the file it was opened on: the port was
+    /// removed, unbound or reset), so that a team forming on it says so instead of finding no
+    /// free group. `None` (the default) while the port serves claims, and for every arbiter
+    /// whose port cannot be revoked under a process.
+    fn revoked(&self) -> Option<Refusal> {
+        None
+    }
+
     /// Calls `each` with every claim that is not free (`gba dump`, `gba sim status`).
     fn claims(&self, each: &mut dyn FnMut(&ClaimReport));
 

@@ -134,7 +134,7 @@ if kill -0 \$job 2>/dev/null; then echo "GUEST: job: still running 60 s after th
 wait \$job; echo "GUEST: job: rc=\$? after \$((n / 10)) s"
 tail -3 /tmp/job.out | sed 's/^/GUEST: job: /'
 wait \$idle; echo "GUEST: idle job: rc=\$?"
-tail -2 /tmp/idle.out | sed 's/^/GUEST: idle job: /'
+tail -3 /tmp/idle.out | sed 's/^/GUEST: idle job: /'
 start 5 V5 1001 \$D 5 0xa5
 say 5 V5 check
 say 3 B5 ring; sleep 1
@@ -346,6 +346,8 @@ check "unbind: alice's running job ended within 10 s (exit ${job_rc:-none} after
     bash -c "[ -n '$job_s' ] && [ '$job_s' -le 10 ]"
 # a claim after the unbind on a device opened before: the library's error names that device file.
 idle_dev=$(sed -n 's/.*GUEST: idle job opened \([^ ]*\).*/\1/p' "$log" | head -1 | tr -d '\r')
+check "unbind: the port opened before knows it was revoked before any claim (what a team votes)" \
+    has "GUEST: idle job: member: revoked before the claim: ${idle_dev:-/dev/none} was removed, unbound or reset \\(ENODEV\\)"
 check "unbind: a claim on the port opened before fails (exit 1)" has "GUEST: idle job: rc=1"
 check "unbind: its error names the device file (${idle_dev:-?}) and says it was removed, unbound or reset" \
     has "GUEST: idle job: member: error: this host's arbiter refused group 3: ${idle_dev:-/dev/none} was removed, unbound or reset \\(ENODEV\\)"

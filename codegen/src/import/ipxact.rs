@@ -144,6 +144,7 @@ fn empty_node(kind: Kind, name: String) -> Node {
         children: Vec::new(),
         fields: Vec::new(),
         width: 0,
+        accesswidth: None,
     }
 }
 
@@ -497,6 +498,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             .ours_number(item, "reset")
             .or(register_reset.map(|(value, _)| value));
         node.gba.gba_alternate_of = ours(item, "alternateOf");
+        node.accesswidth = self
+            .ours_number(item, "accessWidth")
+            .and_then(|w| u32::try_from(w).ok());
         node.gba.gba_element = ours_node(item, "element").map(|e| ElementNode {
             array: text(e, "array").unwrap_or_default(),
             index: self.optional(e, "index").unwrap_or(0),

@@ -28,12 +28,16 @@ pub(super) const FIELDS: usize = NAME.end;
 
 const STATUS_OK: u32 = 0;
 const STATUS_NO_DEVICE: u32 = 1;
+const STATUS_REVOKED: u32 = 2;
 
 /// One rank's round-1 vote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Vote {
     /// The rank has a usable device; the fields up to `max_members` are its.
     pub device: bool,
+    /// The rank's device was revoked under it (`device` is false): the kernel driver's port
+    /// was removed, unbound or reset since the rank opened it.
+    pub revoked: bool,
     /// The device's PORT_ID (`u32::MAX` without a device).
     pub port: u32,
     /// The groups free on this rank's port (0 when deferred: the rank has a parked barrier).
@@ -56,10 +60,10 @@ pub(super) struct Vote {
 impl Vote {
     /// Writes the vote into `out[..FIELDS]`.
     pub(super) fn encode(&self, out: &mut [u8]) {
-        let status = if self.device {
-            STATUS_OK
-        } else {
-            STATUS_NO_DEVICE
+        let status = match (self.device, self.revoked) {
+            (true, _) => STATUS_OK,
+            (false, true) => STATUS_REVOKED,
+            (false, false) => STATUS_NO_DEVICE,
         };
         out[STATUS].copy_from_slice(&status.to_le_bytes());
         out[PORT].copy_from_slice(&self.port.to_le_bytes());
@@ -86,6 +90,7 @@ impl Vote {
         let end = name.iter().position(|&b| b == 0).unwrap_or(HOSTNAME);
         Vote {
             device: u32_at(STATUS) == STATUS_OK,
+            revoked: u32_at(STATUS) == STATUS_REVOKED,
             port: u32_at(PORT),
             free: u32_at(FREE),
             max_members: u32_at(MAX_MEMBERS),
@@ -125,11 +130,16 @@ pub(super) struct Plan {
 pub(super) fn decide(votes: &[Vote], rank: usize, max_local: usize) -> Result<Plan, Fallback> {
     let fallback = |reason, rank, text| Err(Fallback { reason, rank, text });
     if let Some(r) = votes.iter().position(|v| !v.device) {
-        return fallback(
-            Reason::NoDevice,
-            r,
-            format!("rank {r} has no usable GBA device"),
-        );
+        let text = if votes[r].revoked {
+            format!(
+                "rank {r}'s GBA port was removed, unbound or reset since it opened it (the \
+                 kernel driver revoked its file: ENODEV); that process must open the port again \
+                 once it is back"
+            )
+        } else {
+            format!("rank {r} has no usable GBA device")
+        };
+        return fallback(Reason::NoDevice, r, text);
     }
     let mut ports = MemberSet::new();
     for (r, v) in votes.iter().enumerate() {
@@ -212,6 +222,8 @@ pub(super) enum Outcome {
     Timeout = 2,
     Refused = 3,
     Denied = 4,
+    /// The rank's port was revoked under it (the kernel driver's ENODEV).
+    Revoked = 5,
 }
 
 impl Outcome {
@@ -222,6 +234,7 @@ impl Outcome {
             1 => Outcome::Busy,
             2 => Outcome::Timeout,
             4 => Outcome::Denied,
+            5 => Outcome::Revoked,
             _ => Outcome::Refused,
         }
     }
@@ -245,6 +258,7 @@ pub(super) enum Next {
 /// How a rank's configuration failed, for the fallback's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Failure {
+    Revoked,
     Denied,
     Refused,
     Timeout,
@@ -281,7 +295,8 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// The team's next step from round 2's `outcomes` for `group`, with `common` the groups still
-/// free on every rank: a denial is named before a refusal, a refusal before a timeout.
+/// free on every rank: a revoked port is named before a denial, a denial before a refusal, a
+/// refusal before a timeout.
 pub(super) fn after_round(outcomes: &[Outcome], group: u32, common: u32) -> Next {
     if outcomes.iter().all(|&o| o == Outcome::Ready) {
         return Next::Offload;
@@ -292,7 +307,9 @@ pub(super) fn after_round(outcomes: &[Outcome], group: u32, common: u32) -> Next
         };
     }
     let first = |o: Outcome| outcomes.iter().position(|&x| x == o);
-    let (reason, rank, what) = if let Some(r) = first(Outcome::Denied) {
+    let (reason, rank, what) = if let Some(r) = first(Outcome::Revoked) {
+        (Reason::NoDevice, r, Failure::Revoked)
+    } else if let Some(r) = first(Outcome::Denied) {
         (Reason::Denied, r, Failure::Denied)
     } else if let Some(r) = first(Outcome::Refused) {
         (Reason::Configure, r, Failure::Refused)
@@ -315,6 +332,7 @@ mod tests {
     fn vote(port: u32) -> Vote {
         Vote {
             device: true,
+            revoked: false,
             port,
             free: 0b1010,
             max_members: 708,
@@ -330,6 +348,7 @@ mod tests {
     fn a_vote_reads_back_as_written_and_each_field_has_its_bytes() {
         let v = Vote {
             device: true,
+            revoked: false,
             port: 0x0403_0201,
             free: 0x0807_0605,
             max_members: 0x0c0b_0a09,
@@ -387,6 +406,41 @@ mod tests {
         none.encode(&mut bytes);
         assert_eq!(&bytes[..4], &[1, 0, 0, 0]);
         assert_eq!(Vote::decode(&bytes), none);
+        let revoked = Vote {
+            revoked: true,
+            ..none
+        };
+        revoked.encode(&mut bytes);
+        assert_eq!(&bytes[..4], &[2, 0, 0, 0], "status: revoked");
+        assert_eq!(Vote::decode(&bytes), revoked);
+    }
+
+    #[test]
+    fn a_rank_whose_port_was_revoked_is_named_for_it_in_both_rounds() {
+        let mut votes = vec![vote(0), vote(1), vote(2)];
+        votes[2].device = false;
+        votes[2].revoked = true;
+        let f = decide(&votes, 0, 64).unwrap_err();
+        assert_eq!((f.reason, f.rank), (Reason::NoDevice, 2));
+        assert!(
+            f.text
+                .contains("rank 2's GBA port was removed, unbound or reset"),
+            "{}",
+            f.text
+        );
+        assert!(f.text.contains("ENODEV"), "{}", f.text);
+        // Revoked while configuring: named before a denial, whatever the order of the ranks.
+        use Outcome::*;
+        assert_eq!(Outcome::from_byte(Revoked as u8), Revoked);
+        match after_round(&[Denied, Ready, Revoked], 3, 0b1000) {
+            Next::Fallback { reason, rank, what } => {
+                assert_eq!(
+                    (reason, rank, what),
+                    (Reason::NoDevice, 2, Failure::Revoked)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

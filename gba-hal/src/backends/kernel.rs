@@ -567,6 +567,16 @@ unsafe impl Backend for KernelBackend {
 /// The driver arbitrates: claims are its, each on a file of this value's; leaving is closing
 /// that file, and the driver resets the group when the claim's last file closes.
 impl HostArbiter for KernelBackend {
+    fn revoked(&self) -> Option<Refusal> {
+        // The driver answers ENODEV on a revoked file, whatever the call: INFO is the cheapest.
+        match self.info() {
+            Err(e) if e.raw_os_error() == Some(libc::ENODEV) => {
+                Some(errno_refusal(Some(libc::ENODEV), self.name, false))
+            }
+            _ => None,
+        }
+    }
+
     fn claim(&self, group: usize, team: Option<&LocalTeam>, members: &MemberSet) -> Claim {
         KernelBackend::claim(self, group, team, members)
     }
