@@ -244,7 +244,7 @@ stage_cosim() {
     # effect, locks, views; clean, and three effects swapped), with mutation testing of the
     # checks (`gba verify --mutants`: all 133 mutants of effects.yaml's RTL, 40 of gba.yaml's
     # 253 and those of the classes that survived before the hardware side and the words were
-    # checked, each set built once; about 3 minutes); GBA_COSIM_FULL=1 adds the whole 32-group
+    # checked, each set built once; about 3.5 minutes); GBA_COSIM_FULL=1 adds the whole 32-group
     # window (a Verilator build of minutes and 115,000 checks).
     local skip="--skip gba_yaml_rtl_conforms_to_the_spec"
     [ -n "${GBA_COSIM_FULL:-}" ] && skip=

@@ -273,6 +273,7 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
         }
         elements.retain(|e| !lone.contains(&e.path));
     }
+    reserved_bits(&elements, bus, &mut report)?;
     reset_values(&elements, bus, &mut report)?;
     read_only(&elements, bus, gaps, &mut report)?;
     write_only(&elements, bus, gaps, &mut report)?;
@@ -280,10 +281,46 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
     super::effects::run(&elements, bus, gaps, &mut report)?;
     hardware_writes(&elements, bus, &mut report)?;
     super::hwside::run(&elements, bus, &mut report)?;
+    super::hwside::byte_lanes(&elements, bus, &mut report)?;
     super::views::locks(&elements, bus, gaps, &mut report)?;
     super::views::alternates(&elements, bus, &mut report)?;
     aliasing(&elements, bus, &mut report)?;
     Ok(report)
+}
+
+/// Bits outside every field read 0. Checked first, on the first reads after power-up, from
+/// the highest address down: a read that latches another register's read buffer (a wide
+/// register's words beyond the first come from it, and it is not reset) then comes after
+/// that register's own words are read, which see what the buffer powered up with unless
+/// their own first word latched it.
+fn reserved_bits(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    report: &mut Report,
+) -> Result<(), String> {
+    let mut readable: Vec<&Element> = elements
+        .iter()
+        .filter(|e| !e.view && e.reg.access.is_readable())
+        .collect();
+    readable.sort_by_key(|e| std::cmp::Reverse(e.addr));
+    for e in readable {
+        let defined = e.reg.fields.iter().fold(0, |m, f| m | f.bits.mask());
+        let reserved = (u64::MAX >> (64 - e.width())) & !defined;
+        if reserved == 0 {
+            continue;
+        }
+        let value = bus.read(e.addr, e.width())?;
+        report.check(
+            value & reserved == 0,
+            e.path.clone(),
+            "reserved bits",
+            format!(
+                "read {:#x} where no field is (the register's bits {reserved:#x})",
+                value & reserved
+            ),
+        );
+    }
+    Ok(())
 }
 
 fn reset_values(

@@ -109,8 +109,25 @@ static void reply(int status, const char* ok) {
 }
 
 int main(int argc, char** argv) {
+    // Flops without a reset (a wide register's read buffer) power up random, as in silicon,
+    // not 0 (built with --x-initial unique); a fixed seed keeps runs the same.
+    Verilated::randReset(2);
+    Verilated::randSeed(1);
     Verilated::commandArgs(argc, argv);
     top = new Vtop;
+    // Inputs power up random too: drive each (a strap with 0 until an `s` command).
+    for (unsigned long long i = 0; i < STRAPS; i++) {
+        set_strap(i, 0);
+    }
+    top->hw_sel = 0;
+    top->hw_next = 0;
+    top->out_sel = 0;
+    top->pulse_sel = 0;
+    top->s_apb_pwrite = 0;
+    top->s_apb_pprot = 0;
+    top->s_apb_paddr = 0;
+    top->s_apb_pwdata = 0;
+    top->s_apb_pstrb = 0;
     reset();
     char line[256];
     while (fgets(line, sizeof line, stdin)) {

@@ -12,7 +12,9 @@
 //! - **the words** of a register wider than a transfer (the RTL's 64-bit registers on its
 //!   32-bit bus): a word written alone below the last changes nothing until the last word is
 //!   written, which commits every word written (`buffer_writes`: low word first); the last
-//!   word written alone changes only its own bits; each word reads back alone.
+//!   word written alone changes only its own bits; each word reads back alone;
+//! - **byte strobes** (a bus that has them: APB4's PSTRB): each byte of a register no wider
+//!   than a transfer written alone changes that byte's bits and keeps the others.
 
 use gba_codegen::model::{Field, SideEffect};
 
@@ -79,6 +81,11 @@ pub(super) fn run(
         }
     }
     if !shown {
+        report.not_run.push(
+            "every register: hardware side: the transport does not show what the block gives \
+             hardware (its values, strobes and pulses)"
+                .into(),
+        );
         return Ok(());
     }
     if let Some(pulses) = &pulses {
@@ -216,7 +223,7 @@ fn words(
                 "which waits for the last"
             }
         );
-        check_register(e, bus, report, want, stable, readable, &what)?;
+        check_register(e, bus, report, want, stable, readable, &what, "words")?;
         if let Some(pulses) = bus.take_pulses()? {
             pulses_as_expected(primaries, &pulses, report, &what, &|o, _, p| {
                 u64::from(last && std::ptr::eq(o, e) && p.signal != "value")
@@ -234,7 +241,7 @@ fn words(
     )?;
     bus.settle()?;
     let what = format!("a write of the last word ({}) alone", count - 1);
-    check_register(e, bus, report, last, stable, readable, &what)?;
+    check_register(e, bus, report, last, stable, readable, &what, "words")?;
     if let Some(pulses) = bus.take_pulses()? {
         pulses_as_expected(primaries, &pulses, report, &what, &|o, f, p| {
             u64::from(std::ptr::eq(o, e) && p.signal != "value" && f.bits.mask() & high != 0)
@@ -245,6 +252,8 @@ fn words(
 
 /// Checks `e` against `want`: its stable writable bits read back word by word, and every
 /// value hardware reads.
+/// `Ok(false)` when something failed.
+#[allow(clippy::too_many_arguments)]
 fn check_register(
     e: &Element,
     bus: &mut dyn Bus,
@@ -253,7 +262,9 @@ fn check_register(
     stable: u64,
     readable: bool,
     what: &str,
-) -> Result<(), String> {
+    check: &'static str,
+) -> Result<bool, String> {
+    let failures = report.failures.len();
     if readable && stable != 0 {
         let word = bus.transfer_bits();
         let mut value = 0;
@@ -264,7 +275,7 @@ fn check_register(
             report.check(
                 get(value, f) == get(want, f),
                 e.field_path(f),
-                "words",
+                check,
                 format!(
                     "after {what} it reads {:#x}, not {:#x}",
                     get(value, f),
@@ -273,5 +284,81 @@ fn check_register(
             );
         }
     }
-    values_as_written(e, bus, report, want, what)
+    values_as_written(e, bus, report, want, what)?;
+    Ok(report.failures.len() == failures)
+}
+
+/// Each byte of every register with plainly written fields written alone (an 8-bit write:
+/// one byte strobe): that byte's written bits take the byte, every other bit keeps its
+/// value. A byte below a wide register's last word waits for the last word, so the same
+/// byte of the last word is written after it, which commits the two bytes alone.
+pub(super) fn byte_lanes(
+    elements: &[Element],
+    bus: &mut dyn Bus,
+    report: &mut Report,
+) -> Result<(), String> {
+    if !bus.byte_writes() {
+        report.not_run.push(
+            "every register: byte strobes: the transport writes whole registers only, so no \
+             byte is written alone"
+                .into(),
+        );
+        return Ok(());
+    }
+    bus.reset()?;
+    let primaries: Vec<&Element> = elements.iter().filter(|e| !e.view).collect();
+    for (i, e) in primaries.iter().enumerate() {
+        let written = plain_written(e).fold(0, |m, f| m | f.bits.mask());
+        if written == 0 {
+            continue;
+        }
+        let readable = e.reg.access.is_readable();
+        let stable = e.stable_mask() & written;
+        let bytes = u64::from(e.width() / 8);
+        let word_bytes = u64::from(bus.transfer_bits().min(e.width()) / 8);
+        let last_word = bytes - word_bytes;
+        // From a pattern and from its complement, so that every bit holds both 0 and 1
+        // while the other bytes are written.
+        'starts: for start in [pattern(i as u64), !pattern(i as u64)] {
+            super::views::unlock(elements, e, bus)?;
+            let mut want = (start & written) | (e.base() & !written);
+            bus.write(e.addr, e.width(), want)?;
+            // Every byte, those without such bits too (written with what leaves their
+            // fields as they are): a write that clears the bytes it does not strobe shows.
+            for b in 0..bytes {
+                let next = (!want & written) | (e.base() & !written);
+                let mut lanes = vec![b];
+                if b < last_word {
+                    lanes.push(last_word + b % word_bytes);
+                }
+                for &lane in &lanes {
+                    bus.write(e.addr + lane, 8, (next >> (8 * lane)) & 0xff)?;
+                }
+                bus.settle()?;
+                let mask = lanes.iter().fold(0, |m, lane| m | 0xff << (8 * lane)) & written;
+                want = (want & !mask) | (next & mask);
+                let what = match lanes[..] {
+                    [_, commit] => format!(
+                        "a write of byte {b} alone, then of byte {commit} (the last word's, \
+                         which commits)"
+                    ),
+                    _ => format!("a write of byte {b} alone"),
+                };
+                if !check_register(
+                    e,
+                    bus,
+                    report,
+                    want,
+                    stable,
+                    readable,
+                    &what,
+                    "byte strobes",
+                )? {
+                    break 'starts;
+                }
+            }
+        }
+        bus.write(e.addr, e.width(), e.base())?;
+    }
+    Ok(())
 }

@@ -57,6 +57,11 @@ pub trait Bus {
     fn transfer_bits(&self) -> u32 {
         64
     }
+    /// Whether an 8-bit write here writes its byte alone (a bus with byte strobes: APB4's
+    /// PSTRB), so that the byte-strobe checks can write each byte of a register alone.
+    fn byte_writes(&self) -> bool {
+        false
+    }
 }
 
 /// A pulse to hardware and how many cycles it was high ([`Bus::take_pulses`]).
@@ -308,7 +313,6 @@ fn mutation_run(
                 "target": o.mutant.target, "other": o.mutant.other,
                 "from": o.mutant.change.0, "to": o.mutant.change.1,
                 "killed_by": o.killed_by, "unnamed_failures": o.unnamed,
-                "equivalent": o.mutant.equivalent,
             })).collect::<Vec<_>>(),
         });
         std::fs::write(path, format!("{json:#}\n"))
@@ -348,6 +352,9 @@ impl Bus for GivenStraps {
     }
     fn transfer_bits(&self) -> u32 {
         self.bus.transfer_bits()
+    }
+    fn byte_writes(&self) -> bool {
+        self.bus.byte_writes()
     }
     fn strap(&self, field: &str) -> Option<u64> {
         self.given

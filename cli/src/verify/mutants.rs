@@ -6,6 +6,8 @@
 //! - `decode`: a register's address decode matching another register's address;
 //! - `access decode`: a field's software write taken on reads (or its read effect on writes);
 //! - `bit slice`: a field's write data taken one bit off (`decoded_wr_data[14:7]` for `[15:8]`);
+//! - `byte strobe`: a field's write clears the bytes the write does not strobe, instead of
+//!   keeping them;
 //! - `side effect`: a software side effect (write-1-to-clear, clear on read, single pulse's
 //!   clearing, ...) that keeps the field's value instead;
 //! - `hardware write`: a hardware write that stores the inverse of what hardware gave;
@@ -39,58 +41,6 @@ pub struct Mutant {
     pub other: Option<String>,
     /// `ORIGINAL` → `MUTATED`.
     pub change: (String, String),
-    /// Why no check can kill it, where the generator can tell: the mutant changes nothing
-    /// any output shows. Run all the same; one that survives is not counted in the score.
-    pub equivalent: Option<&'static str>,
-}
-
-/// Why a decode mutant of a read-only wide register's first word is equivalent (see
-/// [`latches_constant_words`]).
-const LATCH_OF_CONSTANT_WORDS: &str = "the strobe only latches the register's read buffer, whose \
-     words beyond the first (all that is read from the buffer) hold no field and latch 0: \
-     latching at another address, or never, reads the same";
-
-/// Whether the strobe `strobe` (`group_0.STATUS[0]`, of `register`) is used, beyond its
-/// declaration, only to latch `register`'s read buffer, and every slice of that buffer that
-/// reaches beyond the first word (`width` bits: the words read through the buffer) latches
-/// the constant 0. Then
-/// moving the strobe's decode changes when a buffer of constants is latched: nothing
-/// shows.
-fn latches_constant_words(sv: &str, strobe: &str, register: &str, width: u32) -> bool {
-    let name = format!("decoded_reg_strb.{strobe}");
-    if !strobe.ends_with("[0]") || uses(sv, &name) != 2 {
-        return false;
-    }
-    let latch = format!("if({name} && !decoded_req_is_wr) begin");
-    let mut lines = sv.lines().skip_while(|l| l.trim() != latch);
-    if lines.next().is_none() {
-        return false;
-    }
-    let prefix = format!("rbuf_storage.{register}.data[");
-    let mut beyond = 0;
-    for line in lines {
-        let line = line.trim();
-        if line == "end" {
-            return beyond > 0;
-        }
-        let Some((slice, value)) = line
-            .strip_prefix(&prefix)
-            .and_then(|r| r.split_once("] <= "))
-        else {
-            return false;
-        };
-        let high: u32 = match slice.split_once(':').map_or(slice, |(h, _)| h).parse() {
-            Ok(high) => high,
-            Err(_) => return false,
-        };
-        if high >= width {
-            if value != "'0;" {
-                return false;
-            }
-            beyond += 1;
-        }
-    }
-    false
 }
 
 impl Mutant {
@@ -125,7 +75,6 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
         let number = index + 1;
         let trimmed = line.trim();
         let mut text = line.to_string();
-        let equivalent: std::cell::Cell<Option<&'static str>> = std::cell::Cell::new(None);
         let mut add = |kind: &'static str,
                        target: &str,
                        other: Option<String>,
@@ -145,7 +94,6 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
                 target: target.to_string(),
                 other,
                 change: (from.to_string(), to),
-                equivalent: equivalent.take(),
             });
         };
         if trimmed.starts_with("//--") {
@@ -177,11 +125,6 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
                 // and no read effect) changes nothing when it is wrong: no mutant there.
                 let used = uses(sv, &format!("decoded_reg_strb.{strobe}")) > 1;
                 if used && let Some((other, other_addr)) = decodes.last().cloned() {
-                    if expr.ends_with("& !cpuif_req_is_wr;")
-                        && latches_constant_words(sv, strobe, register, data_width)
-                    {
-                        equivalent.set(Some(LATCH_OF_CONSTANT_WORDS));
-                    }
                     add(
                         "decode",
                         register,
@@ -248,6 +191,26 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
                         &mut text,
                     );
                 }
+                // The bytes a write does not strobe are cleared instead of kept (not for a
+                // single pulse: it holds 0 between writes, so clearing it changes nothing).
+                // A wide register's write comes from its write buffer's strobes.
+                let strobes = rhs.find("~decoded_wr_biten[").or_else(|| {
+                    rhs.find("~wbuf_storage.")
+                        .filter(|_| rhs.contains(".biten["))
+                });
+                if !single_pulse(sv, index)
+                    && let Some(at) = strobes
+                    && let Some(end) = rhs[at..].find(']')
+                {
+                    add(
+                        "byte strobe",
+                        &field.clone(),
+                        None,
+                        &rhs[at..at + end + 1],
+                        "'0".into(),
+                        &mut text,
+                    );
+                }
             } else if comment.starts_with("HW Write") {
                 add(
                     "hardware write",
@@ -305,6 +268,15 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
         }
     }
     (mutants, out)
+}
+
+/// Whether the field whose logic holds line `index` of `sv` is a single pulse (regblock's
+/// `// singlepulse clear back to 0` in the same field's block).
+fn single_pulse(sv: &str, index: usize) -> bool {
+    sv.lines()
+        .skip(index + 1)
+        .take_while(|l| !l.trim().starts_with("// Field: ") && !l.trim().starts_with("//--"))
+        .any(|l| l.contains("// singlepulse"))
 }
 
 /// How many times `name` occurs in `text` as a whole name (not the start of a longer one).
@@ -475,18 +447,11 @@ pub fn sample(mutants: &[Mutant], count: usize) -> Vec<Mutant> {
 /// The score line and the survivors, for the report.
 pub fn summary(outcomes: &[Outcome], total: usize, verbose: bool) -> (String, bool) {
     let killed = outcomes.iter().filter(|o| o.killed_by.is_some()).count();
-    // A mutant the generator shows to be equivalent, and that survived, changes nothing a
-    // check could see: it is not in the score (one that is killed counts as killed).
-    let equivalent = outcomes
-        .iter()
-        .filter(|o| o.killed_by.is_none() && o.mutant.equivalent.is_some())
-        .count();
     let run = outcomes.len();
-    let scored = run - equivalent;
-    let score = if scored == 0 {
+    let score = if run == 0 {
         100.0
     } else {
-        100.0 * killed as f64 / scored as f64
+        100.0 * killed as f64 / run as f64
     };
     let mut text = String::new();
     let mut kinds: Vec<(&str, usize, usize)> = Vec::new();
@@ -510,9 +475,6 @@ pub fn summary(outcomes: &[Outcome], total: usize, verbose: bool) -> (String, bo
                 let _ = writeln!(text, "{head}: killed: {by}");
             }
             Some(_) => {}
-            None if let Some(why) = m.equivalent => {
-                let _ = writeln!(text, "EQUIVALENT {head}: {why}");
-            }
             None if o.unnamed.is_empty() => {
                 let _ = writeln!(text, "SURVIVED {head}: every check passed");
             }
@@ -531,8 +493,8 @@ pub fn summary(outcomes: &[Outcome], total: usize, verbose: bool) -> (String, bo
         .collect();
     let _ = writeln!(
         text,
-        "mutants: {killed} of {scored} killed with the register and field named ({score:.1} %; {} \
-         generated, {run} run, {equivalent} equivalent; {})",
+        "mutants: {killed} of {run} killed with the register and field named ({score:.1} %; {} \
+         generated, {run} run; {})",
         total,
         by_kind.join(", ")
     );
@@ -604,6 +566,7 @@ endmodule
                 ("access decode", "regs.B.V", None),
                 ("lock gating", "regs.B.V", None),
                 ("bit slice", "regs.B.V", None),
+                ("byte strobe", "regs.B.V", None),
                 ("read mux", "regs.B.V", Some("regs.A")),
             ]
         );
@@ -620,55 +583,6 @@ endmodule
         assert!(schemata.contains("$value$plusargs(\"gba_mutant=%d\", gba_mutant)"));
         assert!(
             schemata.contains("((gba_mutant == 7) ? (1'b1) : (!(field_storage.regs.A.EV.value)))")
-        );
-    }
-
-    /// A read-only 64-bit register whose fields lie in its low word: its low word's strobe
-    /// only latches the read buffer, whose high word latches 0, so its decode mutant is
-    /// equivalent; once the high word latches a field, it is not.
-    #[test]
-    fn a_decode_that_only_latches_constant_words_is_equivalent() {
-        let sv = |high: &str| {
-            format!(
-                "module m (
-    input wire clk
-);
-    always_comb begin
-        decoded_reg_strb.regs.C[0] = cpuif_req_masked & (cpuif_addr == 7'h0);
-        decoded_reg_strb.regs.C[1] = cpuif_req_masked & (cpuif_addr == 7'h4);
-        decoded_reg_strb.regs.S[0] = cpuif_req_masked & (cpuif_addr == 7'h8) & !cpuif_req_is_wr;
-        decoded_reg_strb.regs.S[1] = cpuif_req_masked & (cpuif_addr == 7'hc) & !cpuif_req_is_wr;
-    end
-    always_ff @(posedge clk) begin
-        if(decoded_reg_strb.regs.C[0] && decoded_req_is_wr) begin
-            x <= 1;
-        end
-        if(decoded_reg_strb.regs.C[1] && decoded_req_is_wr) begin
-            x <= 1;
-        end
-        if(decoded_reg_strb.regs.S[0] && !decoded_req_is_wr) begin
-            rbuf_storage.regs.S.data[0:0] <= field_storage.regs.S.READY.value;
-            rbuf_storage.regs.S.data[63:1] <= {high};
-        end
-    end
-endmodule
-"
-            )
-        };
-        let (mutants, _) = generate(&sv("'0"));
-        let equivalent: Vec<(&str, bool)> = mutants
-            .iter()
-            .map(|m| (m.target.as_str(), m.equivalent.is_some()))
-            .collect();
-        // S[1]'s strobe is read by nothing: no mutant. C's words are written: not equivalent.
-        assert_eq!(
-            equivalent,
-            [("regs.C", false), ("regs.S", false)].map(|(t, _)| (t, t == "regs.S"))
-        );
-        let (mutants, _) = generate(&sv("field_storage.regs.S.HIGH.value"));
-        assert!(
-            mutants.iter().all(|m| m.equivalent.is_none()),
-            "{mutants:?}"
         );
     }
 

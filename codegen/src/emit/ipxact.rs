@@ -97,6 +97,9 @@ fn comment_safe(text: &str) -> String {
     out
 }
 
+/// The device as one IP-XACT 1685-2014 component (the text of `<device>.xml`), whose
+/// first comment is the preamble. What IP-XACT cannot carry is left out:
+/// [`warnings`](super::warnings) lists it.
 pub fn render(device: &Device, provenance: &Provenance) -> String {
     let mut x = Xml {
         out: format!(

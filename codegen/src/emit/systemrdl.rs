@@ -198,6 +198,9 @@ fn desc(out: &mut String, indent: usize, text: &str) {
     }
 }
 
+/// The device as one SystemRDL 2.0 `addrmap` (the text of `<device>.rdl`), starting with
+/// the preamble. What SystemRDL cannot carry (single pulses, the write locks of alternate
+/// views) is left out: [`warnings`](super::warnings) lists it.
 pub fn render(device: &Device, provenance: &Provenance) -> String {
     let mut out = provenance.preamble("//");
     out.push_str(&format!(

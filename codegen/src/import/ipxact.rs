@@ -19,10 +19,14 @@ use super::tree_interrupts::InterruptNode;
 use crate::interchange;
 use crate::interchange::ext::ALTERNATE_STATE;
 
+/// Why an IP-XACT file could not be imported at all.
 #[derive(Debug, thiserror::Error)]
 pub enum IpXactError {
+    /// The text is not well-formed XML; the parser's message, with its position.
     #[error("not XML: {0}")]
     Xml(String),
+    /// Well-formed XML, but not an IP-XACT component with a memory map (the element that is
+    /// missing or unexpected).
     #[error("not an IP-XACT component: {0}")]
     Shape(String),
     /// Numbers the importer cannot evaluate (or that are missing), each with its line: the
@@ -36,6 +40,7 @@ pub enum IpXactError {
         }).collect::<Vec<_>>().join("\n")
     )]
     Expression(Vec<(Option<u32>, String)>),
+    /// The component could not be turned into a valid spec.
     #[error(transparent)]
     Tree(#[from] TreeError),
 }

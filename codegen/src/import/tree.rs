@@ -184,8 +184,11 @@ pub enum TreeError {
     /// `--strict`: the file holds something the spec cannot carry as it is.
     #[error("refused (--strict): {} item(s) cannot be carried as they are:\n{}", .0.len(), .0.join("\n"))]
     Refused(Vec<String>),
+    /// The imported device fails validation: a bug in the importer, reported rather than
+    /// written out (each problem in a line).
     #[error("the imported device does not validate:\n{}", .0.join("\n"))]
     Invalid(Vec<String>),
+    /// The file has no register the spec can carry (the message names its top item).
     #[error("{0}")]
     Empty(String),
 }

@@ -54,55 +54,9 @@ impl<'a> Names<'a> {
 pub(super) fn items(h: &mut Header, n: &Names<'_>) {
     let reg = n.reg;
     let loc = reg.name.loc;
-    let mut summary = format!(
-        "{}.{}: {}\n\n{}-bit, {}, reset {:#x}.",
-        *n.block.name,
-        *reg.name,
-        reg.description.trim(),
-        *reg.width,
-        reg.access.keyword(),
-        *reg.reset
-    );
-    if let Some(of) = &reg.alternate_of {
-        summary.push_str(&format!(
-            " An alternate view of the bytes of {} (it overlaps them).",
-            of.value
-        ));
+    if !h.names_only {
+        summary(h, n);
     }
-    if let Some(lock) = &reg.lock {
-        summary.push_str(&format!(
-            " Writes are ignored while {}.{} is {} (read it before writing).",
-            *lock.register,
-            *lock.field,
-            u8::from(lock.locked_when)
-        ));
-    }
-    if let Some(array) = &reg.array {
-        summary.push_str(&format!(
-            " An array of {} elements, {:#x} bytes apart.",
-            *array.count, *array.stride
-        ));
-    }
-    if reg.access_pieces() > 1 {
-        summary.push_str(&format!(
-            " Accessed as {pieces} {bits}-bit pieces ({upper}_ACCESS_WIDTH): _read and _write make \
-             {pieces} {bits}-bit accesses, least significant piece first, at increasing addresses \
-             (bits {top}:0 at the register's offset); never dereference _ptr whole. Another agent \
-             may change the register between the pieces unless the hardware buffers them.",
-            pieces = reg.access_pieces(),
-            bits = reg.access_bits(),
-            upper = n.upper,
-            top = reg.access_bits() - 1,
-        ));
-    }
-    if let Some(note) = crate::emit::reset_note(reg) {
-        summary.push_str(&format!(
-            " {note} {}_RESET_FIXED_MASK: the bits whose reset every element and instance \
-             shares.",
-            n.upper
-        ));
-    }
-    h.comment("", &summary);
     h.define(
         format!("{}_OFFSET", n.upper),
         unsigned(*reg.offset, 32),
@@ -169,20 +123,77 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
     }
 }
 
+/// The comment above the register's items (left out when only names are collected: it is
+/// most of the text).
+fn summary(h: &mut Header, n: &Names<'_>) {
+    let reg = n.reg;
+    let mut summary = format!(
+        "{}.{}: {}\n\n{}-bit, {}, reset {:#x}.",
+        *n.block.name,
+        *reg.name,
+        reg.description.trim(),
+        *reg.width,
+        reg.access.keyword(),
+        *reg.reset
+    );
+    if let Some(of) = &reg.alternate_of {
+        summary.push_str(&format!(
+            " An alternate view of the bytes of {} (it overlaps them).",
+            of.value
+        ));
+    }
+    if let Some(lock) = &reg.lock {
+        summary.push_str(&format!(
+            " Writes are ignored while {}.{} is {} (read it before writing).",
+            *lock.register,
+            *lock.field,
+            u8::from(lock.locked_when)
+        ));
+    }
+    if let Some(array) = &reg.array {
+        summary.push_str(&format!(
+            " An array of {} elements, {:#x} bytes apart.",
+            *array.count, *array.stride
+        ));
+    }
+    if reg.access_pieces() > 1 {
+        summary.push_str(&format!(
+            " Accessed as {pieces} {bits}-bit pieces ({upper}_ACCESS_WIDTH): _read and _write make \
+             {pieces} {bits}-bit accesses, least significant piece first, at increasing addresses \
+             (bits {top}:0 at the register's offset); never dereference _ptr whole. Another agent \
+             may change the register between the pieces unless the hardware buffers them.",
+            pieces = reg.access_pieces(),
+            bits = reg.access_bits(),
+            upper = n.upper,
+            top = reg.access_bits() - 1,
+        ));
+    }
+    if let Some(note) = crate::emit::reset_note(reg) {
+        summary.push_str(&format!(
+            " {note} {}_RESET_FIXED_MASK: the bits whose reset every element and instance \
+             shares.",
+            n.upper
+        ));
+    }
+    h.comment("", &summary);
+}
+
 fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
     let prefix = format!("{}_{}", n.upper, names::upper(&field.name));
     let loc = field.name.loc;
-    let mut summary = format!(
-        "{} {}, {}",
-        *field.name,
-        *field.bits,
-        field.effective_access(n.reg).keyword()
-    );
-    if let Some(effect) = field.side_effect {
-        summary.push_str(&format!(" ({})", effect_text(*effect)));
+    if !h.names_only {
+        let mut summary = format!(
+            "{} {}, {}",
+            *field.name,
+            *field.bits,
+            field.effective_access(n.reg).keyword()
+        );
+        if let Some(effect) = field.side_effect {
+            summary.push_str(&format!(" ({})", effect_text(*effect)));
+        }
+        summary.push_str(&format!(": {}", field.description.trim()));
+        h.comment("", &summary);
     }
-    summary.push_str(&format!(": {}", field.description.trim()));
-    h.comment("", &summary);
     h.define(format!("{prefix}_SHIFT"), field.bits.lsb.to_string(), loc);
     h.define(
         format!("{prefix}_WIDTH"),
@@ -391,7 +402,11 @@ fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
 /// each enumerated value, so that C messages use the spec's words ("" for an unnamed value).
 fn value_texts(h: &mut Header, n: &Names<'_>, field: &Field, prefix: &str, function: &str) {
     let ty = n.ty();
+    let names_only = h.names_only;
     let switch = |text: &dyn Fn(&crate::model::EnumValue) -> String| {
+        if names_only {
+            return String::new();
+        }
         let mut body = String::from("switch (value) {\n");
         for value in &field.values {
             body.push_str(&format!(

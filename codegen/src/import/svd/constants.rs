@@ -10,10 +10,7 @@ use crate::location::Located;
 use crate::model::{Constant, Device, Lock, Register, ResetFrom, SideEffect};
 
 /// The constants that our SVD emitter writes under `<vendorExtensions><constants>`.
-pub(super) fn constants(xml: &str, warnings: &mut Warnings) -> Vec<Constant> {
-    let Ok(doc) = roxmltree::Document::parse(xml) else {
-        return Vec::new();
-    };
+pub(super) fn constants(doc: &roxmltree::Document, warnings: &mut Warnings) -> Vec<Constant> {
     let Some(list) = doc
         .root_element()
         .children()
@@ -77,11 +74,8 @@ pub(super) struct Extensions {
     pub(super) interrupt_sources: Vec<(String, Option<String>, Option<u64>)>,
 }
 
-pub(super) fn extensions(xml: &str) -> Extensions {
+pub(super) fn extensions(doc: &roxmltree::Document) -> Extensions {
     let mut out = Extensions::default();
-    let Ok(doc) = roxmltree::Document::parse(xml) else {
-        return out;
-    };
     let Some(ext) = doc
         .root_element()
         .children()
