@@ -24,7 +24,7 @@ except ImportError:
 # Our own user-defined properties (codegen/src/interchange.rs, `udp`).
 GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
        "gba_position", "gba_access", "gba_reset", "gba_implicit", "gba_reset_from",
-       "gba_interrupts", "gba_cpu", "gba_nvic_prio_bits", "gba_address"}
+       "gba_interrupts", "gba_cpu", "gba_nvic_prio_bits", "gba_address", "gba_onread"}
 # Field behaviour the spec format has no place for, reported when set.
 # (`singlepulse`, `swwe` and `swwel` are read by `field` below.)
 FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",
@@ -175,6 +175,7 @@ def field(node):
         "msb": node.high,
         "sw": enum_name(node.get_property("sw")),
         "onread": enum_name(node.get_property("onread")),
+        "gba_onread": gba.get("gba_onread"),
         "onwrite": enum_name(node.get_property("onwrite")),
         "reset": reset,
         "reset_from": reset_from,

@@ -80,7 +80,27 @@ pub const EFFECTS: &[EffectSpelling] = &[
         ipxact_element: "readAction",
         ipxact_value: "set",
     },
+    EffectSpelling {
+        effect: SideEffect::ReadModify,
+        rdl_property: "onread",
+        rdl_value: "ruser",
+        ipxact_element: "readAction",
+        ipxact_value: "modify",
+    },
 ];
+
+/// The side effect a format without a word for `effect` writes in its place: SystemRDL and
+/// IP-XACT say that a read modifies (`ruser`, `modify`) but not that what it modifies lies
+/// outside the field (CMSIS-SVD's `modifyExternal`). `None`: the format has the effect's own
+/// spelling ([`spelling`]).
+pub fn stand_in(effect: SideEffect) -> Option<SideEffect> {
+    (effect == SideEffect::ReadModifyExternal).then_some(SideEffect::ReadModify)
+}
+
+/// The side effect SystemRDL and IP-XACT write for `effect`: its [`stand_in`], else itself.
+pub fn written_as(effect: SideEffect) -> SideEffect {
+    stand_in(effect).unwrap_or(effect)
+}
 
 /// SystemRDL's property for a single pulse (a field that clears itself one cycle after a
 /// write of 1), and the name of the IP-XACT vendor extension that carries it: IP-XACT
@@ -174,9 +194,56 @@ pub fn check(device: &crate::model::Device, format: &str) -> Vec<crate::Diagnost
                     )),
                 );
             }
+            out.extend(effects_stood_in(block, register, format));
         }
     }
     out
+}
+
+/// A warning for each field of `register` whose side effect the SystemRDL or IP-XACT output
+/// (`format`) carries only in our own property or extension ([`udp::ONREAD`],
+/// [`ext::ONREAD`]), which other tools do not read.
+fn effects_stood_in<'a>(
+    block: &'a Block,
+    register: &'a Register,
+    format: &'a str,
+) -> impl Iterator<Item = crate::Diagnostic> + 'a {
+    let rdl = format == "SystemRDL";
+    register.fields.iter().filter_map(move |field| {
+        let effect = field.side_effect?;
+        let (how, why) = match (*effect, rdl) {
+            (SideEffect::ReadModify | SideEffect::ReadModifyExternal, true) => (
+                format!("as the property `{}` alone", udp::ONREAD),
+                "SystemRDL's `onread = ruser` is for `external` registers only (systemrdl-compiler \
+                 refuses it on others), which the spec has no place for, and SystemRDL has no \
+                 word for a read that changes the device elsewhere: other SystemRDL tools, \
+                 PeakRDL-regblock (`gba rtl`) among them, see a plain read"
+                    .to_string(),
+            ),
+            (SideEffect::ReadModifyExternal, false) => (
+                format!("as `readAction` `modify` and the extension `gba:{}`", ext::ONREAD),
+                "IP-XACT can say that a read modifies, not that what it modifies lies outside \
+                 the field (CMSIS-SVD's `readAction` `modifyExternal`): other tools read \
+                 `modify`"
+                    .to_string(),
+            ),
+            _ => return None,
+        };
+        Some(
+            crate::Diagnostic::warning(
+                format!(
+                    "the {format} output writes field `{}.{}.{}`'s side effect `{}` {how}",
+                    *block.name,
+                    *register.name,
+                    *field.name,
+                    effect.keyword(),
+                ),
+                effect.loc,
+                "a read that changes the device",
+            )
+            .note(why),
+        )
+    })
 }
 
 /// SystemRDL has one `encode` per field, for reading and writing alike: a field's values
@@ -367,6 +434,11 @@ pub mod udp {
     /// a dynamic assignment to one array element, so no native form exists). A strapped
     /// field is SystemRDL's own `reset = <signal>`, the signal named [`STRAP_PREFIX`] + field.
     pub const RESET_FROM: &str = "gba_reset_from";
+    /// field: a read that modifies (`ruser`) or modifies the device elsewhere (`rext`), by the
+    /// spec's keyword. SystemRDL's own `onread = ruser` is for `external` registers only
+    /// (systemrdl-compiler refuses it on others), which the spec has no place for, and
+    /// SystemRDL has no word for `rext`; declared only when a field has one.
+    pub const ONREAD: &str = "gba_onread";
     /// The signal, declared in the register, that a strapped field resets from.
     pub const STRAP_PREFIX: &str = "gba_strap_";
     /// field: stands for a register that has no fields (SystemRDL needs one).
@@ -384,6 +456,10 @@ pub mod ext {
     /// reset per field, so an element's index cannot be said; a strapped field also has no
     /// `<resets>` (its reset is not known in the description).
     pub const RESET_FROM: &str = "resetFrom";
+    /// field: `rext` (`model::SideEffect::ReadModifyExternal`), beside `readAction` `modify`
+    /// ([`super::stand_in`]): 1685-2014 cannot say that a read changes the device outside
+    /// the field.
+    pub const ONREAD: &str = "onread";
     /// The `memoryRemap` state that holds the alternate views.
     pub const ALTERNATE_STATE: &str = "gba_alternate";
 }

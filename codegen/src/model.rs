@@ -166,11 +166,18 @@ pub enum SideEffect {
     ReadToClear,
     /// Reading returns the value and sets every bit (`rset`).
     ReadToSet,
+    /// Reading changes the field in a way the description says (a FIFO pops, a counter
+    /// moves): SystemRDL's `onread = ruser`, CMSIS-SVD's and IP-XACT's `readAction` `modify`.
+    ReadModify,
+    /// Reading changes something else in the device, not the field itself (CMSIS-SVD's
+    /// `readAction` `modifyExternal`; `rext`). SystemRDL and IP-XACT have no word for it: their
+    /// exports write `ruser`/`modify` and say what is lost.
+    ReadModifyExternal,
 }
 
 impl SideEffect {
     /// Every side effect, in the order the docs list them.
-    pub const ALL: [SideEffect; 9] = [
+    pub const ALL: [SideEffect; 11] = [
         SideEffect::WriteOneToClear,
         SideEffect::WriteOneToSet,
         SideEffect::WriteOneToToggle,
@@ -180,6 +187,8 @@ impl SideEffect {
         SideEffect::SinglePulse,
         SideEffect::ReadToClear,
         SideEffect::ReadToSet,
+        SideEffect::ReadModify,
+        SideEffect::ReadModifyExternal,
     ];
 
     /// The canonical spelling in the spec (SystemRDL's).
@@ -194,6 +203,8 @@ impl SideEffect {
             SideEffect::SinglePulse => "singlepulse",
             SideEffect::ReadToClear => "rclr",
             SideEffect::ReadToSet => "rset",
+            SideEffect::ReadModify => "ruser",
+            SideEffect::ReadModifyExternal => "rext",
         }
     }
 
@@ -219,6 +230,8 @@ impl SideEffect {
             SideEffect::SinglePulse => "write 1 for a single pulse, reads 0",
             SideEffect::ReadToClear => "cleared by reading",
             SideEffect::ReadToSet => "set by reading",
+            SideEffect::ReadModify => "changed by reading",
+            SideEffect::ReadModifyExternal => "reading changes the device elsewhere",
         }
     }
 
@@ -234,7 +247,10 @@ impl SideEffect {
             SideEffect::WriteZeroToClear
             | SideEffect::WriteZeroToSet
             | SideEffect::WriteZeroToToggle => Some(true),
-            SideEffect::ReadToClear | SideEffect::ReadToSet => None,
+            SideEffect::ReadToClear
+            | SideEffect::ReadToSet
+            | SideEffect::ReadModify
+            | SideEffect::ReadModifyExternal => None,
         }
     }
 

@@ -701,8 +701,9 @@ fn side_effect(
             node.loc,
             "expected `woclr` (write 1 to clear), `woset` (write 1 to set or trigger), `wot` \
              (write 1 to toggle), `wzc`, `wzs`, `wzt` (write 0 to clear, set, toggle), \
-             `singlepulse` (write 1 for a self-clearing pulse), `rclr` (read to clear) or `rset` \
-             (read to set); `w1c`, `w1s` and `rc` are aliases of `woclr`, `woset` and `rclr`",
+             `singlepulse` (write 1 for a self-clearing pulse), `rclr` (read to clear), `rset` \
+             (read to set), `ruser` (a read changes the field) or `rext` (a read changes the \
+             device elsewhere); `w1c`, `w1s` and `rc` are aliases of `woclr`, `woset` and `rclr`",
         ));
     }
     Some(Located::new(value?, node.loc))

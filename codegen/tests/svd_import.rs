@@ -449,7 +449,7 @@ fn every_warning_names_its_treatment_and_the_summary_counts_them() {
             "RA",
             0x14,
             "<fields><field><name>F</name><bitRange>[0:0]</bitRange>\
-             <readAction>modify</readAction></field></fields>\n",
+             <access>writeOnce</access></field></fields>\n",
         ),
     ]
     .concat();
@@ -471,7 +471,7 @@ fn every_warning_names_its_treatment_and_the_summary_counts_them() {
         Treatment::Reshaped
     );
     assert_eq!(treatment_of("P.RST: <resetValue>"), Treatment::Repaired);
-    assert_eq!(treatment_of("readAction modify"), Treatment::NotRepresented);
+    assert_eq!(treatment_of("access writeOnce"), Treatment::NotRepresented);
     assert_eq!(treatment_of("P.ODD: offset 0xd"), Treatment::LeftOut);
     assert_eq!(treatment_of("`BIG` = 7 does not fit"), Treatment::LeftOut);
     let by = |t: Treatment| {

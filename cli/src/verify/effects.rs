@@ -50,6 +50,14 @@ pub(super) fn run(
                 | SideEffect::WriteZeroToToggle => written(e, f, effect, bus, report)?,
                 SideEffect::SinglePulse => single_pulse(e, f, bus, report)?,
                 SideEffect::ReadToSet => read_to_set(e, f, bus, report)?,
+                // What such a read changes is the design's own (a FIFO pops, an interrupt is
+                // acknowledged elsewhere): the spec says nothing the bus could check.
+                SideEffect::ReadModify | SideEffect::ReadModifyExternal => {
+                    report.not_run.push(format!(
+                        "{place}: {}: the spec does not say what a read changes",
+                        effect.keyword()
+                    ));
+                }
             }
             bus.reset()?;
         }
@@ -173,7 +181,11 @@ pub(super) fn after_write(effect: SideEffect, current: u64, value: u64, all: u64
         SideEffect::WriteZeroToClear => current & !zeros,
         SideEffect::WriteZeroToSet => current | zeros,
         SideEffect::WriteZeroToToggle => current ^ zeros,
-        SideEffect::SinglePulse | SideEffect::ReadToClear | SideEffect::ReadToSet => current,
+        SideEffect::SinglePulse
+        | SideEffect::ReadToClear
+        | SideEffect::ReadToSet
+        | SideEffect::ReadModify
+        | SideEffect::ReadModifyExternal => current,
     }
 }
 

@@ -464,15 +464,24 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     // side effect.
     let effect = field.side_effect.map(|e| match *e {
         crate::model::SideEffect::SinglePulse => interchange::SINGLE_PULSE_IPXACT,
-        other => other,
+        other => interchange::written_as(other),
     });
     if let Some(s) = effect.and_then(interchange::spelling) {
         x.leaf(&format!("ipxact:{}", s.ipxact_element), s.ipxact_value);
     }
-    if pulse || from.is_some() {
+    let stood_in = field
+        .side_effect
+        .filter(|e| interchange::stand_in(**e).is_some());
+    if pulse || from.is_some() || stood_in.is_some() {
         x.open("ipxact:vendorExtensions");
         if pulse {
             x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        }
+        if let Some(effect) = stood_in {
+            x.leaf(
+                &format!("gba:{}", interchange::ext::ONREAD),
+                effect.keyword(),
+            );
         }
         if let Some(from) = from {
             x.leaf(

@@ -5,7 +5,7 @@
 //! array a `dim` peripheral (`name[%s]`); a register array a `dim` register; side effects
 //! become `modifiedWriteValues` (woclr → oneToClear, woset → oneToSet, wot → oneToToggle,
 //! wzc/wzs/wzt → zeroToClear/zeroToSet/zeroToToggle, singlepulse → oneToSet) and
-//! `readAction` (rclr → clear, rset → set). Every register states its size, access, reset value and a reset mask,
+//! `readAction` (rclr → clear, rset → set, ruser → modify, rext → modifyExternal). Every register states its size, access, reset value and a reset mask,
 //! so nothing depends on inherited defaults: the full mask, but for the bits of fields whose
 //! reset is their element's index or a strap (which one value cannot say).
 //!
@@ -426,6 +426,8 @@ fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field
         Some(SideEffect::SinglePulse) => (Some(svd::ModifiedWriteValues::OneToSet), None),
         Some(SideEffect::ReadToClear) => (None, Some(svd::ReadAction::Clear)),
         Some(SideEffect::ReadToSet) => (None, Some(svd::ReadAction::Set)),
+        Some(SideEffect::ReadModify) => (None, Some(svd::ReadAction::Modify)),
+        Some(SideEffect::ReadModifyExternal) => (None, Some(svd::ReadAction::ModifyExternal)),
         None => (None, None),
     };
     // Values for writing of their own: two sets, `usage` read and write.

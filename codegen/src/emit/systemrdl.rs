@@ -124,6 +124,35 @@ fn string(text: &str) -> String {
 
 /// The declarations of the device-level properties that carry the spec's interrupts, core
 /// and fixed address, when the device has any (so that other files stay as they were).
+/// A read that modifies (`ruser`, `rext`): written as our property [`udp::ONREAD`], since
+/// SystemRDL's `onread = ruser` needs an `external` register.
+fn read_modifies(effect: crate::model::SideEffect) -> bool {
+    use crate::model::SideEffect;
+    matches!(
+        effect,
+        SideEffect::ReadModify | SideEffect::ReadModifyExternal
+    )
+}
+
+/// The declaration of [`udp::ONREAD`], when a field of the device needs it.
+fn read_effect_property(device: &Device) -> String {
+    let used = device.blocks.iter().any(|b| {
+        b.registers.iter().any(|r| {
+            r.fields
+                .iter()
+                .any(|f| f.side_effect.is_some_and(|e| read_modifies(*e)))
+        })
+    });
+    if used {
+        format!(
+            "property {} {{ type = string; component = field; }};\n\n",
+            udp::ONREAD
+        )
+    } else {
+        String::new()
+    }
+}
+
 fn interrupt_properties(device: &Device) -> String {
     let mut out = String::new();
     if !device.interrupts.is_empty() {
@@ -232,6 +261,7 @@ pub fn render(device: &Device, provenance: &Provenance) -> String {
         rf = udp::RESET_FROM,
     ));
     out.push_str(&interrupt_properties(device));
+    out.push_str(&read_effect_property(device));
     let _ = writeln!(out, "addrmap {} {{", ident(&device.name));
     let has_alternates = device
         .blocks
@@ -528,7 +558,14 @@ fn write_field(
             string(access.keyword())
         );
     }
-    if let Some(effect) = field.side_effect {
+    if let Some(effect) = field.side_effect.filter(|e| read_modifies(**e)) {
+        let _ = writeln!(
+            out,
+            "{pad}    {} = {};",
+            udp::ONREAD,
+            string(effect.keyword())
+        );
+    } else if let Some(effect) = field.side_effect {
         match interchange::spelling(*effect) {
             Some(s) => {
                 let _ = writeln!(out, "{pad}    {} = {};", s.rdl_property, s.rdl_value);

@@ -590,14 +590,18 @@ impl<'d, 'i> Reader<'d, 'i> {
                 Some(values) => children(values, "enumeratedValue").collect(),
                 None => children(f, "values").collect(),
             };
-            let values = listed
+            let listed: Vec<(Option<&str>, ValueNode)> = listed
                 .into_iter()
-                .map(|v| ValueNode {
-                    name: text(v, "name").unwrap_or_default(),
-                    value: self.required(v, "value").unwrap_or(0),
-                    desc: text(v, "description").unwrap_or_default(),
+                .map(|v| {
+                    let node = ValueNode {
+                        name: text(v, "name").unwrap_or_default(),
+                        value: self.required(v, "value").unwrap_or(0),
+                        desc: text(v, "description").unwrap_or_default(),
+                    };
+                    (attribute(v, "usage"), node)
                 })
                 .collect();
+            let (values, write_values) = split_by_usage(listed, &mut unsupported);
             node.fields.push(FieldNode {
                 name: text(f, "name").unwrap_or_default(),
                 desc: text(f, "description").unwrap_or_default(),
@@ -605,12 +609,14 @@ impl<'d, 'i> Reader<'d, 'i> {
                 msb: lsb + width - 1,
                 sw: text(f, "access"),
                 onread: text(f, "readAction"),
+                gba_onread: ours(f, interchange::ext::ONREAD).map(|v| v.trim().to_string()),
                 onwrite: text(f, "modifiedWriteValue"),
                 reset,
                 reset_from,
                 singlepulse: ours(f, interchange::SINGLE_PULSE).is_some_and(|v| v.trim() == "true"),
                 lock: None,
                 values,
+                write_values,
                 gba_access: None,
                 implicit: ours(f, "implicit").is_some(),
                 position: None,
@@ -632,4 +638,48 @@ impl<'d, 'i> Reader<'d, 'i> {
         }
         node
     }
+}
+
+/// A field's enumerated values split by their `usage` (1685-2014: `read`, `write`, or the
+/// default `read-write`) into the spec's `values` (those a read gives) and `write_values`
+/// (those a write takes, where they differ: `model::Field::write_values`). When every value
+/// serves both, all are `values` and there are no `write_values`. A field whose values are all
+/// for writing keeps them as `values`, which then serve both (the spec has no values for
+/// writing alone); an unknown `usage` is read as `read-write` and named in `unsupported`.
+fn split_by_usage(
+    listed: Vec<(Option<&str>, ValueNode)>,
+    unsupported: &mut Vec<String>,
+) -> (Vec<ValueNode>, Vec<ValueNode>) {
+    let mut read = Vec::new();
+    let mut write = Vec::new();
+    let mut split = false;
+    for (usage, value) in listed {
+        let (for_read, for_write) = match usage.map(str::trim) {
+            None | Some("read-write") => (true, true),
+            Some("read") => (true, false),
+            Some("write") => (false, true),
+            Some(other) => {
+                unsupported.push(format!(
+                    "`enumeratedValue` `{}` has usage `{other}` (known: `read`, `write`, \
+                     `read-write`): read as `read-write`",
+                    value.name
+                ));
+                (true, true)
+            }
+        };
+        split |= !(for_read && for_write);
+        if for_read && for_write {
+            write.push(value.clone());
+            read.push(value);
+        } else if for_read {
+            read.push(value);
+        } else {
+            write.push(value);
+        }
+    }
+    if !split || read.is_empty() {
+        let all = if read.is_empty() { write } else { read };
+        return (all, Vec::new());
+    }
+    (read, write)
 }

@@ -106,6 +106,9 @@ pub(crate) struct FieldNode {
     pub sw: Option<String>,
     /// SystemRDL `onread` or IP-XACT `readAction`.
     pub onread: Option<String>,
+    /// Our SystemRDL property `gba_onread` (`interchange::udp::ONREAD`): `ruser` or `rext`.
+    #[serde(default)]
+    pub gba_onread: Option<String>,
     /// SystemRDL `onwrite` or IP-XACT `modifiedWriteValue`.
     pub onwrite: Option<String>,
     pub reset: Option<u64>,
@@ -121,6 +124,10 @@ pub(crate) struct FieldNode {
     #[serde(default)]
     pub lock: Option<LockNode>,
     pub values: Vec<ValueNode>,
+    /// The values a write takes where they differ from `values` (IP-XACT's
+    /// `enumeratedValue usage="write"`, `model::Field::write_values`); SystemRDL has none.
+    #[serde(default)]
+    pub write_values: Vec<ValueNode>,
     pub gba_access: Option<String>,
     pub implicit: bool,
     /// Its place among the register's fields, where that is not bit order.
@@ -743,6 +750,11 @@ fn register(
                 ),
             }
         }
+        if let Some(effect) = ours_read_effect(ctx, f, &here) {
+            // IP-XACT gives `rext` `modify` beside our extension (`interchange::stand_in`).
+            effects.retain(|e| Some(*e) != interchange::stand_in(effect));
+            effects.insert(0, effect);
+        }
         if f.singlepulse {
             // IP-XACT gives a pulse `oneToSet` beside our extension
             // (`interchange::SINGLE_PULSE_IPXACT`): the pulse is what the bit does.
@@ -779,15 +791,17 @@ fn register(
                 }
             },
         };
-        let values = f
-            .values
-            .iter()
-            .map(|v| EnumValue {
-                name: located(v.name.clone()),
-                value: located(v.value),
-                description: v.desc.trim().to_string(),
-            })
-            .collect();
+        let enum_values = |list: &[ValueNode]| -> Vec<EnumValue> {
+            list.iter()
+                .map(|v| EnumValue {
+                    name: located(v.name.clone()),
+                    value: located(v.value),
+                    description: v.desc.trim().to_string(),
+                })
+                .collect()
+        };
+        let values = enum_values(&f.values);
+        let write_values = enum_values(&f.write_values);
         fields.push((
             f,
             Field {
@@ -801,7 +815,7 @@ fn register(
                 side_effect: effects.first().copied().map(located),
                 reset_from,
                 values,
-                write_values: Vec::new(),
+                write_values,
             },
         ));
     }
@@ -891,4 +905,26 @@ fn spec_access(text: &str) -> Option<Access> {
     [Access::ReadOnly, Access::WriteOnly, Access::ReadWrite]
         .into_iter()
         .find(|a| a.keyword() == text)
+}
+
+/// The read that modifies that our SystemRDL property `gba_onread` or IP-XACT extension
+/// `gba:onread` states (`ruser`, `rext`; `interchange::udp::ONREAD`, `interchange::ext::ONREAD`);
+/// any other word is warned about and not carried.
+fn ours_read_effect(ctx: &mut Ctx, f: &FieldNode, here: &str) -> Option<SideEffect> {
+    let word = f.gba_onread.as_deref()?;
+    match SideEffect::from_keyword(word) {
+        Some(effect @ (SideEffect::ReadModify | SideEffect::ReadModifyExternal)) => Some(effect),
+        _ => {
+            ctx.warn(
+                Treatment::NotRepresented,
+                here,
+                f.line,
+                format!(
+                    "`{}` `{word}` is not carried (known: `ruser`, `rext`)",
+                    interchange::udp::ONREAD
+                ),
+            );
+            None
+        }
+    }
 }

@@ -228,6 +228,29 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
     h.line("");
 }
 
+/// What a read does to the fields that a read modifies (`ruser`, `rext`), for the read
+/// accessor's comment; empty when none does.
+fn read_modifies_note(reg: &Register) -> String {
+    let names: Vec<&str> = reg
+        .fields
+        .iter()
+        .filter(|f| {
+            f.side_effect.is_some_and(|s| {
+                matches!(*s, SideEffect::ReadModify | SideEffect::ReadModifyExternal)
+            })
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Has a side effect: reading changes the device ({}); read it only to consume it.",
+            names.join(", ")
+        )
+    }
+}
+
 fn effect_text(effect: SideEffect) -> &'static str {
     effect.text()
 }
@@ -274,6 +297,7 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             (false, true) => " Sets the read-to-set fields.",
             (false, false) => "",
         };
+        let effect = format!("{effect}{}", read_modifies_note(reg));
         h.comment("", &format!("Reads {}.{effect}", *reg.name));
         h.function(
             &format!("{}_read", n.lower),

@@ -238,7 +238,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
              `read_and_clear`.",
             if register.fields.iter().any(|f| {
                 f.side_effect
-                    .is_some_and(|s| *s == crate::model::SideEffect::ReadToSet)
+                    .is_some_and(|s| s.on_read() && *s != crate::model::SideEffect::ReadToClear)
             }) {
                 "changes"
             } else {

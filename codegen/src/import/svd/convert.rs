@@ -566,14 +566,8 @@ pub(super) fn field(
         None => None,
         Some(svd::ReadAction::Clear) => Some(SideEffect::ReadToClear),
         Some(svd::ReadAction::Set) => Some(SideEffect::ReadToSet),
-        Some(other) => {
-            warnings.warn(
-                Treatment::NotRepresented,
-                &at,
-                format!("readAction {} not represented", other.as_str()),
-            );
-            None
-        }
+        Some(svd::ReadAction::Modify) => Some(SideEffect::ReadModify),
+        Some(svd::ReadAction::ModifyExternal) => Some(SideEffect::ReadModifyExternal),
     };
     let mut side_effect = match (write_effect, read_effect) {
         (Some(w), Some(_)) => {
