@@ -1190,6 +1190,12 @@ static void gba_reset_done(struct pci_dev *pdev)
 {
 	struct gba_port *port = pci_get_drvdata(pdev);
 
+	/*
+	 * The core restored the state it saved before the reset, which uses up the saved state
+	 * (restoring clears it): save it again, or a later slot_reset (AER) restores nothing and
+	 * finds the BAR off (all ones).
+	 */
+	pci_save_state(pdev);
 	gba_rearm(port);
 	dev_info(&pdev->dev, "/dev/%s: function reset done: every earlier file revoked\n",
 		 port->name);

@@ -479,7 +479,8 @@ pub(crate) fn claim_json(c: &gba_hal::ClaimReport) -> serde_json::Value {
         "uid": c.uid,
         "alive": c.alive,
         "other_pid_namespace": c.other_pid_namespace,
-        "team_key": c.team_key,
+        // 128 bits: a hex string (a JSON number holds 53 bits exactly).
+        "team_key": c.team_key.map(|k| format!("{k:#x}")),
         "joined": c.joined,
         "local": c.local,
     })

@@ -76,7 +76,7 @@ fn create_status_dump_fault_destroy() {
     // This process's uid: the owner of the fabric it just made.
     let uid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&fabric).unwrap());
     let claim = format!(
-        "g5={} uid {uid} held team 0xffffffffffffffff joined 1/1",
+        "g5={} uid {uid} held team 0xffffffffffffffffffffffffffffffff joined 1/1",
         std::process::id()
     );
     assert!(dump.contains(&claim), "{dump}");

@@ -222,11 +222,10 @@ def addressable(node):
             unsupported.append(f"`{prop}` (`{enum_name(value) or value}`)")
     if kind == "reg":
         out["width"] = node.get_property("regwidth")
+        # Carried (`Register::access_width`): the outputs split each access into pieces.
         accesswidth = node.get_property("accesswidth")
         if accesswidth < out["width"]:
-            unsupported.append(
-                f"`accesswidth = {accesswidth}` of a {out['width']}-bit register (software "
-                f"outputs access it in one {out['width']}-bit access)")
+            out["accesswidth"] = accesswidth
         if node.is_alias:
             out["unsupported"].append(f"an alias of `{node.alias_primary.inst_name}`")
         out["fields"] = [field(f) for f in node.fields()]

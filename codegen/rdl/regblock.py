@@ -68,8 +68,12 @@ def decide_hardware_side(top):
         if id(node.inst) in seen:
             continue
         seen.add(id(node.inst))
-        if isinstance(node, RegNode) and node.get_property("regwidth") > 32:
-            node.inst.properties["accesswidth"] = 32
+        if isinstance(node, RegNode) and (
+                node.get_property("regwidth") > 32
+                or node.get_property("accesswidth") < node.get_property("regwidth")):
+            # A 32-bit bus; a narrower `access_width` of the spec is kept as it is (regblock
+            # refuses, by name, one that differs from the bus width).
+            node.inst.properties["accesswidth"] = min(32, node.get_property("accesswidth"))
             if node.has_sw_writable:
                 node.inst.properties["buffer_writes"] = True
             if node.has_sw_readable:

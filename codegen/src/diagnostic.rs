@@ -7,10 +7,15 @@ use crate::location::Loc;
 /// One problem in a spec: what is wrong, where, and (for conflicts) the other place involved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Whether the spec is refused ([`Severity::Error`]) or only warned about.
     pub severity: Severity,
+    /// What is wrong, in one sentence (the headline of the rendered report).
     pub message: String,
+    /// The place the problem is at, with a label saying what is wrong there.
     pub primary: Label,
+    /// Other places involved (the earlier definition of a name, the register it overlaps).
     pub secondary: Vec<Label>,
+    /// Advice shown under the snippet: what to do about it, or why it is a problem.
     pub notes: Vec<String>,
 }
 
@@ -26,11 +31,14 @@ pub enum Severity {
 /// A place in the source with a short explanation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
+    /// The span in the spec's text.
     pub loc: Loc,
+    /// The short explanation printed under the span.
     pub text: String,
 }
 
 impl Diagnostic {
+    /// A problem that refuses the spec: `message` is the headline, `label` what is wrong at `loc`.
     pub fn error(message: impl Into<String>, loc: Loc, label: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
@@ -61,6 +69,7 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a line of advice under the snippet.
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self

@@ -379,6 +379,10 @@ pub mod svd_ext {
     /// an instance other than the first of a block array, or by no block): `<interrupt>`
     /// children with `<name>` and, when raised by a block, `<block>` and `<index>`.
     pub const INTERRUPT_SOURCES: &str = "interruptSources";
+    /// The registers wider than their bus access (`model::Register::access_width`), which
+    /// SVD has no element for: `<register>` children with `<name>` (`BLOCK.REGISTER`) and
+    /// `<accessWidth>` (bits).
+    pub const ACCESS_WIDTHS: &str = "accessWidths";
 }
 
 /// What the register's one reset value does not say, in words for documentation (Rust, C,

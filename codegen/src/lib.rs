@@ -21,6 +21,8 @@
 //! [`validate()`] runs after the common ones). Nothing in this crate knows about the GBA:
 //! every device-specific fact comes from the spec.
 
+#![warn(missing_docs)]
+
 mod block_types;
 pub mod diagnostic;
 pub mod diff;
@@ -95,16 +97,23 @@ pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
 /// A spec file that could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be read.
     #[error("cannot read spec {}: {source}", path.display())]
     Read {
+        /// The spec's path, as given.
         path: PathBuf,
+        /// The operating system's reason.
         #[source]
         source: std::io::Error,
     },
+    /// The spec was read but has problems: [`LoadError::render`] prints them with snippets.
     #[error("spec {} has {} problem(s)", path.display(), diagnostics.len())]
     Invalid {
+        /// The spec's path, as given.
         path: PathBuf,
+        /// The spec's text (the snippets are cut from it).
         text: String,
+        /// Every problem found, in source order.
         diagnostics: Vec<Diagnostic>,
     },
 }

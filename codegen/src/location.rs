@@ -6,9 +6,13 @@ use std::ops::Deref;
 /// value occupies (used to underline it in a diagnostic).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Loc {
+    /// 1-based line (0: not written in any file).
     pub line: u32,
+    /// 1-based column, in characters.
     pub column: u32,
+    /// Byte offset of the value's first byte in the text.
     pub byte_start: usize,
+    /// Length of the value's text in bytes.
     pub byte_len: usize,
 }
 
@@ -54,11 +58,14 @@ impl Loc {
 /// places are equal (this is what round-trip tests and `gba diff` need).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Located<T> {
+    /// The value.
     pub value: T,
+    /// Where it was written ([`Loc::default`] for a value no file wrote).
     pub loc: Loc,
 }
 
 impl<T> Located<T> {
+    /// A value written at `loc`.
     pub fn new(value: T, loc: Loc) -> Self {
         Located { value, loc }
     }

@@ -6,13 +6,18 @@
 
 use crate::location::Located;
 
+/// A device: the root of the register map, one address window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Device {
+    /// The device's name: the generated crate is `<name>-pac`, the C header `<name>_regs.h`.
     pub name: Located<String>,
+    /// What the device is (docs and crate description; may be empty).
     pub description: String,
     /// The version of the register map (free text, for example "1.0").
     pub version: String,
+    /// Named numbers that software needs, in spec order.
     pub constants: Vec<Constant>,
+    /// The blocks of the window, in spec order.
     pub blocks: Vec<Block>,
     /// The interrupt lines the device raises, by number (empty: none described).
     pub interrupts: Vec<Interrupt>,
@@ -29,8 +34,11 @@ pub struct Device {
 /// exception number minus 16), and the block that raises it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Interrupt {
+    /// The line's name (a variant of the Rust `Interrupt`, the C `<NAME>_IRQn`).
     pub name: Located<String>,
+    /// The line's number at the interrupt controller.
     pub number: Located<u64>,
+    /// What raises it (docs; may be empty).
     pub description: String,
     /// The block that raises it (several blocks may share a line; this is the first named).
     pub block: Option<Located<String>>,
@@ -51,20 +59,28 @@ pub struct Cpu {
 /// A named number that software needs (limits such as the maximum group count).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Constant {
+    /// The constant's name (upper case by convention: `MAX_GROUPS`).
     pub name: Located<String>,
+    /// Its value.
     pub value: Located<u64>,
+    /// What it counts or limits (docs; may be empty).
     pub description: String,
 }
 
 /// A block of registers at an offset in the device window, optionally repeated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
+    /// The block's name (Rust module and handle type, C prefix).
     pub name: Located<String>,
+    /// What the block is (docs; may be empty).
     pub description: String,
+    /// Byte offset of the (first) instance from the start of the window.
     pub offset: Located<u64>,
     /// Bytes of the window that one instance of the block owns.
     pub size: Located<u64>,
+    /// `Some`: the block repeats (`group[0..32]`); `None`: one instance.
     pub array: Option<Array>,
+    /// The block's registers, in spec order.
     pub registers: Vec<Register>,
     /// The block whose bytes this one is another view of (CMSIS-SVD's `alternatePeripheral`):
     /// only such a declared alternate may overlap another block.
@@ -88,21 +104,29 @@ pub struct BlockType {
 /// `count` instances, `stride` bytes apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Array {
+    /// How many elements (at least 1).
     pub count: Located<u64>,
+    /// Bytes from the start of one element to the start of the next.
     pub stride: Located<u64>,
 }
 
+/// What software may do with a register or field: the spec's `ro`, `wo`, `rw`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Access {
+    /// `ro`: software reads it; the generated code has no write.
     ReadOnly,
+    /// `wo`: software writes it; the generated code has no read.
     WriteOnly,
+    /// `rw`: reads and writes.
     ReadWrite,
 }
 
 impl Access {
+    /// `ro` or `rw`.
     pub fn is_readable(self) -> bool {
         matches!(self, Access::ReadOnly | Access::ReadWrite)
     }
+    /// `wo` or `rw`.
     pub fn is_writable(self) -> bool {
         matches!(self, Access::WriteOnly | Access::ReadWrite)
     }
@@ -254,28 +278,56 @@ impl Lock {
     }
 }
 
+/// A register: a word of `width` bits at an offset in its block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Register {
+    /// The register's name (Rust accessor and type, C macro prefix).
     pub name: Located<String>,
+    /// What the register does (docs; may be empty).
     pub description: String,
     /// Byte offset from the start of its block.
     pub offset: Located<u64>,
     /// Width in bits: 8, 16, 32 or 64.
     pub width: Located<u32>,
+    /// The access of fields that do not set their own, and of the register as a whole.
     pub access: Located<Access>,
+    /// The value after reset (bits under a field with `reset_from` are 0 here).
     pub reset: Located<u64>,
+    /// `Some`: the register repeats within its block; `None`: one element.
     pub array: Option<Array>,
+    /// The register's fields, in spec order (none: the register is one value).
     pub fields: Vec<Field>,
     /// The register of the same block whose bytes this one is another view of (CMSIS-SVD's
     /// `alternateRegister`): only such a declared alternate may overlap another register.
     pub alternate_of: Option<Located<String>>,
     /// The bit of another register whose value ignores writes to this one.
     pub lock: Option<Lock>,
+    /// The width in bits of one bus access to the register, when narrower than `width`
+    /// (SystemRDL's `accesswidth`: a 64-bit timer on a 32-bit bus). Software then reads and
+    /// writes it as `width / access_width` accesses of that width, least significant first
+    /// (see [`Register::access_pieces`]). `None`: one access of the whole register.
+    pub access_width: Option<Located<u32>>,
 }
 
 impl Register {
+    /// Width in bytes (1, 2, 4 or 8).
     pub fn bytes(&self) -> u64 {
         u64::from(*self.width / 8)
+    }
+
+    /// The width in bits of one access: `access_width` when it is narrower than the register,
+    /// else the register's width.
+    pub fn access_bits(&self) -> u32 {
+        match &self.access_width {
+            Some(w) if **w < *self.width => **w,
+            _ => *self.width,
+        }
+    }
+
+    /// How many accesses of [`access_bits`](Self::access_bits) make one read or write of the
+    /// register: 1 unless the register is wider than its bus access.
+    pub fn access_pieces(&self) -> u32 {
+        *self.width / self.access_bits().max(1)
     }
 
     /// Bits that `modify` must never write back as 1 (write-1-to-clear, -set, -toggle and
@@ -365,7 +417,9 @@ pub fn width_mask(width: u32) -> u64 {
 /// An inclusive bit range `[msb:lsb]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BitRange {
+    /// The most significant bit (inclusive, 0-based from the register's lsb).
     pub msb: u32,
+    /// The least significant bit.
     pub lsb: u32,
 }
 
@@ -395,17 +449,24 @@ impl std::fmt::Display for BitRange {
     }
 }
 
+/// A field: a range of a register's bits with a meaning of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
+    /// The field's name (Rust method and type, C macro).
     pub name: Located<String>,
+    /// What the field means (docs; may be empty).
     pub description: String,
+    /// Which bits of the register it occupies.
     pub bits: Located<BitRange>,
     /// `None`: the field has its register's access.
     pub access: Option<Located<Access>>,
+    /// What an access does besides reading or writing the value (write 1 to clear, clear on
+    /// read, …); `None`: nothing.
     pub side_effect: Option<Located<SideEffect>>,
     /// `Some`: the field's reset is not its part of the register's `reset` (whose bits under
     /// the field are then 0) but its array index or a strap, or it has none (not reset).
     pub reset_from: Option<Located<ResetFrom>>,
+    /// Named values of the field (for both reads and writes unless `write_values` is set).
     pub values: Vec<EnumValue>,
     /// The values a write takes, where they differ from those a read gives (CMSIS-SVD's
     /// `enumeratedValues` with `usage` write beside one with `usage` read): then `values`
@@ -443,6 +504,7 @@ impl ResetFrom {
         }
     }
 
+    /// The kind a spec keyword names (`index`, `strap`, `none`); `None` for any other word.
     pub fn from_keyword(word: &str) -> Option<ResetFrom> {
         ResetFrom::ALL.into_iter().find(|r| r.keyword() == word)
     }
@@ -458,6 +520,7 @@ impl ResetFrom {
 }
 
 impl Field {
+    /// The field's own access if it sets one, else its register's.
     pub fn effective_access(&self, register: &Register) -> Access {
         self.access.map_or(*register.access, |a| *a)
     }
@@ -466,7 +529,10 @@ impl Field {
 /// A named value of a field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnumValue {
+    /// The value's name (a variant of the field's Rust enum, a C macro).
     pub name: Located<String>,
+    /// The value, in the field's bits (not shifted to the field's position).
     pub value: Located<u64>,
+    /// What the value means (docs; may be empty).
     pub description: String,
 }

@@ -20,6 +20,7 @@ pub enum Output {
 }
 
 impl Output {
+    /// Every output, in the order `gba gen` writes them.
     pub const ALL: [Output; 6] = [
         Output::Rust,
         Output::C,

@@ -379,6 +379,9 @@ fn register(
         }
     });
     let access = map.required_access("access", diags);
+    let access_width = map
+        .optional_uint("access_width", diags)
+        .and_then(|w| access_width(w, width.as_ref(), &map.what, diags));
     let reset = map
         .optional_uint("reset", diags)
         .unwrap_or_else(|| Located::new(0, map.loc));
@@ -403,6 +406,7 @@ fn register(
             "alternate_of",
             "locked_by",
             "write_enable",
+            "access_width",
         ],
         diags,
     );
@@ -420,6 +424,7 @@ fn register(
                 fields,
                 alternate_of,
                 lock,
+                access_width,
             }))
         }
         // A problem in the register's own keys hides nothing in its fields: they are still
@@ -435,8 +440,35 @@ fn register(
             fields,
             alternate_of: None,
             lock: None,
+            access_width: None,
         })),
     }
+}
+
+/// `access_width: N`: a bus access narrower than the register (8, 16 or 32 bits, dividing
+/// the register's width), so that software splits each read and write into pieces.
+fn access_width(
+    w: Located<u64>,
+    width: Option<&Located<u32>>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Located<u32>> {
+    let width = width?;
+    if !matches!(w.value, 8 | 16 | 32 | 64) || w.value > u64::from(width.value) {
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "{what}: access_width {} is not a bus access of a {}-bit register",
+                    w.value, width.value
+                ),
+                w.loc,
+                "expected 8, 16, 32 or 64 (bits), at most the register's width",
+            )
+            .also(width.loc, "the register's width"),
+        );
+        return None;
+    }
+    Some(Located::new(w.value as u32, w.loc))
 }
 
 /// `locked_by: REG.FIELD` (writes ignored while the bit is 1) or `write_enable: REG.FIELD`

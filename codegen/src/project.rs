@@ -166,14 +166,20 @@ impl std::fmt::Display for Staleness {
     }
 }
 
+/// Why `gba gen` or `gba gen --check` could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum GenError {
+    /// The spec could not be read or is invalid.
     #[error(transparent)]
     Load(#[from] LoadError),
+    /// A generated file or its directory could not be read, written or removed.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
+        /// What was being done (`write`, `read`, `create`, `remove`).
         action: &'static str,
+        /// The file or directory.
         path: PathBuf,
+        /// The operating system's reason.
         #[source]
         source: std::io::Error,
     },

@@ -125,6 +125,9 @@ fn write_register(out: &mut String, register: &Register) {
     let _ = writeln!(out, "        offset: {:#x}", *register.offset);
     let _ = writeln!(out, "        width: {}", *register.width);
     let _ = writeln!(out, "        access: {}", register.access.keyword());
+    if let Some(bits) = &register.access_width {
+        let _ = writeln!(out, "        access_width: {}", **bits);
+    }
     let _ = writeln!(out, "        reset: {:#x}", *register.reset);
     if let Some(of) = &register.alternate_of {
         key_str(out, 8, "alternate_of", of);

@@ -32,6 +32,7 @@ impl Validated {
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
+    /// The device, without the record of its outputs and warnings.
     pub fn into_device(self) -> Device {
         self.device
     }
@@ -67,13 +68,8 @@ impl PartialEq<Validated> for Device {
 /// output's own (names that would clash in C, in Rust, …). On failure, every problem found,
 /// in source order.
 pub fn validate(device: Device, outputs: &[Output]) -> Result<Validated, Vec<Diagnostic>> {
-    let mut diagnostics = crate::validate::device(&device);
-    // An output's names are only well defined for an otherwise valid device.
-    if diagnostics.is_empty() {
-        diagnostics.extend(crate::emit::check(&device, outputs));
-    }
+    let diagnostics = problems(&device, outputs);
     if !diagnostics.is_empty() {
-        crate::sort(&mut diagnostics);
         return Err(diagnostics);
     }
     let mut outputs = outputs.to_vec();
@@ -86,4 +82,17 @@ pub fn validate(device: Device, outputs: &[Output]) -> Result<Validated, Vec<Dia
         outputs,
         warnings,
     })
+}
+
+/// What [`validate`] refuses `device` for, in source order (empty when it passes); for
+/// callers that check a device they keep working on (the SVD import's renames), without the
+/// copy that building a [`Validated`] takes.
+pub(crate) fn problems(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
+    let mut diagnostics = crate::validate::device(device);
+    // An output's names are only well defined for an otherwise valid device.
+    if diagnostics.is_empty() {
+        diagnostics.extend(crate::emit::check(device, outputs));
+    }
+    crate::sort(&mut diagnostics);
+    diagnostics
 }

@@ -289,6 +289,7 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
                     fields,
                     alternate_of: None,
                     lock: None,
+                    access_width: None,
                 }
             },
         )

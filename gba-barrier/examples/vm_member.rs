@@ -3,7 +3,7 @@
 //! simulator for comparison. Nothing here knows which backend it drives.
 //!
 //! `vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] [--then-until-timeout S]
-//! [--lone-of L]`
+//! [--lone-of L] [--idle-first S]`
 //!
 //! Members are ports 0..MEMBERS; this one is the port at ADDRESS. After a first episode that
 //! waits for everyone (guests boot at different times), R rounds (default 1) of EPISODES timed
@@ -16,13 +16,16 @@
 //! printed. With `--lone-of L` this process is the first of L processes of its host sharing the
 //! port (host combining, a plain barrier, no `Team`) and the others never come: no first
 //! episode, straight to the wait that must time out (EPISODES 0 and `--then-until-timeout S`):
-//! what the kernel stage runs to see a plain barrier's timeout text over /dev/gba0.
+//! what the kernel stage runs to see a plain barrier's timeout text over /dev/gba0. With
+//! `--idle-first S` it opens the device, then waits S seconds before it claims: what the
+//! lifecycle stage runs across an unbind, to see the error a claim on a revoked port gets (and,
+//! first, what `AnyDevice::revoked` says, which a forming team votes).
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use gba_barrier::AnyDevice;
-use gba_barrier::gba_hal::{GroupConfig, LocalTeam, MemberSet};
+use gba_barrier::gba_hal::{GroupConfig, LocalTeam, MemberSet, TeamKey};
 
 /// How long the first episode may wait for the last member to boot and configure.
 const START: Duration = Duration::from_secs(600);
@@ -38,13 +41,14 @@ struct Args {
     pause: Duration,
     until_timeout: Option<Duration>,
     lone_of: Option<u32>,
+    idle_first: Duration,
 }
 
-/// The team key of `--lone-of`'s claim (any non-zero value: no other process joins it).
-const LONE_KEY: u64 = 0x10e;
+/// The team key of `--lone-of`'s claim (any key: no other process joins it).
+const LONE_KEY: TeamKey = TeamKey::from_words([0x10e, 0x10e]).expect("not zero");
 
 const USAGE: &str = "usage: vm_member ADDRESS MEMBERS GROUP EPISODES [--rounds R --pause-ms P] \
-                     [--then-until-timeout SECONDS] [--lone-of L]";
+                     [--then-until-timeout SECONDS] [--lone-of L] [--idle-first SECONDS]";
 
 fn parse() -> Result<Args, String> {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -62,6 +66,7 @@ fn parse() -> Result<Args, String> {
         pause: Duration::ZERO,
         until_timeout: None,
         lone_of: None,
+        idle_first: Duration::ZERO,
     };
     let mut i = 4;
     while i < argv.len() {
@@ -71,6 +76,7 @@ fn parse() -> Result<Args, String> {
             "--pause-ms" => args.pause = Duration::from_millis(value as u64),
             "--then-until-timeout" => args.until_timeout = Some(Duration::from_secs(value as u64)),
             "--lone-of" => args.lone_of = Some(value.max(2) as u32),
+            "--idle-first" => args.idle_first = Duration::from_secs(value as u64),
             other => return Err(format!("unknown option {other:?}; {USAGE}")),
         }
         i += 2;
@@ -97,6 +103,13 @@ fn summary(samples: &mut [u64]) -> String {
 fn run(args: &Args) -> Result<ExitCode, String> {
     let device = AnyDevice::open_str(Some(&args.address)).map_err(|e| e.to_string())?;
     let port = device.identity().port;
+    if !args.idle_first.is_zero() {
+        std::thread::sleep(args.idle_first);
+        // What a team forming now would vote (gba_barrier::Team: the rank is named for it).
+        if let Some(refusal) = device.revoked() {
+            println!("member: revoked before the claim: {refusal}");
+        }
+    }
     let members: MemberSet = (0..args.members).collect();
     let mut config = GroupConfig::new(args.group, members).timeout(Some(START));
     if let Some(local) = args.lone_of {

@@ -122,6 +122,12 @@ impl AnyDevice {
         on_device!(&self.inner.device, d => d.backend().host())
     }
 
+    /// See [`gba_hal::HostArbiter::revoked`]: the refusal every claim on this port gets now
+    /// that the driver revoked it, if it did.
+    pub fn revoked(&self) -> Option<gba_hal::Refusal> {
+        self.host().revoked()
+    }
+
     /// See [`gba_hal::HostArbiter::host_key`].
     pub fn host_key(&self) -> Option<u64> {
         self.host().host_key()
@@ -338,7 +344,7 @@ macro_rules! on_barrier {
 /// ranks parked one with the same key, group and episode, at its own rank, and the same size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ParkTag {
-    pub key: u64,
+    pub key: gba_hal::TeamKey,
     pub rank: u32,
     pub size: u32,
     pub group: u32,

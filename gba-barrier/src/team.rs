@@ -136,8 +136,8 @@ pub struct Team {
     /// Each member port's hostname (from round 1), for timeouts.
     hosts: Vec<(u32, String)>,
     /// The key of the team that configured the group (rank 0's at that formation; the same
-    /// through reuses): a parked barrier's identity.
-    key: u64,
+    /// through reuses): a parked barrier's identity. `None` for a fallback.
+    key: Option<gba_hal::TeamKey>,
     /// Formed on a parked group (for the timing log).
     reused: bool,
 }
@@ -222,17 +222,21 @@ impl Team {
         let n = size as usize;
         let (host_key, team_key) = (
             device.and_then(AnyDevice::host_key).unwrap_or(0),
-            team_key(),
+            Some(team_key()),
         );
         // A rank with a parked barrier votes no free groups: reading them (the host's claim
         // records, each claimant's liveness) costs more than the rest of the vote, and a team
         // that reuses one does not need them. Should the team not reuse one, every rank sees
         // from the votes that some rank deferred, and they gather their free groups then.
+        // A port the kernel driver revoked under this rank (removed, unbound or reset since it
+        // was opened) is no device: said so, rather than found with no free group.
+        let revoked = device.is_some_and(|d| d.revoked().is_some());
         let mine = Vote {
-            device: device.is_some(),
+            device: device.is_some() && !revoked,
+            revoked,
             port: device.map_or(u32::MAX, |d| d.identity().port as u32),
             free: match device {
-                Some(d) if parked.is_empty() => d.free_groups().0,
+                Some(d) if parked.is_empty() && !revoked => d.free_groups().0,
                 _ => 0,
             },
             max_members: device.map_or(0, |d| d.identity().max_members as u32),
@@ -285,7 +289,7 @@ impl Team {
                         text,
                     },
                     None,
-                    0,
+                    None,
                 ),
                 any_parked,
             ))
@@ -312,7 +316,7 @@ impl Team {
                     ports,
                 },
                 Some(barrier),
-                tag.key,
+                Some(tag.key),
             );
             team.hosts = plan.hosts;
             team.reused = true;
@@ -336,7 +340,8 @@ impl Team {
             if common == 0 {
                 break;
             }
-            let group = vote::pick_group(common, votes[0].team_key, attempt);
+            // The team key's first word: 64 random bits, the same on every rank, spread the picks.
+            let group = vote::pick_group(common, plan.local_team.key.words()[0], attempt);
             let config = GroupConfig::new(group as usize, ports)
                 .timeout(params.configure_timeout)
                 .team(plan.local_team);
@@ -345,6 +350,10 @@ impl Team {
                 Ok(b) => (Outcome::Ready, Some(b)),
                 Err(e) if e.is_retryable() => (Outcome::Busy, None),
                 Err(gba_hal::Error::Timeout { .. }) => (Outcome::Timeout, None),
+                Err(gba_hal::Error::ClaimRefused {
+                    refusal: gba_hal::Refusal::Revoked { .. },
+                    ..
+                }) => (Outcome::Revoked, None),
                 Err(gba_hal::Error::ClaimRefused { .. }) => (Outcome::Denied, None),
                 Err(_) => (Outcome::Refused, None),
             };
@@ -359,7 +368,7 @@ impl Team {
                     if let Some(b) = barrier.as_mut() {
                         b.set_wait_policy(plan.policy);
                     }
-                    let key = plan.local_team.key;
+                    let key = Some(plan.local_team.key);
                     let mut team = team(Verdict::Offloaded { group, ports }, barrier, key);
                     team.hosts = plan.hosts;
                     return Ok((team, any_parked));
@@ -371,6 +380,10 @@ impl Team {
                 Next::Fallback { reason, rank, what } => (reason, rank, what),
             };
             let what = match what {
+                Failure::Revoked => "found the port removed, unbound or reset (the kernel \
+                                     driver revoked the file it opened: ENODEV); that \
+                                     process must open the port again once it is back"
+                    .to_string(),
                 Failure::Denied => "was denied by its host's arbiter: its user holds its quota of \
                                     groups on its port (GBA_GROUP_QUOTA, or the kernel driver's \
                                     groups_per_uid), or another user holds the team's claim; \
@@ -505,13 +518,17 @@ impl Drop for Team {
             Verdict::Offloaded { group, .. } => group,
             Verdict::Fallback { .. } => u32::MAX,
         };
-        let reusable = cache::capacity() > 0 && !barrier.is_pending() && {
+        // A team with a barrier has a key (offloaded: rank 0's); without one, nothing to park by.
+        let key = self
+            .key
+            .filter(|_| cache::capacity() > 0 && !barrier.is_pending());
+        let reusable = key.is_some() && {
             let s = barrier.snapshot();
             s.ready && s.error.is_none()
         };
-        if reusable {
+        if let (true, Some(key)) = (reusable, key) {
             let tag = crate::any_device::ParkTag {
-                key: self.key,
+                key,
                 rank: self.rank,
                 size: self.size,
                 group,

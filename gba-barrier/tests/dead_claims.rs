@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use gba_barrier::AnyDevice;
 use gba_barrier::team::{DirOob, Team, TeamParams};
-use gba_hal::{DeviceAddress, GroupConfig, LocalTeam, MemberSet};
+use gba_hal::{DeviceAddress, GroupConfig, LocalTeam, MemberSet, TeamKey};
 
 const CHILD_ENV: &str = "GBA_DEAD_CLAIMS_CHILD";
 
@@ -52,7 +52,7 @@ fn child_member_until_killed() {
         "claim" => {
             let members: MemberSet = [0, 1, 2].into_iter().collect();
             let team = LocalTeam {
-                key: 0x7e57,
+                key: TeamKey::from_words([0x7e57, 0x7e57]).unwrap(),
                 local: size,
                 index: rank,
                 rank,

@@ -103,6 +103,15 @@ pub trait HostArbiter: Send + Sync {
     /// this port.
     fn host_key(&self) -> Option<u64>;
 
+    /// The refusal every claim on this port now gets because the port is gone for good under
+    /// this process (the kernel driver revoked the file it was opened on: the port was
+    /// removed, unbound or reset), so that a team forming on it says so instead of finding no
+    /// free group. `None` (the default) while the port serves claims, and for every arbiter
+    /// whose port cannot be revoked under a process.
+    fn revoked(&self) -> Option<Refusal> {
+        None
+    }
+
     /// Calls `each` with every claim that is not free (`gba dump`, `gba sim status`).
     fn claims(&self, each: &mut dyn FnMut(&ClaimReport));
 
@@ -159,6 +168,13 @@ pub enum Refusal {
         /// The port's quota per user.
         quota: u32,
     },
+    /// The device was removed, unbound or reset under this process (the kernel driver's
+    /// `ENODEV`, or its node gone): every claim and mapping made through the file this process
+    /// opened is revoked.
+    Revoked {
+        /// The device file the port was opened on (`/dev/gba0`).
+        device: &'static str,
+    },
     /// The arbiter's own reason (the kernel driver's), in its words.
     Arbiter {
         /// The arbiter's words.
@@ -191,6 +207,10 @@ impl fmt::Display for Refusal {
             Refusal::Quota { uid, held, quota } => write!(
                 f,
                 "uid {uid} holds {held} groups on this port, its quota of {quota}: free one (end a job or a communicator), or raise the quota ({QUOTA_ENV} of whoever makes the host segment or fabric, the kernel driver's groups_per_uid parameter)"
+            ),
+            Refusal::Revoked { device } => write!(
+                f,
+                "{device} was removed, unbound or reset (ENODEV): every claim and mapping made through it is revoked; open the port again once it is back (its node may have another number: ls /dev/gba*)"
             ),
             Refusal::Arbiter { reason } => f.write_str(reason),
             Refusal::Corrupt {
@@ -242,7 +262,7 @@ pub struct ClaimReport {
     /// here, so it counts as alive.
     pub other_pid_namespace: bool,
     /// The team key (`None` where the arbiter keeps it secret, as the kernel driver does).
-    pub team_key: Option<u64>,
+    pub team_key: Option<crate::TeamKey>,
     /// Processes in the claim.
     pub joined: u64,
     /// L: the team's processes on this port.

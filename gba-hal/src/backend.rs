@@ -6,6 +6,7 @@ use core::ptr::NonNull;
 
 use gba_pac::common::{Atomic, InMemory, Mechanism, Volatile};
 
+use crate::TeamKey;
 use crate::arbiter::HostArbiter;
 #[cfg(doc)]
 use crate::arbiter::{Claim, Exclusive};
@@ -175,8 +176,8 @@ pub unsafe trait Backend: Send + Sync {
 /// share the claim; `local` of them combine their arrivals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LocalTeam {
-    /// The team's identity, the same on every rank (never 0).
-    pub key: u64,
+    /// The team's identity, the same on every rank: 128 random bits (see [`TeamKey`]).
+    pub key: TeamKey,
     /// How many processes of the team use this port (L >= 1).
     pub local: u32,
     /// This process's index among them (0..local): its slot in the local-arrivals block.

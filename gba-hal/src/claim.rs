@@ -2,6 +2,13 @@
 //! same code runs on the host segment's shared-memory words and on loom's atomics
 //! (gba-sim's `tests/loom.rs`).
 //!
+//! The team key is 128 bits in two words, which no process reads or writes at once. It is
+//! never torn where it matters, by the protocol rather than by a wider atomic: only the owner
+//! of a CLAIMING record writes the key (after the CAS that made it the owner, before its
+//! HELD with release), a joiner reads it only after reading HELD (acquire), and a join is a CAS
+//! on the first word from the very word the joiner read, so a key rewritten under the joiner
+//! (which takes a take-over's CAS first) fails the join. See [`Record::take_as`].
+//!
 //! The record's first word packs everything a transition must decide on at once:
 //!
 //! ```text
@@ -15,6 +22,7 @@
 //! state, joined and pid look the same again (ABA); and two processes taking over one dead
 //! claim cannot both win: exactly one CAS replaces a given word.
 
+use crate::TeamKey;
 use crate::cell::{Cell64, Ordering};
 
 /// `State::state`: nobody claims the group.
@@ -85,8 +93,8 @@ pub struct Record<'a, C> {
     pub word: &'a C,
     /// The claimant's start time (`/proc/PID/stat` field 22; 0: unknown).
     pub start: &'a C,
-    /// The team key of the claim.
-    pub team: &'a C,
+    /// The team key of the claim, word 0 and word 1 ([`TeamKey::words`]; zeros: no team).
+    pub team: [&'a C; 2],
     /// The claimant's uid, as [`Claimant::uid`] encodes it (0: not recorded).
     pub uid: &'a C,
     /// The local-arrivals block's arrivals counter (zeroed by each new claim).
@@ -197,15 +205,25 @@ impl<C: Cell64> Record<'_, C> {
         State::unpack(self.word.load(Ordering::Acquire))
     }
 
-    /// [`take_as`](Self::take_as) with no table of local processes, as uid 0.
-    pub fn take(&self, pid: u64, start: u64, key: u64, liveness: &impl Liveness) -> Taken {
+    /// [`take_as`](Self::take_as) for team `key`, with no table of local processes, as uid 0.
+    pub fn take(&self, pid: u64, start: u64, key: TeamKey, liveness: &impl Liveness) -> Taken {
         let me = Claimant { pid, start, uid: 0 };
-        self.take_as(&me, key, liveness, &())
+        self.take_as(&me, Some(key), liveness, &())
+    }
+
+    /// Whether the claim's team key is `key` (relaxed: see [`take_as`](Self::take_as) for
+    /// why a torn reading decides nothing). `None` is no claim's key.
+    fn team_is(&self, key: Option<TeamKey>) -> bool {
+        key.is_some_and(|key| {
+            let [w0, w1] = key.words();
+            self.team[0].load(Ordering::Relaxed) == w0 && self.team[1].load(Ordering::Relaxed) == w1
+        })
     }
 
     /// Takes (from FREE or from a dead claim) or joins (same team key and uid, HELD) the
-    /// record for the process `me` of team `key`, registering in `slot` before a join. Lock-free: loops only when a CAS lost to another transition, which then made
-    /// progress.
+    /// record for the process `me` of team `key` (`None`: a sweep of dead claims, which joins
+    /// nothing), registering in `slot` before a join. Lock-free: loops only when a CAS lost to
+    /// another transition, which then made progress.
     ///
     /// A held claim of this team is joined without asking whether its claimant lives: the
     /// team key is this team creation's own (rank 0's pid, start time and a counter), so the
@@ -214,10 +232,32 @@ impl<C: Cell64> Record<'_, C> {
     /// team creation, free of the liveness check's system calls. A claim with this team's key
     /// and another uid is not joined (it is another user's, whatever its key says): it is
     /// taken over if dead, else refused as [`Taken::OtherUser`].
+    ///
+    /// The key's two words are read one at a time, relaxed, yet no join is decided on a torn
+    /// key. A joiner reads the word (acquire) as HELD of generation g, then the two key words,
+    /// then joins by a CAS expecting that very word. The key words change only after a CAS
+    /// that takes the record (a take-over bumps the generation; a take from FREE follows the
+    /// free, which bumped it): written by the new owner after its CAS, before its HELD
+    /// (release). So:
+    /// - every key store made before the HELD the joiner read happens before its reads
+    ///   (release/acquire: every change of the word is a CAS, so the joiner's acquire
+    ///   synchronizes with the owner's HELD through any joins and leaves after it), and the
+    ///   joiner reads those words or later ones;
+    /// - a later owner's key stores follow its CAS. If the joiner's CAS succeeds, it read the
+    ///   word the joiner read, so no take came between: any later take's CAS reads the
+    ///   joiner's CAS or a later change (release sequence) and acquires it, so its key stores
+    ///   happen after the joiner's loads, which cannot read them. If the joiner read any word
+    ///   of a later owner's key, a take came between its load of the word and its CAS, and
+    ///   the CAS fails (the generation differs; it is 16 bits, so this needs 65,536 takes and
+    ///   frees in that window).
+    ///
+    /// A torn reading can only decide the refusals taken without a CAS: Busy or OtherUser,
+    /// both of a claim that was live and held by another team or user a moment before. gba-sim's
+    /// loom model `a_key_rewritten_under_a_joiner_never_joins` checks it.
     pub fn take_as(
         &self,
         me: &Claimant,
-        key: u64,
+        key: Option<TeamKey>,
         liveness: &impl Liveness,
         slot: &impl JoinSlot,
     ) -> Taken {
@@ -228,7 +268,7 @@ impl<C: Cell64> Record<'_, C> {
             let now = State::unpack(word);
             // Acquire on the word made a HELD claimant's team key visible (stored before its
             // HELD with release); the CAS below fails if the claim changed meanwhile.
-            let team = now.state == HELD && self.team.load(Ordering::Relaxed) == key;
+            let team = now.state == HELD && self.team_is(key);
             let holder = Claimant::uid_of(self.uid.load(Ordering::Relaxed));
             let ours = team && holder == Some(me.uid);
             let (new, outcome) = match now.state {
@@ -262,7 +302,9 @@ impl<C: Cell64> Record<'_, C> {
                     // Only the CLAIMING owner writes these; its team-mates read them after
                     // its HELD (release), so relaxed stores suffice.
                     self.start.store(start, Ordering::Relaxed);
-                    self.team.store(key, Ordering::Relaxed);
+                    let [w0, w1] = key.map_or([0, 0], TeamKey::words);
+                    self.team[0].store(w0, Ordering::Relaxed);
+                    self.team[1].store(w1, Ordering::Relaxed);
                     self.uid
                         .store(Claimant::uid_word(me.uid), Ordering::Relaxed);
                     self.arrivals.store(0, Ordering::Relaxed);
@@ -341,6 +383,11 @@ mod tests {
     use super::*;
     use core::sync::atomic::AtomicU64;
 
+    /// Team `n`'s key: `n` in both words.
+    fn key(n: u64) -> TeamKey {
+        TeamKey::from_words([n, n]).unwrap()
+    }
+
     #[test]
     fn pack_round_trips() {
         let s = State {
@@ -354,25 +401,36 @@ mod tests {
 
     #[test]
     fn claim_join_leave_free() {
-        let cells: [AtomicU64; 5] = core::array::from_fn(|_| AtomicU64::new(0));
+        let cells: [AtomicU64; 6] = core::array::from_fn(|_| AtomicU64::new(0));
         let r = Record {
             word: &cells[0],
             start: &cells[1],
-            team: &cells[2],
+            team: [&cells[2], &cells[5]],
             arrivals: &cells[3],
             uid: &cells[4],
         };
         let alive = |_: State, _: u64| true;
-        assert_eq!(r.take(10, 1, 77, &alive), Taken::Won { over_dead: false });
-        assert_eq!(r.take(11, 1, 77, &alive), Taken::Wait);
+        assert_eq!(
+            r.take(10, 1, key(77), &alive),
+            Taken::Won { over_dead: false }
+        );
+        assert_eq!(r.take(11, 1, key(77), &alive), Taken::Wait);
         assert!(r.hold(10));
-        assert_eq!(r.take(11, 1, 77, &alive), Taken::Joined);
-        assert_eq!(r.take(12, 1, 78, &alive), Taken::Busy);
+        assert_eq!(r.take(11, 1, key(77), &alive), Taken::Joined);
+        assert_eq!(r.take(12, 1, key(78), &alive), Taken::Busy);
+        for half in [[77, 78], [78, 77]] {
+            let key = TeamKey::from_words(half).unwrap();
+            assert_eq!(
+                r.take(12, 1, key, &alive),
+                Taken::Busy,
+                "one word of the key is not the key: {half:?}"
+            );
+        }
         assert_eq!(r.state().joined, 2);
         assert!(!r.leave(10));
         assert!(r.leave(11));
         assert_eq!(
-            r.take(12, 1, 77, &alive),
+            r.take(12, 1, key(77), &alive),
             Taken::Wait,
             "the last leaver resets"
         );
@@ -380,8 +438,14 @@ mod tests {
         assert_eq!(r.state().state, FREE);
         assert_eq!(r.state().generation, 1);
         let dead = |_: State, _: u64| false;
-        assert_eq!(r.take(12, 1, 78, &alive), Taken::Won { over_dead: false });
-        assert_eq!(r.take(13, 1, 79, &dead), Taken::Won { over_dead: true });
+        assert_eq!(
+            r.take(12, 1, key(78), &alive),
+            Taken::Won { over_dead: false }
+        );
+        assert_eq!(
+            r.take(13, 1, key(79), &dead),
+            Taken::Won { over_dead: true }
+        );
         assert_eq!(r.state().generation, 2);
     }
 
@@ -389,11 +453,11 @@ mod tests {
     /// lives, and takes it over once it is dead.
     #[test]
     fn another_user_with_the_key_does_not_join() {
-        let cells: [AtomicU64; 5] = core::array::from_fn(|_| AtomicU64::new(0));
+        let cells: [AtomicU64; 6] = core::array::from_fn(|_| AtomicU64::new(0));
         let r = Record {
             word: &cells[0],
             start: &cells[1],
-            team: &cells[2],
+            team: [&cells[2], &cells[5]],
             arrivals: &cells[3],
             uid: &cells[4],
         };
@@ -410,18 +474,18 @@ mod tests {
             uid: 1001,
         };
         assert_eq!(
-            r.take_as(&owner, 77, &alive, &()),
+            r.take_as(&owner, Some(key(77)), &alive, &()),
             Taken::Won { over_dead: false }
         );
         assert!(r.hold(10));
         assert_eq!(
-            r.take_as(&other, 77, &alive, &()),
+            r.take_as(&other, Some(key(77)), &alive, &()),
             Taken::OtherUser { uid: 1000 }
         );
         assert_eq!(r.state().joined, 1, "nothing changed");
-        assert_eq!(r.take_as(&mate, 77, &alive, &()), Taken::Joined);
+        assert_eq!(r.take_as(&mate, Some(key(77)), &alive, &()), Taken::Joined);
         assert_eq!(
-            r.take_as(&other, 77, &dead, &()),
+            r.take_as(&other, Some(key(77)), &dead, &()),
             Taken::Won { over_dead: true }
         );
         assert_eq!(

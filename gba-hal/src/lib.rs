@@ -51,6 +51,7 @@ mod group;
 pub mod host;
 mod identity;
 mod members;
+mod team_key;
 // Memory several processes share (`SharedFile`, `SharedWord`, `SharedError` in
 // `host::SegmentError`): the one way a backend maps such memory.
 #[cfg(feature = "std")]
@@ -70,6 +71,7 @@ pub use error::{Error, Result, refusal};
 pub use group::{Group, ReleaseFlag};
 pub use identity::{Identity, SUPPORTED_MAJOR};
 pub use members::{GroupSet, MemberSet, WORDS as MEMBER_WORDS};
+pub use team_key::TeamKey;
 
 /// The ERROR_CODE values, as generated from the spec.
 pub use gba_pac::group::STATUS::ERROR_CODE::Value as ErrorCode;

@@ -16,7 +16,8 @@ use gba_pac::Device;
 /// "GBASIM01" in ASCII: the first word of every switch file.
 pub const MAGIC: u64 = u64::from_be_bytes(*b"GBASIM01");
 /// Bumped whenever the layout below changes; a fabric of another layout is refused.
-pub const LAYOUT_VERSION: u64 = 6;
+/// (7: the hosts file's claim records hold a 128-bit team key, gba_hal::host::PORT_BYTES grew.)
+pub const LAYOUT_VERSION: u64 = 7;
 
 /// Bytes of one port's register window.
 pub const WINDOW_SIZE: usize = Device::SIZE;

@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::AtomicU64;
 
+use gba_hal::TeamKey;
 use gba_hal::claim::{self, Record, State, Taken};
 use proptest::prelude::*;
 
@@ -18,16 +19,28 @@ enum Model {
 
 #[derive(Clone, Copy, Debug)]
 enum Op {
-    Take { pid: u64, key: u64 },
-    Hold { pid: u64 },
-    Leave { pid: u64 },
-    Free { pid: u64 },
-    Die { pid: u64 },
+    /// The key's two words: keys that share one word are different keys.
+    Take {
+        pid: u64,
+        key: [u64; 2],
+    },
+    Hold {
+        pid: u64,
+    },
+    Leave {
+        pid: u64,
+    },
+    Free {
+        pid: u64,
+    },
+    Die {
+        pid: u64,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        3 => (1u64..5, 1u64..3).prop_map(|(pid, key)| Op::Take { pid, key }),
+        3 => (1u64..5, 1u64..3, 1u64..3).prop_map(|(pid, w0, w1)| Op::Take { pid, key: [w0, w1] }),
         2 => (1u64..5).prop_map(|pid| Op::Hold { pid }),
         2 => (1u64..5).prop_map(|pid| Op::Leave { pid }),
         1 => (1u64..5).prop_map(|pid| Op::Free { pid }),
@@ -38,9 +51,9 @@ fn op() -> impl Strategy<Value = Op> {
 proptest! {
     #[test]
     fn the_record_follows_the_model(ops in proptest::collection::vec(op(), 1..60)) {
-        let cells: Vec<AtomicU64> = (0..5).map(|_| AtomicU64::new(0)).collect();
-        let r = Record { word: &cells[0], start: &cells[1], team: &cells[2], arrivals: &cells[3], uid: &cells[4] };
-        let (mut model, mut team, mut generation) = (Model::Free, 0u64, 0u64);
+        let cells: Vec<AtomicU64> = (0..6).map(|_| AtomicU64::new(0)).collect();
+        let r = Record { word: &cells[0], start: &cells[1], team: [&cells[2], &cells[5]], arrivals: &cells[3], uid: &cells[4] };
+        let (mut model, mut team, mut generation) = (Model::Free, [0u64; 2], 0u64);
         let mut dead: HashSet<u64> = HashSet::new();
         for op in ops {
             let live = |s: State, _start: u64| !dead.contains(&s.pid);
@@ -66,6 +79,7 @@ proptest! {
                         Model::Claiming { .. } => Taken::Wait,
                         Model::Held { .. } => Taken::Busy,
                     };
+                    let key = TeamKey::from_words(key).expect("words from 1");
                     prop_assert_eq!(r.take(pid, 0, key, &live), expected, "{:?}", op);
                 }
                 Op::Hold { pid } => {

@@ -300,25 +300,50 @@ fn the_fast_path_wraps_at_two_to_the_32() {
 
 mod claims {
     use super::{Cell, cell};
+    use gba_hal::TeamKey;
     use gba_hal::cell::{Cell64, Ordering};
     use gba_hal::claim::{self, Record, State, Taken};
     use loom::sync::Arc;
 
-    struct Cells([Cell; 5]);
+    struct Cells([Cell; 6]);
 
     impl Cells {
         fn new(word: u64) -> Arc<Self> {
-            Arc::new(Cells([cell(word), cell(0), cell(0), cell(0), cell(0)]))
+            Arc::new(Cells([
+                cell(word),
+                cell(0),
+                cell(0),
+                cell(0),
+                cell(0),
+                cell(0),
+            ]))
         }
         fn record(&self) -> Record<'_, Cell> {
             Record {
                 word: &self.0[0],
                 start: &self.0[1],
-                team: &self.0[2],
+                team: [&self.0[2], &self.0[5]],
                 arrivals: &self.0[3],
                 uid: &self.0[4],
             }
         }
+        /// The record's team key, as stored (as a held claim's owner left it).
+        fn set_key(&self, key: TeamKey) {
+            let [w0, w1] = key.words();
+            self.0[2].store(w0, Ordering::Relaxed);
+            self.0[5].store(w1, Ordering::Relaxed);
+        }
+        fn key(&self) -> Option<TeamKey> {
+            TeamKey::from_words([
+                self.0[2].load(Ordering::Relaxed),
+                self.0[5].load(Ordering::Relaxed),
+            ])
+        }
+    }
+
+    /// Team `n`'s key (both words `n`).
+    fn key(n: u64) -> TeamKey {
+        TeamKey::from_words([n, n]).expect("n > 0")
     }
 
     const DEAD: u64 = 99;
@@ -329,7 +354,7 @@ mod claims {
 
     /// Takes until the outcome is final (a team-mate's CLAIMING is waited out), holding on a
     /// win: what `Group::configure` does.
-    fn claim(cells: &Cells, pid: u64, key: u64) -> Taken {
+    fn claim(cells: &Cells, pid: u64, key: TeamKey) -> Taken {
         loop {
             match cells.record().take(pid, 0, key, &live) {
                 Taken::Wait => loom::thread::yield_now(),
@@ -348,8 +373,8 @@ mod claims {
         loom::model(|| {
             let cells = Cells::new(0);
             let other = Arc::clone(&cells);
-            let t = loom::thread::spawn(move || claim(&other, 2, 20));
-            let mine = claim(&cells, 1, 10);
+            let t = loom::thread::spawn(move || claim(&other, 2, key(20)));
+            let mine = claim(&cells, 1, key(10));
             let theirs = t.join().unwrap();
             let won = [mine, theirs]
                 .iter()
@@ -373,8 +398,8 @@ mod claims {
             };
             let cells = Cells::new(dead.pack());
             let other = Arc::clone(&cells);
-            let t = loom::thread::spawn(move || other.record().take(2, 0, 20, &live));
-            let mine = cells.record().take(1, 0, 10, &live);
+            let t = loom::thread::spawn(move || other.record().take(2, 0, key(20), &live));
+            let mine = cells.record().take(1, 0, key(10), &live);
             let theirs = t.join().unwrap();
             let won = [mine, theirs]
                 .iter()
@@ -406,14 +431,20 @@ mod claims {
             let control = Arc::new(cell(CONFIGURED - 1));
             let (other, other_control) = (Arc::clone(&cells), Arc::clone(&control));
             let sweep = loom::thread::spawn(move || {
-                let won = other.record().take(1, 0, 0, &live) == Taken::Won { over_dead: true };
+                let sweeper = claim::Claimant {
+                    pid: 1,
+                    start: 0,
+                    uid: 0,
+                };
+                let won = other.record().take_as(&sweeper, None, &live, &())
+                    == Taken::Won { over_dead: true };
                 if won {
                     other_control.store(RESET, Ordering::Relaxed);
                     other.record().free(1);
                 }
                 won
             });
-            let taken = claim(&cells, 2, 20);
+            let taken = claim(&cells, 2, key(20));
             assert!(matches!(taken, Taken::Won { .. }), "{taken:?}");
             control.store(CONFIGURED, Ordering::Relaxed);
             sweep.join().unwrap();
@@ -457,7 +488,7 @@ mod claims {
                 pid: DEAD,
             };
             let cells = Cells::new(held.pack());
-            cells.0[2].store(10, Ordering::Relaxed); // the team key of the dead claimant's team
+            cells.set_key(key(10)); // the team key of the dead claimant's team
             let slot = Arc::new(Slot {
                 pid: cell(0),
                 generation: cell(0),
@@ -480,9 +511,11 @@ mod claims {
                     start: 0,
                     uid: 0,
                 };
-                other.record().take_as(&me, 10, &other_live, &*other_slot)
+                other
+                    .record()
+                    .take_as(&me, Some(key(10)), &other_live, &*other_slot)
             });
-            let taker = cells.record().take(3, 0, 20, &live);
+            let taker = cells.record().take(3, 0, key(20), &live);
             let joined = joiner.join().unwrap();
             assert!(
                 !(joined == Taken::Joined && taker == Taken::Won { over_dead: true }),
@@ -502,12 +535,12 @@ mod claims {
         loom::model(|| {
             let cells = Cells::new(0);
             assert_eq!(
-                cells.record().take(1, 0, 10, &live),
+                cells.record().take(1, 0, key(10), &live),
                 Taken::Won { over_dead: false }
             );
             assert!(cells.record().hold(1));
             let other = Arc::clone(&cells);
-            let t = loom::thread::spawn(move || other.record().take(2, 0, 10, &live));
+            let t = loom::thread::spawn(move || other.record().take(2, 0, key(10), &live));
             let last = cells.record().leave(1);
             let joined = t.join().unwrap();
             match joined {
@@ -516,5 +549,59 @@ mod claims {
                 other => panic!("{other:?}"),
             }
         });
+    }
+
+    /// The team key is two words, read one at a time: a joiner of a dead claimant's claim of
+    /// key K = [10, 11] races another job that takes the claim over with a key sharing one
+    /// word of K ([10, 21], then [20, 11]) and holds it. Whatever mix of the old and new key
+    /// words the joiner reads, it never joins the other job's claim: either it joined first
+    /// (and the other job finds the claim alive: busy) or its join CAS fails on the taken word
+    /// and it waits or is busy. Checks the ordering argument of `claim::Record::take_as`.
+    #[test]
+    fn a_key_rewritten_under_a_joiner_never_joins() {
+        let team = TeamKey::from_words([10, 11]).expect("not zero");
+        for other_key in [[10, 21], [20, 11]] {
+            let other_key = TeamKey::from_words(other_key).expect("not zero");
+            loom::model(move || {
+                let held = State {
+                    generation: 5,
+                    state: claim::HELD,
+                    joined: 1,
+                    pid: DEAD,
+                };
+                let cells = Cells::new(held.pack());
+                cells.set_key(team);
+                // The dead claimant was uid 0, as the joiner is: the same user, the same team.
+                cells.0[4].store(claim::Claimant::uid_word(0), Ordering::Relaxed);
+                // A joiner counts: the claim lives while it holds a process besides DEAD.
+                let live = |state: State, _start: u64| state.pid != DEAD || state.joined > 1;
+                let other = Arc::clone(&cells);
+                let joiner = loom::thread::spawn(move || {
+                    let me = claim::Claimant {
+                        pid: 2,
+                        start: 0,
+                        uid: 0,
+                    };
+                    other.record().take_as(&me, Some(team), &live, &())
+                });
+                let taker = cells.record().take(3, 0, other_key, &live);
+                if let Taken::Won { .. } = taker {
+                    assert!(cells.record().hold(3));
+                }
+                let joined = joiner.join().unwrap();
+                let state = cells.record().state();
+                match (joined, taker) {
+                    (Taken::Joined, Taken::Busy) => {
+                        assert_eq!((state.state, state.joined), (claim::HELD, 2));
+                        assert_eq!(cells.key(), Some(team), "the joined claim is the team's");
+                    }
+                    (Taken::Wait | Taken::Busy, Taken::Won { over_dead: true }) => {
+                        assert_eq!((state.state, state.pid, state.joined), (claim::HELD, 3, 1));
+                        assert_eq!(cells.key(), Some(other_key));
+                    }
+                    outcome => panic!("joiner and taker: {outcome:?}"),
+                }
+            });
+        }
     }
 }

@@ -114,7 +114,7 @@ fn a_switch_on_another_thread_sees_the_whole_configuration_with_enable() {
 /// completes the host's count, and all three poll their port's one flag.
 #[test]
 fn a_host_of_two_threads_is_one_member() {
-    use gba_hal::{Backend, Device, GroupConfig, LocalTeam};
+    use gba_hal::{Backend, Device, GroupConfig, LocalTeam, TeamKey};
     use gba_pac::group::ARRIVAL;
     use gba_sim::SimBackend;
     const LAYOUT: [usize; 3] = [0, 0, 1];
@@ -129,7 +129,7 @@ fn a_host_of_two_threads_is_one_member() {
                 let local = LAYOUT.iter().filter(|&&q| q == p).count() as u32;
                 let index = LAYOUT[..rank].iter().filter(|&&q| q == p).count() as u32;
                 let team = LocalTeam {
-                    key: 7,
+                    key: TeamKey::from_words([7, 7]).unwrap(),
                     local,
                     index,
                     rank: rank as u32,

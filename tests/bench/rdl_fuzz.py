@@ -62,14 +62,6 @@ KNOWN = {
     "ipxact: msb0": "not in IP-XACT's field model: peakrdl-ipxact's export drops it",
     "ipxact: external": "not in IP-XACT's field model: peakrdl-ipxact's export drops it",
     "ipxact: hw": "not in IP-XACT's field model: peakrdl-ipxact's export drops it",
-    "rdl: enum (warned without file and line)":
-        "issue 38 item 1 (every difference warned at the input's file and line)",
-    "ipxact: enum (warned without file and line)":
-        "issue 38 item 1 (every difference warned at the input's file and line)",
-    "rdl: field missing (warned without file and line)":
-        "issue 38 item 1 (every difference warned at the input's file and line)",
-    "ipxact: field missing (warned without file and line)":
-        "issue 38 item 1 (every difference warned at the input's file and line)",
 }
 
 HW_PROPS = ["precedence", "hwmask", "hwenable", "we", "wel", "swacc", "swmod", "sticky",

@@ -8,7 +8,11 @@
 #   mremap. Then every group of the port is free and the port still runs barriers.
 # - While alice's job (gba-barrier's vm_member over /dev/gbaN) runs barriers and bob's processes
 #   hold claims and their mappings (tests/vm/lifecycle.c sessions), root moves the port:
-#   unbind and bind; PCI remove and rescan; a sysfs function reset; rmmod attempts; a swap to
+#   unbind and bind; PCI remove and rescan; a sysfs function reset; a fatal PCIe AER error
+#   injected at the port's root port (QEMU's monitor: pcie_aer_inject_error rp0 DLP, sent by
+#   lifecycle_sampler.py), which the kernel's AER recovery answers with the driver's
+#   error_detected, a link reset, slot_reset and resume, then a non-fatal one (POISON_TLP:
+#   error_detected with the channel working, then resume); rmmod attempts; a swap to
 #   uio_pci_generic and back. Each time alice then claims the group bob held before, and bob
 #   rings the doorbell and writes RESET through his old mapping. Checked: bob's old mapping is
 #   revoked (SIGBUS), his old file answers ENODEV, alice's group is neither released early nor
@@ -115,6 +119,11 @@ start 4 B9 1002 \$D 9 0xb0b9
 # and a second fuzzer, which the unbind meets mid-call
 GBA_FUZZ_STOP=/tmp/fuzz2.stop ioctl_fuzz --as 1002 \$D 100000000 2 $((fuzz_seed + 1)) > /tmp/fuzz2.out 2>&1 &
 fuzz2=\$!
+# and a job of alice's that opened the port and claims only after the unbind (a communicator
+# made later): its claim must fail naming the device file it opened
+kernel_test --as 1001 exec vm_member \$D 1 3 5 --idle-first 5 > /tmp/idle.out 2>&1 &
+idle=\$!
+echo "GUEST: idle job opened \$D"
 sleep 1
 echo \$bdf > /sys/bus/pci/drivers/gba/unbind; echo \$bdf > /sys/bus/pci/drivers/gba/bind
 D=\$(node); echo "GUEST: unbind and bind: node \$D"
@@ -124,6 +133,8 @@ n=0; while kill -0 \$job 2>/dev/null && [ \$n -lt 600 ]; do n=\$((n + 1)); sleep
 if kill -0 \$job 2>/dev/null; then echo "GUEST: job: still running 60 s after the unbind"; kill -9 \$job; fi
 wait \$job; echo "GUEST: job: rc=\$? after \$((n / 10)) s"
 tail -3 /tmp/job.out | sed 's/^/GUEST: job: /'
+wait \$idle; echo "GUEST: idle job: rc=\$?"
+tail -3 /tmp/idle.out | sed 's/^/GUEST: idle job: /'
 start 5 V5 1001 \$D 5 0xa5
 say 5 V5 check
 say 3 B5 ring; sleep 1
@@ -171,6 +182,44 @@ say 3 B4 reset; sleep 1
 say 5 V4 check
 say 5 V4 "barrier 3"
 say 3 B4 state
+end 3; end 5
+
+# 4b. A PCIe AER error (fatal: Data Link Protocol) injected at the port's root port through
+#     QEMU's monitor while bob holds group 8: the kernel's AER recovery calls error_detected
+#     (frozen), resets the link below the port, then slot_reset and resume. The host samples
+#     group 8 before and after.
+start 3 B8 1002 \$D 8 0xb0b8
+sample aer-armed 8
+echo "GUEST: inject aer rp0 DLP"
+n=0; until dmesg | grep -q 'recovered; new claims' || [ \$n -gt 150 ]; do n=\$((n + 1)); sleep 0.1; done
+dmesg | grep -aiE 'aer|pcieport|gba.*(PCI error|recovered|revoked|quiesc)' | tail -20 | sed 's/^/GUEST: aer dmesg: /'
+sample aer-recovered 8
+D=\$(node); echo "GUEST: aer: node \$D"
+start 5 V8 1001 \$D 8 0xa8
+say 3 B8 ring; sleep 1
+say 5 V8 check
+say 3 B8 reset; sleep 1
+say 5 V8 check
+say 5 V8 "barrier 3"
+say 3 B8 state
+end 3; end 5
+
+# 4c. A non-fatal AER error (Poisoned TLP) while bob holds group 10: error_detected with the
+#     channel still working (it quiesces there), then resume; no link reset.
+start 3 B10 1002 \$D 10 0xb0ba
+sample aer2-armed 10
+echo "GUEST: inject aer rp0 POISON_TLP"
+n=0; until [ "\$(dmesg | grep -c 'recovered; new claims')" -ge 2 ] || [ \$n -gt 150 ]; do n=\$((n + 1)); sleep 0.1; done
+dmesg | grep -aiE 'AER: .*(error message|recovery)|gba.*(PCI error|recovered)' | tail -4 | sed 's/^/GUEST: aer2 dmesg: /'
+echo "GUEST: aer2: recoveries \$(dmesg | grep -c 'recovered; new claims')"
+sample aer2-recovered 10
+start 5 V10 1001 \$D 10 0xaa
+say 3 B10 ring; sleep 1
+say 5 V10 check
+say 3 B10 reset; sleep 1
+say 5 V10 check
+say 5 V10 "barrier 3"
+say 3 B10 state
 end 3; end 5
 
 # 5. rmmod while files are open: refused, and the port goes on.
@@ -224,7 +273,7 @@ log=$work/guest.log samples=$work/samples
 reg() { sed -n "s/^#define $1 \(0x[0-9A-Fa-f]*\)U*\$/\1/p" "$repo/gba-pac/include/gba_regs.h"; }
 python3 "$here/lifecycle_sampler.py" "$log" "$fabric/window-0" "$fabric/guest-0.ram" "$samples" \
     "$(reg GBA_GROUP_OFFSET)" "$(reg GBA_GROUP_STRIDE)" "$(reg GBA_GROUP_RELEASE_ADDR_OFFSET)" \
-    "$(reg GBA_GROUP_CONTROL_OFFSET)" "$(reg GBA_GROUP_RELEASE_SEQ_OFFSET)" &
+    "$(reg GBA_GROUP_CONTROL_OFFSET)" "$(reg GBA_GROUP_RELEASE_SEQ_OFFSET)" "$work/monitor.sock" &
 pids+=($!)
 start=$(date +%s%N)
 timeout $((300 + fuzz_calls / 500)) qemu-system-x86_64 -machine q35,memory-backend=ram0 -accel tcg -m 256M -smp 2 \
@@ -232,7 +281,8 @@ timeout $((300 + fuzz_calls / 500)) qemu-system-x86_64 -machine q35,memory-backe
     -append "console=ttyS0 quiet panic=-1 no_timer_check" \
     -object memory-backend-file,id=ram0,mem-path="$fabric/guest-0.ram",size=256M,share=on \
     -object memory-backend-file,id=gba0,mem-path="$fabric/window-0",size=512K,share=on \
-    -device pcie-root-port,id=rp0,chassis=1 -device ivshmem-plain,memdev=gba0,bus=rp0 >"$log" 2>&1 || true
+    -device pcie-root-port,id=rp0,chassis=1 -device ivshmem-plain,memdev=gba0,bus=rp0 \
+    -monitor unix:"$work/monitor.sock",server=on,wait=off >"$log" 2>&1 || true
 echo "lifecycle: the guest ran in $((($(date +%s%N) - start) / 1000000)) ms"
 sleep 0.5
 grep -a 'GUEST: ' "$log" | sed 's/^GUEST: /lifecycle: guest: /'
@@ -256,7 +306,25 @@ check "after the fuzzer every group of the port is free" has "GUEST: after the f
 check "after the fuzzer the port runs barriers" has "GUEST: F0: barrier 20 -> barrier: 20 ok"
 check "a fuzzer across the unbind exits 0 (no crash, no hang)" has "GUEST: fuzzer across the unbind: rc=0"
 
-for s in "B5 V5 unbind and bind" "B6 V6 remove and rescan" "B4 V4 a function reset"; do
+# The AER error: what QEMU answered, and whether the driver's handlers ran.
+aer_said=$(sed -n 's/^aer rp0 DLP: //p' "$samples" 2>/dev/null | head -1)
+echo "lifecycle: QEMU's monitor answered pcie_aer_inject_error rp0 DLP with '${aer_said}'"
+check "aer: QEMU took the injection (monitor: '${aer_said:-no answer}')" bash -c "grep -q '^aer rp0 DLP: OK id: rp0' '$samples'"
+check "aer: the driver's error_detected ran (frozen channel)" has "GUEST: aer dmesg: .*PCI error \\(channel state 2\\): every file revoked"
+check "aer: slot_reset and resume ran: the port recovered" has "GUEST: aer dmesg: .*recovered; new claims are served"
+aer_field() { sed -n "s/^sample $1 g=8 .*$2=\([^ ]*\).*/\1/p" "$samples" | head -1; }
+check "aer: bob's group 8 pointed at his flag before (RELEASE_ADDR $(aer_field aer-armed addr))" \
+    bash -c "[ -n '$(aer_field aer-armed addr)' ] && [ '$(aer_field aer-armed addr)' != 0x0 ]"
+check "aer: recovery cleared its RELEASE_ADDR (now $(aer_field aer-recovered addr))" [ "$(aer_field aer-recovered addr)" = 0x0 ]
+aer2_field() { sed -n "s/^sample $1 g=10 .*$2=\([^ ]*\).*/\1/p" "$samples" | head -1; }
+check "non-fatal aer: QEMU took the injection" bash -c "grep -q '^aer rp0 POISON_TLP: OK id: rp0' '$samples'"
+check "non-fatal aer: error_detected ran with the channel working" has "GUEST: aer2 dmesg: .*PCI error \\(channel state 1\\): every file revoked"
+check "non-fatal aer: resume ran: the port recovered (a second time)" has "GUEST: aer2: recoveries 2"
+check "non-fatal aer: bob's group 10 pointed at his flag before (RELEASE_ADDR $(aer2_field aer2-armed addr))" \
+    bash -c "[ -n '$(aer2_field aer2-armed addr)' ] && [ '$(aer2_field aer2-armed addr)' != 0x0 ]"
+check "non-fatal aer: error_detected cleared its RELEASE_ADDR (now $(aer2_field aer2-recovered addr))" [ "$(aer2_field aer2-recovered addr)" = 0x0 ]
+
+for s in "B5 V5 unbind and bind" "B6 V6 remove and rescan" "B4 V4 a function reset" "B8 V8 a fatal AER error" "B10 V10 a non-fatal AER error"; do
     set -- $s
     b=$1 v=$2
     shift 2
@@ -276,6 +344,13 @@ job_s=$(sed -n 's/.*GUEST: job: rc=[0-9]* after \([0-9]*\) s.*/\1/p' "$log" | he
 # Not a hang: well before the library's own 60 s wait runs out (what it took before the fix).
 check "unbind: alice's running job ended within 10 s (exit ${job_rc:-none} after ${job_s:-?} s)" \
     bash -c "[ -n '$job_s' ] && [ '$job_s' -le 10 ]"
+# a claim after the unbind on a device opened before: the library's error names that device file.
+idle_dev=$(sed -n 's/.*GUEST: idle job opened \([^ ]*\).*/\1/p' "$log" | head -1 | tr -d '\r')
+check "unbind: the port opened before knows it was revoked before any claim (what a team votes)" \
+    has "GUEST: idle job: member: revoked before the claim: ${idle_dev:-/dev/none} was removed, unbound or reset \\(ENODEV\\)"
+check "unbind: a claim on the port opened before fails (exit 1)" has "GUEST: idle job: rc=1"
+check "unbind: its error names the device file (${idle_dev:-?}) and says it was removed, unbound or reset" \
+    has "GUEST: idle job: member: error: this host's arbiter refused group 3: ${idle_dev:-/dev/none} was removed, unbound or reset \\(ENODEV\\)"
 # The library's last word names the device: its SIGBUS handler before the default action
 # (gba-hal's backends/revoked.rs), or the error of a call on the revoked file (ENODEV).
 check "unbind: alice's job failed (exit ${job_rc:-none}) saying which device went away" \

@@ -9,20 +9,50 @@ RELEASE_ADDR points at (the guest's RAM is a host file too). It writes one line 
 and `sampler: done` once the guest's log says `GUEST: done` or the log stops growing after
 QEMU exits (the script kills this process then).
 
+For each line `GUEST: inject aer DEVICE ERROR` it injects a PCIe AER error through QEMU's HMP monitor
+(the unix socket MONITOR): `pcie_aer_inject_error DEVICE ERROR`, and writes
+
+    aer DEVICE ERROR: <the monitor's answer: `OK id: DEVICE …` when it took the command>
+
 Usage: lifecycle_sampler.py LOG WINDOW GUEST_RAM OUT GROUP_OFFSET GROUP_STRIDE
-    RELEASE_ADDR_OFFSET CONTROL_OFFSET RELEASE_SEQ_OFFSET
+    RELEASE_ADDR_OFFSET CONTROL_OFFSET RELEASE_SEQ_OFFSET MONITOR
 """
 
 import re
+import socket
 import struct
 import sys
 import time
 
 
+def hmp(path, command):
+    """Runs one HMP command on the monitor at `path`; its output (the echo and prompts cut)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(path)
+
+        def until_prompt():
+            data = b""
+            while not data.endswith(b"(qemu) "):
+                more = s.recv(4096)
+                if not more:
+                    break
+                data += more
+            return data.decode("utf-8", "replace")
+
+        until_prompt()  # the banner
+        s.sendall(command.encode() + b"\n")
+        text = until_prompt()
+    lines = [l.strip() for l in text.replace("\r", "").split("\n")]
+    return " | ".join(l for l in lines if l and l != "(qemu)" and command not in l)
+
+
 def main():
     log, window, ram, out = sys.argv[1:5]
     base, stride, addr_off, control_off, seq_off = (int(v, 0) for v in sys.argv[5:10])
+    monitor = sys.argv[10]
     pattern = re.compile(r"GUEST: sample (\S+) (\d+)")
+    aer = re.compile(r"GUEST: inject aer (\S+) (\S+)")
     seen = 0
     with open(out, "w", buffering=1) as answers:
         while True:
@@ -36,6 +66,14 @@ def main():
             end = chunk.rfind(b"\n") + 1
             seen += end
             for line in chunk[:end].decode("utf-8", "replace").splitlines():
+                a = aer.search(line)
+                if a:
+                    device, error = a.group(1), a.group(2)
+                    try:
+                        said = hmp(monitor, f"pcie_aer_inject_error {device} {error}")
+                    except OSError as e:
+                        said = f"monitor: {e}"
+                    answers.write(f"aer {device} {error}: {said}\n")
                 m = pattern.search(line)
                 if m:
                     tag, group = m.group(1), int(m.group(2))

@@ -18,7 +18,7 @@ use gba_barrier::Wait;
 use gba_barrier::hal::offload;
 use gba_barrier::soft::StdBarrier;
 use gba_barrier::soft::{Algorithm, SoftBarrier};
-use gba_hal::{Device, GroupConfig, LocalTeam, MemberSet};
+use gba_hal::{Device, GroupConfig, LocalTeam, MemberSet, TeamKey};
 use gba_sim::SimBackend;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -315,6 +315,11 @@ fn gba_contender<'d>(
     Ok(Box::new(barrier))
 }
 
+/// The team key of the combined contenders (threads of this process: one key, which no other
+/// process has reason to hold).
+const COMBINED_KEY: TeamKey =
+    TeamKey::from_words([0x6761_6263_6f6d_6231, 0x6761_6263_6f6d_6232]).expect("not zero");
+
 /// The same members as threads of one host sharing port 0 (issue 13's host combining): one
 /// member of group 1, the arrival completing the host's count rings.
 fn combined_contender<'d>(
@@ -323,7 +328,7 @@ fn combined_contender<'d>(
     members: usize,
 ) -> Result<Box<dyn Wait + 'd>, String> {
     let team = LocalTeam {
-        key: 0x6761_6263_6f6d_6231,
+        key: COMBINED_KEY,
         local: members as u32,
         index: member as u32,
         rank: member as u32,

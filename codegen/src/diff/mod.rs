@@ -108,10 +108,12 @@ use crate::location::Loc;
 /// they follow).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diff {
+    /// The changes, in the old spec's order.
     pub changes: Vec<Change>,
 }
 
 impl Diff {
+    /// How many changes have this verdict.
     pub fn count(&self, severity: Severity) -> usize {
         self.changes
             .iter()
@@ -128,8 +130,11 @@ impl Diff {
 /// One difference, with its verdict and the reason for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
+    /// Whether software built against the old spec keeps working (the module's table).
     pub severity: Severity,
+    /// What kind of change.
     pub class: Class,
+    /// What kind of item changed.
     pub item: ItemKind,
     /// Names from the device down to the item: `["group", "STATUS", "ERROR"]`. The old names
     /// for items that exist in the old spec, the new names for additions.
@@ -137,7 +142,9 @@ pub struct Change {
     /// What about the item changed, for classes that can concern several attributes
     /// (`offset`, `bits`, `width`, `size`, `count`, `stride`, `name`, `description`, …).
     pub attribute: Option<&'static str>,
+    /// The value in the old spec; `None` for an addition.
     pub old: Option<Side>,
+    /// The value in the new spec; `None` for a removal.
     pub new: Option<Side>,
     /// Why the verdict is what it is, in a sentence.
     pub reason: String,
@@ -146,6 +153,7 @@ pub struct Change {
 /// One side of a change: the value as written (or described) and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Side {
+    /// The value as the spec writes it (`0x10`, `rw`, `7:4`), or described when it has no spelling.
     pub value: String,
     /// `None` when the value was not written in the file (a default).
     pub loc: Option<Loc>,
@@ -164,11 +172,14 @@ impl Side {
 /// Ordered so that the most severe verdict is the maximum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// Software built against the old spec keeps working, rebuilt or not.
     Compatible,
+    /// Software built against the old spec can fail to compile after regenerating, or misbehave if not rebuilt.
     Breaking,
 }
 
 impl Severity {
+    /// The verdict as `gba diff` prints it and its JSON spells it.
     pub fn keyword(self) -> &'static str {
         match self {
             Severity::Compatible => "compatible",
@@ -177,27 +188,37 @@ impl Severity {
     }
 }
 
+/// What kind of change an item underwent (the JSON report's `class`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
+    /// An item that only the new spec has.
     Added,
+    /// An item that only the old spec has.
     Removed,
+    /// An item taken to be the same under another name (the reason says on what evidence).
     Renamed,
     /// Offset, bit position or array stride: the item is somewhere else.
     Moved,
     /// Width, bit width, array count or block size.
     Resized,
+    /// A register's or field's access (`ro`, `wo`, `rw`) or a register's write lock.
     AccessChanged,
+    /// A field's side effect (`w1c`, `rclr`, …) added, removed or changed.
     SideEffectChanged,
+    /// A register's reset value, or a field's `reset_from`.
     ResetChanged,
     /// A register's or block's `alternate_of`: whose bytes it is another view of.
     AlternateChanged,
     /// A constant's or an enumerated value's number.
     ValueChanged,
+    /// The device's `version`.
     VersionChanged,
+    /// A description, or the device's name.
     DescriptionChanged,
 }
 
 impl Class {
+    /// The class as `gba diff` prints it and its JSON spells it (`side_effect_changed`).
     pub fn keyword(self) -> &'static str {
         match self {
             Class::Added => "added",
@@ -216,17 +237,25 @@ impl Class {
     }
 }
 
+/// The kind of item a change is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ItemKind {
+    /// The device itself (its name, version, description).
     Device,
+    /// A constant.
     Constant,
+    /// A block (or an array of blocks).
     Block,
+    /// A register (or an array of registers).
     Register,
+    /// A field of a register.
     Field,
+    /// A named value of a field.
     EnumValue,
 }
 
 impl ItemKind {
+    /// The kind as `gba diff` prints it and its JSON spells it (`enumerated_value`).
     pub fn keyword(self) -> &'static str {
         match self {
             ItemKind::Device => "device",

@@ -15,7 +15,8 @@
 //! `vendorExtensions` in the namespace `crate::interchange::ext::NAMESPACE`: the version
 //! (exactly, as the VLNV needs one), the constants, a block's size and array shape, a
 //! register array's shape, reset bits outside every field, a field's reset from its element's
-//! index or a strap (`resetFrom`; a strapped field has no `resets`, its value not being known
+//! index or a strap (`resetFrom`; a register's bus access width when narrower than the
+//! register, `accessWidth`, which IP-XACT 1685-2014 has no element for; a strapped field has no `resets`, its value not being known
 //! in the description), a stand-in field for a register without fields, and alternates'
 //! targets and places.
 
@@ -96,6 +97,9 @@ fn comment_safe(text: &str) -> String {
     out
 }
 
+/// The device as one IP-XACT 1685-2014 component (the text of `<device>.xml`), whose
+/// first comment is the preamble. What IP-XACT cannot carry is left out:
+/// [`warnings`](super::warnings) lists it.
 pub fn render(device: &Device, provenance: &Provenance) -> String {
     let mut x = Xml {
         out: format!(
@@ -388,8 +392,17 @@ fn register_as(
         .lock
         .as_ref()
         .filter(|_| interchange::lock_carried(block, register));
-    if extra_reset || register.alternate_of.is_some() || element.is_some() || lock.is_some() {
+    let split = register.access_pieces() > 1;
+    if extra_reset
+        || register.alternate_of.is_some()
+        || element.is_some()
+        || lock.is_some()
+        || split
+    {
         x.open("ipxact:vendorExtensions");
+        if split {
+            x.leaf("gba:accessWidth", &register.access_bits().to_string());
+        }
         if let Some(lock) = lock {
             x.leaf(
                 &format!("gba:{}", interchange::lock_property(lock)),

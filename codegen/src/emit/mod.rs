@@ -28,9 +28,11 @@ pub use systemrdl::render as render_systemrdl;
 /// One generated file: where it goes, and its full text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedFile {
+    /// The directory `path` is relative to.
     pub place: Place,
     /// Relative to the directory that `place` names, `/`-separated.
     pub path: String,
+    /// The file's full text, preamble first.
     pub contents: String,
 }
 
@@ -128,12 +130,16 @@ pub fn warnings(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot write the {output} output: {message}")]
 pub struct EmitError {
+    /// The output that could not be written.
     pub output: Output,
+    /// Why, in a sentence (the value that does not fit, the limit of the format).
     pub message: String,
+    /// The part of the spec that cannot be written.
     pub loc: Loc,
 }
 
 impl EmitError {
+    /// The error as a [`Diagnostic`] at its spec location, to render with the spec's snippet.
     pub fn diagnostic(&self) -> Diagnostic {
         Diagnostic::error(self.to_string(), self.loc, "this part of the spec")
     }

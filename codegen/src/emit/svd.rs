@@ -23,7 +23,9 @@ use svd_rs::ValidateLevel;
 
 use super::{EmitError, GeneratedFile, Output, Place, Provenance};
 use crate::Validated;
-use crate::interchange::svd_ext::{CONSTANTS, LOCKS, RELOCATABLE, RESET_FROM, SINGLE_PULSES};
+use crate::interchange::svd_ext::{
+    ACCESS_WIDTHS, CONSTANTS, LOCKS, RELOCATABLE, RESET_FROM, SINGLE_PULSES,
+};
 use crate::location::Loc;
 use crate::model::{Access, Block, Device, EnumValue, Field, Register, ResetFrom, SideEffect};
 
@@ -140,15 +142,24 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
     Ok(ensure_newline(format!("{}{ext}{}", &xml[..at], &xml[at..])))
 }
 
-/// `<singlePulses>`, `<locks>` and `<resetFrom>`: what the spec says that SVD has no
+/// `<singlePulses>`, `<locks>`, `<resetFrom>` and `<accessWidths>`: what the spec says that SVD has no
 /// element for.
 fn extensions(device: &Device) -> String {
     let mut pulses = String::new();
     let mut locks = String::new();
     let mut resets = String::new();
+    let mut widths = String::new();
     for block in &device.blocks {
         for register in &block.registers {
             let path = format!("{}.{}", *block.name, *register.name);
+            if register.access_pieces() > 1 {
+                widths.push_str(&format!(
+                    "      <register>\n        <name>{}</name>\n        \
+                     <accessWidth>{}</accessWidth>\n      </register>\n",
+                    escape(&path),
+                    register.access_bits()
+                ));
+            }
             for field in &register.fields {
                 if field
                     .side_effect
@@ -204,6 +215,11 @@ fn extensions(device: &Device) -> String {
             "    <{RESET_FROM}>\n{resets}    </{RESET_FROM}>\n"
         ));
     }
+    if !widths.is_empty() {
+        out.push_str(&format!(
+            "    <{ACCESS_WIDTHS}>\n{widths}    </{ACCESS_WIDTHS}>\n"
+        ));
+    }
     out
 }
 
@@ -246,11 +262,13 @@ pub fn to_svd(device: &Device) -> Result<svd::Device, EmitError> {
         let info: &mut svd::PeripheralInfo = peripheral;
         info.base_address = info.base_address.saturating_add(base);
     }
+    // `<width>` is the bus's: the widest access, not the widest register (a 64-bit register
+    // with `access_width: 32` is two accesses of a 32-bit bus).
     let widest = device
         .blocks
         .iter()
         .flat_map(|b| &b.registers)
-        .map(|r| *r.width)
+        .map(|r| r.access_bits())
         .max()
         .unwrap_or(32);
     svd::Device::builder()

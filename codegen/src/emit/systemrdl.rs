@@ -2,7 +2,8 @@
 //!
 //! Mapping: the device is the root `addrmap` (its type name is the device's name); a block
 //! a child `addrmap` at its offset, a block array an `addrmap` array (`name[count] @ offset
-//! += stride`); a register a `reg` (`regwidth`), a register array a `reg` array; a field a
+//! += stride`); a register a `reg` (`regwidth`, and
+//! `accesswidth` when its bus access is narrower), a register array a `reg` array; a field a
 //! `field` with `sw`, its part of the register's reset value, `onwrite`/`onread` for its side
 //! effect (`crate::interchange::EFFECTS`) or `singlepulse`, and an `enum` (`encode`) for its
 //! values; a write lock is `swwel` (`locked_by`) or `swwe` (`write_enable`) on each
@@ -197,6 +198,9 @@ fn desc(out: &mut String, indent: usize, text: &str) {
     }
 }
 
+/// The device as one SystemRDL 2.0 `addrmap` (the text of `<device>.rdl`), starting with
+/// the preamble. What SystemRDL cannot carry (single pulses, the write locks of alternate
+/// views) is left out: [`warnings`](super::warnings) lists it.
 pub fn render(device: &Device, provenance: &Provenance) -> String {
     let mut out = provenance.preamble("//");
     out.push_str(&format!(
@@ -417,6 +421,9 @@ fn write_register_as(
     let _ = writeln!(out, "{pad}reg {{");
     let inner = indent + 4;
     let _ = writeln!(out, "{pad}    regwidth = {};", *register.width);
+    if register.access_pieces() > 1 {
+        let _ = writeln!(out, "{pad}    accesswidth = {};", register.access_bits());
+    }
     desc(out, inner, &register.description);
     let _ = writeln!(
         out,

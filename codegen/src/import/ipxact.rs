@@ -19,10 +19,14 @@ use super::tree_interrupts::InterruptNode;
 use crate::interchange;
 use crate::interchange::ext::ALTERNATE_STATE;
 
+/// Why an IP-XACT file could not be imported at all.
 #[derive(Debug, thiserror::Error)]
 pub enum IpXactError {
+    /// The text is not well-formed XML; the parser's message, with its position.
     #[error("not XML: {0}")]
     Xml(String),
+    /// Well-formed XML, but not an IP-XACT component with a memory map (the element that is
+    /// missing or unexpected).
     #[error("not an IP-XACT component: {0}")]
     Shape(String),
     /// Numbers the importer cannot evaluate (or that are missing), each with its line: the
@@ -36,6 +40,7 @@ pub enum IpXactError {
         }).collect::<Vec<_>>().join("\n")
     )]
     Expression(Vec<(Option<u32>, String)>),
+    /// The component could not be turned into a valid spec.
     #[error(transparent)]
     Tree(#[from] TreeError),
 }
@@ -139,6 +144,7 @@ fn empty_node(kind: Kind, name: String) -> Node {
         children: Vec::new(),
         fields: Vec::new(),
         width: 0,
+        accesswidth: None,
     }
 }
 
@@ -492,6 +498,9 @@ impl<'d, 'i> Reader<'d, 'i> {
             .ours_number(item, "reset")
             .or(register_reset.map(|(value, _)| value));
         node.gba.gba_alternate_of = ours(item, "alternateOf");
+        node.accesswidth = self
+            .ours_number(item, "accessWidth")
+            .and_then(|w| u32::try_from(w).ok());
         node.gba.gba_element = ours_node(item, "element").map(|e| ElementNode {
             array: text(e, "array").unwrap_or_default(),
             index: self.optional(e, "index").unwrap_or(0),

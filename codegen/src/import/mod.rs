@@ -67,6 +67,7 @@ pub struct Warning {
     /// The line of the source that names the item (or the nearest enclosing item the source
     /// names), when known: `gba import-svd` prints it as `FILE:LINE`.
     pub line: Option<u32>,
+    /// What was done and why, in a sentence.
     pub message: String,
 }
 
@@ -99,6 +100,8 @@ pub fn summary(warnings: &[Warning]) -> Option<String> {
 /// An imported device and what the import could not carry over.
 #[derive(Clone, Debug)]
 pub struct Imported {
+    /// The device, valid as a hand-written spec would be.
     pub device: crate::Device,
+    /// Everything not carried over as the source has it, in source order.
     pub warnings: Vec<Warning>,
 }

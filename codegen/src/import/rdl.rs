@@ -14,21 +14,29 @@ use super::tree::{self, Format, Node, TreeError};
 /// source tree.
 const ELABORATE: &str = include_str!("../../rdl/elaborate.py");
 
+/// Why a SystemRDL file could not be imported at all.
 #[derive(Debug, thiserror::Error)]
 pub enum RdlError {
+    /// The Python interpreter could not be started.
     #[error("cannot run {python}: {source}; set GBA_PYTHON to a Python 3 with systemrdl-compiler")]
     Spawn {
+        /// The interpreter tried (`GBA_PYTHON`, else `python3`).
         python: String,
+        /// Why it could not be started.
         source: std::io::Error,
     },
+    /// The interpreter (named) cannot import `systemrdl`.
     #[error(
         "systemrdl-compiler is not installed for {0}: run `{0} -m pip install systemrdl-compiler`"
     )]
     NoCompiler(String),
+    /// systemrdl-compiler rejected the source; its messages, with file and line.
     #[error("systemrdl-compiler refused the file:\n{0}")]
     Compile(String),
+    /// The elaboration script's output could not be read: a bug in this crate.
     #[error("the elaborated map could not be read (a bug, please report): {0}")]
     Json(String),
+    /// The elaborated map could not be turned into a valid spec.
     #[error(transparent)]
     Tree(#[from] TreeError),
 }

@@ -4,11 +4,13 @@
 //! it from the XML; [`convert`] turns it into a [`Device`] for both, through the one mapping
 //! table (`crate::interchange`), reporting what the spec cannot carry.
 
+use std::collections::HashMap;
+
 use serde::Deserialize;
 
 use super::svd::legalise::legalise;
 use super::svd::warnings::Warnings;
-use super::{Imported, Treatment};
+use super::{Imported, Treatment, Warning};
 use crate::interchange;
 use crate::location::Located;
 use crate::model::{
@@ -88,6 +90,10 @@ pub(crate) struct Node {
     pub children: Vec<Node>,
     pub fields: Vec<FieldNode>,
     pub width: u32,
+    /// A register's bus access width when narrower than `width` (SystemRDL `accesswidth`,
+    /// our IP-XACT extension of that name).
+    #[serde(default)]
+    pub accesswidth: Option<u32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -178,8 +184,11 @@ pub enum TreeError {
     /// `--strict`: the file holds something the spec cannot carry as it is.
     #[error("refused (--strict): {} item(s) cannot be carried as they are:\n{}", .0.len(), .0.join("\n"))]
     Refused(Vec<String>),
+    /// The imported device fails validation: a bug in the importer, reported rather than
+    /// written out (each problem in a line).
     #[error("the imported device does not validate:\n{}", .0.join("\n"))]
     Invalid(Vec<String>),
+    /// The file has no register the spec can carry (the message names its top item).
     #[error("{0}")]
     Empty(String),
 }
@@ -189,9 +198,35 @@ struct Ctx {
     /// The file was written by our own emitter (it carries the version property).
     ours: bool,
     warnings: Warnings,
+    /// The block being converted: the first part of the paths in `lines`.
+    block: String,
+    /// The source line of each register, field and enumerated value, by its path in the
+    /// imported device (`timer.CTRL.MODE.FAST`): the passes that work on the converted device
+    /// (overlapping fields, names `gba check` refuses) warn by path, and are given the line
+    /// here ([`Ctx::place`]).
+    lines: HashMap<String, u32>,
 }
 
 impl Ctx {
+    /// Gives every warning without a line the line of its item, or of the nearest enclosing
+    /// item whose line is known.
+    fn place(warnings: Vec<Warning>, lines: &HashMap<String, u32>) -> Vec<Warning> {
+        warnings
+            .into_iter()
+            .map(|mut w| {
+                let mut path = w.at.as_str();
+                while w.line.is_none() {
+                    w.line = lines.get(path).copied();
+                    match path.rsplit_once('.') {
+                        Some((outer, _)) => path = outer,
+                        None => break,
+                    }
+                }
+                w
+            })
+            .collect()
+    }
+
     fn warn(&mut self, treatment: Treatment, at: &str, line: Option<u32>, message: String) {
         match line {
             Some(line) => self
@@ -212,6 +247,8 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
         format,
         ours: top.gba.gba_version.is_some(),
         warnings: Warnings::default(),
+        block: top.name.clone(),
+        lines: HashMap::new(),
     };
     for what in &top.unsupported {
         ctx.warn(
@@ -277,6 +314,7 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
                 continue;
             }
             if let Some(block) = &child.gba.gba_view_of {
+                ctx.block = block.clone();
                 let mut registers = Vec::new();
                 flatten(&mut ctx, &child.children, "", 0, &at, &mut registers);
                 let position = child
@@ -346,7 +384,7 @@ pub(crate) fn convert(top: &Node, format: Format, strict: bool) -> Result<Import
     };
     top.gba.device.apply(&mut device);
     let problems = legalise(&mut ctx.warnings, &mut device);
-    let warnings = ctx.warnings.into_vec();
+    let warnings = Ctx::place(ctx.warnings.into_vec(), &ctx.lines);
     if strict && !warnings.is_empty() {
         return Err(TreeError::Refused(
             warnings
@@ -396,6 +434,7 @@ fn block(ctx: &mut Ctx, node: &Node) -> Option<Block> {
             format!("{what} is not carried"),
         );
     }
+    ctx.block = at.clone();
     let mut registers = Vec::new();
     flatten(ctx, &placed(&node.children), "", 0, &at, &mut registers);
     resolve_overlaps(ctx, &at, &mut registers);
@@ -626,8 +665,15 @@ fn register(
     if ordered.iter().all(|f| f.position.is_some()) {
         ordered.sort_by_key(|f| f.position);
     }
+    let path = format!("{}.{prefix}{name}", ctx.block);
+    if let Some(line) = node.line {
+        ctx.lines.insert(path.clone(), line);
+    }
     for f in ordered {
         let here = format!("{at}.{}", f.name);
+        if let Some(line) = f.line {
+            ctx.lines.insert(format!("{path}.{}", f.name), line);
+        }
         if let Some(value) = f.reset {
             let shifted = value.checked_shl(f.lsb).unwrap_or(0);
             reset |= shifted;
@@ -789,6 +835,7 @@ fn register(
         fields,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
         lock,
+        access_width: node.accesswidth.filter(|w| *w < node.width).map(located),
     })
 }
 

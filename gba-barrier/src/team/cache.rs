@@ -14,12 +14,45 @@
 //! has one parked, makes every rank release its parked ones and agrees again; closing the
 //! device releases them all, and a process's exit does (its claims die with it).
 
+use std::ops::Range;
+
+use gba_hal::TeamKey;
+
 use crate::any_device::{AnyBarrier, AnyDevice, ParkTag};
 
 /// Parked barriers voted per rank (the vote has a fixed size on every rank).
 pub(super) const SLOTS: usize = 4;
-/// Bytes of one slot: key, episode (u64), rank, size, group, spare (u32), little-endian.
-pub(super) const SLOT: usize = 32;
+/// Bytes of one slot: key (128 bits), episode (u64), rank, size, group, spare (u32),
+/// little-endian; each field's bytes defined once here. A slot of zeros is empty.
+pub(super) const SLOT: usize = 40;
+const KEY: Range<usize> = 0..TeamKey::BYTES;
+const EPISODE: Range<usize> = 16..24;
+const RANK: Range<usize> = 24..28;
+const SIZE: Range<usize> = 28..32;
+const GROUP: Range<usize> = 32..36;
+
+/// Writes `tag` into `slot` (`SLOT` bytes).
+fn encode(tag: &ParkTag, slot: &mut [u8]) {
+    slot.fill(0);
+    slot[KEY].copy_from_slice(&tag.key.to_le_bytes());
+    slot[EPISODE].copy_from_slice(&tag.episode.to_le_bytes());
+    slot[RANK].copy_from_slice(&tag.rank.to_le_bytes());
+    slot[SIZE].copy_from_slice(&tag.size.to_le_bytes());
+    slot[GROUP].copy_from_slice(&tag.group.to_le_bytes());
+}
+
+/// The tag in `slot` (`SLOT` bytes), `None` for an empty one (no key).
+fn decode(slot: &[u8]) -> Option<ParkTag> {
+    let u64_at = |r: Range<usize>| u64::from_le_bytes(slot[r].try_into().expect("8 bytes"));
+    let u32_at = |r: Range<usize>| u32::from_le_bytes(slot[r].try_into().expect("4 bytes"));
+    Some(ParkTag {
+        key: TeamKey::from_le_bytes(slot[KEY].try_into().expect("16 bytes"))?,
+        episode: u64_at(EPISODE),
+        rank: u32_at(RANK),
+        size: u32_at(SIZE),
+        group: u32_at(GROUP),
+    })
+}
 
 /// The environment variable that bounds the parked barriers per device.
 pub const TEAM_CACHE_ENV: &str = "GBA_TEAM_CACHE";
@@ -74,11 +107,7 @@ impl Candidates {
     /// Writes the slots (zeroes past the last) into `out` (`SLOTS * SLOT` bytes).
     pub(super) fn vote(&self, out: &mut [u8]) {
         for (slot, (tag, _)) in out.chunks_exact_mut(SLOT).zip(&self.parked) {
-            slot[0..8].copy_from_slice(&tag.key.to_le_bytes());
-            slot[8..16].copy_from_slice(&tag.episode.to_le_bytes());
-            slot[16..20].copy_from_slice(&tag.rank.to_le_bytes());
-            slot[20..24].copy_from_slice(&tag.size.to_le_bytes());
-            slot[24..28].copy_from_slice(&tag.group.to_le_bytes());
+            encode(tag, slot);
         }
     }
 
@@ -116,18 +145,7 @@ fn slots(all: Slots<'_>, r: usize) -> impl Iterator<Item = ParkTag> + '_ {
     let start = r * all.stride + all.at;
     all.votes[start..start + SLOTS * SLOT]
         .chunks_exact(SLOT)
-        .filter_map(|s| {
-            let u64_at = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
-            let u32_at = |i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("4 bytes"));
-            let tag = ParkTag {
-                key: u64_at(0),
-                episode: u64_at(8),
-                rank: u32_at(16),
-                size: u32_at(20),
-                group: u32_at(24),
-            };
-            (tag.key != 0).then_some(tag)
-        })
+        .filter_map(decode)
 }
 
 /// The parked barrier every rank reuses, from everyone's slots, or `None`: each rank gets its
@@ -159,17 +177,13 @@ mod tests {
     use super::*;
 
     /// Two ranks' votes: a byte of something else, then the slots.
-    fn encode(ranks: [&[ParkTag]; 2]) -> Vec<u8> {
+    fn two_votes(ranks: [&[ParkTag]; 2]) -> Vec<u8> {
         let mut out = Vec::new();
         for tags in ranks {
             let mut vote = vec![0xAAu8; 1 + SLOTS * SLOT];
             vote[1..].fill(0);
             for (slot, tag) in vote[1..].chunks_exact_mut(SLOT).zip(tags) {
-                slot[0..8].copy_from_slice(&tag.key.to_le_bytes());
-                slot[8..16].copy_from_slice(&tag.episode.to_le_bytes());
-                slot[16..20].copy_from_slice(&tag.rank.to_le_bytes());
-                slot[20..24].copy_from_slice(&tag.size.to_le_bytes());
-                slot[24..28].copy_from_slice(&tag.group.to_le_bytes());
+                encode(tag, slot);
             }
             out.extend(vote);
         }
@@ -184,9 +198,10 @@ mod tests {
         }
     }
 
+    /// Team `key`'s tag (its key `key` in both words).
     fn tag(key: u64, rank: u32, size: u32, group: u32, episode: u64) -> ParkTag {
         ParkTag {
-            key,
+            key: TeamKey::from_words([key, key]).unwrap(),
             rank,
             size,
             group,
@@ -196,7 +211,7 @@ mod tests {
 
     #[test]
     fn the_same_ranks_at_the_same_episode_reuse_and_nothing_else_does() {
-        let votes = encode([
+        let votes = two_votes([
             &[tag(7, 0, 2, 3, 10), tag(9, 0, 2, 4, 5)],
             &[tag(9, 1, 2, 4, 5)],
         ]);
@@ -207,17 +222,42 @@ mod tests {
         );
         assert!(any(all(&votes), 2));
 
-        let votes = encode([&[tag(9, 0, 2, 4, 5)], &[tag(9, 1, 2, 4, 6)]]);
+        let votes = two_votes([&[tag(9, 0, 2, 4, 5)], &[tag(9, 1, 2, 4, 6)]]);
         assert_eq!(agreed(all(&votes), 2, 0), None, "episodes differ");
 
-        let votes = encode([&[tag(9, 0, 2, 4, 5)], &[tag(9, 0, 2, 4, 5)]]);
+        let votes = two_votes([&[tag(9, 0, 2, 4, 5)], &[tag(9, 0, 2, 4, 5)]]);
         assert_eq!(agreed(all(&votes), 2, 0), None, "ranks swapped");
 
-        let votes = encode([&[tag(9, 0, 3, 4, 5)], &[tag(9, 1, 3, 4, 5)]]);
+        let votes = two_votes([&[tag(9, 0, 3, 4, 5)], &[tag(9, 1, 3, 4, 5)]]);
         assert_eq!(agreed(all(&votes), 2, 0), None, "a subset of a larger team");
 
-        let votes = encode([&[], &[]]);
+        let votes = two_votes([&[], &[]]);
         assert_eq!(agreed(all(&votes), 2, 0), None);
         assert!(!any(all(&votes), 2));
+    }
+
+    /// A slot carries the whole 128-bit key: tags whose keys share one word are two teams'.
+    #[test]
+    fn a_slot_holds_the_whole_key() {
+        let t = ParkTag {
+            key: TeamKey::from_words([0x0807_0605_0403_0201, 0x100f_0e0d_0c0b_0a09]).unwrap(),
+            ..tag(1, 0, 2, 4, 5)
+        };
+        let mut slot = [0xffu8; SLOT];
+        encode(&t, &mut slot);
+        assert_eq!(
+            &slot[..16],
+            &core::array::from_fn::<u8, 16, _>(|i| i as u8 + 1)
+        );
+        assert_eq!(&slot[36..], &[0; 4], "spare");
+        assert_eq!(decode(&slot), Some(t));
+        assert_eq!(decode(&[0; SLOT]), None, "empty");
+        let half = ParkTag {
+            key: TeamKey::from_words([t.key.words()[0], 1]).unwrap(),
+            rank: 1,
+            ..t
+        };
+        let votes = two_votes([&[t], &[half]]);
+        assert_eq!(agreed(all(&votes), 2, 1), None, "one word of the key");
     }
 }

@@ -1,5 +1,6 @@
 //! What a rank knows of itself for its vote: hostname, machine, CPUs, a team key candidate.
 
+use gba_hal::TeamKey;
 /// This process's hostname (for messages; empty if unknown).
 /// Read once per process: team creation needs it twice, and every communicator creates a
 /// team (a process does not move to another UTS namespace while it holds teams).
@@ -83,21 +84,12 @@ fn fold_cpu_list(list: &str) -> Option<u64> {
     (mask != 0).then_some(mask)
 }
 
-/// A team key candidate: 64 bits from the kernel's random source (`getrandom`), never 0. Rank
+/// A team key candidate: 128 bits from the kernel's random source ([`TeamKey::draw`]). Rank
 /// 0's is the team's. It is the team's secret on a shared node (the kernel driver lets only a
 /// holder of the key join, `join_policy=1` any uid with it), so it is drawn, never derived from
-/// a pid, a start time, a counter or a hostname, which another user can read or guess. Should
-/// getrandom fail (a kernel before 3.17), the std hasher's per-process random keys stand in.
-pub(super) fn team_key() -> u64 {
-    let mut key = 0u64;
-    let len = size_of_val(&key);
-    // SAFETY: `key` is writable for `len` bytes, which is all getrandom writes.
-    let got = unsafe { libc::getrandom((&raw mut key).cast(), len, 0) };
-    if usize::try_from(got) != Ok(len) {
-        use std::hash::{BuildHasher, RandomState};
-        key = RandomState::new().hash_one(std::process::id());
-    }
-    key.max(1)
+/// a pid, a start time, a counter or a hostname, which another user can read or guess.
+pub(super) fn team_key() -> TeamKey {
+    TeamKey::draw()
 }
 
 #[cfg(test)]

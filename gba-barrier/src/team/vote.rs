@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use gba_hal::{LocalTeam, MemberSet};
+use gba_hal::{LocalTeam, MemberSet, TeamKey};
 
 use super::Reason;
 use crate::wait_loop::WaitPolicy;
@@ -18,21 +18,26 @@ const PORT: Range<usize> = 4..8;
 const FREE: Range<usize> = 8..12;
 const MAX_MEMBERS: Range<usize> = 12..16;
 const HOST_KEY: Range<usize> = 16..24;
-const TEAM_KEY: Range<usize> = 24..32;
-const MACHINE_KEY: Range<usize> = 32..40;
-const CPUS: Range<usize> = 40..48;
-const NAME: Range<usize> = 48..48 + HOSTNAME;
+/// The team key's 16 bytes ([`TeamKey::to_le_bytes`]).
+const TEAM_KEY: Range<usize> = 24..24 + TeamKey::BYTES;
+const MACHINE_KEY: Range<usize> = 40..48;
+const CPUS: Range<usize> = 48..56;
+const NAME: Range<usize> = 56..56 + HOSTNAME;
 /// Bytes of the fields above; the parked barriers' slots (`cache`) follow them.
 pub(super) const FIELDS: usize = NAME.end;
 
 const STATUS_OK: u32 = 0;
 const STATUS_NO_DEVICE: u32 = 1;
+const STATUS_REVOKED: u32 = 2;
 
 /// One rank's round-1 vote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Vote {
     /// The rank has a usable device; the fields up to `max_members` are its.
     pub device: bool,
+    /// The rank's device was revoked under it (`device` is false): the kernel driver's port
+    /// was removed, unbound or reset since the rank opened it.
+    pub revoked: bool,
     /// The device's PORT_ID (`u32::MAX` without a device).
     pub port: u32,
     /// The groups free on this rank's port (0 when deferred: the rank has a parked barrier).
@@ -41,8 +46,9 @@ pub(super) struct Vote {
     pub max_members: u32,
     /// The host segment's key (boot id and segment), 0 when the device has none.
     pub host_key: u64,
-    /// This rank's team key candidate (rank 0's is the team's).
-    pub team_key: u64,
+    /// This rank's team key candidate (rank 0's is the team's; `None`: the vote's bytes were
+    /// zeros, which no rank of this library votes).
+    pub team_key: Option<TeamKey>,
     /// The boot id, hashed: ranks with the same one share this machine's cores.
     pub machine_key: u64,
     /// The CPUs this rank may run on (CPU c sets bit c mod 64).
@@ -54,17 +60,20 @@ pub(super) struct Vote {
 impl Vote {
     /// Writes the vote into `out[..FIELDS]`.
     pub(super) fn encode(&self, out: &mut [u8]) {
-        let status = if self.device {
-            STATUS_OK
-        } else {
-            STATUS_NO_DEVICE
+        let status = match (self.device, self.revoked) {
+            (true, _) => STATUS_OK,
+            (false, true) => STATUS_REVOKED,
+            (false, false) => STATUS_NO_DEVICE,
         };
         out[STATUS].copy_from_slice(&status.to_le_bytes());
         out[PORT].copy_from_slice(&self.port.to_le_bytes());
         out[FREE].copy_from_slice(&self.free.to_le_bytes());
         out[MAX_MEMBERS].copy_from_slice(&self.max_members.to_le_bytes());
         out[HOST_KEY].copy_from_slice(&self.host_key.to_le_bytes());
-        out[TEAM_KEY].copy_from_slice(&self.team_key.to_le_bytes());
+        let key = self
+            .team_key
+            .map_or([0; TeamKey::BYTES], TeamKey::to_le_bytes);
+        out[TEAM_KEY].copy_from_slice(&key);
         out[MACHINE_KEY].copy_from_slice(&self.machine_key.to_le_bytes());
         out[CPUS].copy_from_slice(&self.cpus.to_le_bytes());
         let name = self.hostname.as_bytes();
@@ -81,11 +90,12 @@ impl Vote {
         let end = name.iter().position(|&b| b == 0).unwrap_or(HOSTNAME);
         Vote {
             device: u32_at(STATUS) == STATUS_OK,
+            revoked: u32_at(STATUS) == STATUS_REVOKED,
             port: u32_at(PORT),
             free: u32_at(FREE),
             max_members: u32_at(MAX_MEMBERS),
             host_key: u64_at(HOST_KEY),
-            team_key: u64_at(TEAM_KEY),
+            team_key: TeamKey::from_le_bytes(bytes[TEAM_KEY].try_into().expect("16 bytes")),
             machine_key: u64_at(MACHINE_KEY),
             cpus: u64_at(CPUS),
             hostname: String::from_utf8_lossy(&name[..end]).into_owned(),
@@ -120,11 +130,16 @@ pub(super) struct Plan {
 pub(super) fn decide(votes: &[Vote], rank: usize, max_local: usize) -> Result<Plan, Fallback> {
     let fallback = |reason, rank, text| Err(Fallback { reason, rank, text });
     if let Some(r) = votes.iter().position(|v| !v.device) {
-        return fallback(
-            Reason::NoDevice,
-            r,
-            format!("rank {r} has no usable GBA device"),
-        );
+        let text = if votes[r].revoked {
+            format!(
+                "rank {r}'s GBA port was removed, unbound or reset since it opened it (the \
+                 kernel driver revoked its file: ENODEV); that process must open the port again \
+                 once it is back"
+            )
+        } else {
+            format!("rank {r} has no usable GBA device")
+        };
+        return fallback(Reason::NoDevice, r, text);
     }
     let mut ports = MemberSet::new();
     for (r, v) in votes.iter().enumerate() {
@@ -166,9 +181,16 @@ pub(super) fn decide(votes: &[Vote], rank: usize, max_local: usize) -> Result<Pl
             ),
         );
     }
+    let Some(key) = votes[0].team_key else {
+        return fallback(
+            Reason::Configure,
+            0,
+            "rank 0 voted no team key (is every rank's libgba of one version?)".to_string(),
+        );
+    };
     let mine = &votes[rank];
     let local_team = LocalTeam {
-        key: votes[0].team_key,
+        key,
         local: on_port(mine.port) as u32,
         index: votes[..rank].iter().filter(|v| v.port == mine.port).count() as u32,
         rank: rank as u32,
@@ -200,6 +222,8 @@ pub(super) enum Outcome {
     Timeout = 2,
     Refused = 3,
     Denied = 4,
+    /// The rank's port was revoked under it (the kernel driver's ENODEV).
+    Revoked = 5,
 }
 
 impl Outcome {
@@ -210,6 +234,7 @@ impl Outcome {
             1 => Outcome::Busy,
             2 => Outcome::Timeout,
             4 => Outcome::Denied,
+            5 => Outcome::Revoked,
             _ => Outcome::Refused,
         }
     }
@@ -233,6 +258,7 @@ pub(super) enum Next {
 /// How a rank's configuration failed, for the fallback's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Failure {
+    Revoked,
     Denied,
     Refused,
     Timeout,
@@ -269,7 +295,8 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// The team's next step from round 2's `outcomes` for `group`, with `common` the groups still
-/// free on every rank: a denial is named before a refusal, a refusal before a timeout.
+/// free on every rank: a revoked port is named before a denial, a denial before a refusal, a
+/// refusal before a timeout.
 pub(super) fn after_round(outcomes: &[Outcome], group: u32, common: u32) -> Next {
     if outcomes.iter().all(|&o| o == Outcome::Ready) {
         return Next::Offload;
@@ -280,7 +307,9 @@ pub(super) fn after_round(outcomes: &[Outcome], group: u32, common: u32) -> Next
         };
     }
     let first = |o: Outcome| outcomes.iter().position(|&x| x == o);
-    let (reason, rank, what) = if let Some(r) = first(Outcome::Denied) {
+    let (reason, rank, what) = if let Some(r) = first(Outcome::Revoked) {
+        (Reason::NoDevice, r, Failure::Revoked)
+    } else if let Some(r) = first(Outcome::Denied) {
         (Reason::Denied, r, Failure::Denied)
     } else if let Some(r) = first(Outcome::Refused) {
         (Reason::Configure, r, Failure::Refused)
@@ -295,14 +324,20 @@ pub(super) fn after_round(outcomes: &[Outcome], group: u32, common: u32) -> Next
 mod tests {
     use super::*;
 
+    /// Team `n`'s key (`n` in both words).
+    fn key(n: u64) -> Option<TeamKey> {
+        TeamKey::from_words([n, n])
+    }
+
     fn vote(port: u32) -> Vote {
         Vote {
             device: true,
+            revoked: false,
             port,
             free: 0b1010,
             max_members: 708,
             host_key: 0,
-            team_key: 0x1111,
+            team_key: key(0x1111),
             machine_key: 0x2222,
             cpus: 0b11,
             hostname: format!("host{port}"),
@@ -313,11 +348,12 @@ mod tests {
     fn a_vote_reads_back_as_written_and_each_field_has_its_bytes() {
         let v = Vote {
             device: true,
+            revoked: false,
             port: 0x0403_0201,
             free: 0x0807_0605,
             max_members: 0x0c0b_0a09,
             host_key: 0x1817_1615_1413_1211,
-            team_key: 0x2827_2625_2423_2221,
+            team_key: TeamKey::from_words([0x2827_2625_2423_2221, 0x302f_2e2d_2c2b_2a29]),
             machine_key: 0x3837_3635_3433_3231,
             cpus: 0x4847_4645_4443_4241,
             hostname: "a-hostname-longer-than-thirty-two-bytes".into(),
@@ -332,11 +368,23 @@ mod tests {
             &[0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18]
         );
         assert_eq!(
+            &bytes[24..40],
+            &[
+                0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e,
+                0x2f, 0x30
+            ],
+            "the team key: 128 bits, word 0 first"
+        );
+        assert_eq!(
             &bytes[40..48],
+            &[0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38]
+        );
+        assert_eq!(
+            &bytes[48..56],
             &[0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48]
         );
         assert_eq!(
-            &bytes[48..],
+            &bytes[56..],
             &v.hostname.as_bytes()[..HOSTNAME],
             "cut to fit"
         );
@@ -358,12 +406,47 @@ mod tests {
         none.encode(&mut bytes);
         assert_eq!(&bytes[..4], &[1, 0, 0, 0]);
         assert_eq!(Vote::decode(&bytes), none);
+        let revoked = Vote {
+            revoked: true,
+            ..none
+        };
+        revoked.encode(&mut bytes);
+        assert_eq!(&bytes[..4], &[2, 0, 0, 0], "status: revoked");
+        assert_eq!(Vote::decode(&bytes), revoked);
+    }
+
+    #[test]
+    fn a_rank_whose_port_was_revoked_is_named_for_it_in_both_rounds() {
+        let mut votes = vec![vote(0), vote(1), vote(2)];
+        votes[2].device = false;
+        votes[2].revoked = true;
+        let f = decide(&votes, 0, 64).unwrap_err();
+        assert_eq!((f.reason, f.rank), (Reason::NoDevice, 2));
+        assert!(
+            f.text
+                .contains("rank 2's GBA port was removed, unbound or reset"),
+            "{}",
+            f.text
+        );
+        assert!(f.text.contains("ENODEV"), "{}", f.text);
+        // Revoked while configuring: named before a denial, whatever the order of the ranks.
+        use Outcome::*;
+        assert_eq!(Outcome::from_byte(Revoked as u8), Revoked);
+        match after_round(&[Denied, Ready, Revoked], 3, 0b1000) {
+            Next::Fallback { reason, rank, what } => {
+                assert_eq!(
+                    (reason, rank, what),
+                    (Reason::NoDevice, 2, Failure::Revoked)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
     fn ranks_on_distinct_ports_are_the_members_and_rank_zero_keys_the_team() {
         let mut votes = vec![vote(3), vote(0), vote(5)];
-        votes[0].team_key = 0xabc;
+        votes[0].team_key = key(0xabc);
         votes[2].machine_key = 0x9999; // another machine
         let plan = decide(&votes, 1, 64).unwrap();
         assert_eq!(plan.ports, [0, 3, 5].into_iter().collect());
@@ -373,7 +456,14 @@ mod tests {
                 plan.local_team.local,
                 plan.local_team.index
             ),
-            (0xabc, 1, 0)
+            (key(0xabc).unwrap(), 1, 0)
+        );
+        votes[0].team_key = None;
+        let f = decide(&votes, 1, 64).unwrap_err();
+        assert_eq!(
+            (f.reason, f.rank),
+            (Reason::Configure, 0),
+            "no key, no team"
         );
         assert_eq!(plan.hosts[0], (3, "host3".to_string()));
         assert_eq!(plan.policy, WaitPolicy::for_processes_on(2, 2));

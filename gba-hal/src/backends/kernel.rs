@@ -28,6 +28,9 @@ use super::kernel_abi as abi;
 use super::revoked::{Watched, watch};
 // The driver's member words are a `MemberSet`'s (a claim copies one into the other).
 const _: () = assert!(abi::MEMBER_WORDS == crate::members::WORDS);
+// A team key is the driver's `key[2]`.
+const _: () = assert!(abi::KEY_BYTES == crate::TeamKey::BYTES);
+use crate::TeamKey;
 use crate::arbiter::{Claim, ClaimReport, ClaimState, HostArbiter, LocalSlot, Refusal};
 use crate::backend::{Backend, DmaError, DmaRegion, LocalArrivals, LocalTeam};
 use crate::members::{GroupSet, MemberSet};
@@ -102,6 +105,8 @@ unsafe impl Send for Held {}
 #[derive(Debug)]
 pub struct KernelBackend {
     path: PathBuf,
+    /// `path` as refusals name it (interned: a [`Refusal`] is `Copy`).
+    name: &'static str,
     file: File,
     /// The private copy of the window (module doc), `Device::SIZE` bytes, page-aligned.
     window: NonNull<u8>,
@@ -111,7 +116,7 @@ pub struct KernelBackend {
     /// the driver revoke them.
     watched: Option<Watched>,
     /// The team key of a claim made alone (`team` = None): 128 random bits per backend value.
-    token: [u64; 2],
+    token: TeamKey,
     host_key: Option<u64>,
 }
 
@@ -169,21 +174,24 @@ pub fn locals(file: &File, group: usize) -> io::Result<Vec<abi::Local>> {
     Ok(all.entries[..n].to_vec())
 }
 
-/// 128 bits from the kernel's random source (`getrandom`): the key of a claim made alone, which
-/// no other process can guess (the driver compares keys in constant time and answers a wrong
-/// key as it answers another user's claim). `None` only when getrandom fails.
-fn random_key() -> Option<[u64; 2]> {
-    let mut key = [0u64; 2];
-    let len = size_of_val(&key);
-    // SAFETY: `key` is writable for `len` bytes, which is all getrandom writes.
-    let got = unsafe { libc::getrandom(key.as_mut_ptr().cast(), len, 0) };
-    (usize::try_from(got) == Ok(len) && key != [0, 0]).then_some(key)
+/// Why the driver refused a claim with `errno` (GBA_IOC_CLAIM's, or opening the node again
+/// for it), on the port opened as `device`. `ENODEV` on a file is the driver's revoke (the
+/// port was removed, unbound or reset); a node that is gone (`ENOENT`, `ENXIO`) is the same
+/// event seen from its name.
+fn errno_refusal(errno: Option<i32>, device: &'static str, opening: bool) -> Refusal {
+    let reason = match errno {
+        Some(libc::ENODEV | libc::ENOENT | libc::ENXIO) => return Refusal::Revoked { device },
+        _ if opening => "the kernel driver's device node could not be opened again for the claim",
+        Some(libc::EDOM) => {
+            "the kernel driver refused the member set: it must hold this port and no member past MAX_MEMBERS"
+        }
+        Some(libc::EINVAL) => {
+            "the kernel driver refused the claim's arguments (group, team key 0, local count or index)"
+        }
+        _ => "GBA_IOC_CLAIM failed (see the kernel log)",
+    };
+    Refusal::Arbiter { reason }
 }
-
-/// The refusal of a call on a file the driver revoked (ENODEV): the port was removed, unbound
-/// or reset, and every claim made through it is gone.
-const REVOKED: &str = "the device was removed, unbound or reset (ENODEV): every claim and \
-                       mapping made through it is revoked; open the device again";
 
 impl KernelBackend {
     /// Opens the port at `path` (`/dev/gba0`).
@@ -224,11 +232,15 @@ impl KernelBackend {
         };
         let backend = KernelBackend {
             path: path.to_path_buf(),
+            name: crate::host::intern(&path.display().to_string()),
             file,
             window,
             held: Mutex::new((0..abi::GROUPS).map(|_| None).collect()),
             watched: watch(window.as_ptr(), len, path),
-            token: random_key().ok_or_else(|| KernelError::Key {
+            // The key of a claim made alone, which no other process can guess (the driver
+            // compares keys in constant time and answers a wrong key as it answers another
+            // user's claim): from getrandom, or no backend.
+            token: TeamKey::random().ok_or_else(|| KernelError::Key {
                 path: path.to_path_buf(),
                 source: io::Error::last_os_error(),
             })?,
@@ -288,15 +300,15 @@ impl KernelBackend {
             // A second Group over one backend value.
             return Claim::Busy;
         }
+        // A team's key is the one its vote agreed on (gba-barrier: rank 0's, 128 bits from
+        // getrandom), both words of it the driver's key[0] and key[1].
         let (key, local, index, rank) =
-            // A team's key is the one its vote agreed on (gba-barrier: 64 bits from getrandom);
-            // the driver's second word stays 0 until the vote carries 128.
-            team.map_or((self.token, 1, 0, 0), |t| ([t.key, 0], t.local, t.index, t.rank));
+            team.map_or((self.token, 1, 0, 0), |t| (t.key, t.local, t.index, t.rank));
         let mut req = abi::ClaimReq {
             group: group as u32,
             local,
             index,
-            key,
+            key: key.words(),
             rank,
             ..Default::default()
         };
@@ -304,26 +316,11 @@ impl KernelBackend {
             .copy_from_slice(&members.words()[..abi::MEMBER_WORDS]);
         let file = match open_device(&self.path) {
             Ok(file) => file,
-            Err(_) => {
-                return Claim::Refused(Refusal::Arbiter {
-                    reason: "the kernel driver's device node could not be opened again for the claim",
-                });
-            }
+            Err(e) => return Claim::Refused(errno_refusal(e.raw_os_error(), self.name, true)),
         };
         // SAFETY: GBA_IOC_CLAIM reads and writes a `struct gba_claim_req` (mirrored, tested).
         if let Err(e) = unsafe { ioctl(&file, abi::IOC_CLAIM, &mut req) } {
-            return Claim::Refused(Refusal::Arbiter {
-                reason: match e.raw_os_error() {
-                    Some(libc::EDOM) => {
-                        "the kernel driver refused the member set: it must hold this port and no member past MAX_MEMBERS"
-                    }
-                    Some(libc::ENODEV) => REVOKED,
-                    Some(libc::EINVAL) => {
-                        "the kernel driver refused the claim's arguments (group, team key 0, local count or index)"
-                    }
-                    _ => "GBA_IOC_CLAIM failed (see the kernel log)",
-                },
-            });
+            return Claim::Refused(errno_refusal(e.raw_os_error(), self.name, false));
         }
         match req.result {
             abi::CLAIM_WON | abi::CLAIM_JOINED if req.run_offset == run as u64 => {}
@@ -570,6 +567,16 @@ unsafe impl Backend for KernelBackend {
 /// The driver arbitrates: claims are its, each on a file of this value's; leaving is closing
 /// that file, and the driver resets the group when the claim's last file closes.
 impl HostArbiter for KernelBackend {
+    fn revoked(&self) -> Option<Refusal> {
+        // The driver answers ENODEV on a revoked file, whatever the call: INFO is the cheapest.
+        match self.info() {
+            Err(e) if e.raw_os_error() == Some(libc::ENODEV) => {
+                Some(errno_refusal(Some(libc::ENODEV), self.name, false))
+            }
+            _ => None,
+        }
+    }
+
     fn claim(&self, group: usize, team: Option<&LocalTeam>, members: &MemberSet) -> Claim {
         KernelBackend::claim(self, group, team, members)
     }
@@ -678,6 +685,39 @@ mod tests {
         let err = KernelBackend::open(file.path()).unwrap_err();
         assert!(matches!(err, KernelError::Info { .. }), "{err:?}");
         assert!(err.to_string().contains("GBA_IOC_INFO"), "{err}");
+    }
+
+    /// A revoked file (ENODEV), or the node gone, is an error naming the device file the port
+    /// was opened on, and saying to open it again; other errors keep the driver's words.
+    #[test]
+    fn a_revoked_port_is_named_by_its_device_file() {
+        for (errno, opening) in [
+            (libc::ENODEV, false),
+            (libc::ENODEV, true),
+            (libc::ENOENT, true),
+        ] {
+            let refusal = errno_refusal(Some(errno), "/dev/gba3", opening);
+            assert_eq!(
+                refusal,
+                Refusal::Revoked {
+                    device: "/dev/gba3"
+                }
+            );
+            let text = crate::Error::ClaimRefused { group: 5, refusal }.to_string();
+            assert!(
+                text.starts_with("this host's arbiter refused group 5: /dev/gba3 was removed, unbound or reset (ENODEV)")
+                    && text.contains("open the port again"),
+                "{text}"
+            );
+        }
+        assert!(matches!(
+            errno_refusal(Some(libc::EDOM), "/dev/gba3", false),
+            Refusal::Arbiter { reason } if reason.contains("member set")
+        ));
+        assert!(matches!(
+            errno_refusal(Some(libc::EACCES), "/dev/gba3", true),
+            Refusal::Arbiter { reason } if reason.contains("opened again")
+        ));
     }
 
     #[test]

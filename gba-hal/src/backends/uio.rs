@@ -529,7 +529,7 @@ mod tests {
 
     fn team(index: u32) -> LocalTeam {
         LocalTeam {
-            key: 0x7ea,
+            key: crate::TeamKey::from_words([0x7ea, 0x7eb]).unwrap(),
             local: 2,
             index,
             rank: index,

@@ -10,6 +10,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::{GROUPS, HostSegment, MAX_LOCAL, Patience, process};
+use crate::TeamKey;
 use crate::arbiter::{Claim, ClaimReport, ClaimSets, HostArbiter, LocalSlot, Refusal};
 use crate::backend::{DmaRegion, LocalArrivals, LocalTeam};
 use crate::claim::Taken;
@@ -124,9 +125,9 @@ impl HostArbiter for SegmentArbiter {
 /// alone) and, per group, its slot in the claim's table of local processes.
 #[derive(Debug)]
 pub struct HostClaims {
-    /// This value's claim token: pid in the low 32 bits, a per-process serial above, so that
-    /// two opens of one port in one process are two owners (issue 13's second race).
-    token: u64,
+    /// This value's claim token, a key of its own ([`TeamKey::draw`]), so that two opens of
+    /// one port in one process are two owners (issue 13's second race).
+    token: TeamKey,
     /// Per group, this value's slot in the claim's local table, plus one (0: none).
     slots: [AtomicU32; GROUPS],
     /// Per group, L of this value's claim as its team gave it (a joiner checked the record's
@@ -142,18 +143,11 @@ impl Default for HostClaims {
     }
 }
 
-/// The serial of the next backend value in this process (never 0).
-fn next_token() -> u64 {
-    static SERIAL: AtomicU32 = AtomicU32::new(1);
-    let serial = SERIAL.fetch_add(1, Ordering::Relaxed).max(1);
-    (u64::from(serial) << 32) | (process::my_pid() & 0xffff_ffff)
-}
-
 impl HostClaims {
     /// Claims of no group yet.
     pub fn new() -> Self {
         HostClaims {
-            token: next_token(),
+            token: TeamKey::draw(),
             slots: core::array::from_fn(|_| AtomicU32::new(0)),
             locals: core::array::from_fn(|_| AtomicU32::new(0)),
             patience: Patience::default(),

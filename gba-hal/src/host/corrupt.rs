@@ -2,13 +2,13 @@
 //! wrong, never a panic"): words its layout does not allow are refused by name, and garbage
 //! in every word of a group's block gives answers, never a panic or an index out of bounds.
 
-use super::tests::Memory;
+use super::tests::{Memory, key};
 use super::*;
 use crate::arbiter::{Claim, HostArbiter, Refusal};
 use crate::backend::LocalTeam;
 use crate::members::MemberSet;
 
-fn team(key: u64, local: u32, index: u32) -> LocalTeam {
+fn team(key: TeamKey, local: u32, index: u32) -> LocalTeam {
     LocalTeam {
         key,
         local,
@@ -59,7 +59,7 @@ fn words_outside_the_layout_are_refused_by_name() {
     );
     assert!(refusal(arbiter.claim(3, None, &members)).contains("at least one process"));
 
-    let key = 0x7ea;
+    let key = key(0x7ea);
     assert_eq!(
         segment.take_claim(5, key, 0, 2, 0),
         Taken::Won { over_dead: false }
@@ -68,7 +68,7 @@ fn words_outside_the_layout_are_refused_by_name() {
     segment.record_word(5, R_LOCAL).store(1);
     let text = refusal(arbiter.claim(5, Some(&team(key, 2, 1)), &members));
     assert!(
-        text.contains("group 5's L (record word 5") && text.contains("reads 0x1"),
+        text.contains("group 5's L (record word 6") && text.contains("reads 0x1"),
         "{text}"
     );
     let joined = |g| {
@@ -87,7 +87,7 @@ fn words_outside_the_layout_are_refused_by_name() {
     segment.record_word(5, R_LOCAL).store(2);
     segment.record_word(5, R_FLAG_LEN).store(1 << 20);
     let text = refusal(arbiter.claim(5, Some(&team(key, 2, 1)), &members));
-    assert!(text.contains("flag length (record word 4)"), "{text}");
+    assert!(text.contains("flag length (record word 5)"), "{text}");
     assert_eq!(joined(5), 1, "the join was undone");
 }
 
@@ -136,7 +136,7 @@ fn garbage_in_a_group_gives_answers_not_panics() {
             segment.local_missing(g, 3),
         );
         let _ = (segment.live_claims(), segment.group_owner(g));
-        match arbiter.claim(g, Some(&team(next(&mut seed) % 4, 2, 1)), &members) {
+        match arbiter.claim(g, Some(&team(key(next(&mut seed) % 4), 2, 1)), &members) {
             Claim::Refused(Refusal::Corrupt { .. }) => corrupt += 1,
             Claim::Won => {
                 other += 1;

@@ -6,8 +6,8 @@
 //! ```text
 //! page 0               header: magic (stored last), version, identity (NUL-padded),
 //!                      the group quota per uid (its creator's GBA_GROUP_QUOTA)
-//! pages 1 .. 1+33      the host segment (super::PORT_BYTES)
-//! page  34             the flag page: group g's release flag on line g, for a device
+//! pages 1 .. 34        the host segment (super::PORT_BYTES: 33.5 pages; the rest unused)
+//! page  35             the flag page: group g's release flag on line g, for a device
 //!                      without a DMA region of its own (uio_pci_generic), whose physical
 //!                      address every process of the host finds through its own mapping
 //! ```
@@ -47,16 +47,17 @@ pub fn segment_dir() -> Result<PathBuf, SegmentError> {
 
 const PAGE: usize = 4096;
 const MAGIC: u64 = u64::from_le_bytes(*b"GBAHOST1");
-const VERSION: u64 = 2;
+/// 3: the claim record's team key is two words (128 bits), the record two lines.
+const VERSION: u64 = 3;
 const IDENTITY_BYTES: usize = 256;
 /// The header word of the group quota per uid: the creator's, one for every process of the
 /// port (root's for `/run/gba`, the administrator's say).
 const QUOTA_WORD: usize = 2 + IDENTITY_BYTES / 8;
 const SEGMENT_AT: usize = PAGE;
-const FLAGS_AT: usize = SEGMENT_AT + PORT_BYTES;
+/// The flag page, on the page after the segment's (the device writes it: a page of its own).
+const FLAGS_AT: usize = (SEGMENT_AT + PORT_BYTES).next_multiple_of(PAGE);
 /// Bytes of a segment file.
 pub const FILE_BYTES: usize = FLAGS_AT + PAGE;
-const _: () = assert!(PORT_BYTES.is_multiple_of(PAGE));
 const _: () = assert!(
     super::GROUPS * 64 <= PAGE,
     "a flag line per group fits one page"

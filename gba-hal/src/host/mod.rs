@@ -12,10 +12,11 @@
 //!
 //! ```text
 //! segment = GROUPS × GROUP_BYTES, per group:
-//!   line 0   claim record: word (generation|state|joined|pid), start time, team key,
-//!            flag IOVA, flag length, L
-//!   line 1   arrivals: every local arrival since the claim (never reset)
-//!   line 2+i slot i: pid, start time, team rank, entered (the last sequence it arrived for)
+//!   lines 0-1 claim record: word (generation|state|joined|pid), start time, team key (two
+//!             words: 128 bits), flag IOVA, flag length, L, uid, PID namespace
+//!   line 2    arrivals: every local arrival since the claim (never reset)
+//!   line 3+i  slot i: pid, start time, team rank, entered (the last sequence it arrived for),
+//!             generation, PID namespace
 //! ```
 //!
 //! Every word alone where it is written on the hot path: `arrivals` on its own line (the one
@@ -45,6 +46,7 @@ pub use file::{SEGMENT_DIR_ENV, SegmentError, SegmentFile, segment_dir};
 pub use flags::FlagLines;
 pub use policy::{group_quota, quota_or_default};
 
+use crate::TeamKey;
 use crate::arbiter::{ClaimSets, ClaimState};
 use crate::claim::{self, JoinSlot, Liveness, Record, State, Taken};
 use crate::members::GroupSet;
@@ -55,17 +57,22 @@ pub const MAX_LOCAL: usize = 64;
 /// Groups a segment has records for.
 pub const GROUPS: usize = gba_pac::MAX_GROUPS;
 const LINE: usize = 64;
+/// The line of a group's block with the arrivals counter (the claim record has lines 0 and 1).
+const ARRIVALS_LINE: usize = 2;
+/// The line of a group's block with slot 0.
+const FIRST_SLOT_LINE: usize = 3;
 /// Bytes of one group's block.
-pub const GROUP_BYTES: usize = (2 + MAX_LOCAL) * LINE;
+pub const GROUP_BYTES: usize = (FIRST_SLOT_LINE + MAX_LOCAL) * LINE;
 /// Bytes of one port's host segment.
 pub const PORT_BYTES: usize = GROUPS * GROUP_BYTES;
 
 const R_WORD: usize = 0;
 const R_START: usize = 1;
-const R_TEAM: usize = 2;
-const R_FLAG: usize = 3;
-const R_FLAG_LEN: usize = 4;
-const R_LOCAL: usize = 5;
+/// The team key's words 0 and 1 ([`TeamKey::words`]).
+const R_TEAM: [usize; 2] = [2, 3];
+const R_FLAG: usize = 4;
+const R_FLAG_LEN: usize = 5;
+const R_LOCAL: usize = 6;
 const S_PID: usize = 0;
 const S_START: usize = 1;
 const S_RANK: usize = 2;
@@ -75,9 +82,9 @@ const S_GENERATION: usize = 4;
 /// The slot's PID namespace (inode; 0: unknown).
 const S_NS: usize = 5;
 /// The claimant's uid (`claim::Claimant::uid_word`; 0: not recorded).
-const R_UID: usize = 6;
-/// The claimant's PID namespace (inode; 0: unknown).
-const R_NS: usize = 7;
+const R_UID: usize = 7;
+/// The claimant's PID namespace (inode; 0: unknown). The first word of the record's second line.
+const R_NS: usize = 8;
 
 /// The flag a held claim published ([`HostSegment::claim_flag`]): a joiner resolves it to
 /// the same DMA line.
@@ -175,21 +182,21 @@ impl<'a> HostSegment<'a> {
     }
 
     fn slot_word(&self, g: usize, slot: usize, word: usize) -> SharedWord<'a> {
-        self.word(g * GROUP_BYTES + (2 + slot) * LINE + word * 8)
+        self.word(g * GROUP_BYTES + (FIRST_SLOT_LINE + slot) * LINE + word * 8)
     }
 
     fn with_record<R>(&self, g: usize, f: impl FnOnce(&Record<'_, SharedWord<'a>>) -> R) -> R {
         let (word, start, team) = (
             self.record_word(g, R_WORD),
             self.record_word(g, R_START),
-            self.record_word(g, R_TEAM),
+            R_TEAM.map(|w| self.record_word(g, w)),
         );
-        let arrivals = self.word(g * GROUP_BYTES + LINE);
+        let arrivals = self.word(g * GROUP_BYTES + ARRIVALS_LINE * LINE);
         let uid = self.record_word(g, R_UID);
         f(&Record {
             word: &word,
             start: &start,
-            team: &team,
+            team: [&team[0], &team[1]],
             arrivals: &arrivals,
             uid: &uid,
         })
@@ -210,7 +217,14 @@ impl<'a> HostSegment<'a> {
     /// Takes or joins group `g`'s claim for this process as slot `slot` of the `local`
     /// processes of team `key` (team rank `rank`). On a win the record's slots are cleared, L
     /// recorded and the slot registered; on a join the slot is registered.
-    pub fn take_claim(&self, g: usize, key: u64, slot: usize, local: usize, rank: u64) -> Taken {
+    pub fn take_claim(
+        &self,
+        g: usize,
+        key: TeamKey,
+        slot: usize,
+        local: usize,
+        rank: u64,
+    ) -> Taken {
         self.take_claim_waiting(g, key, slot, local, rank, None)
     }
 
@@ -224,7 +238,7 @@ impl<'a> HostSegment<'a> {
     pub fn take_claim_waiting(
         &self,
         g: usize,
-        key: u64,
+        key: TeamKey,
         slot: usize,
         local: usize,
         rank: u64,
@@ -244,7 +258,7 @@ impl<'a> HostSegment<'a> {
         // count only spares a record a take that would be given back; the exact one follows
         // the take.
         let joinable = self.with_record(g, |r| r.state()).state == claim::HELD
-            && self.record_word(g, R_TEAM).load() == key;
+            && self.team_key(g) == Some(key);
         if !joinable && let Some(held) = self.quota_reached(g, quota) {
             return Taken::Quota { held, quota };
         }
@@ -269,7 +283,7 @@ impl<'a> HostSegment<'a> {
             start,
             rank,
         };
-        let taken = self.with_record(g, |r| r.take_as(&me, key, &live, &join_slot));
+        let taken = self.with_record(g, |r| r.take_as(&me, Some(key), &live, &join_slot));
         if let Taken::Won { .. } = taken
             && let Some(held) = self.over_quota_after_win(g, quota)
         {
@@ -335,7 +349,7 @@ impl<'a> HostSegment<'a> {
         let l = self.record_word(g, R_LOCAL).load();
         if l != local as u64 {
             return Some(Taken::Corrupt {
-                word: "L (record word 5: the team's processes on this port)",
+                word: "L (record word 6: the team's processes on this port)",
                 value: l,
                 allowed: "the number this team's processes agreed on",
             });
@@ -343,7 +357,7 @@ impl<'a> HostSegment<'a> {
         let len = self.record_word(g, R_FLAG_LEN).load();
         if !(1..=LINE as u64).contains(&len) {
             return Some(Taken::Corrupt {
-                word: "flag length (record word 4)",
+                word: "flag length (record word 5)",
                 value: len,
                 allowed: "1 to 64 bytes (one line)",
             });
@@ -376,6 +390,13 @@ impl<'a> HostSegment<'a> {
             iova: self.record_word(g, R_FLAG).load(),
             len: self.record_word(g, R_FLAG_LEN).load() as usize,
         }
+    }
+
+    /// Group `g`'s team key as recorded (`None`: zeros, no team), its words read one at a
+    /// time: for reports and the quota's first guess, never to decide a join (see
+    /// [`Record::take_as`]).
+    fn team_key(&self, g: usize) -> Option<TeamKey> {
+        TeamKey::from_words(R_TEAM.map(|w| self.record_word(g, w).load()))
     }
 
     /// L of the claim.
@@ -416,7 +437,7 @@ impl<'a> HostSegment<'a> {
             start: 0,
             uid: process::my_uid(),
         };
-        match self.with_record(g, |r| r.take_as(&me, 0, &live, &())) {
+        match self.with_record(g, |r| r.take_as(&me, None, &live, &())) {
             Taken::Won { over_dead: true } => Some(state.pid),
             Taken::Won { over_dead: false } => {
                 // It was freed meanwhile: give it back at once.
@@ -431,7 +452,7 @@ impl<'a> HostSegment<'a> {
     /// `entered`.
     pub fn local_arrival_words(&self, g: usize, slot: usize) -> LocalArrivalWords {
         LocalArrivalWords {
-            arrivals: self.word(g * GROUP_BYTES + LINE).as_ptr(),
+            arrivals: self.word(g * GROUP_BYTES + ARRIVALS_LINE * LINE).as_ptr(),
             entered: self
                 .slot_word(g, slot.min(MAX_LOCAL - 1), S_ENTERED)
                 .as_ptr(),
@@ -489,7 +510,9 @@ impl<'a> HostSegment<'a> {
             },
             Some(pid) => {
                 self.record_word(g, R_START).store(0);
-                self.record_word(g, R_TEAM).store(u64::MAX);
+                for w in R_TEAM {
+                    self.record_word(g, w).store(u64::MAX);
+                }
                 let uid = claim::Claimant::uid_word(process::my_uid());
                 self.record_word(g, R_UID).store(uid);
                 self.record_word(g, R_NS).store(0);
@@ -525,7 +548,7 @@ impl<'a> HostSegment<'a> {
                     uid: claimant.uid,
                     alive: process::claimant_alive(&claimant),
                     other_pid_namespace: process::other_pid_namespace(claimant.pid_ns),
-                    team_key: Some(self.record_word(g, R_TEAM).load()),
+                    team_key: self.team_key(g),
                     joined: state.joined,
                     local: self.record_word(g, R_LOCAL).load(),
                 })
@@ -562,8 +585,9 @@ impl<'a> HostSegment<'a> {
 }
 
 /// `name` as a `&'static str`, leaked once per distinct name in this process (a handful of
-/// segment files), so that a [`Refusal`](crate::Refusal) naming the file stays `Copy`.
-fn intern(name: &str) -> &'static str {
+/// segment files and device nodes), so that a [`Refusal`](crate::Refusal) naming the file stays
+/// `Copy`.
+pub(crate) fn intern(name: &str) -> &'static str {
     static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
     let mut names = NAMES
         .lock()
@@ -671,6 +695,11 @@ pub(super) mod tests {
     use crate::arbiter::Claim;
     use crate::backend::DmaRegion;
 
+    /// Team `n`'s key: `n` in word 0, its complement in word 1.
+    pub(super) fn key(n: u64) -> TeamKey {
+        TeamKey::from_words([n, !n]).unwrap()
+    }
+
     /// PORT_BYTES of zeroed, 64-aligned memory standing for a segment file (Miri opens no
     /// files), freed on drop.
     pub(super) struct Memory(NonNull<u8>, std::alloc::Layout);
@@ -716,7 +745,7 @@ pub(super) mod tests {
         let alive = |_: State, _: u64| true;
         segment.with_record(0, |r| {
             assert_eq!(
-                r.take(dead, 0, 0x7ea, &alive),
+                r.take(dead, 0, key(0x7ea), &alive),
                 Taken::Won { over_dead: false }
             );
             assert!(r.hold(dead));
@@ -729,7 +758,7 @@ pub(super) mod tests {
             0,
             "the claimant is dead, nobody else is in it"
         );
-        assert_eq!(segment.take_claim(0, 0x7ea, 1, 2, 1), Taken::Joined);
+        assert_eq!(segment.take_claim(0, key(0x7ea), 1, 2, 1), Taken::Joined);
         assert_eq!(segment.live_claims().0, 1, "the joiner is seen");
         assert_eq!(segment.take_dead_claim(0), None, "and nobody takes it over");
         let generation = segment.with_record(0, |r| r.state()).generation;
@@ -761,7 +790,7 @@ pub(super) mod tests {
                 s.spawn(move || {
                     let claims = HostClaims::new();
                     let team = LocalTeam {
-                        key: 0x7ea,
+                        key: key(0x7ea),
                         local: 2,
                         index,
                         rank: index,

@@ -134,15 +134,18 @@ impl HostSegment<'_> {
 
 #[cfg(all(test, not(miri)))]
 mod tests {
-    use super::super::tests::Memory;
+    use super::super::tests::{Memory, key};
     use super::super::{R_TEAM, R_WORD};
     use super::*;
+    use crate::TeamKey;
     use crate::claim::{HELD, Taken};
 
     /// Writes a held claim of one process into group `g`, as whoever can write the segment
     /// could: pid, uid, PID namespace and team key of its choosing.
-    fn plant(segment: &HostSegment<'_>, g: usize, pid: u64, uid: u32, pid_ns: u64, key: u64) {
-        segment.record_word(g, R_TEAM).store(key);
+    fn plant(segment: &HostSegment<'_>, g: usize, pid: u64, uid: u32, pid_ns: u64, key: TeamKey) {
+        for (w, word) in R_TEAM.into_iter().zip(key.words()) {
+            segment.record_word(g, w).store(word);
+        }
         segment.record_word(g, R_UID).store(Claimant::uid_word(uid));
         segment.record_word(g, R_NS).store(pid_ns);
         segment.record_word(g, super::super::R_LOCAL).store(1);
@@ -165,7 +168,7 @@ mod tests {
         let segment = memory.segment();
         let other = process::my_uid().wrapping_add(4242);
         for g in 0..GROUPS {
-            plant(&segment, g, 1, other, process::my_pid_ns(), 0xbad);
+            plant(&segment, g, 1, other, process::my_pid_ns(), key(0xbad));
         }
         assert_eq!(
             segment.live_claims().0,
@@ -173,22 +176,22 @@ mod tests {
             "pid 1 is not uid {other}'s process"
         );
         assert_eq!(
-            segment.take_claim(5, 0x7ea, 0, 1, 0),
+            segment.take_claim(5, key(0x7ea), 0, 1, 0),
             Taken::Won { over_dead: true }
         );
 
         let elsewhere = process::my_pid_ns() + 1;
         for g in 0..GROUPS {
-            plant(&segment, g, 1, other, elsewhere, 0xbad);
+            plant(&segment, g, 1, other, elsewhere, key(0xbad));
         }
         assert_eq!(
             segment.live_claims().0,
             0xff,
             "the other user's first 8 groups are honoured, no more"
         );
-        assert_eq!(segment.take_claim(3, 0x7ea, 0, 1, 0), Taken::Busy);
+        assert_eq!(segment.take_claim(3, key(0x7ea), 0, 1, 0), Taken::Busy);
         assert_eq!(
-            segment.take_claim(20, 0x7ea, 0, 1, 0),
+            segment.take_claim(20, key(0x7ea), 0, 1, 0),
             Taken::Won { over_dead: true }
         );
         let report = segment.claims().into_iter().find(|c| c.group == 3).unwrap();
@@ -204,17 +207,17 @@ mod tests {
         let segment = memory.segment().with_quota(4);
         for g in 0..4 {
             assert_eq!(
-                segment.take_claim_waiting(g, 0x100 + g as u64, 0, 2, 0, None),
+                segment.take_claim_waiting(g, key(0x100 + g as u64), 0, 2, 0, None),
                 Taken::Won { over_dead: false }
             );
             assert!(segment.hold_claim(g, 0, 64));
         }
         assert_eq!(
-            segment.take_claim_waiting(9, 0x7ea, 0, 1, 0, None),
+            segment.take_claim_waiting(9, key(0x7ea), 0, 1, 0, None),
             Taken::Quota { held: 4, quota: 4 }
         );
         assert_eq!(
-            segment.take_claim_waiting(2, 0x102, 1, 2, 1, None),
+            segment.take_claim_waiting(2, key(0x102), 1, 2, 1, None),
             Taken::Joined,
             "joining takes no new group"
         );
@@ -222,15 +225,15 @@ mod tests {
         assert_eq!(
             segment
                 .with_quota(5)
-                .take_claim_waiting(9, 0x7ea, 0, 1, 0, None),
+                .take_claim_waiting(9, key(0x7ea), 0, 1, 0, None),
             Taken::Won { over_dead: false }
         );
 
         // Another user (alive: this very process, under another uid) holding key 0x55.
         let other = process::my_uid().wrapping_add(1);
-        plant(&segment, 12, process::my_pid(), other, 0, 0x55);
+        plant(&segment, 12, process::my_pid(), other, 0, key(0x55));
         assert_eq!(
-            segment.take_claim(12, 0x55, 1, 2, 1),
+            segment.take_claim(12, key(0x55), 1, 2, 1),
             Taken::OtherUser { uid: other }
         );
     }
@@ -255,7 +258,7 @@ mod tests {
                 s.spawn(move || {
                     for round in 0..ROUNDS {
                         start.wait();
-                        let key = (u64::from(round) << 8) | t as u64 | 0x1000;
+                        let key = key((u64::from(round) << 8) | t as u64 | 0x1000);
                         let won = match segment.take_claim(t, key, 0, 1, 0) {
                             Taken::Won { .. } => {
                                 assert!(segment.hold_claim(t, 0, 64));

@@ -130,11 +130,14 @@ pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
         .chain([(guard(device), "the header's include guard")])
         .collect();
     interrupts::check(device, &mut diags);
-    let mut seen: HashMap<String, Loc> = HashMap::new();
+    let identifiers = identifiers(device);
+    // A large vendor device has hundreds of thousands: room for all at once.
+    let mut seen: HashMap<&str, Loc> = HashMap::with_capacity(identifiers.len());
     // One clash of names repeats for each identifier derived from them: report it once.
     let mut reported = HashSet::new();
-    for (identifier, loc) in identifiers(device) {
-        if let Some(what) = reserved.get(&identifier) {
+    for (identifier, loc) in &identifiers {
+        let (identifier, loc) = (identifier.as_str(), *loc);
+        if let Some(what) = reserved.get(identifier) {
             diags.push(
                 Diagnostic::error(
                     format!("`{identifier}` in the C header would clash with {what}"),

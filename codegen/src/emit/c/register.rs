@@ -54,43 +54,9 @@ impl<'a> Names<'a> {
 pub(super) fn items(h: &mut Header, n: &Names<'_>) {
     let reg = n.reg;
     let loc = reg.name.loc;
-    let mut summary = format!(
-        "{}.{}: {}\n\n{}-bit, {}, reset {:#x}.",
-        *n.block.name,
-        *reg.name,
-        reg.description.trim(),
-        *reg.width,
-        reg.access.keyword(),
-        *reg.reset
-    );
-    if let Some(of) = &reg.alternate_of {
-        summary.push_str(&format!(
-            " An alternate view of the bytes of {} (it overlaps them).",
-            of.value
-        ));
+    if !h.names_only {
+        summary(h, n);
     }
-    if let Some(lock) = &reg.lock {
-        summary.push_str(&format!(
-            " Writes are ignored while {}.{} is {} (read it before writing).",
-            *lock.register,
-            *lock.field,
-            u8::from(lock.locked_when)
-        ));
-    }
-    if let Some(array) = &reg.array {
-        summary.push_str(&format!(
-            " An array of {} elements, {:#x} bytes apart.",
-            *array.count, *array.stride
-        ));
-    }
-    if let Some(note) = crate::emit::reset_note(reg) {
-        summary.push_str(&format!(
-            " {note} {}_RESET_FIXED_MASK: the bits whose reset every element and instance \
-             shares.",
-            n.upper
-        ));
-    }
-    h.comment("", &summary);
     h.define(
         format!("{}_OFFSET", n.upper),
         unsigned(*reg.offset, 32),
@@ -101,6 +67,13 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         n.literal(*reg.reset),
         loc,
     );
+    if reg.access_pieces() > 1 {
+        h.define(
+            format!("{}_ACCESS_WIDTH", n.upper),
+            reg.access_bits().to_string(),
+            loc,
+        );
+    }
     if crate::emit::reset_note(reg).is_some() {
         h.define(
             format!("{}_RESET_FIXED_MASK", n.upper),
@@ -150,20 +123,77 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
     }
 }
 
+/// The comment above the register's items (left out when only names are collected: it is
+/// most of the text).
+fn summary(h: &mut Header, n: &Names<'_>) {
+    let reg = n.reg;
+    let mut summary = format!(
+        "{}.{}: {}\n\n{}-bit, {}, reset {:#x}.",
+        *n.block.name,
+        *reg.name,
+        reg.description.trim(),
+        *reg.width,
+        reg.access.keyword(),
+        *reg.reset
+    );
+    if let Some(of) = &reg.alternate_of {
+        summary.push_str(&format!(
+            " An alternate view of the bytes of {} (it overlaps them).",
+            of.value
+        ));
+    }
+    if let Some(lock) = &reg.lock {
+        summary.push_str(&format!(
+            " Writes are ignored while {}.{} is {} (read it before writing).",
+            *lock.register,
+            *lock.field,
+            u8::from(lock.locked_when)
+        ));
+    }
+    if let Some(array) = &reg.array {
+        summary.push_str(&format!(
+            " An array of {} elements, {:#x} bytes apart.",
+            *array.count, *array.stride
+        ));
+    }
+    if reg.access_pieces() > 1 {
+        summary.push_str(&format!(
+            " Accessed as {pieces} {bits}-bit pieces ({upper}_ACCESS_WIDTH): _read and _write make \
+             {pieces} {bits}-bit accesses, least significant piece first, at increasing addresses \
+             (bits {top}:0 at the register's offset); never dereference _ptr whole. Another agent \
+             may change the register between the pieces unless the hardware buffers them.",
+            pieces = reg.access_pieces(),
+            bits = reg.access_bits(),
+            upper = n.upper,
+            top = reg.access_bits() - 1,
+        ));
+    }
+    if let Some(note) = crate::emit::reset_note(reg) {
+        summary.push_str(&format!(
+            " {note} {}_RESET_FIXED_MASK: the bits whose reset every element and instance \
+             shares.",
+            n.upper
+        ));
+    }
+    h.comment("", &summary);
+}
+
 fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
     let prefix = format!("{}_{}", n.upper, names::upper(&field.name));
     let loc = field.name.loc;
-    let mut summary = format!(
-        "{} {}, {}",
-        *field.name,
-        *field.bits,
-        field.effective_access(n.reg).keyword()
-    );
-    if let Some(effect) = field.side_effect {
-        summary.push_str(&format!(" ({})", effect_text(*effect)));
+    if !h.names_only {
+        let mut summary = format!(
+            "{} {}, {}",
+            *field.name,
+            *field.bits,
+            field.effective_access(n.reg).keyword()
+        );
+        if let Some(effect) = field.side_effect {
+            summary.push_str(&format!(" ({})", effect_text(*effect)));
+        }
+        summary.push_str(&format!(": {}", field.description.trim()));
+        h.comment("", &summary);
     }
-    summary.push_str(&format!(": {}", field.description.trim()));
-    h.comment("", &summary);
     h.define(format!("{prefix}_SHIFT"), field.bits.lsb.to_string(), loc);
     h.define(
         format!("{prefix}_WIDTH"),
@@ -250,7 +280,21 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             loc,
             &ty,
             &params,
-            &format!("return *{}_ptr({args});", n.lower),
+            &match split_pieces(n) {
+                None => format!("return *{}_ptr({args});", n.lower),
+                Some((piece, parts)) => {
+                    let mut body = format!(
+                        "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});\n\
+                         {ty} value = 0;\n",
+                        n.lower
+                    );
+                    for (i, shift) in parts.iter().enumerate() {
+                        body.push_str(&format!("value |= ({ty})piece[{i}] << {shift};\n"));
+                    }
+                    body.push_str("return value;");
+                    body
+                }
+            },
         );
     }
     if reg.access.is_writable() {
@@ -275,9 +319,34 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             loc,
             "void",
             &format!("{params}, {ty} value"),
-            &format!("*{}_ptr({args}) = value;", n.lower),
+            &match split_pieces(n) {
+                None => format!("*{}_ptr({args}) = value;", n.lower),
+                Some((piece, parts)) => {
+                    let mut body = format!(
+                        "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});",
+                        n.lower
+                    );
+                    for (i, shift) in parts.iter().enumerate() {
+                        body.push_str(&format!("\npiece[{i}] = ({piece})(value >> {shift});"));
+                    }
+                    body
+                }
+            },
         );
     }
+}
+
+/// For a register wider than its bus access: the C type of one piece and each piece's shift,
+/// least significant first (the order `_read` and `_write` access them in).
+fn split_pieces(n: &Names<'_>) -> Option<(String, Vec<u32>)> {
+    let reg = n.reg;
+    (reg.access_pieces() > 1).then(|| {
+        let bits = reg.access_bits();
+        (
+            format!("uint{bits}_t"),
+            (0..reg.access_pieces()).map(|i| i * bits).collect(),
+        )
+    })
 }
 
 fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
@@ -333,7 +402,11 @@ fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
 /// each enumerated value, so that C messages use the spec's words ("" for an unnamed value).
 fn value_texts(h: &mut Header, n: &Names<'_>, field: &Field, prefix: &str, function: &str) {
     let ty = n.ty();
+    let names_only = h.names_only;
     let switch = |text: &dyn Fn(&crate::model::EnumValue) -> String| {
+        if names_only {
+            return String::new();
+        }
         let mut body = String::from("switch (value) {\n");
         for value in &field.values {
             body.push_str(&format!(

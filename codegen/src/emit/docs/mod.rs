@@ -274,6 +274,15 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
     if let Some(note) = crate::emit::reset_note(register) {
         let _ = write!(facts, " {note}");
     }
+    if register.access_pieces() > 1 {
+        let _ = write!(
+            facts,
+            " Accessed as {} {}-bit pieces (`access_width`), least significant first, at \
+             increasing addresses.",
+            register.access_pieces(),
+            register.access_bits()
+        );
+    }
     if let Some(of) = &register.alternate_of {
         let _ = write!(
             facts,

@@ -244,6 +244,10 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
             cleared_by_reading.join(", ")
         )
     };
+    let summary = match split_note(register) {
+        Some(note) => format!("{summary}\n\n{note}"),
+        None => summary,
+    };
     let summary = match &register.lock {
         Some(lock) => format!(
             "{summary}\n\nWrites are ignored while `{}.{}` is {}: write through \
@@ -266,6 +270,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
     } else {
         format!("{}\n\n{summary}", register.description.trim())
     };
+    let io = handle_io(register);
     match &register.array {
         None => {
             let doc = doc_lines(&text);
@@ -282,7 +287,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
                 #[inline(always)]
                 pub const fn #method(self) -> #handle {
                     #element_safety
-                    unsafe { crate::common::Reg::from_parts(self.ptr.wrapping_add(#offset).cast(), self.io) }
+                    unsafe { crate::common::Reg::from_parts(self.ptr.wrapping_add(#offset).cast(), #io) }
                 }
             };
             (TokenStream::new(), method)
@@ -312,7 +317,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
                         *array.count, *register.offset, last_end, *block.size
                     ),
                     construct: quote! {
-                        crate::common::Reg::from_parts(self.ptr.wrapping_add(#element_offset).cast(), self.io)
+                        crate::common::Reg::from_parts(self.ptr.wrapping_add(#element_offset).cast(), #io)
                     },
                     construct_is_unsafe: true,
                 },
@@ -349,7 +354,44 @@ fn handle_type(register: &Register, block: &Block) -> TokenStream {
             access = quote! { crate::common::Locked<#access, #module::Register, #mask, #locked> };
         }
     }
-    quote! { crate::common::Reg<#value, #fields, #access, _M> }
+    let mechanism = match piece_type(register) {
+        Some(piece) => quote! { crate::common::Split<_M, #piece> },
+        None => quote! { _M },
+    };
+    quote! { crate::common::Reg<#value, #fields, #access, #mechanism> }
+}
+
+/// The type of one access of a register wider than its bus access (`u32` for a 64-bit
+/// register with `access_width: 32`); `None` for a register accessed whole.
+fn piece_type(register: &Register) -> Option<TokenStream> {
+    (register.access_pieces() > 1).then(|| {
+        let ty = format_ident!("u{}", register.access_bits());
+        quote! { #ty }
+    })
+}
+
+/// The handle's mechanism, built from the block's (`self.io`).
+fn handle_io(register: &Register) -> TokenStream {
+    match piece_type(register) {
+        Some(_) => quote! { crate::common::Split::new(self.io) },
+        None => quote! { self.io },
+    }
+}
+
+/// What the docs say of a register wider than its bus access: the pieces and their order.
+pub(crate) fn split_note(register: &Register) -> Option<String> {
+    let pieces = register.access_pieces();
+    (pieces > 1).then(|| {
+        let bits = register.access_bits();
+        format!(
+            "Accessed as {pieces} {bits}-bit pieces (`access_width: {bits}`): every read and \
+             every write is {pieces} accesses, least significant piece first, at increasing \
+             addresses (bits `[{}:0]` at the register's offset). Another agent may change \
+             the register between the pieces unless the hardware buffers them (see \
+             `common::Split`).",
+            bits - 1
+        )
+    })
 }
 
 /// The access-mode type of `common.rs` that the register's handle carries.

@@ -16,7 +16,7 @@ use crate::Validated;
 /// The generated crate's items, with every `mod name;` of the crate root filled with the
 /// contents of `src/name.rs`.
 pub fn inline_crate(device: &Validated, provenance: &Provenance) -> Result<TokenStream, EmitError> {
-    let files = super::files(device, provenance)?;
+    let files = super::files_on(device, provenance, super::Threads::Caller)?;
     let parse = |path: &str| -> syn::File {
         let file = files
             .iter()

@@ -31,14 +31,36 @@ pub(super) const SYNC_SAFETY: &str =
     "as for `Send`: sharing the handle shares an address and a `Sync` mechanism.";
 
 const COMMON: &str = include_str!("../../../templates/common.rs");
+/// The mechanism of registers wider than their bus access (`Split`), appended to `common.rs`
+/// only for a device that has such a register.
+const SPLIT: &str = include_str!("../../../templates/split.rs");
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
+    files_on(device, provenance, Threads::Cores)
+}
+
+/// Where [`files`] builds the block modules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Threads {
+    /// On the machine's cores.
+    Cores,
+    /// On the calling thread only: inside a procedural macro (`include_spec!`), proc-macro2
+    /// has decided once for the process that it runs in the compiler, and a token stream
+    /// built on another thread panics.
+    Caller,
+}
+
+pub(super) fn files_on(
+    device: &Validated,
+    provenance: &Provenance,
+    threads: Threads,
+) -> Result<Vec<GeneratedFile>, EmitError> {
     let device = &super::text::map_descriptions(device, super::text::rustdoc);
     let splices = Splices::default();
     let mut files = vec![
         file(
             "src/lib.rs",
-            &crate_root(device, &splices),
+            crate_root(device, &splices),
             &splices,
             provenance,
             device.name.loc,
@@ -46,37 +68,100 @@ pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<Generate
         GeneratedFile {
             place: Place::Crate,
             path: "src/common.rs".into(),
-            contents: format!("{}\n{COMMON}", provenance.preamble("//")),
+            contents: format!(
+                "{}\n{COMMON}{}",
+                provenance.preamble("//"),
+                if any_split(device) { SPLIT } else { "" }
+            ),
         },
     ];
     files.extend(interrupts::device_x(device, provenance));
     files.extend(interrupts::build_rs(device, provenance));
     let kinds = crate::block_types::kinds(device);
     let shared = share::Shared::new(kinds.iter().map(|k| &k.definition));
-    for kind in &kinds {
+    let modules = in_parallel(&kinds, threads, |kind| {
         let splices = Splices::default();
         let block = &kind.definition;
-        files.push(file(
+        file(
             &format!("src/{}.rs", names::lower(&block.name)),
-            &block::module(kind, &shared, &splices),
+            block::module(kind, &shared, &splices),
             &splices,
             provenance,
             block.name.loc,
-        )?);
+        )
+    });
+    for module in modules {
+        files.push(module?);
     }
     Ok(files)
 }
 
+/// True when a register of the device is wider than its bus access.
+fn any_split(device: &Device) -> bool {
+    device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .any(|r| r.access_pieces() > 1)
+}
+
+/// `job` of every item, in the items' order, spread over the machine's cores: a large
+/// vendor device has dozens of block modules, and parsing and printing each (syn,
+/// prettyplease) is most of its generation time. The modules share nothing but what they
+/// read (token streams cannot cross threads: each job builds and prints its own).
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: Threads,
+    job: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = match threads {
+        Threads::Cores => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        Threads::Caller => 1,
+    }
+    .min(items.len());
+    if threads <= 1 {
+        return items.iter().map(&job).collect();
+    }
+    // Each worker takes the next item not yet taken, so that one large module does not hold
+    // up a fixed share of the rest.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        out.push((i, job(item)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 fn file(
     path: &str,
-    tokens: &TokenStream,
+    tokens: TokenStream,
     splices: &Splices,
     provenance: &Provenance,
     loc: Loc,
 ) -> Result<GeneratedFile, EmitError> {
     // The emitter builds tokens from validated names and numbers only; a parse failure is a
     // bug in the emitter, reported at the spec item it was emitting.
-    let syntax: syn::File = syn::parse2(tokens.clone()).map_err(|error| EmitError {
+    let syntax: syn::File = syn::parse2(tokens).map_err(|error| EmitError {
         output: Output::Rust,
         message: format!(
             "internal error in gba-codegen (please report): invalid Rust for {path}: {error}"

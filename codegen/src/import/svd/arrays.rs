@@ -375,5 +375,6 @@ fn merge_group(elements: &[&Register], key: &str) -> Option<Register> {
         fields,
         alternate_of: None,
         lock: None,
+        access_width: None,
     })
 }

@@ -1,6 +1,7 @@
 //! What our own SVD emitter writes under `<vendorExtensions>`, which svd-parser does not
 //! read: the constants (`<constants>`), the single-pulse fields (`<singlePulses>`), the
-//! registers' locks (`<locks>`) and the fields whose reset is their element's index or a
+//! registers' locks (`<locks>`), the registers wider than their bus access (`<accessWidths>`)
+//! and the fields whose reset is their element's index or a
 //! strap (`<resetFrom>`).
 
 use super::warnings::Warnings;
@@ -9,10 +10,7 @@ use crate::location::Located;
 use crate::model::{Constant, Device, Lock, Register, ResetFrom, SideEffect};
 
 /// The constants that our SVD emitter writes under `<vendorExtensions><constants>`.
-pub(super) fn constants(xml: &str, warnings: &mut Warnings) -> Vec<Constant> {
-    let Ok(doc) = roxmltree::Document::parse(xml) else {
-        return Vec::new();
-    };
+pub(super) fn constants(doc: &roxmltree::Document, warnings: &mut Warnings) -> Vec<Constant> {
     let Some(list) = doc
         .root_element()
         .children()
@@ -68,17 +66,16 @@ pub(super) struct Extensions {
     locks: Vec<(String, String, bool)>,
     /// The kind's element name (`index`, `strap`, or what the file wrote), `BLOCK.REGISTER.FIELD`.
     resets: Vec<(String, String)>,
+    /// `BLOCK.REGISTER` and its bus access width in bits (`<accessWidths>`).
+    access_widths: Vec<(String, Option<u32>)>,
     /// `<relocatable>true</relocatable>`: the window has no fixed address.
     pub(super) relocatable: bool,
     /// `<interruptSources>`: interrupt name, block and instance (`interrupts::sources`).
     pub(super) interrupt_sources: Vec<(String, Option<String>, Option<u64>)>,
 }
 
-pub(super) fn extensions(xml: &str) -> Extensions {
+pub(super) fn extensions(doc: &roxmltree::Document) -> Extensions {
     let mut out = Extensions::default();
-    let Ok(doc) = roxmltree::Document::parse(xml) else {
-        return out;
-    };
     let Some(ext) = doc
         .root_element()
         .children()
@@ -118,6 +115,13 @@ pub(super) fn extensions(xml: &str) -> Extensions {
                     (None, None) => (String::new(), true),
                 };
                 out.locks.push((register, bit, locked_when));
+            }
+        } else if list.has_tag_name(crate::interchange::svd_ext::ACCESS_WIDTHS) {
+            for register in list.children().filter(|n| n.has_tag_name("register")) {
+                out.access_widths.push((
+                    text(register, "name").unwrap_or_default(),
+                    text(register, "accessWidth").and_then(|w| w.parse().ok()),
+                ));
             }
         } else if list.has_tag_name(crate::interchange::svd_ext::RESET_FROM) {
             out.resets
@@ -182,6 +186,29 @@ impl Extensions {
                     Treatment::LeftOut,
                     "vendorExtensions.locks",
                     format!("the lock of `{path}` by `{bit}` names no register and bit: left out"),
+                ),
+            }
+        }
+        for (path, bits) in self.access_widths {
+            let register = path.split_once('.').and_then(|(b, r)| {
+                device
+                    .blocks
+                    .iter_mut()
+                    .find(|x| *x.name == b)
+                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == r))
+            });
+            match (register, bits) {
+                (Some(register), Some(bits))
+                    if matches!(bits, 8 | 16 | 32) && bits < *register.width =>
+                {
+                    register.access_width = Some(Located::synthetic(bits));
+                }
+                _ => warnings.warn(
+                    Treatment::LeftOut,
+                    "vendorExtensions.accessWidths",
+                    format!(
+                        "the access width of `{path}` names no register it can split: left out"
+                    ),
                 ),
             }
         }

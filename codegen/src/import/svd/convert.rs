@@ -403,6 +403,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
         fields,
         alternate_of: None,
         lock: None,
+        access_width: None,
     };
     let views: Vec<Register> = views
         .into_iter()
@@ -421,6 +422,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
             fields,
             alternate_of: None,
             lock: None,
+            access_width: None,
         })
         .collect();
     std::iter::once(register).chain(views).collect()

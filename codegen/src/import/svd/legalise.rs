@@ -52,10 +52,7 @@ pub(crate) fn legalise(warnings: &mut Warnings, device: &mut Device) -> Vec<Diag
     let mut renames = vec![0usize; items.len()];
     let mut problems = Vec::new();
     for _ in 0..ROUNDS {
-        problems = match crate::validate(device.clone(), &Output::ALL) {
-            Ok(_) => Vec::new(),
-            Err(problems) => problems,
-        };
+        problems = crate::validated::problems(device, &Output::ALL);
         let mut fixed = false;
         let mut done = std::collections::HashSet::new();
         for problem in &problems {

@@ -17,7 +17,8 @@
 //!    output's own (Rust, C, SVD, docs); a problem at a name is fixed by renaming that item,
 //!    reported (`legalise.rs`);
 //! 9. make peripherals with the same registers (`derivedFrom` ones among them) instances of
-//!    one block type (`types.rs`).
+//!    one block type (`types.rs`); a device that validates with its types as it is skips
+//!    step 8's rounds (one check instead of two).
 //!
 //! Passes 3 to 7 run per block and per register, in the order `convert.rs` calls them, so
 //! that the warnings come out in source order. Every pass reports to one list of warnings
@@ -60,8 +61,10 @@ const MAX_ELEMENTS: u64 = 1 << 20;
 /// Why an SVD file could not be imported at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
+    /// The text is not an SVD file svd-parser can read; its message.
     #[error("not a valid SVD file: {0}")]
     Parse(String),
+    /// A `derivedFrom` could not be resolved (svd-parser's message names it).
     #[error("cannot resolve derivedFrom: {0}")]
     Derive(String),
     /// The importer produced a device that fails validation: a bug in the importer, reported
@@ -88,23 +91,36 @@ pub fn from_str(xml: &str) -> Result<Imported, ImportError> {
 /// Parses SVD text and converts it.
 pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
     let mut warnings = Warnings::default();
-    let original = xml;
-    let repaired;
-    let xml = match mode {
-        Mode::Lenient => {
-            repaired = repair::repair(xml, &mut warnings);
-            repaired.as_str()
-        }
-        Mode::Strict => xml,
+    // Our own passes (repairs, `<vendorExtensions>`, line numbers) read one parse of the file
+    // as written, and one index of its lines: each pass parsing it again cost a quarter of a
+    // large file's import. svd-parser parses the (repaired) text itself, with its own roxmltree.
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(xml, options).ok();
+    let index = lines::LineIndex::new(xml);
+    let repaired = match (mode, &doc) {
+        (Mode::Lenient, Some(doc)) => repair::repair(xml, doc, &index, &mut warnings),
+        // Not well-formed XML: svd-parser reports it.
+        _ => None,
     };
     let config = svd_parser::Config::default().validate_level(svd::ValidateLevel::Weak);
-    let parsed = svd_parser::parse_with_config(xml, &config)
+    let parsed = svd_parser::parse_with_config(repaired.as_deref().unwrap_or(xml), &config)
         .map_err(|e| ImportError::Parse(format!("{e:#}")))?;
-    let constants = constants::constants(xml, &mut warnings);
-    let extensions = constants::extensions(xml);
+    // The repairs touch no `<vendorExtensions>` element, so the file as written serves.
+    let (constants, extensions) = match &doc {
+        Some(doc) => (
+            constants::constants(doc, &mut warnings),
+            constants::extensions(doc),
+        ),
+        None => (Vec::new(), constants::Extensions::default()),
+    };
     let mut imported = convert(&parsed, constants, extensions, warnings)?;
     // The lines of the file as written: the repairs may remove lines.
-    lines::Lines::of(original).cite(&mut imported.warnings);
+    if let Some(doc) = &doc {
+        lines::Lines::of(doc, &index).cite(&mut imported.warnings);
+    }
     Ok(imported)
 }
 
@@ -132,18 +148,28 @@ fn convert(
     }
     interrupts::apply_sources(&mut device, &extensions.interrupt_sources, &mut warnings);
     extensions.apply(&mut device, &mut warnings);
-    let problems = legalise::legalise(&mut warnings, &mut device);
-    if !problems.is_empty() {
-        return Err(ImportError::Invalid(
-            problems.iter().map(|d| d.message.clone()).collect(),
-        ));
-    }
     let groups = resolved
         .peripherals
         .iter()
         .filter_map(|p| Some((strip_dim(&p.name), p.group_name.clone()?)))
         .collect();
-    types::group(&mut device, &groups, &mut warnings);
+    // Most devices need no rename: one check of every output, of the device with its block
+    // types, settles them (the check is most of a large file's import). Any other goes the
+    // long way: renames (each round checks again), then the types (checked once more).
+    let mut typed = device.clone();
+    if types::assign(&mut typed, &groups)
+        && crate::validated::problems(&typed, &crate::Output::ALL).is_empty()
+    {
+        device = typed;
+    } else {
+        let problems = legalise::legalise(&mut warnings, &mut device);
+        if !problems.is_empty() {
+            return Err(ImportError::Invalid(
+                problems.iter().map(|d| d.message.clone()).collect(),
+            ));
+        }
+        types::group(&mut device, &groups, &mut warnings);
+    }
     Ok(Imported {
         device,
         warnings: warnings.into_vec(),

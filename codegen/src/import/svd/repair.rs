@@ -31,23 +31,18 @@ use crate::import::Treatment;
 /// The parsed file, and where its lines start: what a warning needs to cite a node's line.
 struct Source<'a, 'i> {
     doc: &'a Document<'i>,
-    lines: LineIndex,
+    lines: &'a LineIndex,
 }
 
-/// The text with every repair applied (unchanged when it is not well-formed XML: svd-parser
-/// then reports that).
-pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..roxmltree::ParsingOptions::default()
-    };
-    let Ok(doc) = Document::parse_with_options(xml, options) else {
-        return xml.to_string();
-    };
-    let src = Source {
-        doc: &doc,
-        lines: LineIndex::new(xml),
-    };
+/// The text of `doc` (`xml`, indexed by `lines`) with every repair applied; `None` when
+/// nothing needed one.
+pub(super) fn repair(
+    xml: &str,
+    doc: &Document,
+    lines: &LineIndex,
+    warnings: &mut Warnings,
+) -> Option<String> {
+    let src = Source { doc, lines };
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     for node in doc.descendants().filter(Node::is_element) {
         match node.tag_name().name() {
@@ -59,7 +54,7 @@ pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
         }
     }
     if edits.is_empty() {
-        return xml.to_string();
+        return None;
     }
     edits.sort_by_key(|(range, _)| range.start);
     let mut out = String::with_capacity(xml.len());
@@ -74,7 +69,7 @@ pub(super) fn repair(xml: &str, warnings: &mut Warnings) -> String {
         at = range.end;
     }
     out.push_str(&xml[at..]);
-    out
+    Some(out)
 }
 
 /// Reports a repair of `node`: at its item's path, as the other passes name items
@@ -399,7 +394,9 @@ mod tests {
 
     fn fixed(xml: &str) -> (String, Vec<String>) {
         let mut warnings = Warnings::default();
-        let out = repair(xml, &mut warnings);
+        let doc = Document::parse(xml).expect("well-formed");
+        let out = repair(xml, &doc, &LineIndex::new(xml), &mut warnings)
+            .unwrap_or_else(|| xml.to_string());
         (
             out,
             warnings

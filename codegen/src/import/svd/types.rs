@@ -18,13 +18,42 @@ use crate::model::{Block, BlockType, Device};
 use crate::names;
 
 /// Groups the blocks of `device` into types, and keeps each type's instances together in
-/// the block list (at the first's place), as the spec writes them.
+/// the block list (at the first's place), as the spec writes them; should the types' names
+/// not validate, the blocks stay types of their own, with a warning.
 /// `groups`: each peripheral's `groupName`, by its name.
 pub(super) fn group(
     device: &mut Device,
     group_names: &HashMap<String, String>,
     warnings: &mut Warnings,
 ) {
+    if !assign(device, group_names) {
+        return;
+    }
+    // A type's name joins C identifiers and Rust modules of its own: should one clash with
+    // something the checks refuse, the blocks stay types of their own, as before. Only the
+    // outputs that name types are checked again (the device passed every check before, and
+    // SVD, SystemRDL and IP-XACT list the instances as blocks).
+    let naming = [crate::Output::Rust, crate::Output::C, crate::Output::Docs];
+    let problems = crate::validated::problems(device, &naming);
+    if let Some(problem) = problems.first() {
+        for block in &mut device.blocks {
+            block.instance_of = None;
+        }
+        warnings.warn(
+            Treatment::Reshaped,
+            device.name.as_str(),
+            format!(
+                "peripherals with the same registers kept as separate types: grouping them \
+                 would not validate ({})",
+                problem.message
+            ),
+        );
+    }
+}
+
+/// Makes the blocks with the same registers instances of one type, unchecked; whether any
+/// did.
+pub(super) fn assign(device: &mut Device, group_names: &HashMap<String, String>) -> bool {
     let candidate = |b: &Block| b.array.is_none() && b.alternate_of.is_none();
     let mut group_of: Vec<Option<usize>> = vec![None; device.blocks.len()];
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -53,7 +82,7 @@ pub(super) fn group(
         groups.push(members);
     }
     if groups.is_empty() {
-        return;
+        return false;
     }
     let mut taken: HashSet<String> = device
         .blocks
@@ -98,28 +127,7 @@ pub(super) fn group(
         }
     }
     device.blocks = ordered;
-    // A type's name joins C identifiers and Rust modules of its own: should one clash with
-    // something the checks refuse, the blocks stay types of their own, as before. Only the
-    // outputs that name types are checked again (the device passed every check before, and
-    // SVD, SystemRDL and IP-XACT list the instances as blocks).
-    let naming = [crate::Output::Rust, crate::Output::C, crate::Output::Docs];
-    if let Err(problems) = crate::validate(device.clone(), &naming) {
-        for block in &mut device.blocks {
-            block.instance_of = None;
-        }
-        warnings.warn(
-            Treatment::Reshaped,
-            device.name.as_str(),
-            format!(
-                "peripherals with the same registers kept as separate types: grouping them \
-                 would not validate ({})",
-                problems
-                    .first()
-                    .map(|p| p.message.as_str())
-                    .unwrap_or_default()
-            ),
-        );
-    }
+    true
 }
 
 /// What the instances' names share, if it is a free name; else with an `x`; else the

@@ -1,0 +1,221 @@
+//! A register wider than its bus access (SystemRDL's `accesswidth` below `regwidth`: a 64-bit
+//! `MTIME` on a 32-bit bus) is carried, not warned about (issue 38): the spec says
+//! `access_width`, the SystemRDL and IP-XACT exports say it again, and systemrdl-compiler,
+//! the reference front end, elaborates the source and our export to the same widths. The
+//! generated Rust and C access the register in pieces (tests/tests/split_access.rs runs them).
+//!
+//! The Python front ends come from `tests/install.sh`; without them a test that needs them
+//! says so and passes only outside CI (under `CI=true` it fails).
+
+mod common;
+use common::{python_has, scratch};
+
+use std::process::Command;
+
+use gba_codegen::emit::{self, Provenance};
+use gba_codegen::import::{ipxact as ipxact_import, rdl};
+use gba_codegen::model::{Device, Register};
+use gba_codegen::{parse_str, write_spec};
+
+/// A SoC team's timer: a 64-bit time on a 32-bit bus, a 32-bit compare on a 16-bit bus, a
+/// 64-bit register whose access width is its own (no split), and a plain 32-bit register.
+const TIMER_RDL: &str = r#"
+addrmap clint_block {
+    default sw = rw;
+    reg {
+        regwidth = 64;
+        accesswidth = 32;
+        field { } MTIME[63:0] = 0;
+    } MTIME @ 0x0;
+    reg {
+        regwidth = 32;
+        accesswidth = 16;
+        field { } LO[15:0] = 0;
+        field { } HI[31:16] = 0;
+    } MTIMECMP @ 0x8;
+    reg {
+        regwidth = 64;
+        accesswidth = 64;
+        field { } WIDE[63:0] = 0;
+    } WHOLE @ 0x10;
+    reg {
+        field { } BIT[0:0] = 0;
+    } PLAIN @ 0x18;
+};
+addrmap clint { clint_block timer @ 0x0; };
+"#;
+
+fn provenance() -> Provenance {
+    Provenance {
+        spec: "clint.yaml".into(),
+        command: "gba gen".into(),
+    }
+}
+
+fn register<'d>(device: &'d Device, name: &str) -> &'d Register {
+    device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .find(|r| *r.name == name)
+        .unwrap_or_else(|| panic!("no register {name}"))
+}
+
+fn access_widths(device: &Device) -> Vec<(String, Option<u32>)> {
+    ["MTIME", "MTIMECMP", "WHOLE", "PLAIN"]
+        .iter()
+        .map(|n| {
+            (
+                n.to_string(),
+                register(device, n).access_width.as_deref().copied(),
+            )
+        })
+        .collect()
+}
+
+/// `REG regwidth accesswidth` of every register, as systemrdl-compiler elaborates `file`
+/// (SystemRDL, or IP-XACT through peakrdl-ipxact).
+fn reference_widths(file: &std::path::Path) -> Vec<String> {
+    let script = r#"
+import sys
+from systemrdl import RDLCompiler, node
+compiler = RDLCompiler()
+compiler.compile_file(sys.argv[1])
+root = compiler.elaborate()
+for r in root.descendants(unroll=True):
+    if isinstance(r, node.RegNode):
+        print(r.inst_name, r.get_property("regwidth"), r.get_property("accesswidth"))
+"#;
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .arg(file)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "systemrdl-compiler refused {}:\n{}",
+        file.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn systemrdl_accesswidth_goes_through_the_spec_and_back_unchanged() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let dir = scratch("access-width");
+    let source = dir.path().join("clint.rdl");
+    std::fs::write(&source, TIMER_RDL).unwrap();
+    // Carried: no warning at all (strict import succeeds).
+    let imported = rdl::import(&source, true).expect("imports strictly: nothing to warn about");
+    let device = &imported.device;
+    assert_eq!(
+        access_widths(device),
+        [
+            ("MTIME".into(), Some(32)),
+            ("MTIMECMP".into(), Some(16)),
+            ("WHOLE".into(), None),
+            ("PLAIN".into(), None),
+        ]
+    );
+    // The spec says it, and reads it back.
+    let text = write_spec(device, "h");
+    assert!(text.contains("access_width: 32"), "{text}");
+    assert!(text.contains("access_width: 16"), "{text}");
+    let validated = parse_str(&text).expect("the written spec validates");
+    assert_eq!(*validated, *device);
+
+    // The reference front end elaborates our SystemRDL export to the source's widths.
+    let out = dir.path().join("out.rdl");
+    std::fs::write(&out, emit::render_systemrdl(&validated, &provenance())).unwrap();
+    let want = [
+        "MTIME 64 32",
+        "MTIMECMP 32 16",
+        "WHOLE 64 64",
+        "PLAIN 32 32",
+    ];
+    assert_eq!(reference_widths(&source), want, "the source itself");
+    assert_eq!(reference_widths(&out), want, "our SystemRDL");
+    // ... and our importers read both exports back unchanged.
+    let again = rdl::import(&out, true).expect("our export imports strictly");
+    assert_eq!(again.device, *device);
+    let xml = emit::render_ipxact(&validated, &provenance());
+    assert!(
+        xml.contains("<gba:accessWidth>32</gba:accessWidth>"),
+        "{xml}"
+    );
+    let back = ipxact_import::from_str(&xml, true).expect("imports strictly");
+    assert_eq!(back.device, *device);
+
+    // Rust and C access the split registers in pieces, and say so; the others whole.
+    let files = emit::all(&validated, &provenance()).expect("emits");
+    let contents = |suffix: &str| {
+        files
+            .iter()
+            .filter(|f| f.path.ends_with(suffix))
+            .map(|f| f.contents.clone())
+            .collect::<String>()
+    };
+    let rust = contents(".rs");
+    assert!(rust.contains("crate::common::Split<_M, u32>"), "{rust}");
+    assert!(rust.contains("crate::common::Split<_M, u16>"), "{rust}");
+    assert_eq!(
+        rust.matches("crate::common::Split::new(self.io)").count(),
+        2
+    );
+    assert!(rust.contains("least significant piece first"), "{rust}");
+    let header = contents(".h");
+    assert!(
+        header.contains("#define CLINT_TIMER_MTIME_ACCESS_WIDTH 32"),
+        "{header}"
+    );
+    assert!(
+        header.contains(
+            "piece[0] = (uint32_t)(value >> 0);\n    piece[1] = (uint32_t)(value >> 32);"
+        ),
+        "{header}"
+    );
+    assert!(
+        header.contains("value |= (uint32_t)piece[1] << 16;"),
+        "{header}"
+    );
+    assert!(
+        !header.contains("CLINT_TIMER_WHOLE_ACCESS_WIDTH"),
+        "{header}"
+    );
+}
+
+#[test]
+fn a_spec_access_width_that_is_no_bus_access_of_the_register_is_refused() {
+    for (width, access, needle) in [
+        (
+            32,
+            48,
+            "access_width 48 is not a bus access of a 32-bit register",
+        ),
+        (
+            32,
+            64,
+            "access_width 64 is not a bus access of a 32-bit register",
+        ),
+        (
+            16,
+            0,
+            "access_width 0 is not a bus access of a 16-bit register",
+        ),
+    ] {
+        let spec = format!(
+            "device: {{ name: d, version: \"1\", description: D. }}\n\
+             blocks:\n  - name: b\n    description: B.\n    offset: 0\n    size: 0x10\n    \
+             registers:\n      - {{ name: R, description: R., offset: 0, width: {width}, \
+             access: rw, access_width: {access} }}\n"
+        );
+        let error = format!("{:?}", parse_str(&spec).expect_err("refused"));
+        assert!(error.contains(needle), "{error}");
+    }
+}
