@@ -173,7 +173,7 @@ def regmap(root) -> dict:
             if reset is not None and not isinstance(reset, int):
                 reset = "ref"
             fields.append((f.low, f.high, sw, onread.name if onread else None,
-                           onwrite.name if onwrite else None, reset or 0))
+                           onwrite.name if onwrite else None, reset))
         out[reg.absolute_address].append((reg.get_property("regwidth"), tuple(sorted(fields))))
         WHY.setdefault(reg.absolute_address, why_left_out(reg))
     return {a: sorted(v) for a, v in out.items()}
@@ -222,7 +222,12 @@ def difference(original: dict, back: dict) -> str | None:
                         return "side effect the spec lacks (warned)"
                     return "side effect differs"
                 if x[5] != y[5]:
-                    return "reset value differs" if x[5] != "ref" else "reset is a reference (warned)"
+                    if x[5] == "ref":
+                        return "reset is a reference (warned)"
+                    # No reset is a statement (the flop is not reset), not a 0: compared as is.
+                    if x[5] is None or y[5] is None:
+                        return "reset present on one side only"
+                    return "reset value differs"
     return None
 
 

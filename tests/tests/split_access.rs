@@ -180,3 +180,69 @@ fn in_memory_the_low_word_is_at_the_register_s_address() {
     assert_eq!(window.peek_u32(offset + 4), 0x1122_3344);
     assert_eq!(timestamp.get(), 0x1122_3344_5566_7788);
 }
+
+/// The C header's `_read` and `_write` of the split register, compiled by gcc: the
+/// instructions that touch the window are two 32-bit accesses, at offsets 0x30 and 0x34, in
+/// that order (x86-64: `movl`; a 64-bit `movq` would be one access). Checked in the assembly
+/// because over plain memory a wrong width still moves the right bytes.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_c_header_makes_two_32_bit_accesses_low_word_first() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("split_access");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("split.c");
+    std::fs::write(
+        &source,
+        "#include \"uart_regs.h\"\n\
+         void write_ts(volatile void *base, uint64_t v) { uart_regs_timestamp_write(base, v); }\n\
+         uint64_t read_ts(volatile void *base) { return uart_regs_timestamp_read(base); }\n",
+    )
+    .unwrap();
+    let include = common::root().join("tests/fixtures/uart/pac/include");
+    let output = std::process::Command::new("gcc")
+        .args(["-std=c11", "-O2", "-S", "-o", "-", "-I"])
+        .arg(&include)
+        .arg(&source)
+        .output()
+        .expect("gcc runs (apt-get install gcc)");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let asm = String::from_utf8_lossy(&output.stdout);
+    // (mnemonic, offset) of each instruction with a memory operand based on the window
+    // pointer (`%rdi`, the first argument), per function.
+    let accesses = |function: &str| -> Vec<(String, String)> {
+        asm.split(&format!("{function}:"))
+            .nth(1)
+            .and_then(|body| body.split(".cfi_endproc").next())
+            .unwrap_or_else(|| panic!("no {function} in:\n{asm}"))
+            .lines()
+            .filter(|l| l.contains("(%rdi)"))
+            .map(|l| {
+                let mut words = l.split_whitespace();
+                let mnemonic = words.next().unwrap_or_default().to_string();
+                let offset = l
+                    .split("(%rdi)")
+                    .next()
+                    .and_then(|before| {
+                        before
+                            .rsplit(|c: char| c.is_whitespace() || c == ',')
+                            .next()
+                    })
+                    .unwrap_or_default()
+                    .to_string();
+                (mnemonic, offset)
+            })
+            .collect()
+    };
+    let pair = |m: &str| {
+        vec![
+            (m.to_string(), "48".to_string()),
+            (m.to_string(), "52".to_string()),
+        ]
+    };
+    assert_eq!(accesses("write_ts"), pair("movl"), "{asm}");
+    assert_eq!(accesses("read_ts"), pair("movl"), "{asm}");
+}
