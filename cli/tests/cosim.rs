@@ -481,6 +481,51 @@ fn a_write_that_clears_the_bytes_it_does_not_strobe_is_seen() {
     );
 }
 
+/// A 64-bit register whose high word is read from its storage rather than from what the
+/// low word's read latched (BARRIERS_COMPLETED, a counter hardware writes): a read tears when
+/// hardware writes between the words. No mutant kind makes this; the RTL is edited by hand.
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock, and minutes: run by tests/run.sh cosim"]
+fn a_torn_read_of_a_64_bit_register_is_seen() {
+    let (_guard, spec, rtl) = two_groups();
+    let torn = work("torn");
+    for file in std::fs::read_dir(rtl).unwrap() {
+        let path = file.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, torn.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let regs = torn.join("gba_regs.sv");
+    let sv = std::fs::read_to_string(&regs).unwrap();
+    let latched = "readback_data_var = rbuf_storage.global_.BARRIERS_COMPLETED.data[63:32];";
+    assert_eq!(
+        sv.matches(latched).count(),
+        1,
+        "regblock's read of the high word"
+    );
+    std::fs::write(
+        &regs,
+        sv.replace(
+            latched,
+            "readback_data_var = field_storage.global_.BARRIERS_COMPLETED.COUNT.value[63:32];",
+        ),
+    )
+    .unwrap();
+    let verify = gba(&["verify", "--spec", spec, "--rtl", torn.to_str().unwrap()]);
+    let report = text(&verify);
+    assert_eq!(verify.status.code(), Some(1), "{report}");
+    let failures: Vec<&str> = report.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert_eq!(
+        failures,
+        [
+            "FAIL global.BARRIERS_COMPLETED.COUNT: words: hardware wrote 0xaaaaaaaaaaaaaaaa between \
+          the reads of the first word and the others (it held 0x5555555555555555): the read \
+          returned 0xaaaaaaaa55555555, not 0x5555555555555555 (a torn read)"
+        ],
+        "{report}"
+    );
+}
+
 /// Mutation testing (`gba verify --mutants`): `count` mutants of the RTL in `rtl` (reset
 /// constants, decodes, bit slices, byte strobes, side effects, hardware writes, lock gating,
 /// the read mux), at least 95 % killed with the register and field named; the survivors are
