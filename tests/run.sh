@@ -242,10 +242,11 @@ stage_cosim() {
     # By default gba.yaml's register block with 2 groups instead of 32 (the same registers;
     # clean, with gba-hal's configure sequence, and mutated three ways) and tests/fixtures/cosim/effects.yaml's (every side
     # effect, locks, views; clean, and three effects swapped), with mutation testing of the
-    # checks (`gba verify --mutants`: all 133 mutants of effects.yaml's RTL, 40 of gba.yaml's
-    # 253 and those of the classes that survived before the hardware side and the words were
-    # checked, each set built once; about 3.5 minutes); GBA_COSIM_FULL=1 adds the whole 32-group
-    # window (a Verilator build of minutes and 115,000 checks).
+    # checks (`gba verify --mutants`: all 147 mutants of effects.yaml's RTL, 40 of gba.yaml's
+    # 291 and those of the classes that survived before the hardware side, the words and the
+    # byte strobes were checked, each set built once; about 3.5 minutes); GBA_COSIM_FULL=1 adds the whole 32-group
+    # window (a Verilator build of minutes and every check, the hardware side's included:
+    # 26.5 minutes in all at load average 30 to 70).
     local skip="--skip gba_yaml_rtl_conforms_to_the_spec"
     [ -n "${GBA_COSIM_FULL:-}" ] && skip=
     cargo test -p gba --test cosim -- --ignored $skip 2>&1 | tee -a "$log"

@@ -179,6 +179,37 @@ pub fn check(device: &crate::model::Device, format: &str) -> Vec<crate::Diagnost
     out
 }
 
+/// SystemRDL has one `encode` per field, for reading and writing alike: a field's values
+/// for writing ([`crate::model::Field::write_values`]) are left out of the SystemRDL output,
+/// one warning per field (IP-XACT writes them as `usage="write"`).
+pub fn write_values_dropped(device: &crate::model::Device) -> Vec<crate::Diagnostic> {
+    let mut out = Vec::new();
+    for block in &device.blocks {
+        for register in &block.registers {
+            for field in &register.fields {
+                let Some(first) = field.write_values.first() else {
+                    continue;
+                };
+                out.push(
+                    crate::Diagnostic::warning(
+                        format!(
+                            "the SystemRDL output cannot carry the write values of field `{}.{}.{}`",
+                            *block.name, *register.name, *field.name
+                        ),
+                        first.name.loc,
+                        "a value for writing",
+                    )
+                    .note(
+                        "SystemRDL's `encode` names one enumeration for reading and writing; \
+                         the export writes the values for reading and leaves these out",
+                    ),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// The `onwrite`/`onread` spelling of `effect`; `None` for a single pulse, which both
 /// formats write apart ([`SINGLE_PULSE`]).
 pub fn spelling(effect: SideEffect) -> Option<&'static EffectSpelling> {

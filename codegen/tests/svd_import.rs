@@ -714,4 +714,38 @@ fn read_and_write_enumerations_are_both_carried() {
         .expect("header")
         .contents;
     assert!(header.contains("CHIP_GPIO_DIRSET_PIN0_DRIVE"), "{header}");
+    // IP-XACT says each value's use; SystemRDL has one `encode` for both and says what it
+    // leaves out.
+    let ipxact = &files
+        .iter()
+        .find(|f| f.path.ends_with(".xml"))
+        .expect("IP-XACT")
+        .contents;
+    let uses: Vec<(&str, &str)> = ipxact
+        .split("<ipxact:enumeratedValue ")
+        .skip(1)
+        .filter_map(|v| {
+            let usage = v.strip_prefix("usage=\"")?.split('"').next()?;
+            let name = v.split("<ipxact:name>").nth(1)?.split('<').next()?;
+            Some((usage, name))
+        })
+        .collect();
+    assert_eq!(
+        uses,
+        [("read", "Input"), ("read", "Output"), ("write", "Drive")].repeat(2),
+        "{ipxact}"
+    );
+    let dropped: Vec<&str> = device
+        .warnings()
+        .iter()
+        .map(|w| w.message.as_str())
+        .filter(|m| m.contains("write values"))
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            "the SystemRDL output cannot carry the write values of field `GPIOA.DIRSET.PIN0`",
+            "the SystemRDL output cannot carry the write values of field `GPIOB.DIRSET.PIN0`",
+        ]
+    );
 }

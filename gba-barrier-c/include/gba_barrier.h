@@ -114,8 +114,11 @@ typedef struct gba_team gba_team;
 
 // What a device says about itself (DEVICE_ID, VERSION, CAPS, PORT_ID).
 typedef struct {
+  // DEVICE_ID: 0x4742_4131 ("GBA1") on a GBA.
   uint32_t device_id;
+  // VERSION.MAJOR: software refuses a major version it does not know.
   uint16_t version_major;
+  // VERSION.MINOR: additions only.
   uint16_t version_minor;
   // Groups 0 .. max_groups exist (CAPS.MAX_GROUPS).
   uint32_t max_groups;

@@ -21,6 +21,7 @@
 //! an error, never two `&mut` to one barrier.
 
 #![allow(non_camel_case_types)] // C names
+#![warn(missing_docs)]
 
 use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
@@ -108,8 +109,11 @@ const _: () = assert!(
 #[repr(C)]
 #[derive(Debug, Default, Clone, Copy)]
 pub struct gba_device_info {
+    /// DEVICE_ID: 0x4742_4131 ("GBA1") on a GBA.
     pub device_id: u32,
+    /// VERSION.MAJOR: software refuses a major version it does not know.
     pub version_major: u16,
+    /// VERSION.MINOR: additions only.
     pub version_minor: u16,
     /// Groups 0 .. max_groups exist (CAPS.MAX_GROUPS).
     pub max_groups: u32,

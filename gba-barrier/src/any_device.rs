@@ -108,10 +108,13 @@ impl AnyDevice {
         Self::open(&DeviceAddress::parse_or_env(text)?)
     }
 
+    /// The address the device was opened at (`sim:DIR#P`, `/dev/uioN`, `vfio:…`).
     pub fn address(&self) -> &DeviceAddress {
         &self.inner.address
     }
 
+    /// What the device says about itself: DEVICE_ID, VERSION, CAPS (its limits) and this port's
+    /// PORT_ID.
     pub fn identity(&self) -> &Identity {
         on_device!(&self.inner.device, d => d.identity())
     }
@@ -405,6 +408,8 @@ impl AnyBarrier {
         on_barrier!(&mut self.kind, b => b.pending().map(|p| p.wait(timeout)))
     }
 
+    /// Whether an arrival is waiting for its release (`poll` and `wait_pending` have something to
+    /// do).
     pub fn is_pending(&self) -> bool {
         on_barrier!(&self.kind, b => b.is_pending())
     }
@@ -414,6 +419,7 @@ impl AnyBarrier {
         on_barrier!(&mut self.kind, b => b.set_wait_policy(policy))
     }
 
+    /// How waits spend the time after their first miss (`Spin` unless set).
     pub fn wait_policy(&self) -> crate::WaitPolicy {
         on_barrier!(&self.kind, b => b.wait_policy())
     }
@@ -428,6 +434,8 @@ impl AnyBarrier {
         on_barrier!(&self.kind, b => b.port().group_handle().snapshot())
     }
 
+    /// Which barrier this is, as its errors name it: a GBA group and member, or the software
+    /// fallback.
     pub fn who(&self) -> Who {
         on_barrier!(&self.kind, b => b.who())
     }
@@ -470,12 +478,16 @@ impl fmt::Debug for AnyBarrier {
 /// Any error of the chain open → barrier → wait, for callers that propagate with `?`.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The device could not be opened (its address, its absence, permission, not a GBA).
     #[error(transparent)]
     Open(#[from] OpenError),
+    /// The device address could not be parsed.
     #[error(transparent)]
     Address(#[from] gba_hal::AddressError),
+    /// Claiming or configuring the group failed.
     #[error(transparent)]
     Group(#[from] gba_hal::Error),
+    /// A wait failed: it timed out, the group reported an error, or the device went away.
     #[error(transparent)]
     Wait(#[from] Box<WaitError>),
 }

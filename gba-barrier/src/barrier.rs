@@ -141,6 +141,7 @@ impl<P: Port> Barrier<P> {
         self.policy = policy;
     }
 
+    /// How a wait spends the time after its first miss (`Spin` unless set).
     pub fn wait_policy(&self) -> WaitPolicy {
         self.policy
     }

@@ -68,6 +68,8 @@ pub struct HalPort<'d, B: Backend> {
 }
 
 impl<'d, B: Backend> HalPort<'d, B> {
+    /// The port of a configured `group`. `hook`, when given, runs while a wait polls (a runtime's
+    /// own progress).
     pub fn new(group: Group<'d, B>, hook: Option<&'d ProgressHook>) -> Self {
         HalPort {
             doorbell: group.doorbell(),
@@ -76,6 +78,7 @@ impl<'d, B: Backend> HalPort<'d, B> {
         }
     }
 
+    /// The group this port owns (its registers and state).
     pub fn group_handle(&self) -> &Group<'d, B> {
         &self.group
     }

@@ -76,6 +76,7 @@
 //! the protocol (`tests/loom.rs`, run by `gba-barrier/loom.sh`).
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
 
 // Private: their items are re-exported below.
 #[cfg(not(loom))]

@@ -43,6 +43,8 @@ use vote::{Failure, Next, Outcome, Vote};
 /// i's `send` at offset `i * send.len()`. Blocking; every rank calls it the same number of
 /// times with the same length.
 pub trait OutOfBand {
+    /// One round: on return, `recv[i * send.len()..][..send.len()]` holds rank i's `send`. An
+    /// error ends [`Team::create`] with it on this rank.
     fn allgather(&mut self, send: &[u8], recv: &mut [u8]) -> Result<(), OobError>;
 }
 
@@ -98,17 +100,26 @@ pub enum Reason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// The barrier runs on the GBA, on `group`, over `ports` (the members).
-    Offloaded { group: u32, ports: MemberSet },
+    Offloaded {
+        /// The GBA group, `0..MAX_GROUPS`.
+        group: u32,
+        /// The switch ports of the team's members (one per host).
+        ports: MemberSet,
+    },
     /// Use a software barrier: `rank` (of the team) caused it, for `reason`, explained by
     /// `text` (identical on every rank).
     Fallback {
+        /// The category of the cause, the same on every rank (for counting and tests).
         reason: Reason,
+        /// The team rank whose vote caused the fallback.
         rank: u32,
+        /// The explanation, for the runtime's log.
         text: String,
     },
 }
 
 impl Verdict {
+    /// Whether the barrier runs on the GBA.
     pub fn is_offloaded(&self) -> bool {
         matches!(self, Verdict::Offloaded { .. })
     }
@@ -409,6 +420,7 @@ impl Team {
         )
     }
 
+    /// What the team agreed on: the same on every rank.
     pub fn verdict(&self) -> &Verdict {
         &self.verdict
     }
@@ -419,10 +431,12 @@ impl Team {
         self.reused
     }
 
+    /// This process's rank in the team, `0..size`.
     pub fn rank(&self) -> u32 {
         self.rank
     }
 
+    /// How many processes the team has.
     pub fn size(&self) -> u32 {
         self.size
     }
@@ -556,6 +570,8 @@ pub enum TeamError {
     /// The team is not offloaded: the runtime must use its software barrier.
     #[error("this team is not offloaded ({0}); use the runtime's software barrier")]
     Fallback(String),
+    /// The offloaded barrier's wait failed (timed out, the group reported an error, or the device
+    /// went away).
     #[error(transparent)]
     Wait(#[from] Box<WaitError>),
 }

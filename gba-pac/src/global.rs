@@ -174,25 +174,39 @@ impl<_M: ::core::marker::Copy> Global<_M> {
 
 /// Byte offset of each register within the block (of element 0 for arrays).
 pub mod offset {
+    /// `DEVICE_ID`: bytes from the block's base.
     pub const DEVICE_ID: usize = 0x0;
+    /// `VERSION`: bytes from the block's base.
     pub const VERSION: usize = 0x4;
+    /// `CAPS`: bytes from the block's base.
     pub const CAPS: usize = 0x8;
+    /// `PORT_ID`: bytes from the block's base.
     pub const PORT_ID: usize = 0xc;
+    /// `GROUP_ENABLED`: bytes from the block's base.
     pub const GROUP_ENABLED: usize = 0x10;
+    /// `GROUPS_BUSY`: bytes from the block's base.
     pub const GROUPS_BUSY: usize = 0x14;
+    /// `BARRIERS_COMPLETED`: bytes from the block's base.
     pub const BARRIERS_COMPLETED: usize = 0x18;
 }
 
 /// Reset value of each register.
 pub mod reset {
+    /// `DEVICE_ID` after reset.
     pub const DEVICE_ID: u32 = 0x4742_4131;
+    /// `VERSION` after reset.
     pub const VERSION: u32 = 0x1_0001;
+    /// `CAPS` after reset.
     pub const CAPS: u32 = 0x2_c420;
-
+    /// `PORT_ID` after reset.
+    ///
     /// Reset: `PORT` is strapped: fixed per device instance, known only at run time; the reset value given has 0 in its bits.
     pub const PORT_ID: u32 = 0x0;
+    /// `GROUP_ENABLED` after reset.
     pub const GROUP_ENABLED: u32 = 0x0;
+    /// `GROUPS_BUSY` after reset.
     pub const GROUPS_BUSY: u32 = 0x0;
+    /// `BARRIERS_COMPLETED` after reset.
     pub const BARRIERS_COMPLETED: u64 = 0x0;
 }
 
@@ -204,6 +218,7 @@ pub mod DEVICE_ID {
 
     /// 0x4742_4131, "GBA1" in ASCII. Bits `[31:0]`, ro.
     pub const ID: Field<u32, Register> = Field::new(0xffff_ffff, 0);
+    /// `ID` as a type: `ID::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ID = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
 }
 
@@ -215,10 +230,12 @@ pub mod VERSION {
 
     /// Major version; software refuses a major version it does not know. Bits `[31:16]`, ro.
     pub const MAJOR: Field<u32, Register> = Field::new(0xffff, 16);
+    /// `MAJOR` as a type: `MAJOR::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type MAJOR = crate::common::FieldBits<u32, Register, 0xffff, 16>;
 
     /// Minor version; additions only. Bits `[15:0]`, ro.
     pub const MINOR: Field<u32, Register> = Field::new(0xffff, 0);
+    /// `MINOR` as a type: `MINOR::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type MINOR = crate::common::FieldBits<u32, Register, 0xffff, 0>;
 }
 
@@ -230,10 +247,12 @@ pub mod CAPS {
 
     /// Number of barrier groups (32). Bits `[7:0]`, ro.
     pub const MAX_GROUPS: Field<u32, Register> = Field::new(0xff, 0);
+    /// `MAX_GROUPS` as a type: `MAX_GROUPS::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type MAX_GROUPS = crate::common::FieldBits<u32, Register, 0xff, 0>;
 
     /// Maximum members per group (708). Bits `[19:8]`, ro.
     pub const MAX_MEMBERS: Field<u32, Register> = Field::new(0xfff, 8);
+    /// `MAX_MEMBERS` as a type: `MAX_MEMBERS::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type MAX_MEMBERS = crate::common::FieldBits<u32, Register, 0xfff, 8>;
 }
 
@@ -245,6 +264,7 @@ pub mod PORT_ID {
 
     /// Port number, strapped per port. Bits `[11:0]`, ro.
     pub const PORT: Field<u32, Register> = Field::new(0xfff, 0);
+    /// `PORT` as a type: `PORT::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type PORT = crate::common::FieldBits<u32, Register, 0xfff, 0>;
 }
 
@@ -256,6 +276,7 @@ pub mod GROUP_ENABLED {
 
     /// Bit g set means group g is enabled on this port. Bits `[31:0]`, ro.
     pub const GROUPS: Field<u32, Register> = Field::new(0xffff_ffff, 0);
+    /// `GROUPS` as a type: `GROUPS::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type GROUPS = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
 }
 
@@ -267,6 +288,7 @@ pub mod GROUPS_BUSY {
 
     /// Bit g set means group g is enabled on at least one port. Bits `[31:0]`, ro.
     pub const GROUPS: Field<u32, Register> = Field::new(0xffff_ffff, 0);
+    /// `GROUPS` as a type: `GROUPS::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type GROUPS = crate::common::FieldBits<u32, Register, 0xffff_ffff, 0>;
 }
 
@@ -278,5 +300,6 @@ pub mod BARRIERS_COMPLETED {
 
     /// Number of completed episodes; wraps at 2^64. Bits `[63:0]`, ro.
     pub const COUNT: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    /// `COUNT` as a type: `COUNT::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type COUNT = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }

@@ -25,10 +25,8 @@ unsafe impl<_M: ::core::marker::Sync> ::core::marker::Sync for Group<_M> {}
 impl Group {
     /// Bytes of the window that one instance owns.
     pub const SIZE: usize = 0x2000;
-
     /// Elements of register array `MEMBER_MASK`.
     pub const MEMBER_MASK_COUNT: usize = 12;
-
     /// Elements of register array `ARRIVED_MASK`.
     pub const ARRIVED_MASK_COUNT: usize = 12;
 
@@ -297,32 +295,55 @@ impl<_M: ::core::marker::Copy> Group<_M> {
 
 /// Byte offset of each register within the block (of element 0 for arrays).
 pub mod offset {
+    /// `GROUP_ID`: bytes from the block's base.
     pub const GROUP_ID: usize = 0x0;
+    /// `MEMBER_COUNT`: bytes from the block's base.
     pub const MEMBER_COUNT: usize = 0x4;
+    /// `ARRIVAL_COUNT`: bytes from the block's base.
     pub const ARRIVAL_COUNT: usize = 0x8;
+    /// `LOCAL_MEMBER_ID`: bytes from the block's base.
     pub const LOCAL_MEMBER_ID: usize = 0xc;
+    /// `MEMBER_MASK`: bytes from the block's base.
     pub const MEMBER_MASK: usize = 0x10;
+    /// `RELEASE_ADDR`: bytes from the block's base.
     pub const RELEASE_ADDR: usize = 0x80;
+    /// `ARRIVED_MASK`: bytes from the block's base.
     pub const ARRIVED_MASK: usize = 0x100;
+    /// `CONTROL`: bytes from the block's base.
     pub const CONTROL: usize = 0x1000;
+    /// `STATUS`: bytes from the block's base.
     pub const STATUS: usize = 0x1008;
+    /// `ARRIVAL`: bytes from the block's base.
     pub const ARRIVAL: usize = 0x1010;
+    /// `RELEASE_SEQ`: bytes from the block's base.
     pub const RELEASE_SEQ: usize = 0x1018;
 }
 
 /// Reset value of each register.
 pub mod reset {
+    /// `GROUP_ID` after reset.
+    ///
     /// Reset: `ID` resets to its element's index (element i reads i); the reset value given has 0 in its bits.
     pub const GROUP_ID: u32 = 0x0;
+    /// `MEMBER_COUNT` after reset.
     pub const MEMBER_COUNT: u32 = 0x0;
+    /// `ARRIVAL_COUNT` after reset.
     pub const ARRIVAL_COUNT: u32 = 0x0;
+    /// `LOCAL_MEMBER_ID` after reset.
     pub const LOCAL_MEMBER_ID: u32 = 0x0;
+    /// `MEMBER_MASK` after reset.
     pub const MEMBER_MASK: u64 = 0x0;
+    /// `RELEASE_ADDR` after reset.
     pub const RELEASE_ADDR: u64 = 0x0;
+    /// `ARRIVED_MASK` after reset.
     pub const ARRIVED_MASK: u64 = 0x0;
+    /// `CONTROL` after reset.
     pub const CONTROL: u64 = 0x0;
+    /// `STATUS` after reset.
     pub const STATUS: u64 = 0x0;
+    /// `ARRIVAL` after reset.
     pub const ARRIVAL: u64 = 0x0;
+    /// `RELEASE_SEQ` after reset.
     pub const RELEASE_SEQ: u64 = 0x0;
 }
 
@@ -334,6 +355,7 @@ pub mod GROUP_ID {
 
     /// Equals g for group block g. Bits `[4:0]`, ro.
     pub const ID: Field<u32, Register> = Field::new(0x1f, 0);
+    /// `ID` as a type: `ID::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ID = crate::common::FieldBits<u32, Register, 0x1f, 0>;
 }
 
@@ -345,6 +367,7 @@ pub mod MEMBER_COUNT {
 
     /// Member count, 1 to 708. Bits `[9:0]`, rw.
     pub const COUNT: Field<u32, Register> = Field::new(0x3ff, 0);
+    /// `COUNT` as a type: `COUNT::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type COUNT = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
 }
 
@@ -356,6 +379,7 @@ pub mod ARRIVAL_COUNT {
 
     /// Arrived members; cleared when the episode completes. Bits `[9:0]`, ro.
     pub const COUNT: Field<u32, Register> = Field::new(0x3ff, 0);
+    /// `COUNT` as a type: `COUNT::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type COUNT = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
 }
 
@@ -367,6 +391,7 @@ pub mod LOCAL_MEMBER_ID {
 
     /// Member id of this port. Bits `[9:0]`, rw.
     pub const ID: Field<u32, Register> = Field::new(0x3ff, 0);
+    /// `ID` as a type: `ID::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ID = crate::common::FieldBits<u32, Register, 0x3ff, 0>;
 }
 
@@ -378,6 +403,7 @@ pub mod MEMBER_MASK {
 
     /// One bit per member. Bits `[63:0]`, rw.
     pub const MEMBERS: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    /// `MEMBERS` as a type: `MEMBERS::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type MEMBERS = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }
 
@@ -389,6 +415,7 @@ pub mod RELEASE_ADDR {
 
     /// IOVA of the release flag; must be 8-byte aligned. Bits `[63:0]`, rw.
     pub const ADDR: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    /// `ADDR` as a type: `ADDR::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ADDR = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }
 
@@ -400,6 +427,7 @@ pub mod ARRIVED_MASK {
 
     /// One bit per member; cleared when the episode completes. Bits `[63:0]`, ro.
     pub const MEMBERS: Field<u64, Register> = Field::new(0xffff_ffff_ffff_ffff, 0);
+    /// `MEMBERS` as a type: `MEMBERS::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type MEMBERS = crate::common::FieldBits<u64, Register, 0xffff_ffff_ffff_ffff, 0>;
 }
 
@@ -411,14 +439,17 @@ pub mod CONTROL {
 
     /// Take part in the group. Bits `[0]`, rw.
     pub const ENABLE: Field<u64, Register> = Field::new(0x1, 0);
+    /// `ENABLE` as a type: `ENABLE::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ENABLE = crate::common::FieldBits<u64, Register, 0x1, 0>;
 
     /// Writing 1 resets the group's state on this port; self-clearing, reads as 0. Bits `[1]`, rw, singlepulse.
     pub const RESET: Field<u64, Register> = Field::new(0x1, 1);
+    /// `RESET` as a type: `RESET::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type RESET = crate::common::FieldBits<u64, Register, 0x1, 1>;
 
     /// Accept arrivals once the configuration is complete. Bits `[2]`, rw.
     pub const ARM: Field<u64, Register> = Field::new(0x1, 2);
+    /// `ARM` as a type: `ARM::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ARM = crate::common::FieldBits<u64, Register, 0x1, 2>;
 
     impl crate::common::WriteOneBits<u64> for Register {
@@ -436,18 +467,22 @@ pub mod STATUS {
 
     /// Every member port is configured alike; arrivals are accepted. Bits `[0]`, ro.
     pub const READY: Field<u64, Register> = Field::new(0x1, 0);
+    /// `READY` as a type: `READY::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type READY = crate::common::FieldBits<u64, Register, 0x1, 0>;
 
     /// An episode is pending (at least one member has arrived). Bits `[1]`, ro.
     pub const ACTIVE: Field<u64, Register> = Field::new(0x1, 1);
+    /// `ACTIVE` as a type: `ACTIVE::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ACTIVE = crate::common::FieldBits<u64, Register, 0x1, 1>;
 
     /// At least one episode has completed. Bits `[2]`, ro.
     pub const COMPLETE: Field<u64, Register> = Field::new(0x1, 2);
+    /// `COMPLETE` as a type: `COMPLETE::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type COMPLETE = crate::common::FieldBits<u64, Register, 0x1, 2>;
 
     /// The group failed; ERROR_CODE says why. Bits `[3]`, ro.
     pub const ERROR: Field<u64, Register> = Field::new(0x1, 3);
+    /// `ERROR` as a type: `ERROR::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type ERROR = crate::common::FieldBits<u64, Register, 0x1, 3>;
 
     /// Why the group failed. Bits `[15:8]`, ro.
@@ -546,10 +581,12 @@ pub mod ARRIVAL {
 
     /// The episode number modulo 2^32; must be RELEASE_SEQ + 1. Bits `[31:0]`, wo.
     pub const SEQUENCE: Field<u64, Register> = Field::new(0xffff_ffff, 0);
+    /// `SEQUENCE` as a type: `SEQUENCE::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type SEQUENCE = crate::common::FieldBits<u64, Register, 0xffff_ffff, 0>;
 
     /// The arriving member's id. Bits `[63:32]`, wo.
     pub const MEMBER_ID: Field<u64, Register> = Field::new(0xffff_ffff, 32);
+    /// `MEMBER_ID` as a type: `MEMBER_ID::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type MEMBER_ID = crate::common::FieldBits<u64, Register, 0xffff_ffff, 32>;
 }
 
@@ -561,5 +598,6 @@ pub mod RELEASE_SEQ {
 
     /// Episode number modulo 2^32; compare in serial-number arithmetic. Bits `[31:0]`, ro.
     pub const SEQUENCE: Field<u64, Register> = Field::new(0xffff_ffff, 0);
+    /// `SEQUENCE` as a type: `SEQUENCE::SET` (every bit of the field 1) and `::CLEAR` (0), to write or compare.
     pub type SEQUENCE = crate::common::FieldBits<u64, Register, 0xffff_ffff, 0>;
 }

@@ -17,6 +17,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
 
 #[rustfmt::skip]
 pub mod common;
@@ -36,7 +37,6 @@ pub use tock_registers;
 
 /// Concurrent barrier groups per switch.
 pub const MAX_GROUPS: usize = 32;
-
 /// Members per group (one per switch port).
 pub const MAX_MEMBERS: usize = 708;
 
@@ -64,7 +64,6 @@ impl Device {
     /// Bytes of the register window, from its base (offset 0, where `from_ptr`'s
     /// pointer points) to the end of the last block instance.
     pub const SIZE: usize = 0x5_0000;
-
     /// Instances of block `group`.
     pub const GROUP_COUNT: usize = 32;
 

@@ -5,10 +5,11 @@
 //   h INDEX VALUE       hardware writes field INDEX (the _hwif.tsv row) for one cycle -> "ok"
 //   s INDEX VALUE       drives strap input INDEX (the _straps.tsv row); the field takes it at
 //                       the next reset                                      -> "ok" | "err no strap"
-//   o INDEX             after two idle cycles (a 64-bit register's buffered write commits a
-//                       cycle after its last transfer), the output to hardware INDEX (a
-//                       `value` row of _hwout.tsv)              -> "ok VALUE"
-//   p                   after a few idle cycles (a write's pulses come a cycle or two after
+//   o INDEX             after idle cycles if anything happened since the last `o` or `p` (a
+//                       64-bit register's buffered write commits a cycle after its last
+//                       transfer), the output to hardware INDEX (a `value` row of
+//                       _hwout.tsv)                              -> "ok VALUE"
+//   p                   after idle cycles as `o` (a write's pulses come a cycle or two after
 //                       it), the pulses to hardware (the `pulse` rows of _hwout.tsv) that were
 //                       high since the last `p` or reset, and clears them
 //                                                  -> "ok" then " INDEX:CYCLES" for each
@@ -24,6 +25,9 @@
 
 static Vtop* top;
 
+// Whether a transfer, hardware write or reset came since the last settle().
+static bool active = true;
+
 // set_strap(index, value) and STRAPS, written by `gba verify` from the RTL's _straps.tsv (the
 // wrapper's strap inputs are named after the design's fields, which this file cannot know),
 // and PULSES, the number of pulse rows in its _hwout.tsv.
@@ -37,6 +41,7 @@ static void tick() {
 }
 
 static void reset() {
+    active = true;
     top->s_apb_psel = 0;
     top->s_apb_penable = 0;
     top->hw_we = 0;
@@ -49,12 +54,22 @@ static void reset() {
     tick();
 }
 
+// A few idle cycles after activity, so that what it started has arrived: a 64-bit
+// register's buffered write commits a cycle after its last transfer, and a single pulse is
+// high the cycle after that. Nothing to wait for when nothing happened.
+static void settle() {
+    if (active) {
+        for (int i = 0; i < 3; i++) {
+            tick();
+        }
+        active = false;
+    }
+}
+
 // The pulse counts since the last call, appended to `out` as " INDEX:CYCLES" (non-zero
 // ones), then cleared.
 static void take_pulses(char* out, size_t size) {
-    for (int i = 0; i < 4; i++) {
-        tick();
-    }
+    settle();
     size_t used = strlen(out);
     for (unsigned long long i = 0; i < PULSES; i++) {
         top->pulse_sel = i;
@@ -71,6 +86,7 @@ static void take_pulses(char* out, size_t size) {
 // One APB4 transfer: the setup phase, then the access phase until PREADY (sampled before
 // the rising edge that completes it). 0: done, 1: PSLVERR, 2: no PREADY in 64 cycles.
 static int transfer(bool write, uint32_t addr, uint32_t data, uint32_t strb, uint32_t* rdata) {
+    active = true;
     top->s_apb_psel = 1;
     top->s_apb_penable = 0;
     top->s_apb_pwrite = write;
@@ -139,8 +155,7 @@ int main(int argc, char** argv) {
             reset();
             fputs("ok\n", stdout);
         } else if (sscanf(line, "o %llx", &a) == 1) {
-            tick();
-            tick();
+            settle();
             top->out_sel = a;
             top->eval();
             printf("ok %llx\n", (unsigned long long)top->out_value);
@@ -160,6 +175,7 @@ int main(int argc, char** argv) {
             top->hw_sel = a;
             top->hw_next = b;
             top->hw_we = 1;
+            active = true;
             tick();
             top->hw_we = 0;
             fputs("ok\n", stdout);

@@ -130,7 +130,58 @@ pub(super) fn run(
         bus.write(e.addr, e.width(), e.base())?;
         bus.take_pulses()?;
     }
+    let transfer = bus.transfer_bits();
+    for e in primaries.iter().filter(|e| e.width() > transfer) {
+        latched_read(e, bus, report)?;
+    }
     bus.reset()?;
+    Ok(())
+}
+
+/// A read of a register wider than a transfer is one value: its first word latches every
+/// word, so hardware writing a field between the reads of the words does not tear it (the
+/// later words read what the first word latched; regblock's `buffer_reads`).
+fn latched_read(e: &Element, bus: &mut dyn Bus, report: &mut Report) -> Result<(), String> {
+    let word = bus.transfer_bits();
+    let first = (1u64 << word) - 1;
+    let fields: Vec<&Field> = e
+        .reg
+        .fields
+        .iter()
+        .filter(|f| {
+            e.access(f) == gba_codegen::model::Access::ReadOnly
+                && f.side_effect.is_none()
+                && f.bits.mask() & !first != 0
+        })
+        .collect();
+    if fields.is_empty() || e.reg.read_has_effect() {
+        return Ok(());
+    }
+    for f in fields {
+        let hw = format!("{}.{}", e.hw, *f.name);
+        let all = f.bits.value_mask();
+        let (old, new) = (0x5555_5555_5555_5555 & all, 0xaaaa_aaaa_aaaa_aaaa & all);
+        if !bus.hw_write(&hw, old)? {
+            return Ok(());
+        }
+        let low = bus.read(e.addr, word)?;
+        bus.hw_write(&hw, new)?;
+        let mut value = low;
+        for k in 1..e.width() / word {
+            value |= bus.read(e.addr + u64::from(k * word / 8), word)? << (k * word);
+        }
+        report.check(
+            get(value, f) == old,
+            e.field_path(f),
+            "words",
+            format!(
+                "hardware wrote {new:#x} between the reads of the first word and the others \
+                 (it held {old:#x}): the read returned {:#x}, not {old:#x} (a torn read)",
+                get(value, f)
+            ),
+        );
+        bus.hw_write(&hw, get(e.reset(), f))?;
+    }
     Ok(())
 }
 

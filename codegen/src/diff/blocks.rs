@@ -70,6 +70,25 @@ impl Walk {
             (&old.array, old.name.loc),
             (&new.array, new.name.loc),
         );
+        let type_of = |b: &Block| b.instance_of.as_ref().map(|t| t.name.value.clone());
+        if type_of(old) != type_of(new) {
+            let text = |b: &Block| type_of(b).unwrap_or_else(|| "its own".into());
+            let loc = |b: &Block| b.instance_of.as_ref().map_or(b.name.loc, |t| t.name.loc);
+            self.changed(
+                Breaking,
+                Class::TypeChanged,
+                ItemKind::Block,
+                &path,
+                "instance_of",
+                (text(old), loc(old)),
+                (text(new), loc(new)),
+                format!(
+                    "code that names the block's handle type or module (from `{}`'s type) no \
+                     longer compiles; its registers and their addresses are what they were",
+                    old.name.value
+                ),
+            );
+        }
         let alike = |o: &Register, n: &Register| {
             Register {
                 name: n.name.clone(),

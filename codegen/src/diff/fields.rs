@@ -304,10 +304,61 @@ impl Walk {
                     .into(),
             );
         }
+        self.values(
+            &path,
+            &what,
+            new_access,
+            (&old.values, &new.values),
+            Use::Read,
+        );
+        // The values for writing, where the field has its own (`write_values`): compared
+        // apart, as `NAME (write)`, since a name may be in both lists.
+        self.values(
+            &path,
+            &what,
+            new_access,
+            (&old.write_values, &new.write_values),
+            Use::Write,
+        );
+    }
+
+    /// One list of a field's values against its other version.
+    fn values(
+        &mut self,
+        path: &[String],
+        what: &str,
+        new_access: crate::model::Access,
+        (old, new): (&[EnumValue], &[EnumValue]),
+        usage: Use,
+    ) {
+        let path = path.to_vec();
+        let name = |v: &EnumValue| -> Located<String> {
+            match usage {
+                Use::Read => v.name.clone(),
+                Use::Write => Located {
+                    value: format!("{} (write)", *v.name),
+                    loc: v.name.loc,
+                },
+            }
+        };
+        let (old, new): (Vec<EnumValue>, Vec<EnumValue>) = (
+            old.iter()
+                .map(|v| EnumValue {
+                    name: name(v),
+                    ..v.clone()
+                })
+                .collect(),
+            new.iter()
+                .map(|v| EnumValue {
+                    name: name(v),
+                    ..v.clone()
+                })
+                .collect(),
+        );
         // Numbers are unique within a field (validation), so an unchanged number under a new
         // name is the same encoding renamed.
         let alike = |o: &EnumValue, n: &EnumValue| o.value == n.value;
-        for pair in pair(&old.values, &new.values, |v| &v.name, alike) {
+        for pair in pair(&old, &new, |v| &v.name, alike) {
             match pair {
                 Pair::Same(o, n) => self.enum_value(&path, o, n),
                 Pair::Renamed(o, n) => self.renamed(
@@ -324,13 +375,21 @@ impl Walk {
                     self.removed(ItemKind::EnumValue, with(&path, &o.name), o.name.loc)
                 }
                 Pair::Added(n) => {
-                    let (severity, reason) = if new_access.is_readable() {
+                    let (severity, reason) = if new_access.is_readable() && usage == Use::Read {
                         (
                             Breaking,
                             format!(
                                 "an exhaustive `match` on the values of {what} no longer \
                                  compiles, and old binaries read {} as an unknown value",
                                 *n.value
+                            ),
+                        )
+                    } else if usage == Use::Write {
+                        (
+                            Compatible,
+                            format!(
+                                "a new value for writing {what}: software writes only the \
+                                 values it knows"
                             ),
                         )
                     } else {
@@ -383,4 +442,13 @@ impl Walk {
             (&new.description, new.name.loc),
         );
     }
+}
+
+/// Which of a field's lists of values a value is in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    /// `values`: what a read gives (and a write takes, when the field has no `write_values`).
+    Read,
+    /// `write_values`.
+    Write,
 }

@@ -209,6 +209,8 @@ pub enum Class {
     ResetChanged,
     /// A register's or block's `alternate_of`: whose bytes it is another view of.
     AlternateChanged,
+    /// A block's `instance_of`: the block type it is an instance of.
+    TypeChanged,
     /// A constant's or an enumerated value's number.
     ValueChanged,
     /// The device's `version`.
@@ -230,6 +232,7 @@ impl Class {
             Class::SideEffectChanged => "side_effect_changed",
             Class::ResetChanged => "reset_changed",
             Class::AlternateChanged => "alternate_changed",
+            Class::TypeChanged => "type_changed",
             Class::ValueChanged => "value_changed",
             Class::VersionChanged => "version_changed",
             Class::DescriptionChanged => "description_changed",

@@ -80,6 +80,7 @@ fn subject(change: &Change) -> String {
         Class::SideEffectChanged => "side effect changed",
         Class::ResetChanged => "reset value changed",
         Class::AlternateChanged => "alternate_of changed",
+        Class::TypeChanged => "instance_of changed",
         Class::ValueChanged => "value changed",
         Class::VersionChanged => "version changed",
         Class::DescriptionChanged => return format!("{item}description changed"),

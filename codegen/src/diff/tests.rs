@@ -233,3 +233,77 @@ fn a_field_s_reset_from_an_index_or_strap_is_a_compatible_reset_change() {
         assert!(shown.contains(keyword), "{shown}");
     }
 }
+
+#[test]
+fn a_blocks_type_is_compared() {
+    // GPIOA and GPIOB as two blocks of their own, then as instances of one type `gpio`.
+    let regs = "    registers:\n      - { name: ODR, offset: 0, width: 32, access: rw }\n";
+    let own = parse_str(&format!(
+        "device: {{ name: d }}\nblocks:\n  - name: GPIOA\n    offset: 0\n    size: 0x100\n{regs}  \
+         - name: GPIOB\n    offset: 0x100\n    size: 0x100\n{regs}"
+    ))
+    .expect("valid")
+    .into_device();
+    let typed = parse_str(&format!(
+        "device: {{ name: d }}\nblocks:\n  - name: gpio\n    size: 0x100\n    instances:\n      \
+         - {{ name: GPIOA, offset: 0 }}\n      - {{ name: GPIOB, offset: 0x100 }}\n{regs}"
+    ))
+    .expect("valid")
+    .into_device();
+    let diff = compare(&own, &typed);
+    let changes: Vec<_> = diff
+        .changes
+        .iter()
+        .map(|c| {
+            (
+                c.class,
+                c.severity,
+                c.path.clone(),
+                c.old.as_ref().map(|s| s.value.clone()),
+                c.new.as_ref().map(|s| s.value.clone()),
+            )
+        })
+        .collect();
+    let typed_as = |block: &str| {
+        (
+            Class::TypeChanged,
+            Severity::Breaking,
+            vec![block.to_string()],
+            Some("its own".to_string()),
+            Some("gpio".to_string()),
+        )
+    };
+    assert_eq!(changes, [typed_as("GPIOA"), typed_as("GPIOB")], "{diff:?}");
+    assert!(super::json(&diff, "old", "new").contains("\"change\": \"type_changed\""));
+}
+
+#[test]
+fn values_for_writing_are_compared_apart_from_those_for_reading() {
+    let field = |write: &str| {
+        format!(
+            "      - name: R\n        offset: 0\n        width: 32\n        access: rw\n        \
+             fields:\n          - name: F\n            bits: \"0\"\n            values:\n              \
+             - {{ name: INPUT, value: 0 }}\n              - {{ name: OUTPUT, value: 1 }}\n{write}"
+        )
+    };
+    let writes = "            write_values:\n              - { name: DRIVE, value: 1 }\n";
+    let old = spec("  []", "b", &field(""));
+    let new = spec("  []", "b", &field(writes));
+    let diff = compare(&old, &new);
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    let change = &diff.changes[0];
+    assert_eq!(
+        (change.class, change.severity, change.path.clone()),
+        (
+            Class::Added,
+            Severity::Compatible,
+            ["b", "R", "F", "DRIVE (write)"].map(String::from).to_vec()
+        )
+    );
+    let diff = compare(&new, &old);
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    assert_eq!(
+        (diff.changes[0].class, diff.changes[0].severity),
+        (Class::Removed, Severity::Breaking)
+    );
+}

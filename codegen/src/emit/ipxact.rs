@@ -462,17 +462,7 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     if let Some(access) = &field.access {
         x.leaf("ipxact:access", interchange::ipxact_access(**access));
     }
-    if !field.values.is_empty() {
-        x.open("ipxact:enumeratedValues");
-        for v in &field.values {
-            x.open("ipxact:enumeratedValue");
-            x.leaf("ipxact:name", &v.name);
-            x.description(&v.description);
-            x.leaf("ipxact:value", &hex(*v.value));
-            x.close("ipxact:enumeratedValue");
-        }
-        x.close("ipxact:enumeratedValues");
-    }
+    enumerated_values(x, field);
     // modifiedWriteValue comes before readAction in the schema; a field has at most one
     // side effect.
     let effect = field.side_effect.map(|e| match *e {
@@ -496,4 +486,46 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
         x.close("ipxact:vendorExtensions");
     }
     x.close("ipxact:field");
+}
+
+/// A field's values: where it has values for writing of its own, each value says its use
+/// (`usage="read"`, `"write"`, or `"read-write"` for a name both lists hold, which names one
+/// number); otherwise the values serve both, as the schema's default `read-write` says.
+fn enumerated_values(x: &mut Xml, field: &crate::model::Field) {
+    if field.values.is_empty() && field.write_values.is_empty() {
+        return;
+    }
+    let key = |v: &crate::model::EnumValue| crate::names::clash_key(&v.name);
+    let in_both = |v: &crate::model::EnumValue, list: &[crate::model::EnumValue]| {
+        list.iter().any(|w| key(w) == key(v))
+    };
+    let split = !field.write_values.is_empty();
+    x.open("ipxact:enumeratedValues");
+    for v in &field.values {
+        let usage = match (split, in_both(v, &field.write_values)) {
+            (false, _) => None,
+            (true, true) => Some("read-write"),
+            (true, false) => Some("read"),
+        };
+        value(x, v, usage);
+    }
+    for v in field
+        .write_values
+        .iter()
+        .filter(|w| !in_both(w, &field.values))
+    {
+        value(x, v, Some("write"));
+    }
+    x.close("ipxact:enumeratedValues");
+}
+
+fn value(x: &mut Xml, v: &crate::model::EnumValue, usage: Option<&str>) {
+    match usage {
+        Some(usage) => x.open_with("ipxact:enumeratedValue", &format!("usage=\"{usage}\"")),
+        None => x.open("ipxact:enumeratedValue"),
+    }
+    x.leaf("ipxact:name", &v.name);
+    x.description(&v.description);
+    x.leaf("ipxact:value", &hex(*v.value));
+    x.close("ipxact:enumeratedValue");
 }

@@ -118,7 +118,12 @@ pub fn warnings(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
     outputs
         .iter()
         .flat_map(|&o| match o {
-            Output::SystemRdl | Output::IpXact => crate::interchange::check(device, &o.to_string()),
+            Output::SystemRdl => {
+                let mut out = crate::interchange::check(device, &o.to_string());
+                out.extend(crate::interchange::write_values_dropped(device));
+                out
+            }
+            Output::IpXact => crate::interchange::check(device, &o.to_string()),
             Output::Rust | Output::C | Output::Svd | Output::Docs => Vec::new(),
         })
         .collect()

@@ -21,6 +21,8 @@ pub struct DirOob {
 }
 
 impl DirOob {
+    /// Rank `rank` of `size`, exchanging through `dir` (empty at the start, used by this team
+    /// only); a round that waits longer than `limit` for the slowest rank fails with [`OobError`].
     pub fn new(dir: impl Into<PathBuf>, rank: usize, size: usize, limit: Duration) -> Self {
         DirOob {
             dir: dir.into(),

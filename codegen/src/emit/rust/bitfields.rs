@@ -23,7 +23,7 @@ use quote::{format_ident, quote};
 
 use super::share::{Origin, Shared};
 use super::{doc_lines, number};
-use crate::model::{Field, Register};
+use crate::model::{EnumValue, Field, Register};
 use crate::names;
 
 /// The field-set module of `register` (nothing for a register without fields).
@@ -105,8 +105,14 @@ fn field(
         pub const #name: Field<#ty, Register> = Field::new(#mask, #shift);
     };
     if field.values.is_empty() && field.write_values.is_empty() {
+        let bits_doc = format!(
+            " `{}` as a type: `{}::SET` (every bit of the field 1) and `::CLEAR` (0), to write or \
+             compare.",
+            *field.name, *field.name
+        );
         return quote! {
             #constant
+            #[doc = #bits_doc]
             pub type #name = crate::common::FieldBits<#ty, Register, #mask, #shift>;
         };
     }
@@ -123,7 +129,7 @@ fn field(
         quote! { crate::common::field_values!(writes, #ty, #mask, #shift); }
     };
     let values = writes.iter().map(|v| {
-        let doc = doc_lines(&v.description);
+        let doc = value_doc(field, v);
         let value_name = format_ident!("{}", names::upper(&v.name));
         let value = number(*v.value);
         quote! {
@@ -161,10 +167,20 @@ fn field(
     }
 }
 
+/// A value's doc comment: its description, or (a spec may leave it out, as SVDs often do)
+/// the number it stands for, so that every public item of the crate is documented.
+fn value_doc(field: &Field, value: &EnumValue) -> TokenStream {
+    if value.description.trim().is_empty() {
+        doc_lines(&format!("`{}` holding {:#x}.", *field.name, *value.value))
+    } else {
+        doc_lines(&value.description)
+    }
+}
+
 /// The `Value` enum of a field with enumerated values, and its `TryFromValue`.
 fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
     let variants = field.values.iter().map(|v| {
-        let doc = doc_lines(&v.description);
+        let doc = value_doc(field, v);
         let name = format_ident!("{}", names::upper(&v.name));
         let value = number(*v.value);
         quote! { #doc #name = #value, }

@@ -58,17 +58,19 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
     let offsets = block.registers.iter().map(|r| {
         let name = format_ident!("{}", names::upper(&r.name));
         let value = number(*r.offset);
-        quote! { pub const #name: usize = #value; }
+        let doc = format!(" `{}`: bytes from the block's base.", *r.name);
+        quote! { #[doc = #doc] pub const #name: usize = #value; }
     });
     let resets = block.registers.iter().map(|r| {
         let name = format_ident!("{}", names::upper(&r.name));
         let ty = uint(r);
         let value = number(*r.reset);
+        let doc = format!(" `{}` after reset.", *r.name);
         match crate::emit::reset_note(r) {
-            None => quote! { pub const #name: #ty = #value; },
+            None => quote! { #[doc = #doc] pub const #name: #ty = #value; },
             Some(note) => {
                 let note = format!(" {note}");
-                quote! { #[doc = #note] pub const #name: #ty = #value; }
+                quote! { #[doc = #doc] #[doc = ""] #[doc = #note] pub const #name: #ty = #value; }
             }
         }
     });
@@ -88,7 +90,8 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
             let name = format_ident!("{}", names::upper(&r.name));
             let ty = uint(r);
             let value = number(r.fixed_reset_mask());
-            quote! { pub const #name: #ty = #value; }
+            let doc = format!(" The bits of `reset::{name}` that reset defines.");
+            quote! { #[doc = #doc] pub const #name: #ty = #value; }
         })
         .collect();
     let masks = if masks.is_empty() {

@@ -261,21 +261,24 @@ fn space_items(code: &str) -> String {
         let after_docs = (previous_trimmed.starts_with("//!") && !trimmed.starts_with("//!"))
             || (previous_trimmed.starts_with("#![") && !trimmed.starts_with("#!["));
         let starts_item = ITEM_STARTS.iter().any(|s| trimmed.starts_with(s));
-        // Tables stay together: one-line constants in a row (offsets, resets), a field's
-        // values, a field's `SET`/`CLEAR` alias after its constant of the same name, and a
-        // field set's `DebugEnums` (behind the feature `debug`) after its `field_set!`.
+        // Tables stay together: one-line constants in a row, each after its doc comment
+        // (offsets, resets, a field's values), a field's `SET`/`CLEAR` alias after its
+        // constant of the same name, and a field set's `DebugEnums` (behind the feature
+        // `debug`) after its `field_set!`.
         let one_line_constant =
             previous_trimmed.starts_with("pub const ") && previous_trimmed.ends_with(';');
+        let one_liner = |l: &str| {
+            (l.starts_with("pub const ") || l.starts_with("pub type ")) && l.ends_with(';')
+        };
         let in_table = (one_line_constant
             && (trimmed.starts_with("pub const ") || trimmed.starts_with("pub type ")))
             || (one_line_constant
-                && previous_trimmed.contains(": FieldValue<")
                 && trimmed.starts_with("///")
                 && lines[index..]
                     .iter()
                     .map(|l| l.trim_start())
                     .find(|l| !l.starts_with("///"))
-                    .is_some_and(|l| l.starts_with("pub const ") && l.contains(": FieldValue<")))
+                    .is_some_and(one_liner))
             || trimmed.starts_with("#[cfg(feature = \"debug\")]");
         if (after_item && starts_item && !in_table) || after_docs {
             out.push('\n');
@@ -329,7 +332,12 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
     });
     let constants = device.constants.iter().map(|c| {
         let name = format_ident!("{}", names::upper(&c.name));
-        let doc = doc_lines(&c.description);
+        // A spec may leave the description out; the crate documents every public item.
+        let doc = doc_lines(if c.description.trim().is_empty() {
+            "A constant of the device, as its spec names it."
+        } else {
+            &c.description
+        });
         let value = decimal(*c.value);
         quote! { #doc pub const #name: usize = #value; }
     });
@@ -354,6 +362,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #![no_std]
         #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+        #![warn(missing_docs)]
 
         #[rustfmt::skip]
         pub mod common;
