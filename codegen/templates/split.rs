@@ -43,7 +43,8 @@ pub struct LowFirst;
 /// The loop has no bound, and needs none for a counter: it goes round again only when the
 /// high piece changed between two reads, which a counter does once per wrap of its low
 /// piece (2<sup>32</sup> counts for a 32-bit piece). A second retry would need a second
-/// wrap within the three accesses of one round, so a read is at most five accesses. A
+/// carry in the very next round, so a counter that advances less than half a wrap of the
+/// low piece (2<sup>31</sup> counts) per two accesses is read in at most five accesses. A
 /// register whose high piece changes at every read is not a counter and must not say
 /// `until_stable`. On a [`Bus`], the first access that fails ends the read.
 #[derive(Clone, Copy, Debug)]
