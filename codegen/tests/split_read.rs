@@ -136,6 +136,47 @@ fn until_stable_goes_through_the_spec_and_every_interchange_format_and_back() {
     assert!(svd.contains("<splitRead>until_stable</splitRead>"), "{svd}");
     let back = svd_import::from_str(&svd).expect("SVD imports");
     assert_eq!(protocols(&back.device), want);
+    // A protocol our extension does not know, or one that cannot apply, is named.
+    for (bad, needle) in [
+        (
+            svd.replacen(
+                "<splitRead>until_stable</splitRead>",
+                "<splitRead>sometimes</splitRead>",
+                1,
+            ),
+            "the read protocol `sometimes` of `timer.MTIME`",
+        ),
+        (
+            svd.replacen(
+                "<accessWidth>32</accessWidth>",
+                "<accessWidth>16</accessWidth>",
+                1,
+            ),
+            "the read protocol `until_stable` of `timer.MTIME`",
+        ),
+    ] {
+        let back = svd_import::from_str(&bad).expect("SVD imports");
+        assert_eq!(back.device.blocks[0].registers[0].split_read, None);
+        assert!(
+            back.warnings.iter().any(|w| w.message.contains(needle)),
+            "{needle}: {:#?}",
+            back.warnings
+        );
+    }
+    let xml_bad = xml.replacen(
+        "<gba:splitRead>until_stable</gba:splitRead>",
+        "<gba:splitRead>sometimes</gba:splitRead>",
+        1,
+    );
+    let back = ipxact_import::from_str(&xml_bad, false).expect("IP-XACT imports");
+    assert!(
+        back.warnings.iter().any(|w| w
+            .message
+            .contains("the read protocol `sometimes` names no read protocol")),
+        "{:#?}",
+        back.warnings
+    );
+    assert!(ipxact_import::from_str(&xml_bad, true).is_err());
 
     // Rust: MTIME's handle reads until stable; the others low piece first.
     let files = emit::all(&validated, &provenance()).expect("emits");
