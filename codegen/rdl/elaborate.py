@@ -24,7 +24,8 @@ except ImportError:
 # Our own user-defined properties (codegen/src/interchange.rs, `udp`).
 GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate_of", "gba_view_of",
        "gba_position", "gba_access", "gba_reset", "gba_implicit", "gba_reset_from",
-       "gba_interrupts", "gba_cpu", "gba_nvic_prio_bits", "gba_address", "gba_onread"}
+       "gba_interrupts", "gba_cpu", "gba_nvic_prio_bits", "gba_address", "gba_split_read",
+       "gba_onread"}
 # Field behaviour the spec format has no place for, reported when set.
 # (`singlepulse`, `swwe` and `swwel` are read by `field` below.)
 FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",

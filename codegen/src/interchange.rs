@@ -446,6 +446,10 @@ pub mod udp {
     /// reg: one element of an interleaved register array (a `gba_element` struct: the
     /// array's name, this element's index, the count and the stride).
     pub const ELEMENT: &str = "gba_element";
+    /// reg: how software reads a register wider than its `accesswidth`, the spec's
+    /// `split_read` (`"until_stable"`; absent for the default, `low_first`). Declared only in
+    /// a file that uses it.
+    pub const SPLIT_READ: &str = "gba_split_read";
 }
 
 /// IP-XACT vendor extensions, in their own namespace.
@@ -488,7 +492,7 @@ pub mod svd_ext {
     pub const INTERRUPT_SOURCES: &str = "interruptSources";
     /// The registers wider than their bus access (`model::Register::access_width`), which
     /// SVD has no element for: `<register>` children with `<name>` (`BLOCK.REGISTER`) and
-    /// `<accessWidth>` (bits).
+    /// `<accessWidth>` (bits), and `<splitRead>` (the spec's `split_read`) when the spec says it.
     pub const ACCESS_WIDTHS: &str = "accessWidths";
 }
 

@@ -323,6 +323,41 @@ pub struct Register {
     /// writes it as `width / access_width` accesses of that width, least significant first
     /// (see [`Register::access_pieces`]). `None`: one access of the whole register.
     pub access_width: Option<Located<u32>>,
+    /// How software reads the pieces of a register wider than its bus access: `None` is
+    /// [`SplitRead::LowFirst`]. Writes are always least significant piece first.
+    pub split_read: Option<Located<SplitRead>>,
+}
+
+/// The order in which software reads the pieces of a register wider than its bus access
+/// (the spec's `split_read`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SplitRead {
+    /// Once each, least significant piece first (the default): for a register block that
+    /// latches the whole register when its low piece is read (PeakRDL-regblock's
+    /// `buffer_reads`, which `gba rtl` turns on).
+    LowFirst,
+    /// High piece, low piece, high piece again, repeated until the two high reads agree:
+    /// for a free-running counter without such a latch. Two pieces only.
+    UntilStable,
+}
+
+impl SplitRead {
+    /// The spec's keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            SplitRead::LowFirst => "low_first",
+            SplitRead::UntilStable => "until_stable",
+        }
+    }
+
+    /// The protocol a keyword names.
+    pub fn from_keyword(keyword: &str) -> Option<Self> {
+        match keyword {
+            "low_first" => Some(SplitRead::LowFirst),
+            "until_stable" => Some(SplitRead::UntilStable),
+            _ => None,
+        }
+    }
 }
 
 impl Register {
@@ -344,6 +379,13 @@ impl Register {
     /// register: 1 unless the register is wider than its bus access.
     pub fn access_pieces(&self) -> u32 {
         *self.width / self.access_bits().max(1)
+    }
+
+    /// True when software reads the register high–low–high until the two high pieces
+    /// agree ([`SplitRead::UntilStable`]); false for one access or low piece first.
+    pub fn reads_until_stable(&self) -> bool {
+        self.access_pieces() == 2
+            && self.split_read.as_deref().copied() == Some(SplitRead::UntilStable)
     }
 
     /// Bits that `modify` must never write back as 1 (write-1-to-clear, -set, -toggle and

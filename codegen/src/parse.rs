@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::location::{Loc, Located};
 use crate::model::{
     Access, Array, BitRange, Block, BlockType, Constant, Cpu, Device, EnumValue, Field, Interrupt,
-    Lock, Register, ResetFrom, SideEffect,
+    Lock, Register, ResetFrom, SideEffect, SplitRead,
 };
 use crate::yaml::Node;
 
@@ -382,6 +382,16 @@ fn register(
     let access_width = map
         .optional_uint("access_width", diags)
         .and_then(|w| access_width(w, width.as_ref(), &map.what, diags));
+    let split_read = map.optional_str("split_read", diags).and_then(|keyword| {
+        split_read(
+            keyword,
+            width.as_ref(),
+            access_width.as_ref(),
+            access.as_ref(),
+            &map.what,
+            diags,
+        )
+    });
     let reset = map
         .optional_uint("reset", diags)
         .unwrap_or_else(|| Located::new(0, map.loc));
@@ -407,6 +417,7 @@ fn register(
             "locked_by",
             "write_enable",
             "access_width",
+            "split_read",
         ],
         diags,
     );
@@ -425,6 +436,7 @@ fn register(
                 alternate_of,
                 lock,
                 access_width,
+                split_read,
             }))
         }
         // A problem in the register's own keys hides nothing in its fields: they are still
@@ -441,6 +453,7 @@ fn register(
             alternate_of: None,
             lock: None,
             access_width: None,
+            split_read: None,
         })),
     }
 }
@@ -469,6 +482,65 @@ fn access_width(
         return None;
     }
     Some(Located::new(w.value as u32, w.loc))
+}
+
+/// `split_read: low_first | until_stable`: how software reads a register split into two
+/// pieces by `access_width`.
+fn split_read(
+    keyword: Located<String>,
+    width: Option<&Located<u32>>,
+    access_width: Option<&Located<u32>>,
+    access: Option<&Located<Access>>,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Located<SplitRead>> {
+    let Some(protocol) = SplitRead::from_keyword(&keyword.value) else {
+        diags.push(Diagnostic::error(
+            format!(
+                "{what}: split_read `{}` is not a read protocol",
+                keyword.value
+            ),
+            keyword.loc,
+            "expected low_first (the default: one read of each piece, least significant \
+             first) or until_stable (high, low, high again until the two high reads agree)",
+        ));
+        return None;
+    };
+    let (width, access) = (width?, access?);
+    let pieces = access_width.map_or(1, |w| width.value / w.value.max(1));
+    let problem = if pieces == 1 {
+        Some("the register is read in one access (no access_width narrower than it)".to_string())
+    } else if protocol == SplitRead::UntilStable && pieces != 2 {
+        Some(format!(
+            "until_stable reads a register in two pieces, and this {}-bit register is read in \
+             {pieces}",
+            width.value
+        ))
+    } else if protocol == SplitRead::UntilStable && !access.value.is_readable() {
+        Some(format!(
+            "the register is {} (never read)",
+            access.value.keyword()
+        ))
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "{what}: split_read {} does not apply: {problem}",
+                    keyword.value
+                ),
+                keyword.loc,
+                "split_read is for a register wider than its access_width; until_stable needs \
+                 a readable one with access_width half its width (a 64-bit counter on a 32-bit \
+                 bus): with more pieces the high part would itself be read in pieces and tear",
+            )
+            .also(width.loc, "the register's width"),
+        );
+        return None;
+    }
+    Some(Located::new(protocol, keyword.loc))
 }
 
 /// `locked_by: REG.FIELD` (writes ignored while the bit is 1) or `write_enable: REG.FIELD`

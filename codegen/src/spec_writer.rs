@@ -128,6 +128,9 @@ fn write_register(out: &mut String, register: &Register) {
     if let Some(bits) = &register.access_width {
         let _ = writeln!(out, "        access_width: {}", **bits);
     }
+    if let Some(protocol) = &register.split_read {
+        let _ = writeln!(out, "        split_read: {}", protocol.keyword());
+    }
     let _ = writeln!(out, "        reset: {:#x}", *register.reset);
     if let Some(of) = &register.alternate_of {
         key_str(out, 8, "alternate_of", of);

@@ -290,6 +290,7 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
                     alternate_of: None,
                     lock: None,
                     access_width: None,
+                    split_read: None,
                 }
             },
         )

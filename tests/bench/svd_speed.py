@@ -8,6 +8,11 @@
         --gba before=/tmp/gba-before --gba after=target/release/gba FILE.svd...
 
 svd2rust 0.37.1: `cargo install svd2rust --version 0.37.1 --root /tmp/svd2rust`.
+
+svd2rust writes one unformatted `lib.rs` (`# ! [doc = …]`), while `gba gen` writes formatted
+modules; with `--rustfmt` each round also times `rustfmt` over svd2rust's `lib.rs` (the step
+svd2rust's documentation gives for a readable crate, less `form`'s split into modules), and
+the ratios are given against that peer too.
 """
 
 import argparse
@@ -40,6 +45,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--svd2rust", default="svd2rust")
     parser.add_argument("--gba", action="append", required=True, help="NAME=PATH")
+    parser.add_argument("--rustfmt", action="store_true",
+                        help="also time svd2rust followed by rustfmt of its lib.rs")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
     tools = [g.split("=", 1) for g in args.gba]
@@ -48,6 +55,8 @@ def main():
             name = os.path.basename(svd)
             times = {tool: [] for tool, _ in tools}
             times["svd2rust"] = []
+            if args.rustfmt:
+                times["svd2rust+rustfmt"] = []
             for round_ in range(1, args.rounds + 1):
                 for tool, path in tools:
                     spec = os.path.join(work, "spec.yaml")
@@ -67,15 +76,23 @@ def main():
                 sw, sc = run([args.svd2rust, "-i", svd, "-o", out])
                 times["svd2rust"].append((sw, sc))
                 print(f"{name} round {round_} svd2rust: {sw:.2f} s wall, {sc:.2f} s CPU", flush=True)
-            peer = times["svd2rust"]
+                if args.rustfmt:
+                    fw, fc = run(["rustfmt", "--edition", "2021", os.path.join(out, "lib.rs")])
+                    times["svd2rust+rustfmt"].append((sw + fw, sc + fc))
+                    print(f"{name} round {round_} rustfmt: {fw:.2f} s wall, {fc:.2f} s CPU",
+                          flush=True)
+            peers = ["svd2rust"] + (["svd2rust+rustfmt"] if args.rustfmt else [])
             for tool, runs in times.items():
                 # The ratio within each round (same load), then the median over the rounds.
-                wall = statistics.median(w / p for (w, _), (p, _) in zip(runs, peer))
-                cpu = statistics.median(c / p for (_, c), (_, p) in zip(runs, peer))
+                ratios = []
+                for peer in peers:
+                    wall = statistics.median(w / p for (w, _), (p, _) in zip(runs, times[peer]))
+                    cpu = statistics.median(c / p for (_, c), (_, p) in zip(runs, times[peer]))
+                    ratios.append(f"{wall:.2f}x, {cpu:.2f}x {peer}")
                 print(
-                    f"{name} median {tool}: {statistics.median(w for w, _ in runs):.2f} s wall "
-                    f"({wall:.2f}x svd2rust), {statistics.median(c for _, c in runs):.2f} s CPU "
-                    f"({cpu:.2f}x)"
+                    f"{name} median {tool}: {statistics.median(w for w, _ in runs):.2f} s wall, "
+                    f"{statistics.median(c for _, c in runs):.2f} s CPU "
+                    f"(wall, CPU: {'; '.join(ratios)})"
                 )
 
 if __name__ == "__main__":

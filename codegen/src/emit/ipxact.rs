@@ -402,6 +402,9 @@ fn register_as(
         x.open("ipxact:vendorExtensions");
         if split {
             x.leaf("gba:accessWidth", &register.access_bits().to_string());
+            if let Some(protocol) = &register.split_read {
+                x.leaf("gba:splitRead", protocol.keyword());
+            }
         }
         if let Some(lock) = lock {
             x.leaf(

@@ -153,9 +153,12 @@ fn extensions(device: &Device) -> String {
         for register in &block.registers {
             let path = format!("{}.{}", *block.name, *register.name);
             if register.access_pieces() > 1 {
+                let read = register.split_read.as_ref().map_or(String::new(), |p| {
+                    format!("        <splitRead>{}</splitRead>\n", p.keyword())
+                });
                 widths.push_str(&format!(
                     "      <register>\n        <name>{}</name>\n        \
-                     <accessWidth>{}</accessWidth>\n      </register>\n",
+                     <accessWidth>{}</accessWidth>\n{read}      </register>\n",
                     escape(&path),
                     register.access_bits()
                 ));

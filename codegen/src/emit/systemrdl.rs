@@ -178,6 +178,17 @@ fn interrupt_properties(device: &Device) -> String {
             udp::ADDRESS
         ));
     }
+    if device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .any(|r| r.access_pieces() > 1 && r.split_read.is_some())
+    {
+        out.push_str(&format!(
+            "property {} {{ type = string; component = reg; }};\n",
+            udp::SPLIT_READ
+        ));
+    }
     if !out.is_empty() {
         out.push('\n');
     }
@@ -453,6 +464,14 @@ fn write_register_as(
     let _ = writeln!(out, "{pad}    regwidth = {};", *register.width);
     if register.access_pieces() > 1 {
         let _ = writeln!(out, "{pad}    accesswidth = {};", register.access_bits());
+        if let Some(protocol) = &register.split_read {
+            let _ = writeln!(
+                out,
+                "{pad}    {} = {};",
+                udp::SPLIT_READ,
+                string(protocol.keyword())
+            );
+        }
     }
     desc(out, inner, &register.description);
     let _ = writeln!(

@@ -498,6 +498,7 @@ impl<'d, 'i> Reader<'d, 'i> {
             .ours_number(item, "reset")
             .or(register_reset.map(|(value, _)| value));
         node.gba.gba_alternate_of = ours(item, "alternateOf");
+        node.gba.gba_split_read = ours(item, "splitRead");
         node.accesswidth = self
             .ours_number(item, "accessWidth")
             .and_then(|w| u32::try_from(w).ok());

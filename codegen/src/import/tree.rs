@@ -15,7 +15,7 @@ use crate::interchange;
 use crate::location::Located;
 use crate::model::{
     Access, Array, BitRange, Block, Constant, Device, EnumValue, Field, Lock, Register, ResetFrom,
-    SideEffect,
+    SideEffect, SplitRead,
 };
 
 /// Register elements one import may unroll (arrays of register files), so that a hostile
@@ -48,6 +48,8 @@ pub(crate) struct Gba {
     pub gba_element: Option<ElementNode>,
     /// reg: the stand-in of a block without registers (SystemRDL needs one).
     pub gba_implicit: Option<bool>,
+    /// reg: how software reads a register wider than its bus access (`split_read`).
+    pub gba_split_read: Option<String>,
 }
 
 /// One element of an interleaved register array, written alone (`interchange::udp::ELEMENT`).
@@ -838,6 +840,8 @@ fn register(
         })
         .collect();
     let lock = register_lock(ctx, node, &locks, prefix, at);
+    let access_width = node.accesswidth.filter(|w| *w < node.width);
+    let split_read = split_read(ctx, node, access_width, access, at);
     Some(Register {
         name: located(format!("{prefix}{name}")),
         description: node.desc.trim().to_string(),
@@ -849,8 +853,38 @@ fn register(
         fields,
         alternate_of: node.gba.gba_alternate_of.clone().map(located),
         lock,
-        access_width: node.accesswidth.filter(|w| *w < node.width).map(located),
+        access_width: access_width.map(located),
+        split_read,
     })
+}
+
+/// The register's read protocol (`udp::SPLIT_READ`, our IP-XACT extension `splitRead`), when
+/// it names one that applies (`model::SplitRead`, checked as `parse` checks the spec's key);
+/// any other is warned about by name and not carried.
+fn split_read(
+    ctx: &mut Ctx,
+    node: &Node,
+    access_width: Option<u32>,
+    access: Access,
+    at: &str,
+) -> Option<Located<SplitRead>> {
+    let word = node.gba.gba_split_read.as_deref()?;
+    let pieces = access_width.map_or(1, |w| node.width / w.max(1));
+    let problem = match SplitRead::from_keyword(word) {
+        None => "names no read protocol (known: `low_first`, `until_stable`)",
+        Some(_) if pieces == 1 => "applies to a register wider than its access width only",
+        Some(SplitRead::UntilStable) if pieces != 2 || !access.is_readable() => {
+            "needs a readable register of two pieces"
+        }
+        Some(protocol) => return Some(located(protocol)),
+    };
+    ctx.warn(
+        Treatment::NotRepresented,
+        at,
+        node.line,
+        format!("the read protocol `{word}` {problem}: not carried"),
+    );
+    None
 }
 
 /// The register's write lock: its own (IP-XACT), or the one every field software can write

@@ -74,6 +74,9 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
             loc,
         );
     }
+    if reg.reads_until_stable() {
+        h.define(format!("{}_READS_UNTIL_STABLE", n.upper), "1".into(), loc);
+    }
     if crate::emit::reset_note(reg).is_some() {
         h.define(
             format!("{}_RESET_FIXED_MASK", n.upper),
@@ -156,7 +159,26 @@ fn summary(h: &mut Header, n: &Names<'_>) {
             *array.count, *array.stride
         ));
     }
-    if reg.access_pieces() > 1 {
+    if reg.reads_until_stable() {
+        summary.push_str(&format!(
+            " Accessed as 2 {bits}-bit pieces ({upper}_ACCESS_WIDTH, {upper}_READS_UNTIL_STABLE): \
+             _read reads the high piece, the low piece and the high piece again, the last two \
+             repeated until two high reads agree (a free-running counter without a latch: the \
+             high piece changes once per wrap of the low one, so at most one retry){write}; \
+             bits {top}:0 are at the register's offset; never dereference _ptr whole.",
+            bits = reg.access_bits(),
+            upper = n.upper,
+            top = reg.access_bits() - 1,
+            write = if reg.access.is_writable() {
+                format!(
+                    "; _write makes 2 {}-bit accesses, least significant piece first",
+                    reg.access_bits()
+                )
+            } else {
+                String::new()
+            },
+        ));
+    } else if reg.access_pieces() > 1 {
         summary.push_str(&format!(
             " Accessed as {pieces} {bits}-bit pieces ({upper}_ACCESS_WIDTH): _read and _write make \
              {pieces} {bits}-bit accesses, least significant piece first, at increasing addresses \
@@ -306,6 +328,19 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             &params,
             &match split_pieces(n) {
                 None => format!("return *{}_ptr({args});", n.lower),
+                Some((piece, _)) if reg.reads_until_stable() => format!(
+                    "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});\n\
+                     {piece} high = piece[1];\n\
+                     for (;;) {{\n\
+                     \x20   {piece} low = piece[0];\n\
+                     \x20   {piece} again = piece[1];\n\
+                     \x20   if (again == high)\n\
+                     \x20       return (({ty})high << {bits}) | low;\n\
+                     \x20   high = again;\n\
+                     }}",
+                    n.lower,
+                    bits = reg.access_bits(),
+                ),
                 Some((piece, parts)) => {
                     let mut body = format!(
                         "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});\n\

@@ -274,7 +274,15 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
     if let Some(note) = crate::emit::reset_note(register) {
         let _ = write!(facts, " {note}");
     }
-    if register.access_pieces() > 1 {
+    if register.reads_until_stable() {
+        let _ = write!(
+            facts,
+            " Accessed as 2 {}-bit pieces (`access_width`): read high, low, high again until \
+             the two high pieces agree (`split_read: until_stable`); written least significant \
+             first.",
+            register.access_bits()
+        );
+    } else if register.access_pieces() > 1 {
         let _ = write!(
             facts,
             " Accessed as {} {}-bit pieces (`access_width`), least significant first, at \

@@ -358,6 +358,9 @@ fn handle_type(register: &Register, block: &Block) -> TokenStream {
         }
     }
     let mechanism = match piece_type(register) {
+        Some(piece) if register.reads_until_stable() => {
+            quote! { crate::common::Split<_M, #piece, crate::common::UntilStable> }
+        }
         Some(piece) => quote! { crate::common::Split<_M, #piece> },
         None => quote! { _M },
     };
@@ -386,6 +389,21 @@ pub(crate) fn split_note(register: &Register) -> Option<String> {
     let pieces = register.access_pieces();
     (pieces > 1).then(|| {
         let bits = register.access_bits();
+        if register.reads_until_stable() {
+            return format!(
+                "Accessed as {pieces} {bits}-bit pieces (`access_width: {bits}`, \
+                 `split_read: until_stable`), bits `[{}:0]` at the register's offset: a read \
+                 is the high piece, the low piece and the high piece again, the last two \
+                 repeated until two high reads agree (a free-running counter; see \
+                 `common::UntilStable`){}.",
+                bits - 1,
+                if register.access.is_writable() {
+                    format!("; a write is {pieces} accesses, least significant piece first")
+                } else {
+                    String::new()
+                }
+            );
+        }
         format!(
             "Accessed as {pieces} {bits}-bit pieces (`access_width: {bits}`): every read and \
              every write is {pieces} accesses, least significant piece first, at increasing \

@@ -376,5 +376,6 @@ fn merge_group(elements: &[&Register], key: &str) -> Option<Register> {
         alternate_of: None,
         lock: None,
         access_width: None,
+        split_read: None,
     })
 }

@@ -7,7 +7,7 @@
 use super::warnings::Warnings;
 use crate::import::Treatment;
 use crate::location::Located;
-use crate::model::{Constant, Device, Lock, Register, ResetFrom, SideEffect};
+use crate::model::{Constant, Device, Lock, Register, ResetFrom, SideEffect, SplitRead};
 
 /// The constants that our SVD emitter writes under `<vendorExtensions><constants>`.
 pub(super) fn constants(doc: &roxmltree::Document, warnings: &mut Warnings) -> Vec<Constant> {
@@ -66,8 +66,9 @@ pub(super) struct Extensions {
     locks: Vec<(String, String, bool)>,
     /// The kind's element name (`index`, `strap`, or what the file wrote), `BLOCK.REGISTER.FIELD`.
     resets: Vec<(String, String)>,
-    /// `BLOCK.REGISTER` and its bus access width in bits (`<accessWidths>`).
-    access_widths: Vec<(String, Option<u32>)>,
+    /// `BLOCK.REGISTER`, its bus access width in bits and its read protocol
+    /// (`<accessWidths>`).
+    access_widths: Vec<(String, Option<u32>, Option<String>)>,
     /// `<relocatable>true</relocatable>`: the window has no fixed address.
     pub(super) relocatable: bool,
     /// `<interruptSources>`: interrupt name, block and instance (`interrupts::sources`).
@@ -121,6 +122,7 @@ pub(super) fn extensions(doc: &roxmltree::Document) -> Extensions {
                 out.access_widths.push((
                     text(register, "name").unwrap_or_default(),
                     text(register, "accessWidth").and_then(|w| w.parse().ok()),
+                    text(register, "splitRead"),
                 ));
             }
         } else if list.has_tag_name(crate::interchange::svd_ext::RESET_FROM) {
@@ -189,7 +191,7 @@ impl Extensions {
                 ),
             }
         }
-        for (path, bits) in self.access_widths {
+        for (path, bits, read) in self.access_widths {
             let register = path.split_once('.').and_then(|(b, r)| {
                 device
                     .blocks
@@ -202,6 +204,26 @@ impl Extensions {
                     if matches!(bits, 8 | 16 | 32) && bits < *register.width =>
                 {
                     register.access_width = Some(Located::synthetic(bits));
+                    let protocol = read.as_deref().map(|w| (w, SplitRead::from_keyword(w)));
+                    match protocol {
+                        None => {}
+                        Some((_, Some(p)))
+                            if p == SplitRead::LowFirst
+                                || (*register.width / bits == 2
+                                    && register.access.is_readable()) =>
+                        {
+                            register.split_read = Some(Located::synthetic(p));
+                        }
+                        Some((word, _)) => warnings.warn(
+                            Treatment::NotRepresented,
+                            "vendorExtensions.accessWidths",
+                            format!(
+                                "the read protocol `{word}` of `{path}` is not one it can have \
+                                 (`low_first`, or `until_stable` for a readable register of two \
+                                 pieces): not carried"
+                            ),
+                        ),
+                    }
                 }
                 _ => warnings.warn(
                     Treatment::LeftOut,

@@ -404,6 +404,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
         alternate_of: None,
         lock: None,
         access_width: None,
+        split_read: None,
     };
     let views: Vec<Register> = views
         .into_iter()
@@ -423,6 +424,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
             alternate_of: None,
             lock: None,
             access_width: None,
+            split_read: None,
         })
         .collect();
     std::iter::once(register).chain(views).collect()
