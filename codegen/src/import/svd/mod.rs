@@ -26,7 +26,8 @@
 //!
 //! Kept: peripherals (a `name[%s]` peripheral array becomes a block array), `[%s]` register
 //! and cluster arrays (as register arrays), access, `modifiedWriteValues` oneToClear /
-//! oneToSet / oneToToggle / zeroToClear / zeroToSet / zeroToToggle, `readAction` clear / set / modify / modifyExternal,
+//! oneToSet / oneToToggle / zeroToClear / zeroToSet / zeroToToggle, `readAction` clear / set /
+//! modify / modifyExternal,
 //! enumerated values (a set for reading and one for writing, `values` and `write_values`),
 //! reset values, descriptions, and the constants, single pulses, locks
 //! and index or strap resets that our own SVD emitter writes into `<vendorExtensions>`. List-style arrays
