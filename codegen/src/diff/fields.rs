@@ -7,7 +7,7 @@ use super::compare::{
 use super::pair::{Pair, pair};
 use super::{Class, ItemKind, Severity, Side};
 use crate::location::{Loc, Located};
-use crate::model::{EnumValue, Field, Register};
+use crate::model::{EnumValue, Field, Register, SplitRead};
 use crate::names;
 
 use Severity::{Breaking, Compatible};
@@ -78,6 +78,7 @@ impl Walk {
                     .into(),
             );
         }
+        self.bus_access(&path, old, new);
         if old.lock != new.lock {
             let side = |register: &Register| match &register.lock {
                 Some(lock) => (
@@ -451,4 +452,64 @@ enum Use {
     Read,
     /// `write_values`.
     Write,
+}
+
+impl Walk {
+    /// A register's bus access: how many accesses of what width reach it (`access_width`), and
+    /// in what order its pieces are read (`split_read`). Both change the accesses a driver
+    /// makes, so both break: a binary built for the old one tears or over-reads the register.
+    fn bus_access(&mut self, path: &[String], old: &Register, new: &Register) {
+        let what = format!("register `{}`", dotted(path));
+        // A width change alone is `resized` (its access width follows it): reported here only
+        // when either side is reached in pieces and the pieces differ.
+        let split = old.access_pieces() > 1 || new.access_pieces() > 1;
+        if split && old.access_bits() != new.access_bits() {
+            let side = |r: &Register| {
+                let loc = r.access_width.as_ref().map_or(r.name.loc, |w| w.loc);
+                (format!("{} bits", r.access_bits()), loc)
+            };
+            self.changed(
+                Breaking,
+                Class::AccessChanged,
+                ItemKind::Register,
+                path,
+                "access_width",
+                side(old),
+                side(new),
+                format!(
+                    "{what} is reached in other pieces: {} × {}-bit accesses before, {} × {}-bit \
+                     now; old binaries make the old accesses",
+                    old.access_pieces(),
+                    old.access_bits(),
+                    new.access_pieces(),
+                    new.access_bits()
+                ),
+            );
+        }
+        let order = |r: &Register| {
+            r.split_read
+                .as_ref()
+                .map_or(SplitRead::LowFirst, |o| o.value)
+        };
+        if order(old) != order(new) {
+            let side = |r: &Register| {
+                let o = order(r);
+                let loc = r.split_read.as_ref().map_or(r.name.loc, |o| o.loc);
+                (o.keyword().to_string(), loc)
+            };
+            self.changed(
+                Breaking,
+                Class::AccessChanged,
+                ItemKind::Register,
+                path,
+                "split_read",
+                side(old),
+                side(new),
+                format!(
+                    "{what}'s pieces are read in another order: old binaries read it the old \
+                     way, which tears on hardware that wants the new one"
+                ),
+            );
+        }
+    }
 }

@@ -307,3 +307,33 @@ fn values_for_writing_are_compared_apart_from_those_for_reading() {
         (Class::Removed, Severity::Breaking)
     );
 }
+
+#[test]
+fn a_registers_access_width_and_read_order_are_breaking_access_changes() {
+    let reg =
+        |extra: &str| format!("      - {{ name: T, offset: 0, width: 64, access: ro{extra} }}\n");
+    let whole = spec("  []", "b", &reg(""));
+    let halves = spec("  []", "b", &reg(", access_width: 32"));
+    let stable = spec(
+        "  []",
+        "b",
+        &reg(", access_width: 32, split_read: until_stable"),
+    );
+    assert_eq!(compare(&stable, &stable).changes, []);
+    for (old, new, attribute, was, is) in [
+        (&whole, &halves, "access_width", "64 bits", "32 bits"),
+        (&halves, &whole, "access_width", "32 bits", "64 bits"),
+        (&halves, &stable, "split_read", "low_first", "until_stable"),
+    ] {
+        let diff = compare(old, new);
+        assert_eq!(diff.changes.len(), 1, "{diff:?}");
+        let change = &diff.changes[0];
+        assert_eq!(
+            (change.class, change.attribute, change.severity),
+            (Class::AccessChanged, Some(attribute), Severity::Breaking)
+        );
+        assert_eq!(change.old.as_ref().map(|s| s.value.as_str()), Some(was));
+        assert_eq!(change.new.as_ref().map(|s| s.value.as_str()), Some(is));
+        assert_eq!(change.path, ["b", "T"]);
+    }
+}
