@@ -202,7 +202,8 @@ pub fn check(device: &crate::model::Device, format: &str) -> Vec<crate::Diagnost
 
 /// A warning for each field of `register` whose side effect the SystemRDL or IP-XACT output
 /// (`format`) carries only in our own property or extension ([`udp::ONREAD`],
-/// [`ext::ONREAD`]), which other tools do not read.
+/// [`ext::ONREAD`]), which other tools do not read, or as IP-XACT's `modify`, which
+/// peakrdl-ipxact cannot import.
 fn effects_stood_in<'a>(
     block: &'a Block,
     register: &'a Register,
@@ -220,11 +221,19 @@ fn effects_stood_in<'a>(
                  PeakRDL-regblock (`gba rtl`) among them, see a plain read"
                     .to_string(),
             ),
+            (SideEffect::ReadModify, false) => (
+                "as `readAction` `modify`".to_string(),
+                "peakrdl-ipxact turns `readAction` `modify` into SystemRDL's `onread = ruser`, \
+                 which systemrdl-compiler refuses on a register that is not `external` (IP-XACT \
+                 has no such notion): that tool cannot import this file"
+                    .to_string(),
+            ),
             (SideEffect::ReadModifyExternal, false) => (
                 format!("as `readAction` `modify` and the extension `gba:{}`", ext::ONREAD),
                 "IP-XACT can say that a read modifies, not that what it modifies lies outside \
                  the field (CMSIS-SVD's `readAction` `modifyExternal`): other tools read \
-                 `modify`"
+                 `modify` (and peakrdl-ipxact turns that into SystemRDL's `onread = ruser`, \
+                 which systemrdl-compiler refuses on a register that is not `external`)"
                     .to_string(),
             ),
             _ => return None,
