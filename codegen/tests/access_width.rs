@@ -10,8 +10,6 @@
 mod common;
 use common::{python_has, scratch};
 
-use std::process::Command;
-
 use gba_codegen::emit::{self, Provenance};
 use gba_codegen::import::{ipxact as ipxact_import, rdl};
 use gba_codegen::model::{Device, Register};
@@ -86,21 +84,7 @@ for r in root.descendants(unroll=True):
     if isinstance(r, node.RegNode):
         print(r.inst_name, r.get_property("regwidth"), r.get_property("accesswidth"))
 "#;
-    let output = Command::new("python3")
-        .args(["-c", script])
-        .arg(file)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "systemrdl-compiler refused {}:\n{}",
-        file.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
+    common::reference_lines(script, &[file.as_os_str()])
 }
 
 #[test]

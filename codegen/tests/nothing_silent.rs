@@ -17,8 +17,6 @@
 mod common;
 use common::{python_has, scratch};
 
-use std::process::Command;
-
 use gba_codegen::emit::{self, Provenance};
 use gba_codegen::import::{ipxact as ipxact_import, rdl, svd};
 use gba_codegen::model::{Device, Field, ResetFrom};
@@ -94,22 +92,8 @@ for f in root.descendants(unroll=True):
     if isinstance(f, node.FieldNode):
         print(f"{f.parent.inst_name}.{f.inst_name}={f.get_property('reset')}")
 "#;
-    let output = Command::new("python3")
-        .args(["-c", script])
-        .arg(file)
-        .arg(if ipxact { "ipxact" } else { "rdl" })
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "the reference front end refused {}:\n{}",
-        file.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
+    let kind = if ipxact { "ipxact" } else { "rdl" };
+    common::reference_lines(script, &[file.as_os_str(), kind.as_ref()])
 }
 
 #[test]

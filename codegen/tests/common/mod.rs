@@ -1,5 +1,5 @@
 //! Helpers of the tests that run the reference front ends (systemrdl-compiler,
-//! peakrdl-ipxact) beside the importers: `interchange.rs` and `nothing_silent.rs`.
+//! peakrdl-ipxact) beside the importers (interchange, nothing_silent, access_width, split_read …).
 
 use std::process::Command;
 
@@ -27,4 +27,24 @@ pub fn scratch(name: &str) -> tempfile::TempDir {
         .prefix(&format!("gba-{name}-"))
         .tempdir()
         .expect("a temporary directory")
+}
+
+/// The lines `script` prints when `python3 -c script ARGS…` runs it: a reference front end's
+/// reading of a file. The test fails, with the script's stderr, when the front end refuses.
+#[allow(dead_code)] // not every test crate asks the reference front ends itself
+pub fn reference_lines(script: &str, args: &[&std::ffi::OsStr]) -> Vec<String> {
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "the reference front end refused {args:?}:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
