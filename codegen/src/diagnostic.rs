@@ -102,16 +102,31 @@ pub fn render(diagnostics: &[Diagnostic], path: &str, source: &str, style: Style
         Style::Color => Renderer::styled(),
     };
     let mut out = String::new();
+    let lines = LineStarts::new(if diagnostics.is_empty() { "" } else { source });
     for diagnostic in diagnostics {
-        let mut snippet = Snippet::source(source).path(path).fold(true).annotation(
-            AnnotationKind::Primary
-                .span(byte_range(diagnostic.primary.loc, source))
-                .label(diagnostic.primary.text.as_str()),
-        );
-        for label in &diagnostic.secondary {
+        let primary = byte_range(diagnostic.primary.loc, source);
+        let secondary: Vec<_> = diagnostic
+            .secondary
+            .iter()
+            .map(|label| byte_range(label.loc, source))
+            .collect();
+        let window = lines.window(std::iter::once(&primary).chain(&secondary), source.len());
+        let shift = |range: &std::ops::Range<usize>| {
+            range.start - window.bytes.start..range.end - window.bytes.start
+        };
+        let mut snippet = Snippet::source(&source[window.bytes.clone()])
+            .line_start(window.first_line)
+            .path(path)
+            .fold(true)
+            .annotation(
+                AnnotationKind::Primary
+                    .span(shift(&primary))
+                    .label(diagnostic.primary.text.as_str()),
+            );
+        for (label, range) in diagnostic.secondary.iter().zip(&secondary) {
             snippet = snippet.annotation(
                 AnnotationKind::Context
-                    .span(byte_range(label.loc, source))
+                    .span(shift(range))
                     .label(label.text.as_str()),
             );
         }
@@ -146,6 +161,56 @@ pub fn render(diagnostics: &[Diagnostic], path: &str, source: &str, style: Style
         ));
     }
     out
+}
+
+/// Where each line of a source starts, so that a diagnostic hands the renderer only the lines
+/// around its labels: the renderer splits whatever source it is given into lines, and a
+/// generated vendor spec is ~100,000 lines (its dozen warnings cost more than the rest of
+/// `gba check`'s reporting).
+struct LineStarts(Vec<usize>);
+
+/// The lines a snippet is rendered from: their bytes and the 1-based number of the first.
+struct Window {
+    bytes: std::ops::Range<usize>,
+    first_line: usize,
+}
+
+impl LineStarts {
+    fn new(source: &str) -> Self {
+        let newlines = source.bytes().enumerate().filter(|&(_, b)| b == b'\n');
+        Self(
+            std::iter::once(0)
+                .chain(newlines.map(|(i, _)| i + 1))
+                .collect(),
+        )
+    }
+
+    /// The (0-based) line holding byte `at`.
+    fn line_of(&self, at: usize) -> usize {
+        self.0
+            .partition_point(|&start| start <= at)
+            .saturating_sub(1)
+    }
+
+    /// Whole lines covering `ranges`, with two lines more on each side (the renderer shows
+    /// only the labelled lines; the margin keeps its view of their neighbours unchanged).
+    fn window<'a>(
+        &self,
+        ranges: impl Iterator<Item = &'a std::ops::Range<usize>>,
+        len: usize,
+    ) -> Window {
+        const MARGIN: usize = 2;
+        let (low, high) = ranges.fold((usize::MAX, 0), |(low, high), range| {
+            (low.min(range.start), high.max(range.end))
+        });
+        let first = self.line_of(low.min(len)).saturating_sub(MARGIN);
+        let last = self.line_of(high).saturating_add(MARGIN);
+        let end = self.0.get(last + 1).copied().unwrap_or(len);
+        Window {
+            bytes: self.0[first]..end,
+            first_line: first + 1,
+        }
+    }
 }
 
 /// The byte range to underline, clamped to the source and to char boundaries so that a
