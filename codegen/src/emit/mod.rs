@@ -106,7 +106,28 @@ pub(crate) fn check(device: &Device, outputs: &[Output]) -> Vec<Diagnostic> {
     let mut outputs = outputs.to_vec();
     outputs.sort();
     outputs.dedup();
-    outputs.iter().flat_map(|o| o.check(device)).collect()
+    // The checks share nothing but the device they read: all but Rust's run on threads of
+    // their own (a vendor device's C check is a tenth of its import). Rust's stays on the
+    // calling thread, which inside `include_spec!` is the only one where proc-macro2 may
+    // build tokens.
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = outputs
+            .iter()
+            .map(|&output| {
+                (output != Output::Rust).then(|| scope.spawn(move || output.check(device)))
+            })
+            .collect();
+        outputs
+            .iter()
+            .zip(threads)
+            .flat_map(|(&output, thread)| match thread {
+                None => output.check(device),
+                Some(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            })
+            .collect()
+    })
 }
 
 /// What each of `outputs` cannot carry of the device, as warnings (SystemRDL and IP-XACT:
