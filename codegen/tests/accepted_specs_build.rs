@@ -239,6 +239,7 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 }),
                 access: access.map(located),
                 side_effect: effect.map(located),
+                write_once: false,
                 reset_from: None,
                 values,
                 write_values: Vec::new(),
