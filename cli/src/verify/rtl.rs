@@ -39,9 +39,9 @@ struct StrapInput {
     field: String,
 }
 
-/// The strap inputs `gba rtl` listed in `NAME_straps.tsv`.
-fn strap_inputs(dir: &Path, name: &str) -> Result<Vec<StrapInput>, String> {
-    let path = dir.join(format!("{name}_straps.tsv"));
+/// One of the tables `gba rtl` writes beside the RTL (`file` in `dir`), with its path.
+fn rtl_table(dir: &Path, file: &str) -> Result<(std::path::PathBuf, String), String> {
+    let path = dir.join(file);
     let table = std::fs::read_to_string(&path).map_err(|e| {
         format!(
             "cannot read {}: {e}; write the RTL again with `gba rtl --out {}`",
@@ -49,6 +49,12 @@ fn strap_inputs(dir: &Path, name: &str) -> Result<Vec<StrapInput>, String> {
             dir.display()
         )
     })?;
+    Ok((path, table))
+}
+
+/// The strap inputs `gba rtl` listed in `NAME_straps.tsv`.
+fn strap_inputs(dir: &Path, name: &str) -> Result<Vec<StrapInput>, String> {
+    let (path, table) = rtl_table(dir, &format!("{name}_straps.tsv"))?;
     let mut out = Vec::new();
     for line in table.lines().filter(|l| !l.starts_with('#')) {
         let columns: Vec<&str> = line.split('\t').collect();
@@ -86,14 +92,7 @@ struct HwOutputs {
 
 /// The outputs `gba rtl` listed in `NAME_hwout.tsv`.
 fn hw_outputs(dir: &Path, name: &str) -> Result<HwOutputs, String> {
-    let path = dir.join(format!("{name}_hwout.tsv"));
-    let table = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
-            "cannot read {}: {e}; write the RTL again with `gba rtl --out {}`",
-            path.display(),
-            dir.display()
-        )
-    })?;
+    let (path, table) = rtl_table(dir, &format!("{name}_hwout.tsv"))?;
     let mut out = HwOutputs::default();
     for line in table.lines().filter(|l| !l.starts_with('#')) {
         let columns: Vec<&str> = line.split('\t').collect();

@@ -169,13 +169,7 @@ impl Extensions {
             }
         }
         for (path, bit, locked_when) in self.locks {
-            let register = path.split_once('.').and_then(|(b, r)| {
-                device
-                    .blocks
-                    .iter_mut()
-                    .find(|x| *x.name == b)
-                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == r))
-            });
+            let register = register_at(device, &path);
             match (register, bit.split_once('.')) {
                 (Some(register), Some((lock_register, field))) => {
                     register.lock = Some(Lock {
@@ -192,13 +186,7 @@ impl Extensions {
             }
         }
         for (path, bits, read) in self.access_widths {
-            let register = path.split_once('.').and_then(|(b, r)| {
-                device
-                    .blocks
-                    .iter_mut()
-                    .find(|x| *x.name == b)
-                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == r))
-            });
+            let register = register_at(device, &path);
             match (register, bits) {
                 (Some(register), Some(bits))
                     if matches!(bits, 8 | 16 | 32) && bits < *register.width =>
@@ -320,4 +308,16 @@ fn strip_reset_note(register: &mut Register) {
     } else if let Some(rest) = register.description.strip_suffix(&format!("\n\n{note}")) {
         register.description = rest.to_string();
     }
+}
+
+/// The register a vendor extension names as `BLOCK.REGISTER`.
+fn register_at<'a>(device: &'a mut Device, path: &str) -> Option<&'a mut Register> {
+    let (block, register) = path.split_once('.')?;
+    device
+        .blocks
+        .iter_mut()
+        .find(|b| *b.name == block)?
+        .registers
+        .iter_mut()
+        .find(|r| *r.name == register)
 }
