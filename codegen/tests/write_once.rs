@@ -160,6 +160,33 @@ for f in root.descendants(unroll=True):
     );
     let back = rdl::import(&out, true).expect("our SystemRDL imports strictly");
     assert_eq!(back.device, *device.device());
+
+    // The reference IP-XACT importer reads our IP-XACT's write-once fields as such.
+    if !python_has("peakrdl_ipxact") {
+        return;
+    }
+    let ipxact = dir.path().join("chip.xml");
+    std::fs::write(&ipxact, &xml).unwrap();
+    let script = r#"
+import sys
+from systemrdl import RDLCompiler, node
+from peakrdl_ipxact import IPXACTImporter
+compiler = RDLCompiler()
+IPXACTImporter(compiler).import_file(sys.argv[1], remap_state="default")
+root = compiler.elaborate()
+for f in root.descendants(unroll=True):
+    if isinstance(f, node.FieldNode):
+        print(f.parent.inst_name + "." + f.inst_name, f.get_property("sw").name)
+"#;
+    assert_eq!(
+        common::reference_lines(script, &[ipxact.as_os_str()]),
+        [
+            "CONFIG.KEY rw1",
+            "CONFIG.MODE rw",
+            "ID.ID w1",
+            "DATA.VALUE rw"
+        ]
+    );
 }
 
 #[test]
@@ -240,6 +267,34 @@ fn a_register_holding_a_write_once_field_has_whole_writes_and_no_modify() {
         "{header}"
     );
     assert!(file(&files, "registers.md").contains("rw, write-once"));
+    // The header (with its self-test) compiles without warnings.
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["include/chip_regs.h", "include/chip_regs_test.c"] {
+        std::fs::write(
+            dir.path().join(name.trim_start_matches("include/")),
+            file(&files, name),
+        )
+        .expect("write");
+    }
+    let gcc = Command::new("gcc")
+        .args([
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-c",
+            "-o",
+        ])
+        .arg(dir.path().join("selftest.o"))
+        .arg(dir.path().join("chip_regs_test.c"))
+        .output()
+        .expect("gcc runs");
+    assert!(
+        gcc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gcc.stderr)
+    );
 
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("chip");
