@@ -4,7 +4,7 @@
 //! back; refused on a field software cannot write. In the generated Rust a register holding
 //! one has no `modify` (whose write would spend the field's one write on what the read gave):
 //! the generated crate is built with a driver that reads and writes it whole, and a driver
-//! that calls `modify` does not compile.
+//! that calls `modify` does not compile. `gba diff` calls a field becoming write-once breaking.
 
 mod common;
 use common::{python_has, scratch};
@@ -344,4 +344,33 @@ fn a_register_holding_a_write_once_field_has_whole_writes_and_no_modify() {
         !output.status.success() && stderr.contains("modify") && stderr.contains("E0599"),
         "`modify` of a register holding a write-once field compiles:\n{stderr}"
     );
+}
+
+#[test]
+fn gba_diff_reports_a_field_becoming_write_once_as_breaking() {
+    use gba_codegen::diff::{Class, Severity, compare};
+    let old = parse_str(&SPEC.replacen(", write_once: true", "", 1)).expect("valid");
+    let new = parse_str(SPEC).expect("valid");
+    let diff = compare(&old, &new);
+    let changes: Vec<String> = diff
+        .changes
+        .iter()
+        .map(|c| {
+            format!(
+                "{:?} {:?} {} {:?}",
+                c.severity,
+                c.class,
+                c.path.join("."),
+                c.attribute
+            )
+        })
+        .collect();
+    assert_eq!(
+        changes,
+        ["Breaking AccessChanged sec.CONFIG.KEY Some(\"write_once\")"]
+    );
+    assert_eq!(diff.verdict(), Some(Severity::Breaking));
+    assert!(matches!(diff.changes[0].class, Class::AccessChanged));
+    assert!(diff.changes[0].reason.contains("now write-once"));
+    assert!(compare(&new, &new).changes.is_empty());
 }
