@@ -309,6 +309,25 @@ pub fn from_ipxact(element: &str, value: &str) -> Option<SideEffect> {
         .map(|s| s.effect)
 }
 
+/// SystemRDL's `sw` for a field's effective access, write-once or not (`w1`, `rw1`).
+pub fn rdl_field_sw(access: Access, write_once: bool) -> &'static str {
+    match (access, write_once) {
+        (Access::WriteOnly, true) => "w1",
+        (Access::ReadWrite, true) => "rw1",
+        _ => rdl_sw(access),
+    }
+}
+
+/// IP-XACT's `access` for a field's effective access, write-once or not (`writeOnce`,
+/// `read-writeOnce`).
+pub fn ipxact_field_access(access: Access, write_once: bool) -> &'static str {
+    match (access, write_once) {
+        (Access::WriteOnly, true) => "writeOnce",
+        (Access::ReadWrite, true) => "read-writeOnce",
+        _ => ipxact_access(access),
+    }
+}
+
 /// SystemRDL's `sw` for an access.
 pub fn rdl_sw(access: Access) -> &'static str {
     match access {
@@ -318,8 +337,8 @@ pub fn rdl_sw(access: Access) -> &'static str {
     }
 }
 
-/// The access a SystemRDL `sw` value gives (`w1`, `rw1`: write-once, carried as writable;
-/// `na`: none).
+/// The access a SystemRDL `sw` value gives (`w1`, `rw1`: write-once, writable, and the field's
+/// `write_once` says the rest; `na`: none).
 pub fn from_rdl_sw(sw: &str) -> Option<Access> {
     match sw {
         "r" => Some(Access::ReadOnly),
@@ -338,8 +357,8 @@ pub fn ipxact_access(access: Access) -> &'static str {
     }
 }
 
-/// The access an IP-XACT `access` value gives (`writeOnce`, `read-writeOnce`: carried as
-/// writable).
+/// The access an IP-XACT `access` value gives (`writeOnce`, `read-writeOnce`: writable, and
+/// the field's `write_once` says the rest).
 pub fn from_ipxact_access(access: &str) -> Option<Access> {
     match access {
         "read-only" => Some(Access::ReadOnly),
@@ -349,8 +368,7 @@ pub fn from_ipxact_access(access: &str) -> Option<Access> {
     }
 }
 
-/// Whether a SystemRDL `sw`/IP-XACT access is a write-once one (carried as plain writable,
-/// with a warning).
+/// Whether a SystemRDL `sw`/IP-XACT access is a write-once one (the field's `write_once`).
 pub fn is_write_once(access: &str) -> bool {
     matches!(access, "w1" | "rw1" | "writeOnce" | "read-writeOnce")
 }

@@ -521,6 +521,11 @@ pub struct Field {
     /// What an access does besides reading or writing the value (write 1 to clear, clear on
     /// read, …); `None`: nothing.
     pub side_effect: Option<Located<SideEffect>>,
+    /// Writable once after reset (`write_once: true`; SystemRDL's `sw = w1`/`rw1`, SVD's and
+    /// IP-XACT's `writeOnce`/`read-writeOnce`): the first write after reset latches the field,
+    /// later writes leave it. Any write of its register spends it, so that register has no
+    /// read-modify-write (`modify`) in the generated code: only whole writes.
+    pub write_once: bool,
     /// `Some`: the field's reset is not its part of the register's `reset` (whose bits under
     /// the field are then 0) but its array index or a strap, or it has none (not reset).
     pub reset_from: Option<Located<ResetFrom>>,
@@ -574,6 +579,14 @@ impl ResetFrom {
             ResetFrom::Strap => "strapped: fixed per device instance, known only at run time",
             ResetFrom::NotReset => "not reset: holds whatever it powered up with until written",
         }
+    }
+}
+
+impl Register {
+    /// True when a field of the register is write-once: every write of the register spends
+    /// it, so the generated code offers whole writes only, never a read-modify-write.
+    pub fn has_write_once(&self) -> bool {
+        self.fields.iter().any(|f| f.write_once)
     }
 }
 

@@ -611,6 +611,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
     let reset_from = map
         .take("reset")
         .map(|node| reset_from(node, &map.what, diags));
+    let write_once = map.optional_bool("write_once", diags);
     let values = map.take("values");
     let write_values = map.take("write_values");
     map.finish(
@@ -621,6 +622,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
             "access",
             "side_effect",
             "reset",
+            "write_once",
             "values",
             "write_values",
         ],
@@ -634,6 +636,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         bits: bits?,
         access: access.map_or(Some(None), |a| a.map(Some))?,
         side_effect: side_effect.map_or(Some(None), |s| s.map(Some))?,
+        write_once: write_once.is_some_and(|w| *w),
         reset_from: reset_from.map_or(Some(None), |r| r.map(Some))?,
         values,
         write_values,
@@ -901,6 +904,26 @@ impl<'n> MapReader<'n> {
             self.missing(key, diags);
         }
         value
+    }
+
+    /// A key whose value is `true` or `false` (the YAML reader keeps a boolean's text only).
+    fn optional_bool(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<bool>> {
+        let text = self.optional_str(key, diags)?;
+        match text.value.as_str() {
+            "true" => Some(Located::new(true, text.loc)),
+            "false" => Some(Located::new(false, text.loc)),
+            other => {
+                diags.push(Diagnostic::error(
+                    format!(
+                        "{}: `{key}` must be `true` or `false`, found `{other}`",
+                        self.what
+                    ),
+                    text.loc,
+                    "expected `true` or `false`",
+                ));
+                None
+            }
+        }
     }
 
     fn optional_str(&mut self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Located<String>> {

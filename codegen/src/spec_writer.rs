@@ -171,6 +171,9 @@ fn write_field(out: &mut String, field: &Field) {
     if let Some(from) = field.reset_from {
         let _ = writeln!(out, "            reset: {}", from.keyword());
     }
+    if field.write_once {
+        let _ = writeln!(out, "            write_once: true");
+    }
     key_text(out, 12, "description", &field.description);
     for (key, values) in [
         ("values", &field.values),

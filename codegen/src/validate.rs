@@ -341,8 +341,25 @@ fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
     for field in &register.fields {
         self::field(field, register, &what, diags);
         reset_from(field, register, block, &what, diags);
+        write_once(field, register, &what, diags);
     }
     field_overlaps(register, &what, diags);
+}
+
+/// A write-once field is one that software writes.
+fn write_once(field: &Field, register: &Register, what: &str, diags: &mut Vec<Diagnostic>) {
+    let access = field.effective_access(register);
+    if field.write_once && !access.is_writable() {
+        diags.push(Diagnostic::error(
+            format!(
+                "{what}: field `{}` is `write_once` but `{}`",
+                *field.name,
+                access.keyword()
+            ),
+            field.name.loc,
+            "write-once needs a field that software writes (`wo` or `rw`); drop `write_once`",
+        ));
+    }
 }
 
 /// A field whose reset is its index or a strap, or that is not reset: its bits of the

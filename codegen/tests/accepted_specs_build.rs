@@ -231,6 +231,9 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
         })
         .prop_map(
             move |(name, description, effect, values, (width, access))| Field {
+                // Some writable fields are write-once (their registers become `RwOnce`);
+                // the name's length stands in for a coin.
+                write_once: access.is_some_and(|a: Access| a.is_writable()) && name.len() % 3 == 0,
                 name: located(name),
                 description,
                 bits: located(BitRange {

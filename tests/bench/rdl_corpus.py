@@ -170,7 +170,7 @@ def regmap(root) -> dict:
         fields = []
         for f in reg.fields():
             sw = f.get_property("sw").name
-            sw = {"w1": "w", "rw1": "rw", "wr": "rw"}.get(sw, sw)
+            sw = {"wr": "rw"}.get(sw, sw)
             onread = f.get_property("onread")
             onwrite = f.get_property("onwrite")
             reset = f.get_property("reset")

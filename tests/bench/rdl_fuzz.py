@@ -339,7 +339,7 @@ def regmap(root):
             fields[key] = {
                 "bits": (f.low, f.high),
                 "msb0": f.msb < f.lsb,
-                "sw": {"w1": "w", "rw1": "rw", "wr": "rw"}.get(sw, sw),
+                "sw": {"wr": "rw"}.get(sw, sw),
                 "hw": prop(f, "hw").name,
                 "onread": describe(prop(f, "onread")),
                 "onwrite": describe(prop(f, "onwrite")),

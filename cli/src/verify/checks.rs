@@ -275,6 +275,7 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
     }
     reserved_bits(&elements, bus, &mut report)?;
     reset_values(&elements, bus, &mut report)?;
+    write_once_not_run(&mut elements, &mut report);
     read_only(&elements, bus, gaps, &mut report)?;
     write_only(&elements, bus, gaps, &mut report)?;
     bit_bash(&elements, bus, &mut report)?;
@@ -286,6 +287,31 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
     super::views::alternates(&elements, bus, &mut report)?;
     aliasing(&elements, bus, &mut report)?;
     Ok(report)
+}
+
+/// Registers holding a write-once field (`write_once`): their reads after power-up (reserved
+/// bits, reset values) are checked; every later check writes patterns and expects each write
+/// to land, which a latched field refuses after the first. Those are listed as not run.
+fn write_once_not_run(elements: &mut Vec<Element>, report: &mut Report) {
+    elements.retain(|e| {
+        let once: Vec<&str> = e
+            .reg
+            .fields
+            .iter()
+            .filter(|f| f.write_once)
+            .map(|f| f.name.as_str())
+            .collect();
+        if once.is_empty() {
+            return true;
+        }
+        report.not_run.push(format!(
+            "{}: write-once field {}: the checks that write the register expect every write \
+             to land",
+            e.path,
+            once.join(", ")
+        ));
+        false
+    });
 }
 
 /// Bits outside every field read 0. Checked first, on the first reads after power-up, from

@@ -270,6 +270,9 @@ impl Walk {
                 reason,
             );
         }
+        if old.write_once != new.write_once {
+            self.write_once_changed(&path, old, new, &what);
+        }
         if old.side_effect != new.side_effect {
             let loc = |field: &Field| field.side_effect.map_or(field.name.loc, |s| s.loc);
             let (o, n) = (old.side_effect.map(|s| *s), new.side_effect.map(|s| *s));
@@ -511,5 +514,32 @@ impl Walk {
                 ),
             );
         }
+    }
+}
+
+impl Walk {
+    /// A field became write-once, or stopped being so. Either way the register's generated
+    /// handle changes (write-once registers have no `modify`), and code that relied on later
+    /// writes, or on only one, now misbehaves: breaking.
+    fn write_once_changed(&mut self, path: &[String], old: &Field, new: &Field, what: &str) {
+        let text = |field: &Field| if field.write_once { "true" } else { "false" };
+        let reason = if new.write_once {
+            format!(
+                "{what} is now write-once: the first write after reset latches it, and its \
+                 register loses `modify`"
+            )
+        } else {
+            format!("{what} is no longer write-once: every write changes it")
+        };
+        self.changed(
+            Breaking,
+            Class::AccessChanged,
+            ItemKind::Field,
+            path,
+            "write_once",
+            (text(old).into(), old.name.loc),
+            (text(new).into(), new.name.loc),
+            reason,
+        );
     }
 }

@@ -459,7 +459,15 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     if pulse {
         x.leaf("ipxact:volatile", "true");
     }
-    if let Some(access) = &field.access {
+    if field.write_once {
+        // Write-once has no register-level form here: the field says it, whatever its
+        // register's access.
+        let access = field.effective_access(register);
+        x.leaf(
+            "ipxact:access",
+            interchange::ipxact_field_access(access, true),
+        );
+    } else if let Some(access) = &field.access {
         x.leaf("ipxact:access", interchange::ipxact_access(**access));
     }
     enumerated_values(x, field);

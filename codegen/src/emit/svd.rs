@@ -382,7 +382,7 @@ fn register(register: &Register, block: &Block) -> Result<svd::Register, SvdEmit
     let fields = register
         .fields
         .iter()
-        .map(|f| field(f, &what))
+        .map(|f| field(f, register, &what))
         .collect::<Result<Vec<_>, _>>()?;
     let dim = match &register.array {
         Some(array) => Some(dim(*array.count, *array.stride, &what)?),
@@ -415,7 +415,11 @@ fn register(register: &Register, block: &Block) -> Result<svd::Register, SvdEmit
     Ok(info.maybe_array(dim))
 }
 
-fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field, SvdEmitError> {
+fn field(
+    field: &Field,
+    register: &Register,
+    register_what: &dyn Fn() -> String,
+) -> Result<svd::Field, SvdEmitError> {
     let what = || format!("field `{}` of {}", *field.name, register_what());
     let (modified_write_values, read_action) = match field.side_effect.map(|s| *s) {
         Some(SideEffect::WriteOneToClear) => (Some(svd::ModifiedWriteValues::OneToClear), None),
@@ -456,7 +460,7 @@ fn field(field: &Field, register_what: &dyn Fn() -> String) -> Result<svd::Field
             // Written `[msb:lsb]`, the form the datasheet tables use.
             range_type: svd::BitRangeType::BitRange,
         })
-        .access(field.access.map(|a| access(*a)))
+        .access(field_access(field, register))
         .modified_write_values(modified_write_values)
         .read_action(read_action)
         .enumerated_values(values)
@@ -486,6 +490,18 @@ fn enumerated_values(
         .values(values)
         .build(ValidateLevel::Strict)
         .map_err(|e| rejected(what(), e))
+}
+
+/// A field's `<access>`: its own, if it has one; `writeOnce`/`read-writeOnce` for a
+/// write-once field, whatever its register's.
+fn field_access(field: &Field, register: &Register) -> Option<svd::Access> {
+    if !field.write_once {
+        return field.access.map(|a| access(*a));
+    }
+    Some(match field.effective_access(register) {
+        Access::WriteOnly => svd::Access::WriteOnce,
+        _ => svd::Access::ReadWriteOnce,
+    })
 }
 
 fn access(access: Access) -> svd::Access {

@@ -567,7 +567,7 @@ fn write_field(
     let _ = writeln!(
         out,
         "{pad}    sw = {};",
-        interchange::rdl_sw(field.effective_access(register))
+        interchange::rdl_field_sw(field.effective_access(register), field.write_once)
     );
     if let Some(access) = &field.access {
         let _ = writeln!(

@@ -699,17 +699,7 @@ fn register(
         let access = match f.sw.as_deref() {
             None => None,
             Some(sw) => match ctx.format.access(sw) {
-                Some(access) => {
-                    if interchange::is_write_once(sw) {
-                        ctx.warn(
-                            Treatment::NotRepresented,
-                            &here,
-                            f.line,
-                            format!("`{sw}` (write once) is carried as writable"),
-                        );
-                    }
-                    Some(access)
-                }
+                Some(access) => Some(access),
                 None => {
                     ctx.warn(
                         Treatment::LeftOut,
@@ -815,6 +805,13 @@ fn register(
                 }),
                 access: access.map(located),
                 side_effect: effects.first().copied().map(located),
+                // A field without an access of its own has its register's (IP-XACT's
+                // register-level `writeOnce`).
+                write_once: f
+                    .sw
+                    .as_deref()
+                    .or(node.access.as_deref())
+                    .is_some_and(interchange::is_write_once),
                 reset_from,
                 values,
                 write_values,

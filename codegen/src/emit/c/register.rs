@@ -210,6 +210,9 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
             *field.bits,
             field.effective_access(n.reg).keyword()
         );
+        if field.write_once {
+            summary.push_str(", write-once (the first write after reset latches it)");
+        }
         if let Some(effect) = field.side_effect {
             summary.push_str(&format!(" ({})", effect_text(*effect)));
         }

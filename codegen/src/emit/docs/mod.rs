@@ -340,7 +340,7 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
             "| {} | `{}` | {} | {} | {} | {} |",
             *field.bits,
             *field.name,
-            field.effective_access(register).keyword(),
+            access_cell(register, field),
             field.side_effect.map_or("–".to_string(), |s| format!(
                 "`{}` ({})",
                 s.keyword(),
@@ -409,5 +409,15 @@ pub(super) fn field_reset(register: &Register, field: &Field) -> String {
         value.to_string()
     } else {
         hex(value)
+    }
+}
+
+/// A field's access in the register table: `rw`, `wo`…, and "write-once" where it is.
+fn access_cell(register: &Register, field: &Field) -> String {
+    let access = field.effective_access(register).keyword();
+    if field.write_once {
+        format!("{access}, write-once")
+    } else {
+        access.to_string()
     }
 }

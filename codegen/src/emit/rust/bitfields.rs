@@ -91,6 +91,9 @@ fn field(
     if let Some(effect) = field.side_effect {
         let _ = std::fmt::Write::write_fmt(&mut text, format_args!(", {}", effect.keyword()));
     }
+    if field.write_once {
+        text.push_str(", write-once: the first write of the register after reset latches it");
+    }
     text.push('.');
     if !field.description.trim().is_empty() {
         // One paragraph: the description, then where the field is.

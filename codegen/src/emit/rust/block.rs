@@ -423,6 +423,7 @@ fn access_mode(register: &Register) -> &'static str {
         Access::ReadWrite if read_clears => "RwRc",
         Access::ReadOnly => "Ro",
         Access::WriteOnly => "Wo",
+        Access::ReadWrite if register.has_write_once() => "RwOnce",
         Access::ReadWrite if register.write_effect_mask() != 0 => "RwW1",
         Access::ReadWrite => "Rw",
     }

@@ -34,6 +34,9 @@ const COMMON: &str = include_str!("../../../templates/common.rs");
 /// The mechanism of registers wider than their bus access (`Split`), appended to `common.rs`
 /// only for a device that has such a register.
 const SPLIT: &str = include_str!("../../../templates/split.rs");
+/// The access mode of registers holding write-once fields (`RwOnce`), appended to `common.rs`
+/// only for a device that has such a register.
+const WRITE_ONCE: &str = include_str!("../../../templates/write_once.rs");
 
 pub fn files(device: &Validated, provenance: &Provenance) -> Result<Vec<GeneratedFile>, EmitError> {
     files_on(device, provenance, Threads::Cores)
@@ -69,9 +72,14 @@ pub(super) fn files_on(
             place: Place::Crate,
             path: "src/common.rs".into(),
             contents: format!(
-                "{}\n{COMMON}{}",
+                "{}\n{COMMON}{}{}",
                 provenance.preamble("//"),
-                if any_split(device) { SPLIT } else { "" }
+                if any_split(device) { SPLIT } else { "" },
+                if any_write_once(device) {
+                    WRITE_ONCE
+                } else {
+                    ""
+                }
             ),
         },
     ];
@@ -94,6 +102,15 @@ pub(super) fn files_on(
         files.push(module?);
     }
     Ok(files)
+}
+
+/// True when a register of the device holds a write-once field.
+fn any_write_once(device: &Device) -> bool {
+    device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .any(|r| r.has_write_once())
 }
 
 /// True when a register of the device is wider than its bus access.

@@ -361,7 +361,9 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
             svd::Field::Array(info, dim) => svd::field::expand(info, dim).collect(),
         })
         .collect();
-    let explicit_access = props.access.map(|a| convert_access(warnings, a, &at));
+    let explicit_access = props
+        .access
+        .map(|a| convert_access(warnings, a, fields_svd.is_empty(), &at));
     let access = explicit_access.unwrap_or_else(|| {
         // No access anywhere up the tree: the union of the fields', read-write (the SVD
         // default) when they say nothing either.
@@ -472,19 +474,25 @@ fn not_reset(
     reset
 }
 
-pub(super) fn convert_access(warnings: &mut Warnings, access: svd::Access, at: &str) -> Access {
-    match access {
-        svd::Access::WriteOnce => warnings.warn(
+/// A register's access. Write-once is carried by the fields (`write_once`, see
+/// [`super::once`]); a register without fields has none to carry it, and says so.
+pub(super) fn convert_access(
+    warnings: &mut Warnings,
+    access: svd::Access,
+    no_fields: bool,
+    at: &str,
+) -> Access {
+    if no_fields && super::once::is_once(access) {
+        warnings.warn(
             Treatment::NotRepresented,
             at,
-            "access writeOnce imported as write-only (once not represented)",
-        ),
-        svd::Access::ReadWriteOnce => warnings.warn(
-            Treatment::NotRepresented,
-            at,
-            "access read-writeOnce imported as read-write (once not represented)",
-        ),
-        _ => {}
+            format!(
+                "access {} of a register without fields imported as {} (once is carried by \
+                 fields only)",
+                access.as_str(),
+                plain_access(access).keyword()
+            ),
+        );
     }
     plain_access(access)
 }
@@ -510,7 +518,7 @@ pub(super) fn field(
         );
         return None;
     }
-    let mut access = f.access.map(|a| convert_access(warnings, a, &at));
+    let mut access = f.access.map(plain_access);
     if let Some(a) = access {
         let readable = a.is_readable() && register_access.is_readable();
         let writable = a.is_writable() && register_access.is_writable();
@@ -632,6 +640,7 @@ pub(super) fn field(
         bits: Located::synthetic(bits),
         access: access.map(Located::synthetic),
         side_effect: side_effect.map(Located::synthetic),
+        write_once: super::once::field_is_write_once(f, register),
         reset_from: None,
         values,
         write_values,

@@ -42,6 +42,7 @@ mod flatten;
 mod interrupts;
 pub(crate) mod legalise;
 mod lines;
+mod once;
 mod overlaps;
 mod rename;
 mod repair;
