@@ -78,6 +78,9 @@ vm_initramfs() {
     local bin lib
     for bin in "$@"; do
         cp "$bin" "$root/bin/"
+        # Debug builds are mostly debug info (the debug gba is ~50 MB, 10 without): the guest's
+        # root file system lives in its RAM, and unstripped binaries left no room for /tmp.
+        strip --strip-debug "$root/bin/$(basename "$bin")" 2>/dev/null || true
         ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do
             mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib"
         done
