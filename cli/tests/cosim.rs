@@ -165,6 +165,29 @@ fn a_mutated_rtl_fails_naming_the_register_and_field() {
 /// alternate views. Its RTL passes every check that runs (the views through their primary's
 /// address), and what PeakRDL-regblock is not given is listed as not run; an RTL with three effects swapped and an element's index reset lost
 /// fails naming each register and field.
+/// `gba verify --rtl DIR` with DIR relative to the working directory (the harness is built by
+/// make in another directory, where a relative source path named nothing).
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
+fn an_rtl_directory_relative_to_the_working_directory_is_verified() {
+    let dir = work("relative");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/effects.yaml");
+    let spec = spec.to_str().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gba"))
+            .current_dir(&dir)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let rtl = run(&["rtl", "--spec", spec, "--out", "rtl"]);
+    assert!(rtl.status.success(), "{}", text(&rtl));
+    let verify = run(&["verify", "--spec", spec, "--rtl", "rtl"]);
+    let report = text(&verify);
+    assert!(verify.status.success(), "{report}");
+    assert!(report.contains(", 0 failed"), "{report}");
+}
+
 #[test]
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
 fn every_side_effect_of_the_effects_map_and_three_mutants() {

@@ -141,6 +141,12 @@ fn design_include(straps: &[StrapInput], pulses: usize) -> String {
 
 /// Builds (or finds already built) the harness of the RTL `name` in `dir`; returns its path.
 pub fn build(dir: &Path, name: &str, build: &Path) -> Result<PathBuf, String> {
+    // Verilator's make runs in `build` (`-Mdir`): a source path relative to the caller's
+    // directory would name nothing there (`gba verify --rtl rtl` failed so).
+    let absolute = |p: &Path| {
+        std::path::absolute(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+    };
+    let (dir, build) = (&absolute(dir)?, &absolute(build)?);
     let (files, top) = crate::rtl::sources(dir, name);
     let include = design_include(
         &strap_inputs(dir, name)?,
