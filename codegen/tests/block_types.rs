@@ -3,7 +3,8 @@
 //! once, taking the instance's base. The generated crate is built and its driver test run
 //! (`cargo test --offline`, the target directory shared with `accepted_specs_build`).
 
-use std::path::Path;
+mod common;
+
 use std::process::Command;
 
 use gba_codegen::emit::{self, Provenance};
@@ -142,38 +143,8 @@ fn a_block_type_is_one_module_and_one_set_of_c_functions() {
 #[test]
 fn a_driver_generic_over_a_port_serves_two_instances() {
     let files = files();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path().join("chip");
-    for file in files.iter().filter(|f| f.path.starts_with("src/")) {
-        let path = root.join(&file.path);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, &file.contents).expect("write");
-    }
-    std::fs::create_dir_all(root.join("tests")).expect("mkdir");
-    std::fs::write(root.join("tests/driver.rs"), DRIVER_TEST).expect("write");
-    std::fs::write(
-        root.join("Cargo.toml"),
-        "[package]\nname = \"chip\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\ntock-registers = { version = \"0.10\", default-features = false }\n\n\
-         [features]\ndebug = []\ndevice-side = []\nnames = []\n\n[workspace]\n",
-    )
-    .expect("write Cargo.toml");
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root");
-    // The project's lock file pins the same tock-registers, so nothing is downloaded.
-    std::fs::copy(workspace.join("Cargo.lock"), root.join("Cargo.lock")).expect("copy lock");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(cargo)
-        .args(["test", "--offline", "--quiet", "--test", "driver"])
-        .current_dir(&root)
-        .env(
-            "CARGO_TARGET_DIR",
-            workspace.join("target").join("accepted-specs"),
-        )
-        .env("RUSTFLAGS", "-D warnings")
-        .output()
-        .expect("cargo runs");
+    let (_dir, root) = common::chip_crate(&files, &[("driver", DRIVER_TEST)]);
+    let output = common::cargo_test(&root, "driver");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success() && stdout.contains("1 passed"),

@@ -9,7 +9,6 @@
 mod common;
 use common::{python_has, scratch};
 
-use std::path::Path;
 use std::process::Command;
 
 use gba_codegen::emit::{self, GeneratedFile, Provenance};
@@ -296,41 +295,8 @@ fn a_register_holding_a_write_once_field_has_whole_writes_and_no_modify() {
         String::from_utf8_lossy(&gcc.stderr)
     );
 
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path().join("chip");
-    for file in files.iter().filter(|f| f.path.starts_with("src/")) {
-        let path = root.join(&file.path);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, &file.contents).expect("write");
-    }
-    std::fs::create_dir_all(root.join("tests")).expect("mkdir");
-    std::fs::write(root.join("tests/driver.rs"), DRIVER).expect("write");
-    std::fs::write(root.join("tests/misuse.rs"), MISUSE).expect("write");
-    std::fs::write(
-        root.join("Cargo.toml"),
-        "[package]\nname = \"chip\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\ntock-registers = { version = \"0.10\", default-features = false }\n\n\
-         [features]\ndebug = []\ndevice-side = []\nnames = []\n\n[workspace]\n",
-    )
-    .expect("write Cargo.toml");
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root");
-    // The project's lock file pins the same tock-registers, so nothing is downloaded.
-    std::fs::copy(workspace.join("Cargo.lock"), root.join("Cargo.lock")).expect("copy lock");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let run = |test: &str| {
-        Command::new(&cargo)
-            .args(["test", "--offline", "--quiet", "--test", test])
-            .current_dir(&root)
-            .env(
-                "CARGO_TARGET_DIR",
-                workspace.join("target").join("accepted-specs"),
-            )
-            .env("RUSTFLAGS", "-D warnings")
-            .output()
-            .expect("cargo runs")
-    };
+    let (_dir, root) = common::chip_crate(&files, &[("driver", DRIVER), ("misuse", MISUSE)]);
+    let run = |test: &str| common::cargo_test(&root, test);
     let output = run("driver");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
