@@ -188,6 +188,72 @@ fn an_rtl_directory_relative_to_the_working_directory_is_verified() {
     assert!(report.contains(", 0 failed"), "{report}");
 }
 
+/// tests/fixtures/cosim/external.yaml: registers implemented outside the block
+/// (`hardware: external`). `gba rtl` routes them to PeakRDL-regblock's external interface and
+/// its wrapper stands in for the logic behind it; `gba verify` checks that routing (reset and
+/// written values read back, a 64-bit register on the 32-bit bus word by word) and names
+/// each external register as checked only so far. A read mux that returns another external
+/// register's data fails naming the register and field.
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
+fn an_external_register_is_checked_through_its_interface_and_named() {
+    let dir = work("external");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/external.yaml");
+    let spec = spec.to_str().unwrap();
+    let clean = dir.join("clean");
+    let clean = clean.to_str().unwrap();
+    let rtl = gba(&["rtl", "--spec", spec, "--out", clean]);
+    assert!(rtl.status.success(), "{}", text(&rtl));
+    let regs = std::fs::read_to_string(Path::new(clean).join("extmap_regs.sv")).unwrap();
+    for register in ["MAILBOX", "BELL", "STAMP"] {
+        assert!(
+            regs.contains(&format!("assign hwif_out.regs.{register}.req = ")),
+            "{register} has no external interface"
+        );
+    }
+    let verify = gba(&["verify", "--spec", spec, "--rtl", clean, "--verbose"]);
+    let report = text(&verify);
+    assert!(verify.status.success(), "{report}");
+    let not_run: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("not run"))
+        .collect();
+    assert_eq!(not_run.len(), 1, "{report}");
+    assert!(
+        not_run[0].starts_with("not run: external: implemented outside the block")
+            && not_run[0].ends_with(": regs.MAILBOX, regs.BELL, regs.STAMP"),
+        "{report}"
+    );
+    assert!(report.contains(", 0 failed"), "{report}");
+
+    // BELL's read data from MAILBOX's interface, in regblock's read mux.
+    let broken = dir.join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    for file in std::fs::read_dir(clean).unwrap() {
+        let file = file.unwrap().path();
+        if file.is_file() {
+            std::fs::copy(&file, broken.join(file.file_name().unwrap())).unwrap();
+        }
+    }
+    let mux = "readback_data_var = hwif_in.regs.BELL.rd_data;";
+    assert!(regs.contains(mux), "regblock's read mux changed:\n{regs}");
+    std::fs::write(
+        broken.join("extmap_regs.sv"),
+        regs.replace(mux, "readback_data_var = hwif_in.regs.MAILBOX.rd_data;"),
+    )
+    .unwrap();
+    let verify = gba(&["verify", "--spec", spec, "--rtl", broken.to_str().unwrap()]);
+    let report = text(&verify);
+    assert!(!verify.status.success(), "{report}");
+    for check in ["external reset", "external routing"] {
+        assert!(
+            report.contains(&format!("FAIL regs.BELL.RING: {check}")),
+            "{check}: {report}"
+        );
+    }
+    assert!(!report.contains("FAIL regs.MAILBOX"), "{report}");
+}
+
 #[test]
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
 fn every_side_effect_of_the_effects_map_and_three_mutants() {

@@ -211,9 +211,10 @@ def addressable(node):
         "width": 0,
     }
     # Address maps and memories are external by definition (a block, a memory); a register is
-    # when the source says so, of it or of a register file holding it (reported per register).
-    if kind == "reg" and node.external:
-        unsupported.append("`external` (the RTL routes its accesses outside the block)")
+    # when the source says so, of it or of a register file holding it (systemrdl-compiler
+    # marks each register): carried (`hardware: external` in the spec).
+    if kind == "reg":
+        out["external"] = bool(node.external)
     for prop in NODE_PROPERTIES:
         try:
             value = node.get_property(prop)

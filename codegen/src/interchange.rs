@@ -493,6 +493,9 @@ pub mod ext {
     pub const ONREAD: &str = "onread";
     /// The `memoryRemap` state that holds the alternate views.
     pub const ALTERNATE_STATE: &str = "gba_alternate";
+    /// register: `true` for a register implemented outside the block
+    /// (`model::RegisterHardware::external`, SystemRDL's `external`), which 1685-2014 cannot say.
+    pub const EXTERNAL: &str = "external";
 }
 
 /// CMSIS-SVD: the elements under `<vendorExtensions>` that carry what SVD has no element for

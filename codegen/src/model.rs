@@ -6,6 +6,10 @@
 
 use crate::location::Located;
 
+mod hardware;
+
+pub use hardware::RegisterHardware;
+
 /// A device: the root of the register map, one address window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Device {
@@ -326,6 +330,9 @@ pub struct Register {
     /// How software reads the pieces of a register wider than its bus access: `None` is
     /// [`SplitRead::LowFirst`]. Writes are always least significant piece first.
     pub split_read: Option<Located<SplitRead>>,
+    /// What the register block's RTL needs of the register beyond its software view (the
+    /// spec's `hardware:` section; empty for most registers).
+    pub hardware: RegisterHardware,
 }
 
 /// The order in which software reads the pieces of a register wider than its bus access

@@ -9,6 +9,8 @@ use crate::model::{
 };
 use crate::yaml::Node;
 
+mod hardware;
+
 /// What the tree holds: the device (when the root is a mapping), with the items that had a
 /// problem left out so that the semantic checks can run on the rest.
 pub struct ParsedDevice {
@@ -400,6 +402,7 @@ fn register(
     let locked_by = map.optional_str("locked_by", diags);
     let write_enable = map.optional_str("write_enable", diags);
     let lock = lock(locked_by, write_enable, &map.what, diags);
+    let hardware = hardware::register(map.take("hardware"), &map.what, src, diags);
     let fields = map.take("fields");
     let loc = map.loc;
     map.finish(
@@ -418,6 +421,7 @@ fn register(
             "write_enable",
             "access_width",
             "split_read",
+            "hardware",
         ],
         diags,
     );
@@ -437,6 +441,7 @@ fn register(
                 lock,
                 access_width,
                 split_read,
+                hardware,
             }))
         }
         // A problem in the register's own keys hides nothing in its fields: they are still
@@ -454,6 +459,7 @@ fn register(
             lock: None,
             access_width: None,
             split_read: None,
+            hardware,
         })),
     }
 }

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::model::{Block, Device, Field, Register};
+use crate::model::{Block, Device, Field, Register, RegisterHardware};
 
 /// The spec for `device`, starting with `header` (each line becomes a `#` comment).
 pub fn write(device: &Device, header: &str) -> String {
@@ -119,6 +119,17 @@ fn write_registers(out: &mut String, block: &Block) {
     }
 }
 
+/// The register's `hardware:` section, when it says anything.
+fn write_register_hardware(out: &mut String, hardware: &RegisterHardware) {
+    if hardware.is_empty() {
+        return;
+    }
+    out.push_str("        hardware:\n");
+    if hardware.external {
+        out.push_str("          external: true\n");
+    }
+}
+
 fn write_register(out: &mut String, register: &Register) {
     item_name(out, 6, &register.name);
     key_text(out, 8, "description", &register.description);
@@ -143,6 +154,7 @@ fn write_register(out: &mut String, register: &Register) {
         let _ = writeln!(out, "        count: {}", *array.count);
         let _ = writeln!(out, "        stride: {:#x}", *array.stride);
     }
+    write_register_hardware(out, &register.hardware);
     if !register.fields.is_empty() {
         out.push_str("        fields:\n");
         for field in &register.fields {

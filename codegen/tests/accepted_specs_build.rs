@@ -294,6 +294,7 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
                     lock: None,
                     access_width: None,
                     split_read: None,
+                    hardware: Default::default(),
                 }
             },
         )

@@ -273,6 +273,11 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
         }
         elements.retain(|e| !lone.contains(&e.path));
     }
+    if let Some(reason) = &gaps.external {
+        let (outside, inside) = elements.into_iter().partition(|e| e.reg.hardware.external);
+        elements = inside;
+        super::external::run(&outside, bus, reason, &mut report)?;
+    }
     reserved_bits(&elements, bus, &mut report)?;
     reset_values(&elements, bus, &mut report)?;
     write_once_not_run(&mut elements, &mut report);

@@ -79,6 +79,7 @@ impl Walk {
             );
         }
         self.bus_access(&path, old, new);
+        self.register_hardware(&path, old, new);
         if old.lock != new.lock {
             let side = |register: &Register| match &register.lock {
                 Some(lock) => (

@@ -398,8 +398,12 @@ fn register_as(
         || element.is_some()
         || lock.is_some()
         || split
+        || register.hardware.external
     {
         x.open("ipxact:vendorExtensions");
+        if register.hardware.external {
+            x.leaf(&format!("gba:{}", interchange::ext::EXTERNAL), "true");
+        }
         if split {
             x.leaf("gba:accessWidth", &register.access_bits().to_string());
             if let Some(protocol) = &register.split_read {

@@ -459,7 +459,13 @@ fn write_register_as(
     element: Option<(&str, usize, u64, u64)>,
 ) {
     let pad = " ".repeat(indent);
-    let _ = writeln!(out, "{pad}reg {{");
+    // `external`: the block routes the register's accesses to logic outside it.
+    let external = if register.hardware.external {
+        "external "
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "{pad}{external}reg {{");
     let inner = indent + 4;
     let _ = writeln!(out, "{pad}    regwidth = {};", *register.width);
     if register.access_pieces() > 1 {

@@ -145,6 +145,7 @@ fn empty_node(kind: Kind, name: String) -> Node {
         fields: Vec::new(),
         width: 0,
         accesswidth: None,
+        external: false,
     }
 }
 
@@ -499,6 +500,7 @@ impl<'d, 'i> Reader<'d, 'i> {
             .or(register_reset.map(|(value, _)| value));
         node.gba.gba_alternate_of = ours(item, "alternateOf");
         node.gba.gba_split_read = ours(item, "splitRead");
+        node.external = ours(item, interchange::ext::EXTERNAL).is_some_and(|v| v.trim() == "true");
         node.accesswidth = self
             .ours_number(item, "accessWidth")
             .and_then(|w| u32::try_from(w).ok());

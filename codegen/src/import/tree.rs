@@ -96,6 +96,10 @@ pub(crate) struct Node {
     /// our IP-XACT extension of that name).
     #[serde(default)]
     pub accesswidth: Option<u32>,
+    /// A register implemented outside the block (SystemRDL `external`, of the register or
+    /// of a register file holding it; our IP-XACT extension `external`).
+    #[serde(default)]
+    pub external: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -852,6 +856,7 @@ fn register(
         lock,
         access_width: access_width.map(located),
         split_read,
+        hardware: super::hardware::register(node),
     })
 }
 
