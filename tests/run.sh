@@ -90,25 +90,24 @@ else
     if ((${#parts[@]})); then bash tests/install.sh "${parts[@]}"; fi
 fi
 
-# One build serves lint and the stages after it. Clippy's driver wraps rustc for this
-# workspace's own crates, with the two variables `cargo clippy -- -D warnings` sets itself, so
-# lint's `cargo test --no-run` lints every target and builds the test binaries that unit and
-# the later stages run: one type-check, not a check build and then a second, full one. Builds
-# with another toolchain or other flags (Miri, loom) and of other workspaces (the crates tests
-# generate, the thumb firmware) run without it (`no_lint_wrapper`, or `env_remove` in tests).
-if clippy_driver=$(rustup which clippy-driver 2>/dev/null); then
+# In a run with lint, one build serves lint and the stages after it. Clippy's driver wraps
+# rustc for this workspace's own crates, with the two variables `cargo clippy -- -D warnings`
+# sets itself, so lint's `cargo test --no-run` lints every target and builds the test binaries
+# that unit and the later stages run: one type-check, not a check build and then a second, full
+# one. Builds with another toolchain or other flags (Miri, loom) and of other workspaces (the
+# crates tests generate, the thumb firmware) run without it (`no_lint_wrapper`, or
+# `env_remove` in tests). Without lint (`quick`, or a stage alone) cargo runs as a developer
+# runs it, so that their builds and these share the target directory's artifacts: cargo
+# rebuilds the workspace's crates whenever the wrapper comes or goes.
+if wants lint; then
+    if ! clippy_driver=$(rustup which clippy-driver 2>/dev/null); then
+        echo "tests/run.sh: lint needs clippy: rustup component add clippy" >&2
+        exit 1
+    fi
     export RUSTC_WORKSPACE_WRAPPER=$clippy_driver
     export CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 fi
 no_lint_wrapper() { env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS "$@"; }
-lint_build() { # fmt, then clippy -D warnings over every target, which builds the tests too
-    if [ -z "${RUSTC_WORKSPACE_WRAPPER:-}" ]; then
-        echo "clippy is not installed: rustup component add clippy" >&2
-        return 1
-    fi
-    cargo fmt --all -- --check
-    cargo test --workspace --all-targets --no-run
-}
 
 log=$(mktemp)
 trixie_log=$(mktemp)
@@ -157,7 +156,8 @@ QUICK_LEAVES_OUT=(
 
 stage_quick() {
     local entry skips=() names
-    lint_build
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
     for entry in "${QUICK_LEAVES_OUT[@]}"; do skips+=(--skip "${entry%%|*}"); done
     # --no-fail-fast: every failure in one run, not the first test binary's only.
     cargo test --workspace --no-fail-fast -- "${skips[@]}" 2>&1 | tee -a "$log"
@@ -174,7 +174,9 @@ stage_quick() {
 }
 
 stage_lint() {
-    lint_build
+    cargo fmt --all -- --check
+    # Clippy -D warnings over every target (the wrapper above), building the tests as it goes.
+    cargo test --workspace --all-targets --no-run
     # (Generated files are checked once, by tests/tests/generated.rs in the unit stage.)
     # Each library crate's public API against its reviewed snapshot (rustdoc JSON: nightly).
     # `--workspace`, not `-p gba-tests`: the same features as the unit stage's build, which
@@ -205,10 +207,10 @@ stage_miri() {
 }
 
 stage_nostd() {
-    # Without std nothing may be left unused either (the build is linted, warnings are errors,
-    # as in lint); a hardware build ships no simulator: neither barrier crate may need gba-sim
-    # without `sim`.
-    cargo build -q -p gba-hal -p gba-barrier -p gba-barrier-c --no-default-features
+    cargo build -q -p gba-hal --no-default-features
+    # Without std nothing may be left unused either (warnings are errors here, as in lint); a
+    # hardware build ships no simulator: neither barrier crate may need gba-sim without `sim`.
+    cargo clippy -q -p gba-hal -p gba-barrier -p gba-barrier-c --no-default-features -- -D warnings
     if cargo tree -q -p gba-barrier-c --no-default-features -e normal | grep -q gba-sim; then
         echo "gba-barrier-c without default features still depends on gba-sim" >&2
         return 1
