@@ -188,29 +188,56 @@ fn an_rtl_directory_relative_to_the_working_directory_is_verified() {
     assert!(report.contains(", 0 failed"), "{report}");
 }
 
-/// tests/fixtures/cosim/external.yaml: registers implemented outside the block
-/// (`hardware: external`). `gba rtl` routes them to PeakRDL-regblock's external interface and
-/// its wrapper stands in for the logic behind it; `gba verify` checks that routing (reset and
-/// written values read back, a 64-bit register on the 32-bit bus word by word) and names
-/// each external register as checked only so far. A read mux that returns another external
-/// register's data fails naming the register and field.
+/// tests/fixtures/cosim/hardware.yaml: registers implemented outside the block
+/// (`hardware: external`), and fields whose hardware access the spec states. `gba rtl` routes
+/// the external registers to PeakRDL-regblock's external interface and its wrapper stands in
+/// for the logic behind it; `gba verify` checks that routing (reset and written values read
+/// back, a 64-bit register on the 32-bit bus word by word) and names each external register
+/// as checked only so far. A read mux that returns another external register's data fails
+/// naming the register and field. A stated hardware access gives the field exactly the
+/// ports it says (a read-only field hardware only reads has no write port, and the checks
+/// do not look for one).
 #[test]
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
-fn an_external_register_is_checked_through_its_interface_and_named() {
+fn the_hardware_side_external_registers_and_stated_hardware_access() {
     let dir = work("external");
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/external.yaml");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/hardware.yaml");
     let spec = spec.to_str().unwrap();
     let clean = dir.join("clean");
     let clean = clean.to_str().unwrap();
     let rtl = gba(&["rtl", "--spec", spec, "--out", clean]);
     assert!(rtl.status.success(), "{}", text(&rtl));
-    let regs = std::fs::read_to_string(Path::new(clean).join("extmap_regs.sv")).unwrap();
+    let regs = std::fs::read_to_string(Path::new(clean).join("hwmap_regs.sv")).unwrap();
     for register in ["MAILBOX", "BELL", "STAMP"] {
         assert!(
             regs.contains(&format!("assign hwif_out.regs.{register}.req = ")),
             "{register} has no external interface"
         );
     }
+    // The hardware writes (`hw_sel`) and the values hardware reads (`out_sel`): each field's
+    // stated access, the uniform rule where none is stated.
+    let rows = |file: &str, column: usize| -> Vec<String> {
+        std::fs::read_to_string(Path::new(clean).join(file))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split('\t').nth(column).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        rows("hwmap_hwif.tsv", 1),
+        ["regs.STATUS.COUNT", "regs.CONFIG.TUNE", "regs.LEVELS.LIVE"]
+    );
+    assert_eq!(
+        rows("hwmap_hwout.tsv", 2),
+        [
+            "regs.CTRL.ENABLE",
+            "regs.CTRL.LEVEL",
+            "regs.CONFIG.MODE",
+            "regs.CONFIG.TUNE",
+            "regs.LEVELS.FIXED"
+        ]
+    );
     let verify = gba(&["verify", "--spec", spec, "--rtl", clean, "--verbose"]);
     let report = text(&verify);
     assert!(verify.status.success(), "{report}");
@@ -238,7 +265,7 @@ fn an_external_register_is_checked_through_its_interface_and_named() {
     let mux = "readback_data_var = hwif_in.regs.BELL.rd_data;";
     assert!(regs.contains(mux), "regblock's read mux changed:\n{regs}");
     std::fs::write(
-        broken.join("extmap_regs.sv"),
+        broken.join("hwmap_regs.sv"),
         regs.replace(mux, "readback_data_var = hwif_in.regs.MAILBOX.rd_data;"),
     )
     .unwrap();

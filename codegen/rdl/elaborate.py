@@ -56,12 +56,6 @@ def hardware(node, unsupported):
             continue
         shown = value.get_path() if hasattr(value, "get_path") else value
         unsupported.append(f"`{prop}` (`{shown}`)" if value is not True else f"`{prop}`")
-    # The spec has no hardware-side access: the SystemRDL export leaves `hw` at its default,
-    # `rw`, so any other access would come back changed.
-    hw = enum_name(node.get_property("hw"))
-    if hw not in (None, "rw"):
-        unsupported.append(f"`hw = {hw}` (the hardware side's access; the SystemRDL export "
-                           "writes the default, `hw = rw`)")
     if enum_name(node.get_property("precedence")) == "hw":
         unsupported.append("`precedence = hw` (hardware wins a same-cycle write)")
     if node.get_property("intr"):
@@ -186,6 +180,9 @@ def field(node):
         "gba_access": gba.get("gba_access"),
         "implicit": bool(gba.get("gba_implicit")),
         "position": gba.get("gba_position"),
+        # Carried (`hardware: access` in the spec) where the file assigns it, to the field or
+        # by `default`: left unsaid, SystemRDL's `rw` is the spec's absent access.
+        "hw": enum_name(node.get_property("hw")) if "hw" in node.inst.properties else None,
         "unsupported": unsupported,
         "line": line_of(node),
     }

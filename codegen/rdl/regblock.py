@@ -16,7 +16,8 @@ with NAME the device's name in lower case:
 
 Exit status 3: a package is missing (the message names it); 1: regblock refused the map.
 
-What the spec does not say about the hardware side is decided here, uniformly:
+What the spec does not say about the hardware side is decided here, uniformly (a field's
+hardware access the spec states, `hardware: { access }`, is kept: `stated_hardware_side`):
   - a field software can write is read by hardware (hw = r); a field of a write-only
     register also tells hardware that software wrote it (swmod), a doorbell's strobe;
   - a field software can only read, or one software clears (woclr, rclr), is written by
@@ -93,6 +94,8 @@ def decide_hardware_side(top):
                 node.inst.properties["buffer_writes"] = True
             if node.has_sw_readable:
                 node.inst.properties["buffer_reads"] = True
+        elif isinstance(node, FieldNode) and "hw" in node.inst.properties:
+            stated_hardware_side(node)
         elif isinstance(node, FieldNode):
             status = (node.get_property("onwrite") in (OnWriteType.woclr, OnWriteType.wzc)
                       or node.get_property("onread") == OnReadType.rclr)
@@ -103,6 +106,18 @@ def decide_hardware_side(top):
             else:
                 node.inst.properties["hw"] = AccessType.w
                 node.inst.properties["we"] = True
+
+
+def stated_hardware_side(node):
+    """A field whose hardware access the spec states (`hardware: { access }`, the exported
+    SystemRDL's `hw`): kept, with what the uniform rule would add to it: a field hardware
+    writes has a write enable (it keeps its value until hardware writes it), and a field of
+    a write-only register that hardware reads has its doorbell strobe (swmod)."""
+    hw = node.get_property("hw")
+    if hw in (AccessType.w, AccessType.rw):
+        node.inst.properties["we"] = True
+    if hw == AccessType.r and node.is_sw_writable and not node.parent.has_sw_readable:
+        node.inst.properties["swmod"] = True
 
 
 def sv_path(node, top):

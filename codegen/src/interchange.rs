@@ -496,6 +496,9 @@ pub mod ext {
     /// register: `true` for a register implemented outside the block
     /// (`model::RegisterHardware::external`, SystemRDL's `external`), which 1685-2014 cannot say.
     pub const EXTERNAL: &str = "external";
+    /// field: how hardware accesses it (`model::HardwareAccess`: `rw`, `r`, `w`, `na`,
+    /// SystemRDL's `hw`), when the spec says it; 1685-2014 has no hardware access.
+    pub const HW: &str = "hw";
 }
 
 /// CMSIS-SVD: the elements under `<vendorExtensions>` that carry what SVD has no element for

@@ -426,6 +426,9 @@ fn register(
         diags,
     );
     let fields = list(fields, "fields", src, diags, field);
+    if let Some(access) = &access {
+        hardware::check_fields(**access, &fields, diags);
+    }
     match (name, offset, width, access, array) {
         (Some(name), Some(offset), Some(width), Some(access), Some(array)) => {
             Some(Parsed::Whole(Register {
@@ -618,6 +621,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         .take("reset")
         .map(|node| reset_from(node, &map.what, diags));
     let write_once = map.optional_bool("write_once", diags);
+    let hardware = hardware::field(map.take("hardware"), &map.what, src, diags);
     let values = map.take("values");
     let write_values = map.take("write_values");
     map.finish(
@@ -631,6 +635,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
             "write_once",
             "values",
             "write_values",
+            "hardware",
         ],
         diags,
     );
@@ -646,6 +651,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         reset_from: reset_from.map_or(Some(None), |r| r.map(Some))?,
         values,
         write_values,
+        hardware: hardware?,
     })
 }
 

@@ -186,6 +186,13 @@ fn write_field(out: &mut String, field: &Field) {
     if field.write_once {
         let _ = writeln!(out, "            write_once: true");
     }
+    if let Some(access) = &field.hardware.access {
+        let _ = writeln!(
+            out,
+            "            hardware:\n              access: {}",
+            access.keyword()
+        );
+    }
     key_text(out, 12, "description", &field.description);
     for (key, values) in [
         ("values", &field.values),

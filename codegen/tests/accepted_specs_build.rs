@@ -245,6 +245,7 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 reset_from: None,
                 values,
                 write_values: Vec::new(),
+                hardware: Default::default(),
             },
         )
 }

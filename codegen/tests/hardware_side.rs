@@ -213,3 +213,168 @@ fn a_hardware_section_with_an_unknown_key_is_refused() {
     assert!(error.contains("unknown key `extrenal`"), "{error}");
     assert!(error.contains("did you mean `external`?"), "{error}");
 }
+
+/// A timer as SoC teams write it: `default hw = r;` for the configuration, `hw = w` for the
+/// count hardware writes, a field hardware never sees (`hw = na`) and one it reads and writes.
+const TIMER_RDL: &str = r#"
+addrmap timer_block {
+    default sw = rw;
+    default hw = r;
+    reg {
+        field { } ENABLE[0:0] = 0;
+        field { } PRESCALE[15:8] = 0x3;
+        field { hw = na; } SCRATCH[23:16] = 0;
+        field { hw = rw; } ARM[24:24] = 0;
+    } CTRL @ 0x0;
+    reg {
+        field { sw = r; hw = w; } COUNT[31:0] = 0;
+    } VALUE @ 0x4;
+    reg {
+        field { hw = rw; } TARGET[31:0] = 0;
+    } COMPARE @ 0x8;
+};
+addrmap timer { timer_block regs @ 0x0; };
+"#;
+
+/// `REGISTER.FIELD hw` of every field of `device`: the stated access, `-` where unstated.
+fn hardware_accesses(device: &Device) -> Vec<String> {
+    device
+        .blocks
+        .iter()
+        .flat_map(|b| &b.registers)
+        .flat_map(|r| r.fields.iter().map(move |f| (r, f)))
+        .map(|(r, f)| {
+            let hw = f.hardware.access.as_deref().map_or("-", |a| a.keyword());
+            format!("{}.{} {hw}", *r.name, *f.name)
+        })
+        .collect()
+}
+
+/// `REGISTER.FIELD hw` of every field as systemrdl-compiler elaborates `file`.
+fn reference_hw(file: &std::path::Path) -> Vec<String> {
+    let script = r#"
+import sys
+from systemrdl import RDLCompiler, node
+compiler = RDLCompiler()
+compiler.compile_file(sys.argv[1])
+root = compiler.elaborate()
+for f in root.descendants(unroll=True):
+    if isinstance(f, node.FieldNode):
+        print(f"{f.parent.inst_name}.{f.inst_name} {f.get_property('hw').name}")
+"#;
+    common::reference_lines(script, &[file.as_os_str()])
+}
+
+#[test]
+fn a_fields_hardware_access_goes_through_the_spec_and_back_unchanged() {
+    if !python_has("systemrdl") {
+        return;
+    }
+    let dir = scratch("hardware-access");
+    let source = dir.path().join("timer.rdl");
+    std::fs::write(&source, TIMER_RDL).unwrap();
+    // Carried: `default hw = r;` warned once per field before; now nothing to warn about.
+    let imported = rdl::import(&source, true).expect("imports strictly: nothing to warn about");
+    let device = &imported.device;
+    let want = [
+        "CTRL.ENABLE r",
+        "CTRL.PRESCALE r",
+        "CTRL.SCRATCH na",
+        "CTRL.ARM rw",
+        "VALUE.COUNT w",
+        "COMPARE.TARGET rw",
+    ];
+    assert_eq!(hardware_accesses(device), want);
+    let text = write_spec(device, "h");
+    assert_eq!(
+        text.matches("hardware:\n              access: ").count(),
+        6,
+        "{text}"
+    );
+    let validated = parse_str(&text).expect("the written spec validates");
+    assert_eq!(*validated, *device);
+
+    // The reference front end elaborates our export to the source's hardware accesses.
+    let out = dir.path().join("out.rdl");
+    std::fs::write(&out, emit::render_systemrdl(&validated, &provenance())).unwrap();
+    let reference = [
+        "CTRL.ENABLE r",
+        "CTRL.PRESCALE r",
+        "CTRL.SCRATCH na",
+        "CTRL.ARM rw",
+        "VALUE.COUNT w",
+        "COMPARE.TARGET rw",
+    ];
+    assert_eq!(reference_hw(&source), reference, "the source itself");
+    assert_eq!(reference_hw(&out), reference, "our SystemRDL");
+    let again = rdl::import(&out, true).expect("our export imports strictly");
+    assert_eq!(again.device, *device);
+    let xml = emit::render_ipxact(&validated, &provenance());
+    assert_eq!(xml.matches("<gba:hw>").count(), 6, "{xml}");
+    let back = ipxact_import::from_str(&xml, true).expect("imports strictly");
+    assert_eq!(back.device, *device);
+}
+
+/// The software outputs ignore a field's hardware access; `gba diff` names its change.
+#[test]
+fn the_software_outputs_ignore_a_fields_hardware_access_and_diff_names_it() {
+    let spec = |hardware: &str| {
+        parse_str(&format!(
+            "device: {{ name: d, version: \"1\", description: D. }}\n\
+             blocks:\n  - name: b\n    description: B.\n    offset: 0\n    size: 0x10\n    \
+             registers:\n      - name: R\n        description: R.\n        offset: 0\n        \
+             width: 32\n        access: rw\n        fields:\n          - {{ name: F, bits: \
+             \"3:0\", description: F.{hardware} }}\n"
+        ))
+        .expect("validates")
+    };
+    let (unstated, stated) = (spec(""), spec(", hardware: { access: na }"));
+    let files = |device| emit::all(device, &provenance()).expect("emits");
+    for (a, b) in files(&unstated).iter().zip(&files(&stated)) {
+        if [".rs", ".h", ".c", ".svd", ".md"]
+            .iter()
+            .any(|s| a.path.ends_with(s))
+        {
+            assert_eq!(a.contents, b.contents, "{}", a.path);
+        }
+    }
+    let diff = gba_codegen::diff::compare(&unstated, &stated);
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    let change = &diff.changes[0];
+    assert_eq!(
+        (
+            change.class.keyword(),
+            change.attribute,
+            change.severity.keyword()
+        ),
+        ("hardware_changed", Some("hardware access"), "compatible")
+    );
+    assert_eq!(change.path, ["b", "R", "F"]);
+    assert_eq!(
+        change.old.as_ref().map(|s| s.value.as_str()),
+        Some("unstated (r as gba rtl decides)")
+    );
+    assert_eq!(change.new.as_ref().map(|s| s.value.as_str()), Some("na"));
+}
+
+#[test]
+fn a_hardware_access_the_spec_has_no_word_for_or_systemrdl_refuses_is_refused() {
+    let spec = |access: &str, hw: &str| {
+        format!(
+            "device: {{ name: d, version: \"1\", description: D. }}\n\
+             blocks:\n  - name: b\n    description: B.\n    offset: 0\n    size: 0x10\n    \
+             registers:\n      - name: R\n        description: R.\n        offset: 0\n        \
+             width: 32\n        access: {access}\n        fields:\n          - {{ name: F, \
+             bits: \"3:0\", description: F., hardware: {{ access: {hw} }} }}\n"
+        )
+    };
+    let error = format!("{:?}", parse_str(&spec("rw", "w1")).expect_err("refused"));
+    assert!(error.contains("`w1` is not a hardware access"), "{error}");
+    // SystemRDL's `sw = w; hw = w;` "is meaningless" (nothing reads the field).
+    let error = format!("{:?}", parse_str(&spec("wo", "w")).expect_err("refused"));
+    assert!(
+        error.contains("hardware access `w` of a write-only field"),
+        "{error}"
+    );
+    assert!(parse_str(&spec("wo", "r")).is_ok());
+}

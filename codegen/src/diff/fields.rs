@@ -274,6 +274,7 @@ impl Walk {
         if old.write_once != new.write_once {
             self.write_once_changed(&path, old, new, &what);
         }
+        self.field_hardware(&path, (old_register, old), (new_register, new));
         if old.side_effect != new.side_effect {
             let loc = |field: &Field| field.side_effect.map_or(field.name.loc, |s| s.loc);
             let (o, n) = (old.side_effect.map(|s| *s), new.side_effect.map(|s| *s));

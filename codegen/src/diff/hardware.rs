@@ -1,9 +1,11 @@
 //! Changes of the hardware side (`hardware:` sections): compatible for software, which makes
-//! the same accesses, but named, since the RTL's ports change with them.
+//! the same accesses, but named, since the RTL's ports change with them. A field's hardware
+//! access is compared as the specs state it: where a side leaves it to `gba rtl`, it says so
+//! with the access `gba rtl` decides.
 
 use super::compare::Walk;
 use super::{Class, ItemKind, Severity};
-use crate::model::Register;
+use crate::model::{Field, Register};
 
 impl Walk {
     /// A register's `external` (implemented outside the block, or in it).
@@ -28,5 +30,38 @@ impl Walk {
                 reason.into(),
             );
         }
+    }
+
+    /// A field's stated hardware access (`hardware: { access }`).
+    pub(super) fn field_hardware(
+        &mut self,
+        path: &[String],
+        (old_register, old): (&Register, &Field),
+        (new_register, new): (&Register, &Field),
+    ) {
+        if old.hardware.access == new.hardware.access {
+            return;
+        }
+        let side = |register: &Register, field: &Field| match &field.hardware.access {
+            Some(access) => (access.keyword().to_string(), access.loc),
+            None => (
+                format!(
+                    "unstated ({} as gba rtl decides)",
+                    field.hardware_access(register).keyword()
+                ),
+                field.name.loc,
+            ),
+        };
+        self.changed(
+            Severity::Compatible,
+            Class::HardwareChanged,
+            ItemKind::Field,
+            path,
+            "hardware access",
+            side(old_register, old),
+            side(new_register, new),
+            "the RTL's hardware ports of the field follow it; software accesses it as before"
+                .into(),
+        );
     }
 }

@@ -487,10 +487,14 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     let stood_in = field
         .side_effect
         .filter(|e| interchange::stand_in(**e).is_some());
-    if pulse || from.is_some() || stood_in.is_some() {
+    let hw = field.hardware.access.as_deref();
+    if pulse || from.is_some() || stood_in.is_some() || hw.is_some() {
         x.open("ipxact:vendorExtensions");
         if pulse {
             x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        }
+        if let Some(hw) = hw {
+            x.leaf(&format!("gba:{}", interchange::ext::HW), hw.keyword());
         }
         if let Some(effect) = stood_in {
             x.leaf(

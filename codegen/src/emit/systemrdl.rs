@@ -575,6 +575,9 @@ fn write_field(
         "{pad}    sw = {};",
         interchange::rdl_field_sw(field.effective_access(register), field.write_once)
     );
+    if let Some(hw) = &field.hardware.access {
+        let _ = writeln!(out, "{pad}    hw = {};", hw.keyword());
+    }
     if let Some(access) = &field.access {
         let _ = writeln!(
             out,

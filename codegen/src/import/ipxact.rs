@@ -625,6 +625,7 @@ impl<'d, 'i> Reader<'d, 'i> {
                 position: None,
                 unsupported,
                 line: line(document, f),
+                hw: ours(f, interchange::ext::HW).map(|v| v.trim().to_string()),
             });
         }
         // The register's reset (1685-2009's, or ours) has 0 in the fields that are not reset.

@@ -123,6 +123,10 @@ pub(crate) struct FieldNode {
     /// property or extension of that name.
     #[serde(default)]
     pub reset_from: Option<String>,
+    /// SystemRDL `hw` where the file assigns it (of the field, or by `default`), our IP-XACT
+    /// extension `hw`: how hardware accesses the field (`model::HardwareAccess`).
+    #[serde(default)]
+    pub hw: Option<String>,
     /// SystemRDL `singlepulse`, or our IP-XACT extension of that name.
     #[serde(default)]
     pub singlepulse: bool,
@@ -819,6 +823,10 @@ fn register(
                 reset_from,
                 values,
                 write_values,
+                hardware: super::hardware::field(f).unwrap_or_else(|problem| {
+                    ctx.warn(Treatment::NotRepresented, &here, f.line, problem);
+                    Default::default()
+                }),
             },
         ));
     }

@@ -646,6 +646,7 @@ pub(super) fn field(
         reset_from: None,
         values,
         write_values,
+        hardware: Default::default(),
     })
 }
 
