@@ -221,21 +221,30 @@ fn the_hardware_side_external_registers_and_stated_hardware_access() {
             .unwrap()
             .lines()
             .filter(|l| !l.starts_with('#'))
-            .map(|l| l.split('\t').nth(column).unwrap().to_string())
+            .map(|l| {
+                let cells: Vec<&str> = l.split('\t').collect();
+                cells[column..].join(" ")
+            })
             .collect()
     };
     assert_eq!(
         rows("hwmap_hwif.tsv", 1),
-        ["regs.STATUS.COUNT", "regs.CONFIG.TUNE", "regs.LEVELS.LIVE"]
+        [
+            "regs.STATUS.COUNT 8",
+            "regs.CONFIG.TUNE 4",
+            "regs.LEVELS.LIVE 8"
+        ]
     );
     assert_eq!(
         rows("hwmap_hwout.tsv", 2),
         [
-            "regs.CTRL.ENABLE",
-            "regs.CTRL.LEVEL",
-            "regs.CONFIG.MODE",
-            "regs.CONFIG.TUNE",
-            "regs.LEVELS.FIXED"
+            "regs.CTRL.ENABLE value 1",
+            "regs.CTRL.LEVEL value 8",
+            "regs.CONFIG.MODE value 4",
+            "regs.CONFIG.TUNE value 4",
+            "regs.LEVELS.FIXED value 8",
+            "regs.CONFIG.MODE swmod 1",
+            "regs.CONFIG.TUNE swacc 1"
         ]
     );
     let verify = gba(&["verify", "--spec", spec, "--rtl", clean, "--verbose"]);
@@ -253,7 +262,8 @@ fn the_hardware_side_external_registers_and_stated_hardware_access() {
     );
     assert!(report.contains(", 0 failed"), "{report}");
 
-    // BELL's read data from MAILBOX's interface, in regblock's read mux.
+    // BELL's read data from MAILBOX's interface, in regblock's read mux; MODE's and TUNE's
+    // strobes tied low.
     let broken = dir.join("broken");
     std::fs::create_dir_all(&broken).unwrap();
     for file in std::fs::read_dir(clean).unwrap() {
@@ -266,7 +276,20 @@ fn the_hardware_side_external_registers_and_stated_hardware_access() {
     assert!(regs.contains(mux), "regblock's read mux changed:\n{regs}");
     std::fs::write(
         broken.join("hwmap_regs.sv"),
-        regs.replace(mux, "readback_data_var = hwif_in.regs.MAILBOX.rd_data;"),
+        regs.replace(mux, "readback_data_var = hwif_in.regs.MAILBOX.rd_data;")
+            .lines()
+            .map(|line| {
+                // ... and the stated strobes that never strobe.
+                for strobe in ["CONFIG.MODE.swmod", "CONFIG.TUNE.swacc"] {
+                    let assign = format!("    assign hwif_out.regs.{strobe} = ");
+                    if line.starts_with(&assign) {
+                        return format!("{assign}1'b0;");
+                    }
+                }
+                line.to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
     )
     .unwrap();
     let verify = gba(&["verify", "--spec", spec, "--rtl", broken.to_str().unwrap()]);
@@ -279,6 +302,14 @@ fn the_hardware_side_external_registers_and_stated_hardware_access() {
         );
     }
     assert!(!report.contains("FAIL regs.MAILBOX"), "{report}");
+    for (field, strobe) in [("MODE", "swmod"), ("TUNE", "swacc")] {
+        assert!(
+            report.contains(&format!(
+                "FAIL regs.CONFIG.{field}: hardware side: a write of "
+            )) && report.contains(&format!("its {strobe} pulse was high 0 cycle(s), not 1")),
+            "{field} {strobe}: {report}"
+        );
+    }
 }
 
 #[test]

@@ -28,7 +28,7 @@ GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate
        "gba_onread"}
 # Field behaviour the spec format has no place for, reported when set.
 # (`singlepulse`, `swwe` and `swwel` are read by `field` below.)
-FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",
+FIELD_BEHAVIOUR = ["counter", "intr",
                    "sticky", "stickybit", "hwclr", "hwset", "paritycheck", "rclr", "rset",
                    "woset", "woclr", "we", "wel", "anded", "ored", "xored", "overflow",
                    "underflow", "incr", "decr", "threshold", "saturate"]
@@ -183,6 +183,9 @@ def field(node):
         # Carried (`hardware: access` in the spec) where the file assigns it, to the field or
         # by `default`: left unsaid, SystemRDL's `rw` is the spec's absent access.
         "hw": enum_name(node.get_property("hw")) if "hw" in node.inst.properties else None,
+        # Carried too (`hardware: { swmod, swacc }`): strobes to hardware.
+        "swmod": bool(node.get_property("swmod")),
+        "swacc": bool(node.get_property("swacc")),
         "unsupported": unsupported,
         "line": line_of(node),
     }

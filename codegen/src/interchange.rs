@@ -499,6 +499,10 @@ pub mod ext {
     /// field: how hardware accesses it (`model::HardwareAccess`: `rw`, `r`, `w`, `na`,
     /// SystemRDL's `hw`), when the spec says it; 1685-2014 has no hardware access.
     pub const HW: &str = "hw";
+    /// field: `true` for a strobe to hardware when software modifies it (SystemRDL `swmod`).
+    pub const SWMOD: &str = "swmod";
+    /// field: `true` for a strobe to hardware when software accesses it (SystemRDL `swacc`).
+    pub const SWACC: &str = "swacc";
 }
 
 /// CMSIS-SVD: the elements under `<vendorExtensions>` that carry what SVD has no element for

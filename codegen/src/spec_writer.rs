@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::model::{Block, Device, Field, Register, RegisterHardware};
+use crate::model::{Block, Device, Field, FieldHardware, Register, RegisterHardware};
 
 /// The spec for `device`, starting with `header` (each line becomes a `#` comment).
 pub fn write(device: &Device, header: &str) -> String {
@@ -163,6 +163,22 @@ fn write_register(out: &mut String, register: &Register) {
     }
 }
 
+/// The field's `hardware:` section, when it says anything.
+fn write_field_hardware(out: &mut String, hardware: &FieldHardware) {
+    if hardware.is_empty() {
+        return;
+    }
+    out.push_str("            hardware:\n");
+    if let Some(access) = &hardware.access {
+        let _ = writeln!(out, "              access: {}", access.keyword());
+    }
+    for (key, set) in [("swmod", hardware.swmod), ("swacc", hardware.swacc)] {
+        if set {
+            let _ = writeln!(out, "              {key}: true");
+        }
+    }
+}
+
 fn write_field(out: &mut String, field: &Field) {
     item_name(out, 10, &field.name);
     if field.bits.msb == field.bits.lsb {
@@ -186,13 +202,7 @@ fn write_field(out: &mut String, field: &Field) {
     if field.write_once {
         let _ = writeln!(out, "            write_once: true");
     }
-    if let Some(access) = &field.hardware.access {
-        let _ = writeln!(
-            out,
-            "            hardware:\n              access: {}",
-            access.keyword()
-        );
-    }
+    write_field_hardware(out, &field.hardware);
     key_text(out, 12, "description", &field.description);
     for (key, values) in [
         ("values", &field.values),

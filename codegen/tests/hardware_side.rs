@@ -215,7 +215,8 @@ fn a_hardware_section_with_an_unknown_key_is_refused() {
 }
 
 /// A timer as SoC teams write it: `default hw = r;` for the configuration, `hw = w` for the
-/// count hardware writes, a field hardware never sees (`hw = na`) and one it reads and writes.
+/// count hardware writes, a field hardware never sees (`hw = na`), ones it reads and writes,
+/// told when software accesses one (`swacc`) and modifies the other (`swmod`).
 const TIMER_RDL: &str = r#"
 addrmap timer_block {
     default sw = rw;
@@ -224,19 +225,20 @@ addrmap timer_block {
         field { } ENABLE[0:0] = 0;
         field { } PRESCALE[15:8] = 0x3;
         field { hw = na; } SCRATCH[23:16] = 0;
-        field { hw = rw; } ARM[24:24] = 0;
+        field { hw = rw; swacc; } ARM[24:24] = 0;
     } CTRL @ 0x0;
     reg {
         field { sw = r; hw = w; } COUNT[31:0] = 0;
     } VALUE @ 0x4;
     reg {
-        field { hw = rw; } TARGET[31:0] = 0;
+        field { hw = rw; swmod; } TARGET[31:0] = 0;
     } COMPARE @ 0x8;
 };
 addrmap timer { timer_block regs @ 0x0; };
 "#;
 
-/// `REGISTER.FIELD hw` of every field of `device`: the stated access, `-` where unstated.
+/// `REGISTER.FIELD hw [swmod] [swacc]` of every field of `device`: the stated access, `-`
+/// where unstated, and the stated strobes.
 fn hardware_accesses(device: &Device) -> Vec<String> {
     device
         .blocks
@@ -245,12 +247,17 @@ fn hardware_accesses(device: &Device) -> Vec<String> {
         .flat_map(|r| r.fields.iter().map(move |f| (r, f)))
         .map(|(r, f)| {
             let hw = f.hardware.access.as_deref().map_or("-", |a| a.keyword());
-            format!("{}.{} {hw}", *r.name, *f.name)
+            let strobes = [("swmod", f.hardware.swmod), ("swacc", f.hardware.swacc)]
+                .iter()
+                .filter(|(_, set)| *set)
+                .map(|(s, _)| format!(" {s}"))
+                .collect::<String>();
+            format!("{}.{} {hw}{strobes}", *r.name, *f.name)
         })
         .collect()
 }
 
-/// `REGISTER.FIELD hw` of every field as systemrdl-compiler elaborates `file`.
+/// `REGISTER.FIELD hw [swmod] [swacc]` of every field as systemrdl-compiler elaborates `file`.
 fn reference_hw(file: &std::path::Path) -> Vec<String> {
     let script = r#"
 import sys
@@ -260,7 +267,8 @@ compiler.compile_file(sys.argv[1])
 root = compiler.elaborate()
 for f in root.descendants(unroll=True):
     if isinstance(f, node.FieldNode):
-        print(f"{f.parent.inst_name}.{f.inst_name} {f.get_property('hw').name}")
+        strobes = "".join(f" {s}" for s in ("swmod", "swacc") if f.get_property(s))
+        print(f"{f.parent.inst_name}.{f.inst_name} {f.get_property('hw').name}{strobes}")
 "#;
     common::reference_lines(script, &[file.as_os_str()])
 }
@@ -280,9 +288,9 @@ fn a_fields_hardware_access_goes_through_the_spec_and_back_unchanged() {
         "CTRL.ENABLE r",
         "CTRL.PRESCALE r",
         "CTRL.SCRATCH na",
-        "CTRL.ARM rw",
+        "CTRL.ARM rw swacc",
         "VALUE.COUNT w",
-        "COMPARE.TARGET rw",
+        "COMPARE.TARGET rw swmod",
     ];
     assert_eq!(hardware_accesses(device), want);
     let text = write_spec(device, "h");
@@ -301,9 +309,9 @@ fn a_fields_hardware_access_goes_through_the_spec_and_back_unchanged() {
         "CTRL.ENABLE r",
         "CTRL.PRESCALE r",
         "CTRL.SCRATCH na",
-        "CTRL.ARM rw",
+        "CTRL.ARM rw swacc",
         "VALUE.COUNT w",
-        "COMPARE.TARGET rw",
+        "COMPARE.TARGET rw swmod",
     ];
     assert_eq!(reference_hw(&source), reference, "the source itself");
     assert_eq!(reference_hw(&out), reference, "our SystemRDL");
@@ -311,6 +319,16 @@ fn a_fields_hardware_access_goes_through_the_spec_and_back_unchanged() {
     assert_eq!(again.device, *device);
     let xml = emit::render_ipxact(&validated, &provenance());
     assert_eq!(xml.matches("<gba:hw>").count(), 6, "{xml}");
+    assert_eq!(
+        xml.matches("<gba:swmod>true</gba:swmod>").count(),
+        1,
+        "{xml}"
+    );
+    assert_eq!(
+        xml.matches("<gba:swacc>true</gba:swacc>").count(),
+        1,
+        "{xml}"
+    );
     let back = ipxact_import::from_str(&xml, true).expect("imports strictly");
     assert_eq!(back.device, *device);
 }
@@ -329,8 +347,13 @@ fn the_software_outputs_ignore_a_fields_hardware_access_and_diff_names_it() {
         .expect("validates")
     };
     let (unstated, stated) = (spec(""), spec(", hardware: { access: na }"));
+    let strobed = spec(", hardware: { access: na, swacc: true }");
     let files = |device| emit::all(device, &provenance()).expect("emits");
-    for (a, b) in files(&unstated).iter().zip(&files(&stated)) {
+    let plain = files(&unstated);
+    for (a, b) in [files(&stated), files(&strobed)]
+        .iter()
+        .flat_map(|other| plain.iter().zip(other))
+    {
         if [".rs", ".h", ".c", ".svd", ".md"]
             .iter()
             .any(|s| a.path.ends_with(s))
@@ -355,6 +378,12 @@ fn the_software_outputs_ignore_a_fields_hardware_access_and_diff_names_it() {
         Some("unstated (r as gba rtl decides)")
     );
     assert_eq!(change.new.as_ref().map(|s| s.value.as_str()), Some("na"));
+    let diff = gba_codegen::diff::compare(&stated, &strobed);
+    assert_eq!(diff.changes.len(), 1, "{diff:?}");
+    assert_eq!(
+        (diff.changes[0].class.keyword(), diff.changes[0].attribute),
+        ("hardware_changed", Some("swacc"))
+    );
 }
 
 #[test]

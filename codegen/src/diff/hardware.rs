@@ -32,13 +32,34 @@ impl Walk {
         }
     }
 
-    /// A field's stated hardware access (`hardware: { access }`).
+    /// A field's stated hardware access (`hardware: { access }`) and strobes (`swmod`,
+    /// `swacc`).
     pub(super) fn field_hardware(
         &mut self,
         path: &[String],
         (old_register, old): (&Register, &Field),
         (new_register, new): (&Register, &Field),
     ) {
+        for (attribute, was, is) in [
+            ("swmod", old.hardware.swmod, new.hardware.swmod),
+            ("swacc", old.hardware.swacc, new.hardware.swacc),
+        ] {
+            if was != is {
+                self.changed(
+                    Severity::Compatible,
+                    Class::HardwareChanged,
+                    ItemKind::Field,
+                    path,
+                    attribute,
+                    (was.to_string(), old.name.loc),
+                    (is.to_string(), new.name.loc),
+                    format!(
+                        "the RTL's `{attribute}` strobe to hardware comes or goes; software \
+                         accesses the field as before"
+                    ),
+                );
+            }
+        }
         if old.hardware.access == new.hardware.access {
             return;
         }

@@ -488,13 +488,20 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
         .side_effect
         .filter(|e| interchange::stand_in(**e).is_some());
     let hw = field.hardware.access.as_deref();
-    if pulse || from.is_some() || stood_in.is_some() || hw.is_some() {
+    let strobes = [
+        (interchange::ext::SWMOD, field.hardware.swmod),
+        (interchange::ext::SWACC, field.hardware.swacc),
+    ];
+    if pulse || from.is_some() || stood_in.is_some() || !field.hardware.is_empty() {
         x.open("ipxact:vendorExtensions");
         if pulse {
             x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
         }
         if let Some(hw) = hw {
             x.leaf(&format!("gba:{}", interchange::ext::HW), hw.keyword());
+        }
+        for (name, _) in strobes.iter().filter(|(_, set)| *set) {
+            x.leaf(&format!("gba:{name}"), "true");
         }
         if let Some(effect) = stood_in {
             x.leaf(

@@ -578,6 +578,14 @@ fn write_field(
     if let Some(hw) = &field.hardware.access {
         let _ = writeln!(out, "{pad}    hw = {};", hw.keyword());
     }
+    for (property, set) in [
+        ("swmod", field.hardware.swmod),
+        ("swacc", field.hardware.swacc),
+    ] {
+        if set {
+            let _ = writeln!(out, "{pad}    {property};");
+        }
+    }
     if let Some(access) = &field.access {
         let _ = writeln!(
             out,

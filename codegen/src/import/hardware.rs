@@ -15,17 +15,22 @@ pub(super) fn register(node: &Node) -> RegisterHardware {
 
 /// The field's hardware side: its hardware access where the file states it (SystemRDL's
 /// `hw`, assigned to the field or by `default`; SystemRDL's default `rw` left unsaid is the
-/// spec's absent access). `Err`: an access the spec has no word for, with what to say.
+/// spec's absent access), and its strobes (`swmod`, `swacc`). `Err`: an access the spec has no word for, with what to say.
 pub(super) fn field(f: &FieldNode) -> Result<FieldHardware, String> {
-    let Some(word) = f.hw.as_deref() else {
-        return Ok(FieldHardware::default());
+    let access = match f.hw.as_deref() {
+        None => None,
+        Some(word) => match HardwareAccess::from_keyword(word.trim()) {
+            Some(access) => Some(Located::synthetic(access)),
+            None => {
+                return Err(format!(
+                    "the hardware access `{word}` is not carried (known: `rw`, `r`, `w`, `na`)"
+                ));
+            }
+        },
     };
-    match HardwareAccess::from_keyword(word.trim()) {
-        Some(access) => Ok(FieldHardware {
-            access: Some(Located::synthetic(access)),
-        }),
-        None => Err(format!(
-            "the hardware access `{word}` is not carried (known: `rw`, `r`, `w`, `na`)"
-        )),
-    }
+    Ok(FieldHardware {
+        access,
+        swmod: f.swmod,
+        swacc: f.swacc,
+    })
 }

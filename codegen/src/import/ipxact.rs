@@ -626,6 +626,8 @@ impl<'d, 'i> Reader<'d, 'i> {
                 unsupported,
                 line: line(document, f),
                 hw: ours(f, interchange::ext::HW).map(|v| v.trim().to_string()),
+                swmod: ours(f, interchange::ext::SWMOD).is_some_and(|v| v.trim() == "true"),
+                swacc: ours(f, interchange::ext::SWACC).is_some_and(|v| v.trim() == "true"),
             });
         }
         // The register's reset (1685-2009's, or ours) has 0 in the fields that are not reset.

@@ -127,6 +127,12 @@ pub(crate) struct FieldNode {
     /// extension `hw`: how hardware accesses the field (`model::HardwareAccess`).
     #[serde(default)]
     pub hw: Option<String>,
+    /// SystemRDL `swmod`, our IP-XACT extension `swmod`.
+    #[serde(default)]
+    pub swmod: bool,
+    /// SystemRDL `swacc`, our IP-XACT extension `swacc`.
+    #[serde(default)]
+    pub swacc: bool,
     /// SystemRDL `singlepulse`, or our IP-XACT extension of that name.
     #[serde(default)]
     pub singlepulse: bool,

@@ -80,6 +80,13 @@ pub struct FieldHardware {
     /// How hardware accesses the field, when the spec says it; `None`: `gba rtl` decides
     /// from software's access ([`super::Field::hardware_access`]).
     pub access: Option<Located<HardwareAccess>>,
+    /// A strobe to hardware, for one cycle, when software modifies the field (SystemRDL's
+    /// `swmod`). `gba rtl` adds it to every field of a write-only register on its own (the
+    /// doorbell); this states it for any field software writes.
+    pub swmod: bool,
+    /// A strobe to hardware, for one cycle, when software accesses the field: reads it or
+    /// writes it (SystemRDL's `swacc`, as PeakRDL-regblock builds it).
+    pub swacc: bool,
 }
 
 impl FieldHardware {

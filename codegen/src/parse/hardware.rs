@@ -40,7 +40,9 @@ pub(super) fn field(
     };
     let mut map = MapReader::new(node, &format!("the hardware section of {what}"), src, diags)?;
     let access = map.optional_str("access", diags);
-    map.finish(&["access"], diags);
+    let swmod = map.optional_bool("swmod", diags).is_some_and(|b| *b);
+    let swacc = map.optional_bool("swacc", diags).is_some_and(|b| *b);
+    map.finish(&["access", "swmod", "swacc"], diags);
     let access = match access {
         None => None,
         Some(word) => match HardwareAccess::from_keyword(&word.value) {
@@ -56,17 +58,21 @@ pub(super) fn field(
             }
         },
     };
-    Some(FieldHardware { access })
+    Some(FieldHardware {
+        access,
+        swmod,
+        swacc,
+    })
 }
 
 /// What SystemRDL refuses of a field's two accesses (its `sw = w; hw = w;` "is meaningless":
 /// nobody could read the field), refused here too so that the exported SystemRDL elaborates.
 pub(super) fn check_fields(register: Access, fields: &[Field], diags: &mut Vec<Diagnostic>) {
     for f in fields {
+        let sw = f.access.map_or(register, |a| *a);
         let Some(hw) = &f.hardware.access else {
             continue;
         };
-        let sw = f.access.map_or(register, |a| *a);
         // `sw = w1` (write-once) with `hw = w` is allowed: SystemRDL refuses `sw = w` alone.
         if sw == Access::WriteOnly && !f.write_once && **hw == HardwareAccess::Write {
             diags.push(Diagnostic::error(
