@@ -407,3 +407,34 @@ fn a_hardware_access_the_spec_has_no_word_for_or_systemrdl_refuses_is_refused() 
     );
     assert!(parse_str(&spec("wo", "r")).is_ok());
 }
+
+/// An IP-XACT file whose `gba:hw` names no hardware access the spec has (a hand edit, another
+/// tool's value) is not carried, and says so at the field; `--strict` refuses it.
+#[test]
+fn an_ipxact_hardware_access_the_spec_has_no_word_for_is_named() {
+    let spec = parse_str(
+        "device: { name: d, version: \"1\", description: D. }\n\
+         blocks:\n  - name: b\n    description: B.\n    offset: 0\n    size: 0x10\n    \
+         registers:\n      - name: R\n        description: R.\n        offset: 0\n        \
+         width: 32\n        access: rw\n        fields:\n          - { name: F, bits: \
+         \"3:0\", description: F., hardware: { access: r } }\n",
+    )
+    .expect("validates");
+    let xml = emit::render_ipxact(&spec, &provenance());
+    assert!(xml.contains("<gba:hw>r</gba:hw>"), "{xml}");
+    let xml = xml.replace("<gba:hw>r</gba:hw>", "<gba:hw>w1</gba:hw>");
+    let imported = ipxact_import::from_str(&xml, false).expect("imports");
+    let warnings: Vec<String> = imported.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("b.R.F") && w.contains("the hardware access `w1` is not carried")),
+        "{warnings:#?}"
+    );
+    let field = &imported.device.blocks[0].registers[0].fields[0];
+    assert_eq!(field.hardware.access, None);
+    assert!(
+        ipxact_import::from_str(&xml, true).is_err(),
+        "--strict refuses"
+    );
+}
