@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 
 use super::share::Shared;
 use super::{
-    ArrayAccessor, SEND_SAFETY, SYNC_SAFETY, Splices, array_accessor, bitfields, doc_lines,
-    element_offset, inner_doc_lines, number,
+    ArrayAccessor, SEND_SAFETY, SYNC_SAFETY, Splices, array_accessor, bitfields, element_offset,
+    number,
 };
 use crate::block_types::Kind;
 use crate::model::{Access, Block, Register, ResetFrom};
@@ -44,8 +44,9 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
             *array.count, *block.size, *array.stride, *block.offset
         ),
     };
-    let module_doc = inner_doc_lines(format!("{}\n\n{placement}", block.description.trim()).trim());
-    let struct_doc = doc_lines(&format!(
+    let module_doc =
+        splices.inner_doc(format!("{}\n\n{placement}", block.description.trim()).trim());
+    let struct_doc = splices.doc(&format!(
         "Handle on one instance of block `{}`; `_M` as for [`Device`](crate::Device).",
         *block.name
     ));
@@ -110,7 +111,7 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
     let fields = block
         .registers
         .iter()
-        .map(|r| bitfields::register(&block.name, r, shared));
+        .map(|r| bitfields::register(&block.name, r, shared, splices));
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     let volatile = quote! { crate::common::Volatile };
@@ -276,7 +277,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
     let io = handle_io(register);
     match &register.array {
         None => {
-            let doc = doc_lines(&text);
+            let doc = splices.doc(&text);
             let element_safety = splices.safety(&format!(
                 "bytes {:#x}..{:#x} lie inside the {:#x}-byte block that the contract of \
                  `from_ptr` makes valid, and the offset is a multiple of {bytes}, so the \
