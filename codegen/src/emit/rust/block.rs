@@ -59,21 +59,18 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
     let offsets = block.registers.iter().map(|r| {
         let name = format_ident!("{}", names::upper(&r.name));
         let value = number(*r.offset);
-        let doc = format!(" `{}`: bytes from the block's base.", *r.name);
-        quote! { #[doc = #doc] pub const #name: usize = #value; }
+        let doc = splices.doc(&format!("`{}`: bytes from the block's base.", *r.name));
+        quote! { #doc pub const #name: usize = #value; }
     });
     let resets = block.registers.iter().map(|r| {
         let name = format_ident!("{}", names::upper(&r.name));
         let ty = uint(r);
         let value = number(*r.reset);
-        let doc = format!(" `{}` after reset.", *r.name);
-        match crate::emit::reset_note(r) {
-            None => quote! { #[doc = #doc] pub const #name: #ty = #value; },
-            Some(note) => {
-                let note = format!(" {note}");
-                quote! { #[doc = #doc] #[doc = ""] #[doc = #note] pub const #name: #ty = #value; }
-            }
-        }
+        let doc = match crate::emit::reset_note(r) {
+            None => splices.doc(&format!("`{}` after reset.", *r.name)),
+            Some(note) => splices.doc(&format!("`{}` after reset.\n\n{note}", *r.name)),
+        };
+        quote! { #doc pub const #name: #ty = #value; }
     });
     // The bits whose reset the `reset` constant states, for each register with a field that
     // is not reset (as C's `_RESET_FIXED_MASK`, which also excludes index and strap fields).
@@ -91,8 +88,8 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
             let name = format_ident!("{}", names::upper(&r.name));
             let ty = uint(r);
             let value = number(r.fixed_reset_mask());
-            let doc = format!(" The bits of `reset::{name}` that reset defines.");
-            quote! { #[doc = #doc] pub const #name: #ty = #value; }
+            let doc = splices.doc(&format!("The bits of `reset::{name}` that reset defines."));
+            quote! { #doc pub const #name: #ty = #value; }
         })
         .collect();
     let masks = if masks.is_empty() {
