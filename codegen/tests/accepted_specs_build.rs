@@ -234,6 +234,8 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 // Some writable fields are write-once (their registers become `RwOnce`);
                 // the name's length stands in for a coin.
                 write_once: access.is_some_and(|a: Access| a.is_writable()) && name.len() % 3 == 0,
+                // Some are msb0 (their accessors reverse the value), by the same coin.
+                msb0: name.len() % 4 == 1,
                 name: located(name),
                 description,
                 bits: located(BitRange {
