@@ -138,8 +138,8 @@ for f in root.descendants(unroll=True):
 }
 
 /// An 8-bit register with a 4-bit msb0 field at bits [3:0] (reset value 0x5, so register
-/// bits 1010), a 3-bit msb0 field with values at [7:5], and a 32-bit register with an lsb0
-/// field beside a 4-bit msb0 one at [11:8].
+/// bits 1010), a 3-bit msb0 field with values at [7:5], and a 32-bit register with a one-bit
+/// field (whose bit order changes nothing) beside a 4-bit msb0 one at [11:8].
 const SPEC: &str = "device:
   name: chip
   description: A chip with msb0 fields.
@@ -168,14 +168,14 @@ blocks:
         access: rw
         reset: 0
         fields:
-          - { name: LOW, bits: \"3:0\" }
+          - { name: FLAG, bits: 0 }
           - { name: MID, bits: \"11:8\", bit_order: msb0 }
 ";
 
 const WANT: [&str; 4] = [
     "R.TOP [3:0] msb0 0xa",
     "R.MODE [7:5] msb0 0x0",
-    "W.LOW [3:0] lsb0 0x0",
+    "W.FLAG [0] lsb0 0x0",
     "W.MID [11:8] msb0 0x0",
 ];
 
@@ -202,6 +202,14 @@ fn msb0_goes_through_the_spec_ipxact_and_svd_and_back() {
     let back = svd_import::from_str(&svd).expect("SVD imports");
     assert_eq!(orders(&back.device), WANT);
 
+    // One bit order per register (SystemRDL's rule): an lsb0 field of two bits beside msb0
+    // ones is refused, naming both.
+    let spec = SPEC.replace("{ name: FLAG, bits: 0 }", "{ name: FLAG, bits: \"1:0\" }");
+    let errors = format!("{:?}", parse_str(&spec).expect_err("refused"));
+    assert!(
+        errors.contains("field `MID` is msb0 but field `FLAG` is lsb0"),
+        "{errors}"
+    );
     let spec = SPEC.replacen("bit_order: msb0", "bit_order: backwards", 1);
     let errors = format!("{:?}", parse_str(&spec).expect_err("refused"));
     assert!(
@@ -214,7 +222,11 @@ fn msb0_goes_through_the_spec_ipxact_and_svd_and_back() {
 fn a_change_of_bit_order_is_a_breaking_move() {
     use gba_codegen::diff::{Class, Severity, compare};
     let old = parse_str(SPEC).expect("valid");
-    let new = parse_str(&SPEC.replacen(", bit_order: msb0", "", 1)).expect("valid");
+    let new = parse_str(&SPEC.replace(
+        "{ name: MID, bits: \"11:8\", bit_order: msb0 }",
+        "{ name: MID, bits: \"11:8\" }",
+    ))
+    .expect("valid");
     let diff = compare(&old, &new);
     let changes: Vec<String> = diff
         .changes
@@ -233,21 +245,17 @@ fn a_change_of_bit_order_is_a_breaking_move() {
         .collect();
     assert_eq!(
         changes,
-        ["Breaking Moved blk.R.TOP Some(\"bit_order\") msb0 -> lsb0"]
+        ["Breaking Moved blk.W.MID Some(\"bit_order\") msb0 -> lsb0"]
     );
     assert_eq!(diff.verdict(), Some(Severity::Breaking));
     assert!(matches!(diff.changes[0].class, Class::Moved));
     assert!(diff.changes[0].reason.contains("bit-reversed"));
     // A one-bit field's bit order changes nothing.
-    let one = SPEC.replace("{ name: LOW, bits: \"3:0\" }", "{ name: LOW, bits: 3 }");
-    let msb0_one = one.replace(
-        "{ name: LOW, bits: 3 }",
-        "{ name: LOW, bits: 3, bit_order: msb0 }",
+    let msb0_one = SPEC.replace(
+        "{ name: FLAG, bits: 0 }",
+        "{ name: FLAG, bits: 0, bit_order: msb0 }",
     );
-    let diff = compare(
-        &parse_str(&one).expect("valid"),
-        &parse_str(&msb0_one).expect("valid"),
-    );
+    let diff = compare(&old, &parse_str(&msb0_one).expect("valid"));
     assert!(diff.changes.is_empty(), "{:?}", diff.changes);
 }
 
@@ -274,13 +282,13 @@ fn msb0_fields_read_and_write_values() {
     assert_eq!(blk.r().get() >> 5, 0b100);
     assert_eq!(R::MODE::read(blk.r().get()), 1);
     assert!(blk.r().is_set(R::MODE::BITS));
-    // An lsb0 field beside an msb0 one keeps its plain accessors.
-    blk.w().write(W::LOW.val(0x3) + W::MID::val(0x3));
-    assert_eq!(blk.w().get(), 0xc03);
-    assert_eq!(blk.w().read(W::LOW), 0x3);
+    // A one-bit field beside an msb0 one keeps its plain accessors.
+    blk.w().write(W::FLAG::SET + W::MID::val(0x3));
+    assert_eq!(blk.w().get(), 0xc01);
+    assert_eq!(blk.w().read(W::FLAG), 1);
     assert_eq!(W::MID::read(blk.w().get()), 0x3);
     blk.w().modify(W::MID::val(0x8));
-    assert_eq!(blk.w().get(), 0x103);
+    assert_eq!(blk.w().get(), 0x101);
 }
 ";
 
@@ -348,7 +356,7 @@ fn the_generated_c_reads_and_writes_msb0_values_not_mirrored_bits() {
         assert(chip_blk_r_top_set(0, 0x1) == 0x8);\n\
         assert(chip_blk_r_mode_set(0, CHIP_BLK_R_MODE_SIX) == 0x60);\n\
         assert(chip_blk_r_mode_get(0x60) == CHIP_BLK_R_MODE_SIX);\n\
-        assert(chip_blk_w_mid_set(chip_blk_w_low_set(0, 3), 3) == 0xc03);\n\
+        assert(chip_blk_w_mid_set(chip_blk_w_flag_set(0, 1), 3) == 0xc01);\n\
         assert(chip_blk_w_mid_get(0x100) == 0x8);\n\
         puts(\"ok\");\n\
         return 0;\n}\n";
