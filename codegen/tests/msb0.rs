@@ -319,6 +319,17 @@ fn msb0_fields_read_and_write_values() {
     assert_eq!(blk.r().get() >> 5, 0b100);
     assert_eq!(R::MODE::read(blk.r().get()), 1);
     assert!(blk.r().is_set(R::MODE::BITS));
+    // Every value of TOP against a reference written bit by bit: value bit i lies at
+    // register bit 3 - i.
+    for value in 0..16u8 {
+        let mut bits = 0u8;
+        for i in 0..4 {
+            bits |= ((value >> i) & 1) << (3 - i);
+        }
+        blk.r().write(R::TOP::val(value));
+        assert_eq!(blk.r().get(), bits, \"TOP = {value:#x}\");
+        assert_eq!(R::TOP::read(blk.r().get()), value);
+    }
     // A one-bit field beside an msb0 one keeps its plain accessors.
     blk.w().write(W::FLAG::SET + W::MID::val(0x3));
     assert_eq!(blk.w().get(), 0xc01);
