@@ -234,6 +234,8 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 // Some writable fields are write-once (their registers become `RwOnce`);
                 // the name's length stands in for a coin.
                 write_once: access.is_some_and(|a: Access| a.is_writable()) && name.len() % 3 == 0,
+                // Some registers' fields are msb0 (below).
+                msb0: false,
                 name: located(name),
                 description,
                 bits: located(BitRange {
@@ -271,7 +273,12 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
             },
         )
         .prop_map(
-            move |(fields, (name, description, width, access, count, reset))| {
+            move |(mut fields, (name, description, width, access, count, reset))| {
+                // Some registers' fields are msb0 (their accessors reverse the value; one bit
+                // order per register), the name's length standing in for a coin.
+                for field in &mut fields {
+                    field.msb0 = name.len() % 4 == 1;
+                }
                 let bytes = u64::from(width / 8);
                 let reset = if width == 64 {
                     reset

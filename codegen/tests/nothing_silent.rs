@@ -461,9 +461,9 @@ fn ipxact_2009_values_overrides_and_dependencies() {
 }
 
 /// What the spec cannot carry of a SoC team's SystemRDL, each named at its line, and refused
-/// by `--strict`: an msb0 field and the hardware side (a reset signal of its own, hardware
-/// precedence, a write mask, an edge interrupt, a counter's increment value). An `external`
-/// register is carried (tests/hardware_side.rs follows it), not warned about.
+/// by `--strict`: the hardware side (a reset signal of its own, hardware precedence, a write
+/// mask, an edge interrupt, a counter's increment value). An msb0 field and an `external`
+/// register are carried (tests/msb0.rs, tests/hardware_side.rs follow them), not warned about.
 #[test]
 fn systemrdl_constructs_the_spec_cannot_carry_are_named_at_their_line() {
     if !python_has("systemrdl") {
@@ -515,7 +515,6 @@ addrmap soc { soc_timer_block timer @ 0x0; };
         ),
         ("MODE[2:1]", line("MODE[2:1]"), "`precedence = hw`"),
         ("MODE[2:1]", line("MODE[2:1]"), "`hwmask`"),
-        ("LANES", line("LANES"), "msb0 bit order `[4:7]`"),
         ("WRAP", line("WRAP"), "interrupt modifier `posedge`"),
         ("WRAP", line("WRAP"), "`intr`"),
         ("TICKS", line("TICKS"), "`counter`"),
@@ -550,8 +549,19 @@ addrmap soc { soc_timer_block timer @ 0x0; };
         .find(|r| *r.name == "MAILBOX")
         .expect("MAILBOX imported");
     assert!(mailbox.hardware.external);
+    // The msb0 field is carried (`bit_order: msb0`; tests/msb0.rs follows it through every
+    // output), not warned about.
+    assert!(
+        !warnings.iter().any(|(_, w)| w.contains("msb0")),
+        "{warnings:#?}"
+    );
+    let lanes = field(&imported.device, "ORDER", "LANES");
+    assert_eq!(
+        (lanes.bits.msb, lanes.bits.lsb, lanes.is_msb0()),
+        (7, 4, true)
+    );
     let refused = rdl::import(&path, true).expect_err("--strict refuses");
-    assert!(refused.to_string().contains("msb0"), "{refused}");
+    assert!(!refused.to_string().contains("msb0"), "{refused}");
 }
 
 /// Kactus2 writes `<dim>0</dim>` on a register that is not an array; 1685-2014 has no array
