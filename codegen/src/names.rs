@@ -127,14 +127,28 @@ pub fn problem(name: &str) -> Option<String> {
             "`{name}` is not an identifier: `{bad}` is not a letter, digit or underscore"
         ));
     }
-    for form in [name.to_string(), lower(name), upper(name)] {
-        if KEYWORDS.contains(&form.as_str()) {
-            return Some(format!(
-                "`{name}` is a Rust or C keyword (as `{form}`) and cannot name generated items"
-            ));
-        }
-    }
-    None
+    // The name as written, in lower case or in upper case (the forms the emitters give it),
+    // in that order: one pass over the keywords, without building the forms (a large vendor
+    // file's import asks this of every name it reads).
+    let (_, form) = KEYWORDS
+        .iter()
+        .filter(|k| k.eq_ignore_ascii_case(name))
+        .filter_map(|k| {
+            let form = if *k == name {
+                0
+            } else if !k.bytes().any(|b| b.is_ascii_uppercase()) {
+                1
+            } else if !k.bytes().any(|b| b.is_ascii_lowercase()) {
+                2
+            } else {
+                return None;
+            };
+            Some((form, k))
+        })
+        .min_by_key(|(form, _)| *form)?;
+    Some(format!(
+        "`{name}` is a Rust or C keyword (as `{form}`) and cannot name generated items"
+    ))
 }
 
 /// The key under which two names clash: names that differ only in case are the same name,

@@ -22,19 +22,24 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::share::{Origin, Shared};
-use super::{doc_lines, number};
+use super::{Splices, number};
 use crate::model::{EnumValue, Field, Register};
 use crate::names;
 
 /// The field-set module of `register` (nothing for a register without fields).
-pub(super) fn register(block: &str, register: &Register, shared: &Shared) -> TokenStream {
+pub(super) fn register(
+    block: &str,
+    register: &Register,
+    shared: &Shared,
+    splices: &Splices,
+) -> TokenStream {
     if register.fields.is_empty() {
         return TokenStream::new();
     }
     let module = format_ident!("{}", names::upper(&register.name));
     if let Some(origin) = shared.field_set(block, register) {
         let path = origin_path(origin);
-        let doc = doc_lines(&format!(
+        let doc = splices.doc(&format!(
             "Fields of register `{}`: the same field set as [`{}`](crate::{1}),\n\
              so their field values are interchangeable.",
             *register.name, origin.display
@@ -45,11 +50,11 @@ pub(super) fn register(block: &str, register: &Register, shared: &Shared) -> Tok
         };
     }
     let ty = format_ident!("u{}", *register.width);
-    let doc = doc_lines(&format!("Fields of register `{}`.", *register.name));
+    let doc = splices.doc(&format!("Fields of register `{}`.", *register.name));
     let fields = register
         .fields
         .iter()
-        .map(|f| field(block, f, register, &ty, shared));
+        .map(|f| field(block, f, register, &ty, shared, splices));
     let head = field_set_head(register, &ty);
     // Only read-write registers get the masking `modify` that needs the mask.
     let effects = register.write_effect_mask();
@@ -82,6 +87,7 @@ fn field(
     register: &Register,
     ty: &syn::Ident,
     shared: &Shared,
+    splices: &Splices,
 ) -> TokenStream {
     let mut text = format!(
         "Bits `{}`, {}",
@@ -109,7 +115,7 @@ fn field(
         // One paragraph: the description, then where the field is.
         text = format!("{} {text}", field.description.trim());
     }
-    let doc = doc_lines(&text);
+    let doc = splices.doc(&text);
     let name = format_ident!("{}", names::upper(&field.name));
     let mask = number(field.bits.value_mask());
     let shift = proc_macro2::Literal::u32_unsuffixed(field.bits.lsb);
@@ -121,14 +127,14 @@ fn field(
         pub const #name: Field<#ty, Register> = Field::new(#mask, #shift);
     };
     if field.values.is_empty() && field.write_values.is_empty() {
-        let bits_doc = format!(
-            " `{}` as a type: `{}::SET` (every bit of the field 1) and `::CLEAR` (0), to write or \
+        let bits_doc = splices.doc(&format!(
+            "`{}` as a type: `{}::SET` (every bit of the field 1) and `::CLEAR` (0), to write or \
              compare.",
             *field.name, *field.name
-        );
+        ));
         return quote! {
             #constant
-            #[doc = #bits_doc]
+            #bits_doc
             pub type #name = crate::common::FieldBits<#ty, Register, #mask, #shift>;
         };
     }
@@ -145,7 +151,7 @@ fn field(
         quote! { crate::common::field_values!(writes, #ty, #mask, #shift); }
     };
     let values = writes.iter().map(|v| {
-        let doc = value_doc(field, v);
+        let doc = value_doc(field, v, splices);
         let value_name = format_ident!("{}", names::upper(&v.name));
         let value = number(*v.value);
         quote! {
@@ -160,9 +166,9 @@ fn field(
             let module = format_ident!("{}", names::upper(&origin.field));
             quote! { pub use #path::#module::Value; }
         }
-        None => value_enum(field, ty),
+        None => value_enum(field, ty, splices),
     };
-    let module_doc = doc_lines(&if field.write_values.is_empty() {
+    let module_doc = splices.doc(&if field.write_values.is_empty() {
         format!("Values of field `{}`.", *field.name)
     } else {
         format!(
@@ -223,18 +229,18 @@ fn msb0_field(
 
 /// A value's doc comment: its description, or (a spec may leave it out, as SVDs often do)
 /// the number it stands for, so that every public item of the crate is documented.
-fn value_doc(field: &Field, value: &EnumValue) -> TokenStream {
+fn value_doc(field: &Field, value: &EnumValue, splices: &Splices) -> TokenStream {
     if value.description.trim().is_empty() {
-        doc_lines(&format!("`{}` holding {:#x}.", *field.name, *value.value))
+        splices.doc(&format!("`{}` holding {:#x}.", *field.name, *value.value))
     } else {
-        doc_lines(&value.description)
+        splices.doc(&value.description)
     }
 }
 
 /// The `Value` enum of a field with enumerated values, and its `TryFromValue`.
-fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
+fn value_enum(field: &Field, ty: &syn::Ident, splices: &Splices) -> TokenStream {
     let variants = field.values.iter().map(|v| {
-        let doc = value_doc(field, v);
+        let doc = value_doc(field, v, splices);
         let name = format_ident!("{}", names::upper(&v.name));
         let value = number(*v.value);
         quote! { #doc #name = #value, }
@@ -252,7 +258,7 @@ fn value_enum(field: &Field, ty: &syn::Ident) -> TokenStream {
             .collect::<Vec<_>>()
             .join(" ")
     });
-    let doc = doc_lines(&format!(
+    let doc = splices.doc(&format!(
         "The named values of field `{}`, for `read_as_enum`.",
         *field.name
     ));

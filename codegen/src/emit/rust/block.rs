@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 
 use super::share::Shared;
 use super::{
-    ArrayAccessor, SEND_SAFETY, SYNC_SAFETY, Splices, array_accessor, bitfields, doc_lines,
-    element_offset, inner_doc_lines, number,
+    ArrayAccessor, SEND_SAFETY, SYNC_SAFETY, Splices, array_accessor, bitfields, element_offset,
+    number,
 };
 use crate::block_types::Kind;
 use crate::model::{Access, Block, Register, ResetFrom};
@@ -44,8 +44,9 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
             *array.count, *block.size, *array.stride, *block.offset
         ),
     };
-    let module_doc = inner_doc_lines(format!("{}\n\n{placement}", block.description.trim()).trim());
-    let struct_doc = doc_lines(&format!(
+    let module_doc =
+        splices.inner_doc(format!("{}\n\n{placement}", block.description.trim()).trim());
+    let struct_doc = splices.doc(&format!(
         "Handle on one instance of block `{}`; `_M` as for [`Device`](crate::Device).",
         *block.name
     ));
@@ -58,21 +59,18 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
     let offsets = block.registers.iter().map(|r| {
         let name = format_ident!("{}", names::upper(&r.name));
         let value = number(*r.offset);
-        let doc = format!(" `{}`: bytes from the block's base.", *r.name);
-        quote! { #[doc = #doc] pub const #name: usize = #value; }
+        let doc = splices.doc(&format!("`{}`: bytes from the block's base.", *r.name));
+        quote! { #doc pub const #name: usize = #value; }
     });
     let resets = block.registers.iter().map(|r| {
         let name = format_ident!("{}", names::upper(&r.name));
         let ty = uint(r);
         let value = number(*r.reset);
-        let doc = format!(" `{}` after reset.", *r.name);
-        match crate::emit::reset_note(r) {
-            None => quote! { #[doc = #doc] pub const #name: #ty = #value; },
-            Some(note) => {
-                let note = format!(" {note}");
-                quote! { #[doc = #doc] #[doc = ""] #[doc = #note] pub const #name: #ty = #value; }
-            }
-        }
+        let doc = match crate::emit::reset_note(r) {
+            None => splices.doc(&format!("`{}` after reset.", *r.name)),
+            Some(note) => splices.doc(&format!("`{}` after reset.\n\n{note}", *r.name)),
+        };
+        quote! { #doc pub const #name: #ty = #value; }
     });
     // The bits whose reset the `reset` constant states, for each register with a field that
     // is not reset (as C's `_RESET_FIXED_MASK`, which also excludes index and strap fields).
@@ -90,8 +88,8 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
             let name = format_ident!("{}", names::upper(&r.name));
             let ty = uint(r);
             let value = number(r.fixed_reset_mask());
-            let doc = format!(" The bits of `reset::{name}` that reset defines.");
-            quote! { #[doc = #doc] pub const #name: #ty = #value; }
+            let doc = splices.doc(&format!("The bits of `reset::{name}` that reset defines."));
+            quote! { #doc pub const #name: #ty = #value; }
         })
         .collect();
     let masks = if masks.is_empty() {
@@ -110,7 +108,7 @@ pub(super) fn module(kind: &Kind<'_>, shared: &Shared, splices: &Splices) -> Tok
     let fields = block
         .registers
         .iter()
-        .map(|r| bitfields::register(&block.name, r, shared));
+        .map(|r| bitfields::register(&block.name, r, shared, splices));
     let send_safety = splices.safety(SEND_SAFETY);
     let sync_safety = splices.safety(SYNC_SAFETY);
     let volatile = quote! { crate::common::Volatile };
@@ -276,7 +274,7 @@ fn accessor(register: &Register, block: &Block, splices: &Splices) -> (TokenStre
     let io = handle_io(register);
     match &register.array {
         None => {
-            let doc = doc_lines(&text);
+            let doc = splices.doc(&text);
             let element_safety = splices.safety(&format!(
                 "bytes {:#x}..{:#x} lie inside the {:#x}-byte block that the contract of \
                  `from_ptr` makes valid, and the offset is a multiple of {bytes}, so the \

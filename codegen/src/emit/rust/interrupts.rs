@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::super::{GeneratedFile, Place, Provenance};
-use super::{Splices, doc_lines, number};
+use super::{Splices, number};
 use crate::diagnostic::Diagnostic;
 use crate::interrupts::is_cortex_m;
 use crate::model::Device;
@@ -134,7 +134,7 @@ fn interrupt_enum(device: &Device, splices: &Splices) -> TokenStream {
             let stop = if text.ends_with('.') { "" } else { "." };
             format!("{}: {text}{stop}{raiser}", *i.number)
         };
-        let doc = doc_lines(&text);
+        let doc = splices.doc(&text);
         let value = proc_macro2::Literal::u16_unsuffixed(*i.number as u16);
         quote! { #doc #name = #value, }
     });
@@ -311,12 +311,12 @@ fn peripherals(device: &Device, splices: &Splices) -> TokenStream {
         let ty = format_ident!("{}", names::camel(type_name));
         match &block.array {
             None => {
-                let doc = doc_lines(&format!("Block `{}`.", *block.name));
+                let doc = splices.doc(&format!("Block `{}`.", *block.name));
                 fields.push(quote! { #doc pub #name: #module::#ty, });
                 inits.push(quote! { #name: device.#name(), });
             }
             Some(array) if *array.count <= MAX_ARRAY_FIELD => {
-                let doc = doc_lines(&format!(
+                let doc = splices.doc(&format!(
                     "The {} instances of block `{}`.",
                     *array.count, *block.name
                 ));

@@ -197,9 +197,16 @@ fn file(
     })
 }
 
-/// Text that token streams cannot carry, spliced into the printed code: `// SAFETY:`
-/// comments (clippy wants a comment, not an attribute). The tokens hold a short marker
-/// statement `__splice!(N);` that [`Splices::apply`] replaces by piece `N`.
+/// Text spliced into the printed code:
+/// - `// SAFETY:` comments, which token streams cannot carry (clippy wants a comment, not an
+///   attribute): the tokens hold a short marker statement `__splice!(N);`;
+/// - documentation, which they can carry (`#[doc = "…"]`, one attribute per line) at a
+///   price: quote escapes each line into a string literal, syn reads it back and prettyplease
+///   reads it again to print it as `///` (a seventh of generating a large vendor crate). The
+///   tokens hold one marker attribute `#[__splice = N]` (`#![…]` for inner documentation),
+///   which prettyplease prints on a line of its own like the doc attributes it stands for.
+///
+/// [`Splices::apply`] replaces each marker line by piece `N`.
 #[derive(Default)]
 pub(super) struct Splices {
     pieces: RefCell<Vec<Piece>>,
@@ -208,9 +215,14 @@ pub(super) struct Splices {
 enum Piece {
     /// A `// SAFETY:` comment, wrapped to the line width.
     Safety(String),
+    /// Documentation of the next item (`///`) or of the enclosing one (`//!`): the lines of
+    /// the text, as prettyplease prints `#[doc]` attributes.
+    Doc { inner: bool, text: String },
 }
 
 const SPLICE_MARKER: &str = "__splice!(";
+const DOC_MARKER: &str = "#[__splice = ";
+const INNER_DOC_MARKER: &str = "#![__splice = ";
 
 impl Splices {
     /// A `// SAFETY: {text}` comment at this point of the generated code.
@@ -218,29 +230,81 @@ impl Splices {
         self.marker(Piece::Safety(text.to_string()))
     }
 
+    /// The documentation `text` of the next item, one `///` line per line (nothing for an
+    /// empty text).
+    pub(super) fn doc(&self, text: &str) -> TokenStream {
+        self.doc_marker(false, text)
+    }
+
+    /// The documentation `text` of the enclosing item, one `//!` line per line.
+    pub(super) fn inner_doc(&self, text: &str) -> TokenStream {
+        self.doc_marker(true, text)
+    }
+
+    fn doc_marker(&self, inner: bool, text: &str) -> TokenStream {
+        let text = text.trim_end();
+        if text.is_empty() {
+            return TokenStream::new();
+        }
+        let index = self.push(Piece::Doc {
+            inner,
+            text: text.to_string(),
+        });
+        let marker = format_ident!("__splice");
+        if inner {
+            quote! { #![#marker = #index] }
+        } else {
+            quote! { #[#marker = #index] }
+        }
+    }
+
     fn marker(&self, piece: Piece) -> TokenStream {
+        let index = self.push(piece);
+        let marker = format_ident!("__splice");
+        quote! { #marker!(#index); }
+    }
+
+    fn push(&self, piece: Piece) -> Literal {
         let mut pieces = self.pieces.borrow_mut();
         let index = Literal::usize_unsuffixed(pieces.len());
         pieces.push(piece);
-        let marker = format_ident!("__splice");
-        quote! { #marker!(#index); }
+        index
     }
 
     /// Replaces every marker line of `code` by its piece.
     fn apply(&self, code: &str) -> String {
         let pieces = self.pieces.borrow();
-        let mut out = String::with_capacity(code.len());
+        let mut out = String::with_capacity(code.len() + code.len() / 2);
         for line in code.lines() {
             let trimmed = line.trim_start();
             let indent = &line[..line.len() - trimmed.len()];
-            let piece = trimmed
-                .strip_prefix(SPLICE_MARKER)
-                .and_then(|rest| rest.strip_suffix(");"))
-                .and_then(|index| index.parse::<usize>().ok())
-                .and_then(|index| pieces.get(index));
+            let piece = [
+                (SPLICE_MARKER, ");"),
+                (DOC_MARKER, "]"),
+                (INNER_DOC_MARKER, "]"),
+            ]
+            .iter()
+            .find_map(|(start, end)| trimmed.strip_prefix(start)?.strip_suffix(end))
+            .and_then(|index| index.parse::<usize>().ok())
+            .and_then(|index| pieces.get(index));
             match piece {
                 Some(Piece::Safety(text)) => {
                     wrap_comment(&mut out, indent, &format!("SAFETY: {text}"))
+                }
+                Some(Piece::Doc { inner, text }) => {
+                    let slashes = if *inner { "//!" } else { "///" };
+                    for doc in text.lines() {
+                        // As prettyplease prints `#[doc = " {doc}"]`: trailing spaces go.
+                        let doc = if doc.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" {doc}")
+                        };
+                        out.push_str(indent);
+                        out.push_str(slashes);
+                        out.push_str(doc.trim_end_matches(' '));
+                        out.push('\n');
+                    }
                 }
                 None => {
                     out.push_str(line);
@@ -325,7 +389,7 @@ fn wrap_comment(out: &mut String, indent: &str, text: &str) {
 }
 
 fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
-    let docs = inner_doc_lines(&format!(
+    let docs = splices.inner_doc(&format!(
         "{}\n\nRegister map version {}.\n\n\
          The only `unsafe` a user of this crate writes is [`Device::from_ptr`] (or a block's\n\
          `from_ptr`); everything reached from there is safe, typed by access mode, and never\n\
@@ -345,13 +409,13 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
     let kinds = crate::block_types::kinds(device);
     let modules = kinds.iter().map(|k| {
         let module = format_ident!("{}", names::lower(&k.definition.name));
-        let doc = doc_lines(&block_summary(&k.definition));
+        let doc = splices.doc(&block_summary(&k.definition));
         quote! { #doc #[rustfmt::skip] pub mod #module; }
     });
     let constants = device.constants.iter().map(|c| {
         let name = format_ident!("{}", names::upper(&c.name));
         // A spec may leave the description out; the crate documents every public item.
-        let doc = doc_lines(if c.description.trim().is_empty() {
+        let doc = splices.doc(if c.description.trim().is_empty() {
             "A constant of the device, as its spec names it."
         } else {
             &c.description
@@ -361,7 +425,7 @@ fn crate_root(device: &Device, splices: &Splices) -> TokenStream {
     });
     let window = number(window_size(device));
     let alignment = alignment(device);
-    let alignment_doc = doc_lines(&format!(
+    let alignment_doc = splices.doc(&format!(
         "- `ptr` is aligned to {alignment} bytes (the widest register), so that every register\n  \
          is aligned;"
     ));
@@ -529,7 +593,7 @@ fn block_accessor(block: &Block, splices: &Splices) -> (TokenStream, TokenStream
     };
     match &block.array {
         None => {
-            let doc = doc_lines(&format!(
+            let doc = splices.doc(&format!(
                 "Block `{}` at {:#x}..{:#x}.{alternate}",
                 *block.name, *block.offset, end
             ));
@@ -612,9 +676,9 @@ pub(super) fn array_accessor(
     let count = decimal(array.count);
     let returns = array.returns;
     let construct = array.construct;
-    let doc = doc_lines(&array.doc);
-    let count_doc = doc_lines(&array.count_doc);
-    let unchecked_doc = doc_lines(&format!(
+    let doc = splices.doc(&array.doc);
+    let count_doc = splices.doc(&array.count_doc);
+    let unchecked_doc = splices.doc(&format!(
         "{}, without the bounds check.\n\n# Safety\n\n\
          `index` must be less than {} (`{count_name}`).",
         array.subject, array.count
@@ -716,32 +780,6 @@ pub(super) fn element_offset(base: u64, stride: u64) -> TokenStream {
 /// A decimal literal, for counts and limits.
 pub(super) fn decimal(value: u64) -> Literal {
     Literal::u64_unsuffixed(value)
-}
-
-/// `#![doc]` attributes, one per line, printed as `//!` comments.
-pub(super) fn inner_doc_lines(text: &str) -> TokenStream {
-    let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() {
-            String::new()
-        } else {
-            format!(" {line}")
-        };
-        quote! { #![doc = #line] }
-    });
-    quote! { #(#lines)* }
-}
-
-/// `#[doc]` attributes, one per line, so that prettyplease prints them as `///` comments.
-pub(super) fn doc_lines(text: &str) -> TokenStream {
-    let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() {
-            String::new()
-        } else {
-            format!(" {line}")
-        };
-        quote! { #[doc = #line] }
-    });
-    quote! { #(#lines)* }
 }
 
 /// A hexadecimal literal with `_` every four digits (`0x4742_4131`).

@@ -10,7 +10,7 @@ use crate::location::Located;
 use crate::model::{Constant, Device, Lock, Register, ResetFrom, SideEffect, SplitRead};
 
 /// The constants that our SVD emitter writes under `<vendorExtensions><constants>`.
-pub(super) fn constants(doc: &roxmltree::Document, warnings: &mut Warnings) -> Vec<Constant> {
+pub(super) fn constants(doc: &svd_roxmltree::Document, warnings: &mut Warnings) -> Vec<Constant> {
     let Some(list) = doc
         .root_element()
         .children()
@@ -77,7 +77,7 @@ pub(super) struct Extensions {
     pub(super) interrupt_sources: Vec<(String, Option<String>, Option<u64>)>,
 }
 
-pub(super) fn extensions(doc: &roxmltree::Document) -> Extensions {
+pub(super) fn extensions(doc: &svd_roxmltree::Document) -> Extensions {
     let mut out = Extensions::default();
     let Some(ext) = doc
         .root_element()
@@ -86,7 +86,7 @@ pub(super) fn extensions(doc: &roxmltree::Document) -> Extensions {
     else {
         return out;
     };
-    let text = |node: roxmltree::Node, tag: &str| {
+    let text = |node: svd_roxmltree::Node, tag: &str| {
         node.children()
             .find(|n| n.has_tag_name(tag))
             .and_then(|n| n.text())

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use roxmltree::{Document, Node};
+use svd_roxmltree::{Document, Node};
 
 use super::strip_dim;
 use crate::import::Warning;
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn the_line_index_agrees_with_roxmltree_everywhere() {
         let xml = "<a>\n<b/>\r\n\n<c>x\ny</c>\r\n<!-- \n -->\n</a>\n";
-        let doc = roxmltree::Document::parse(xml).expect("well-formed");
+        let doc = svd_roxmltree::Document::parse(xml).expect("well-formed");
         let index = LineIndex::new(xml);
         for offset in 0..=xml.len() {
             assert_eq!(
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn paths_dotted_and_flattened_and_the_nearest_enclosing_item() {
-        let doc = roxmltree::Document::parse(SVD).expect("well-formed");
+        let doc = svd_roxmltree::Document::parse(SVD).expect("well-formed");
         let lines = Lines::of(&doc, &LineIndex::new(SVD));
         assert_eq!(lines.find("chip"), Some(2));
         assert_eq!(lines.find("UART"), Some(5));

@@ -95,12 +95,13 @@ pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
     let mut warnings = Warnings::default();
     // Our own passes (repairs, `<vendorExtensions>`, line numbers) read one parse of the file
     // as written, and one index of its lines: each pass parsing it again cost a quarter of a
-    // large file's import. svd-parser parses the (repaired) text itself, with its own roxmltree.
-    let options = roxmltree::ParsingOptions {
+    // large file's import. svd-parser reads the same tree, unless the repairs changed the
+    // text (it parses that itself).
+    let options = svd_roxmltree::ParsingOptions {
         allow_dtd: true,
-        ..roxmltree::ParsingOptions::default()
+        ..svd_roxmltree::ParsingOptions::default()
     };
-    let doc = roxmltree::Document::parse_with_options(xml, options).ok();
+    let doc = svd_roxmltree::Document::parse_with_options(xml, options).ok();
     let index = lines::LineIndex::new(xml);
     let repaired = match (mode, &doc) {
         (Mode::Lenient, Some(doc)) => repair::repair(xml, doc, &index, &mut warnings),
@@ -108,8 +109,10 @@ pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
         _ => None,
     };
     let config = svd_parser::Config::default().validate_level(svd::ValidateLevel::Weak);
-    let parsed = svd_parser::parse_with_config(repaired.as_deref().unwrap_or(xml), &config)
-        .map_err(|e| ImportError::Parse(format!("{e:#}")))?;
+    let parsed = match (&repaired, &doc) {
+        (None, Some(doc)) => parse_tree(xml, doc, &config)?,
+        _ => parse_text(repaired.as_deref().unwrap_or(xml), &config)?,
+    };
     // The repairs touch no `<vendorExtensions>` element, so the file as written serves.
     let (constants, extensions) = match &doc {
         Some(doc) => (
@@ -124,6 +127,33 @@ pub fn from_str_with(xml: &str, mode: Mode) -> Result<Imported, ImportError> {
         lines::Lines::of(doc, &index).cite(&mut imported.warnings);
     }
     Ok(imported)
+}
+
+/// What `svd_parser::parse_with_config(xml, config)` returns, read from `doc`, the tree of
+/// `xml` that the import parsed already. The text itself goes to svd-parser where its own
+/// parse would differ (a DTD, which it refuses), and where it fails: its message, with the
+/// item's line and path, is built from its own parse.
+fn parse_tree(
+    xml: &str,
+    doc: &svd_roxmltree::Document,
+    config: &svd_parser::Config,
+) -> Result<svd::Device, ImportError> {
+    use svd_parser::Parse;
+    use svd_parser::elementext::ElementExt;
+    let root = doc.root();
+    let tree = (!xml.contains("<!DOCTYPE"))
+        .then(|| root.get_child("device"))
+        .flatten()
+        .and_then(|device| svd::Device::parse(&device, config).ok());
+    match tree {
+        Some(device) => Ok(device),
+        None => parse_text(xml, config),
+    }
+}
+
+/// svd-parser's own parse of `xml`.
+fn parse_text(xml: &str, config: &svd_parser::Config) -> Result<svd::Device, ImportError> {
+    svd_parser::parse_with_config(xml, config).map_err(|e| ImportError::Parse(format!("{e:#}")))
 }
 
 /// Converts an already parsed SVD device (constants come only from [`from_str`]).

@@ -22,7 +22,7 @@
 //! Only the size a register states itself, or inherits from its cluster, peripheral or
 //! device, is used; a register with `derivedFrom` and no `<size>` is left as it is.
 
-use roxmltree::{Document, Node};
+use svd_roxmltree::{Document, Node};
 
 use super::lines::LineIndex;
 use super::warnings::Warnings;
