@@ -90,6 +90,25 @@ else
     if ((${#parts[@]})); then bash tests/install.sh "${parts[@]}"; fi
 fi
 
+# In a run with lint, one build serves lint and the stages after it. Clippy's driver wraps
+# rustc for this workspace's own crates, with the two variables `cargo clippy -- -D warnings`
+# sets itself, so lint's `cargo test --no-run` lints every target and builds the test binaries
+# that unit and the later stages run: one type-check, not a check build and then a second, full
+# one. Builds with another toolchain or other flags (Miri, loom) and of other workspaces (the
+# crates tests generate, the thumb firmware) run without it (`no_lint_wrapper`, or
+# `env_remove` in tests). Without lint (`quick`, or a stage alone) cargo runs as a developer
+# runs it, so that their builds and these share the target directory's artifacts: cargo
+# rebuilds the workspace's crates whenever the wrapper comes or goes.
+if wants lint; then
+    if ! clippy_driver=$(rustup which clippy-driver 2>/dev/null); then
+        echo "tests/run.sh: lint needs clippy: rustup component add clippy" >&2
+        exit 1
+    fi
+    export RUSTC_WORKSPACE_WRAPPER=$clippy_driver
+    export CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+fi
+no_lint_wrapper() { env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS "$@"; }
+
 log=$(mktemp)
 trixie_log=$(mktemp)
 trixie_prepare=
@@ -156,7 +175,8 @@ stage_quick() {
 
 stage_lint() {
     cargo fmt --all -- --check
-    cargo clippy --workspace --all-targets -- -D warnings
+    # Clippy -D warnings over every target (the wrapper above), building the tests as it goes.
+    cargo test --workspace --all-targets --no-run
     # (Generated files are checked once, by tests/tests/generated.rs in the unit stage.)
     # Each library crate's public API against its reviewed snapshot (rustdoc JSON: nightly).
     # `--workspace`, not `-p gba-tests`: the same features as the unit stage's build, which
@@ -171,19 +191,19 @@ stage_lint() {
 stage_miri() {
     # Miri checks that the handles never reference the window and that the atomic mechanism
     # is free of data races.
-    if ! cargo +nightly miri --version >/dev/null 2>&1; then
+    if ! no_lint_wrapper cargo +nightly miri --version >/dev/null 2>&1; then
         skip miri "no nightly toolchain with the miri component on this machine"
         return
     fi
-    MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-pac
-    bash gba-barrier/miri.sh
+    MIRIFLAGS=-Zmiri-strict-provenance no_lint_wrapper cargo +nightly miri test -p gba-pac
+    no_lint_wrapper bash gba-barrier/miri.sh
     # The configuration a member writes happens-before its ENABLE (a toy switch reading
     # CONTROL with acquire), over several schedules of Miri's weak-memory emulation.
-    MIRIFLAGS=-Zmiri-many-seeds=0..8 cargo +nightly miri test -p gba-hal --test ordering
+    MIRIFLAGS=-Zmiri-many-seeds=0..8 no_lint_wrapper cargo +nightly miri test -p gba-hal --test ordering
     # The switch engine with members on threads, over a fabric in ordinary memory.
-    MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-sim --test miri
+    MIRIFLAGS=-Zmiri-strict-provenance no_lint_wrapper cargo +nightly miri test -p gba-sim --test miri
     # The host segment (claims, joins, combining) with two threads as two local processes.
-    MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p gba-hal --lib -- host:: claim::
+    MIRIFLAGS=-Zmiri-strict-provenance no_lint_wrapper cargo +nightly miri test -p gba-hal --lib -- host:: claim::
 }
 
 stage_nostd() {
@@ -198,8 +218,8 @@ stage_nostd() {
 }
 
 stage_loom() {
-    bash gba-barrier/loom.sh -q
-    bash gba-sim/loom.sh -q
+    no_lint_wrapper bash gba-barrier/loom.sh -q
+    no_lint_wrapper bash gba-sim/loom.sh -q
 }
 
 stage_svd() { bash tests/bench/svd_sample.sh; }

@@ -68,12 +68,6 @@ def hardware(node, unsupported):
         kind = enum_name(node.get_property("intr type"))
         if kind not in (None, "level"):
             unsupported.append(f"interrupt modifier `{kind}`")
-    if node.msb < node.lsb:
-        # msb0 (`TOP[0:3]`): bit `lsb` of the register is the value's most significant bit.
-        unsupported.append(
-            f"msb0 bit order `[{node.msb}:{node.lsb}]` (bit {node.msb} the value's most "
-            f"significant; imported as the spec's lsb0 [{node.high}:{node.low}], so its value "
-            f"reads bit-reversed)")
 
 
 def text(value):
@@ -174,6 +168,9 @@ def field(node):
         "desc": text(node.get_property("desc")),
         "lsb": node.low,
         "msb": node.high,
+        # msb0 (`TOP[0:3]`, elaborated `msb` 0, `lsb` 3): register bit `low` holds the
+        # value's most significant bit. Carried (`bit_order: msb0`).
+        "msb0": node.msb < node.lsb,
         "sw": enum_name(node.get_property("sw")),
         "onread": enum_name(node.get_property("onread")),
         "gba_onread": gba.get("gba_onread"),

@@ -491,6 +491,10 @@ pub mod ext {
     /// ([`super::stand_in`]): 1685-2014 cannot say that a read changes the device outside
     /// the field.
     pub const ONREAD: &str = "onread";
+    /// field: `msb0` (`model::Field::msb0`): 1685-2014 has no bit order, so a field's
+    /// `bitOffset` is its lowest bit and this says that bit holds the value's most
+    /// significant bit; the field's `<resets>` and enumerated values are values.
+    pub const BIT_ORDER: &str = "bitOrder";
     /// The `memoryRemap` state that holds the alternate views.
     pub const ALTERNATE_STATE: &str = "gba_alternate";
 }
@@ -502,6 +506,9 @@ pub mod svd_ext {
     pub const CONSTANTS: &str = "constants";
     /// The single-pulse fields.
     pub const SINGLE_PULSES: &str = "singlePulses";
+    /// The msb0 fields (`model::Field::msb0`), `<field>` children holding each one's path:
+    /// SVD has no bit order.
+    pub const MSB0_FIELDS: &str = "msb0Fields";
     /// The registers' locks.
     pub const LOCKS: &str = "locks";
     /// The fields whose reset is their element's index or a strap (`model::ResetFrom`), one

@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bit_order;
 mod block_types;
 pub mod diagnostic;
 pub mod diff;

@@ -448,8 +448,9 @@ impl Register {
             };
             match part {
                 Some(v) => {
+                    let bits = f.value_of_bits(v & f.bits.value_mask());
                     value = (value & !f.bits.mask())
-                        | (v.checked_shl(f.bits.lsb).unwrap_or(0) & f.bits.mask());
+                        | (bits.checked_shl(f.bits.lsb).unwrap_or(0) & f.bits.mask());
                 }
                 None => known &= !f.bits.mask(),
             }
@@ -529,6 +530,13 @@ pub struct Field {
     /// `Some`: the field's reset is not its part of the register's `reset` (whose bits under
     /// the field are then 0) but its array index or a strap, or it has none (not reset).
     pub reset_from: Option<Located<ResetFrom>>,
+    /// msb0 bit order (the spec's `bit_order: msb0`, SystemRDL's `TOP[0:3]`): the field's
+    /// lowest register bit, `bits.lsb`, holds the value's most significant bit, so the value
+    /// is the field's bits reversed (see [`crate::bit_order`]). `bits` is still written
+    /// `msb:lsb` in register positions. A no-op on a one-bit field. Register-wide values
+    /// (`Register::reset`, a whole-register read) are bits; field values (a field's reset,
+    /// its enumerated values, what an accessor reads or writes) are values.
+    pub msb0: bool,
     /// Named values of the field (for both reads and writes unless `write_values` is set).
     pub values: Vec<EnumValue>,
     /// The values a write takes, where they differ from those a read gives (CMSIS-SVD's
@@ -594,6 +602,22 @@ impl Field {
     /// The field's own access if it sets one, else its register's.
     pub fn effective_access(&self, register: &Register) -> Access {
         self.access.map_or(*register.access, |a| *a)
+    }
+
+    /// True when the value is the field's bits reversed: msb0 on a field of two bits or
+    /// more (on one bit it changes nothing).
+    pub fn is_msb0(&self) -> bool {
+        self.msb0 && self.bits.width() > 1
+    }
+
+    /// The field's value held in its bits `bits` (not shifted: bit 0 the field's lowest
+    /// register bit): `bits` itself, or reversed for msb0. Its own inverse.
+    pub fn value_of_bits(&self, bits: u64) -> u64 {
+        if self.is_msb0() {
+            crate::bit_order::reverse(bits, self.bits.width())
+        } else {
+            bits & self.bits.value_mask()
+        }
     }
 }
 

@@ -612,6 +612,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         .take("reset")
         .map(|node| reset_from(node, &map.what, diags));
     let write_once = map.optional_bool("write_once", diags);
+    let msb0 = bit_order(&mut map, diags);
     let values = map.take("values");
     let write_values = map.take("write_values");
     map.finish(
@@ -623,6 +624,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
             "side_effect",
             "reset",
             "write_once",
+            "bit_order",
             "values",
             "write_values",
         ],
@@ -637,6 +639,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         access: access.map_or(Some(None), |a| a.map(Some))?,
         side_effect: side_effect.map_or(Some(None), |s| s.map(Some))?,
         write_once: write_once.is_some_and(|w| *w),
+        msb0: msb0?,
         reset_from: reset_from.map_or(Some(None), |r| r.map(Some))?,
         values,
         write_values,
@@ -782,6 +785,31 @@ fn side_effect(
         ));
     }
     Some(Located::new(value?, node.loc))
+}
+
+/// A field's `bit_order`: `lsb0` (the default) or `msb0` (true); `None` after a reported
+/// problem.
+fn bit_order(map: &mut MapReader<'_>, diags: &mut Vec<Diagnostic>) -> Option<bool> {
+    let Some(text) = map.optional_str("bit_order", diags) else {
+        return Some(false);
+    };
+    match text.value.as_str() {
+        "lsb0" => Some(false),
+        "msb0" => Some(true),
+        other => {
+            diags.push(Diagnostic::error(
+                format!(
+                    "{}: `bit_order` is `{other}`, not `lsb0` or `msb0`",
+                    map.what
+                ),
+                text.loc,
+                "expected `lsb0` (the default: the field's lowest bit holds the value's least \
+                 significant bit) or `msb0` (the field's lowest bit holds the value's most \
+                 significant bit, SystemRDL's `FIELD[0:3]`)",
+            ));
+            None
+        }
+    }
 }
 
 /// A field's `reset`: `index`, `strap` or `none` (a number belongs in the register's

@@ -174,6 +174,9 @@ fn write_field(out: &mut String, field: &Field) {
     if field.write_once {
         let _ = writeln!(out, "            write_once: true");
     }
+    if field.msb0 {
+        let _ = writeln!(out, "            bit_order: msb0");
+    }
     key_text(out, 12, "description", &field.description);
     for (key, values) in [
         ("values", &field.values),

@@ -344,6 +344,36 @@ fn register(register: &Register, block: &Block, diags: &mut Vec<Diagnostic>) {
         write_once(field, register, &what, diags);
     }
     field_overlaps(register, &what, diags);
+    bit_order(register, &what, diags);
+}
+
+/// A register's fields of two bits or more have one bit order: SystemRDL writes msb0 as the
+/// form of a register's ranges (`[0:3]`), and refuses both forms in one register, so such a
+/// register could not reach the SystemRDL output, nor the RTL built from it.
+fn bit_order(register: &Register, what: &str, diags: &mut Vec<Diagnostic>) {
+    let mut wide = register.fields.iter().filter(|f| f.bits.width() > 1);
+    let Some(first) = wide.next() else {
+        return;
+    };
+    if let Some(other) = wide.find(|f| f.is_msb0() != first.is_msb0()) {
+        let order = |f: &Field| if f.is_msb0() { "msb0" } else { "lsb0" };
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "{what}: field `{}` is {} but field `{}` is {}",
+                    *other.name,
+                    order(other),
+                    *first.name,
+                    order(first)
+                ),
+                other.name.loc,
+                "a register's fields of two bits or more have one `bit_order` (SystemRDL writes \
+                 it as the form of the register's ranges, `[0:3]` or `[3:0]`, and refuses both \
+                 in one register); give them all `bit_order: msb0`, or none",
+            )
+            .also(first.name.loc, "the first field of two bits or more"),
+        );
+    }
 }
 
 /// A write-once field is one that software writes.

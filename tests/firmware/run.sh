@@ -19,6 +19,7 @@ ROOT=$PWD
 OUT=$ROOT/target/firmware
 mkdir -p "$OUT"
 cargo build -q -p gba
+unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS # (tests/run.sh's lint wrapper: not for nightly's thumb builds)
 GBA=$ROOT/target/debug/gba
 CORPUS=$(python3 -c 'import sys; sys.path.insert(0, "tests/bench"); import svd_corpus; print(svd_corpus.corpus_dir())')
 

@@ -115,10 +115,11 @@ impl Element<'_> {
             .find(|(name, _)| *name == *field.name)
             .map(|(_, v)| *v)
     }
-    /// The field's reset value, or `None` for a strap whose value is not known.
+    /// The field's reset bits (as the bus reads them), or `None` for a strap whose value is
+    /// not known.
     pub fn field_reset(&self, field: &Field) -> Option<u64> {
         match field.reset_from.map(|r| *r) {
-            Some(ResetFrom::Strap) => self.strap(field),
+            Some(ResetFrom::Strap) => self.strap(field).map(|v| hw_value(field, v)),
             _ => Some(get(self.reset(), field)),
         }
     }
@@ -208,6 +209,14 @@ pub(super) fn elements_with<'a>(
         }
     }
     out
+}
+
+/// What the hardware side of `field` holds (what `Bus::hw_write` drives and `Bus::hw_out`
+/// gives) for the field's bits `bits` as the bus reads them, and back: the bits themselves,
+/// or for an msb0 field their reversal (regblock reverses such a field on the bus; the
+/// hardware side holds the value). Its own inverse.
+pub(super) fn hw_value(field: &Field, bits: u64) -> u64 {
+    field.value_of_bits(bits)
 }
 
 pub(super) fn get(value: u64, field: &Field) -> u64 {
@@ -573,7 +582,7 @@ fn hardware_writes(
                 bus.read(e.addr, e.width())?
             };
             for v in [0x5555_5555_5555_5555 & all, 0xaaaa_aaaa_aaaa_aaaa & all] {
-                if !bus.hw_write(&hw, v)? {
+                if !bus.hw_write(&hw, hw_value(f, v))? {
                     report.not_run.push(format!(
                         "{}: hardware writes: the transport cannot drive it",
                         e.field_path(f)
@@ -586,7 +595,7 @@ fn hardware_writes(
                     break;
                 }
             }
-            bus.hw_write(&hw, get(reset, f))?;
+            bus.hw_write(&hw, hw_value(f, get(reset, f)))?;
         }
     }
     Ok(())
@@ -654,7 +663,7 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
                 for f in e.reg.fields.iter().filter(|f| hardware_written(e, f)) {
                     let hw = format!("{}.{}", e.hw, *f.name);
                     let v = get(alias_pattern(i as u64, round), f);
-                    if bus.hw_write(&hw, v)? {
+                    if bus.hw_write(&hw, hw_value(f, v))? {
                         want = put(want, f, v);
                     }
                 }
@@ -708,7 +717,10 @@ fn aliasing(elements: &[Element], bus: &mut dyn Bus, report: &mut Report) -> Res
     // while their locks are still open, and what hardware held.
     for (e, &before) in primaries.iter().zip(&found) {
         for f in e.reg.fields.iter().filter(|f| hardware_written(e, f)) {
-            bus.hw_write(&format!("{}.{}", e.hw, *f.name), get(before, f))?;
+            bus.hw_write(
+                &format!("{}.{}", e.hw, *f.name),
+                hw_value(f, get(before, f)),
+            )?;
         }
     }
     for first in [false, true] {

@@ -18,7 +18,7 @@
 
 use gba_codegen::model::{Field, SideEffect};
 
-use super::checks::{Element, Report, get, pattern, put};
+use super::checks::{Element, Report, get, hw_value, pattern, put};
 use super::{Bus, Pulse};
 
 /// The fields a write gives hardware as they were written: software writes them, with no
@@ -70,7 +70,7 @@ pub(super) fn run(
             {
                 continue;
             }
-            if let Some(want) = e.field_reset(f) {
+            if let Some(want) = e.field_reset(f).map(|bits| hw_value(f, bits)) {
                 report.check(
                     value == want,
                     e.field_path(f),
@@ -161,11 +161,11 @@ fn latched_read(e: &Element, bus: &mut dyn Bus, report: &mut Report) -> Result<(
         let hw = format!("{}.{}", e.hw, *f.name);
         let all = f.bits.value_mask();
         let (old, new) = (0x5555_5555_5555_5555 & all, 0xaaaa_aaaa_aaaa_aaaa & all);
-        if !bus.hw_write(&hw, old)? {
+        if !bus.hw_write(&hw, hw_value(f, old))? {
             return Ok(());
         }
         let low = bus.read(e.addr, word)?;
-        bus.hw_write(&hw, new)?;
+        bus.hw_write(&hw, hw_value(f, new))?;
         let mut value = low;
         for k in 1..e.width() / word {
             value |= bus.read(e.addr + u64::from(k * word / 8), word)? << (k * word);
@@ -180,7 +180,7 @@ fn latched_read(e: &Element, bus: &mut dyn Bus, report: &mut Report) -> Result<(
                 get(value, f)
             ),
         );
-        bus.hw_write(&hw, get(e.reset(), f))?;
+        bus.hw_write(&hw, hw_value(f, get(e.reset(), f)))?;
     }
     Ok(())
 }
@@ -195,7 +195,7 @@ fn values_as_written(
 ) -> Result<(), String> {
     for f in plain_written(e) {
         if let Some(value) = bus.hw_out(&format!("{}.{}", e.hw, *f.name))? {
-            let want = get(written, f);
+            let want = hw_value(f, get(written, f));
             report.check(
                 value == want,
                 e.field_path(f),

@@ -39,6 +39,10 @@ struct Broken {
     hardware_sees_reset: bool,
     /// The model shows nothing of the hardware side (a device's transport).
     hardware_hidden: bool,
+    /// msb0 fields are not reversed between the bus and the hardware side (a block built
+    /// from `[3:0]` where the spec says msb0): reset to their value's bits unreversed,
+    /// driven and shown to hardware as the bus's bits.
+    bit_order_dropped: bool,
 }
 
 /// The strapped fields' value in the model's device.
@@ -198,11 +202,16 @@ impl Bus for Model<'_> {
             .iter()
             .filter(|e| !e.view)
             .map(|e| {
-                let reset = if self.broken.index_ignored {
+                let mut reset = if self.broken.index_ignored {
                     e.reg.element_reset(0, |f| e.strap(f)).0
                 } else {
                     e.reset()
                 };
+                if self.broken.bit_order_dropped {
+                    for f in e.reg.fields.iter().filter(|f| f.is_msb0()) {
+                        reset = put(reset, f, f.value_of_bits(get(reset, f)));
+                    }
+                }
                 (e.addr, e.width(), reset)
             })
             .collect();
@@ -223,6 +232,13 @@ impl Bus for Model<'_> {
             return Ok(false);
         };
         let (addr, width) = (e.addr, e.width());
+        let value = if self.broken.bit_order_dropped {
+            value
+        } else {
+            // Not `checks::hw_value`: the model reverses on its own, so that the checks'
+            // reversal is tested against it.
+            f.value_of_bits(value)
+        };
         let stored = put(self.load(addr, width), f, value);
         self.store(addr, width, stored);
         Ok(true)
@@ -259,7 +275,11 @@ impl Bus for Model<'_> {
         if self.broken.hardware_sees_reset && field == "regs.CFG_A.VALUE" {
             return Ok(Some(get(e.reset(), f)));
         }
-        Ok(Some(get(self.load(e.addr, e.width()), f)))
+        let bits = get(self.load(e.addr, e.width()), f);
+        if self.broken.bit_order_dropped {
+            return Ok(Some(bits));
+        }
+        Ok(Some(f.value_of_bits(bits)))
     }
 
     /// Every single pulse of a primary register, with its count.
@@ -328,6 +348,32 @@ fn the_spec_s_own_semantics_pass_every_check() {
     });
     assert_eq!(failures(&report), Vec::<String>::new());
     assert_eq!(report.not_run, [HARDWARE_SIDE, BYTE_STROBES]);
+}
+
+/// A block that does not reverse its msb0 fields (built from `[3:0]`): named at both, by
+/// their reset, and at the hardware-written one by what hardware writes.
+#[test]
+fn an_msb0_field_that_is_not_reversed_is_named() {
+    let report = run(Broken {
+        strap_known: true,
+        bit_order_dropped: true,
+        ..Broken::default()
+    });
+    let failures = failures(&report);
+    for want in [
+        "regs.ORDER.TOP: reset value: expected 0xa, read 0x5",
+        "regs.ORDER_STATUS.LEVEL: reset value: expected 0x8, read 0x1",
+        "regs.ORDER_STATUS.LEVEL: hardware write",
+    ] {
+        assert!(
+            failures.iter().any(|f| f.starts_with(want)),
+            "no `{want}` in {failures:#?}"
+        );
+    }
+    assert!(
+        failures.iter().all(|f| f.starts_with("regs.ORDER")),
+        "{failures:#?}"
+    );
 }
 
 #[test]

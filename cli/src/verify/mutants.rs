@@ -12,7 +12,8 @@
 //!   clearing, ...) that keeps the field's value instead;
 //! - `hardware write`: a hardware write that stores the inverse of what hardware gave;
 //! - `lock gating`: a write lock's condition dropped (`swwe`, `swwel`);
-//! - `read mux`: a field's readback returning another register's field of the same bits.
+//! - `read mux`: a field's readback returning another register's field of the same bits;
+//! - `bit order`: an msb0 field's readback without its bit reversal (`{<<{...}}`).
 //!
 //! All mutants are built into one Verilator model (mutant schemata): each mutated expression
 //! becomes `((gba_mutant == K) ? MUTATED : ORIGINAL)`, with `gba_mutant` read from the
@@ -230,6 +231,22 @@ pub fn generate(sv: &str) -> (Vec<Mutant>, String) {
                     &mut text,
                 );
             }
+        } else if let Some(source) = trimmed
+            .strip_prefix("readback_data_var[")
+            .and_then(|r| r.split_once("] = {<<{field_storage."))
+            .and_then(|(_, e)| e.strip_suffix(".value}};"))
+        {
+            // An msb0 field's readback, bit-reversed by the streaming operator: read as
+            // stored instead (the field's value mirrored on the bus).
+            let expr = format!("{{<<{{field_storage.{source}.value}}}}");
+            add(
+                "bit order",
+                source,
+                None,
+                &expr,
+                format!("field_storage.{source}.value"),
+                &mut text,
+            );
         } else if let Some((slice, expr)) = trimmed
             .strip_prefix("readback_data_var[")
             .and_then(|r| r.split_once("] = "))
@@ -583,6 +600,30 @@ endmodule
         assert!(schemata.contains("$value$plusargs(\"gba_mutant=%d\", gba_mutant)"));
         assert!(
             schemata.contains("((gba_mutant == 7) ? (1'b1) : (!(field_storage.regs.A.EV.value)))")
+        );
+    }
+
+    #[test]
+    fn an_msb0_readback_loses_its_reversal() {
+        let sv = "    // Field: top.regs.R.TOP
+    always_comb begin
+        if(rd_mux_addr == 7'h0) begin
+            readback_data_var[3:0] = {<<{field_storage.regs.R.TOP.value}};
+        end
+    end
+";
+        let (mutants, schemata) = generate(sv);
+        let got: Vec<(&str, &str)> = mutants
+            .iter()
+            .map(|m| (m.kind, m.target.as_str()))
+            .collect();
+        assert_eq!(got, [("bit order", "regs.R.TOP")]);
+        assert!(
+            schemata.contains(
+                "readback_data_var[3:0] = ((gba_mutant == 1) ? (field_storage.regs.R.TOP.value) \
+                 : ({<<{field_storage.regs.R.TOP.value}}));"
+            ),
+            "{schemata}"
         );
     }
 

@@ -273,6 +273,9 @@ impl Walk {
         if old.write_once != new.write_once {
             self.write_once_changed(&path, old, new, &what);
         }
+        if old.is_msb0() != new.is_msb0() {
+            self.bit_order_changed(&path, old, new, &what);
+        }
         if old.side_effect != new.side_effect {
             let loc = |field: &Field| field.side_effect.map_or(field.name.loc, |s| s.loc);
             let (o, n) = (old.side_effect.map(|s| *s), new.side_effect.map(|s| *s));
@@ -540,6 +543,31 @@ impl Walk {
             (text(old).into(), old.name.loc),
             (text(new).into(), new.name.loc),
             reason,
+        );
+    }
+
+    /// A field's bit order changed (`bit_order`): each bit of its value now lies at the
+    /// mirrored position, so every value written or read by old binaries is reversed:
+    /// breaking, and reported as a move of the value's bits.
+    fn bit_order_changed(&mut self, path: &[String], old: &Field, new: &Field, what: &str) {
+        let text = |field: &Field| if field.is_msb0() { "msb0" } else { "lsb0" };
+        self.changed(
+            Breaking,
+            Class::Moved,
+            ItemKind::Field,
+            path,
+            "bit_order",
+            (text(old).into(), old.name.loc),
+            (text(new).into(), new.name.loc),
+            format!(
+                "{what}'s value now lies in its bits {}: old binaries read and write every \
+                 value bit-reversed",
+                if new.is_msb0() {
+                    "reversed (msb0: its lowest bit holds the value's most significant bit)"
+                } else {
+                    "in lsb0 order"
+                }
+            ),
         );
     }
 }

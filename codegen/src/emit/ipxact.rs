@@ -449,7 +449,11 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     // none: neither has `<resets>` (1685-2014's own "not reset").
     let from = field.reset_from.map(|r| *r);
     if !matches!(from, Some(ResetFrom::Strap | ResetFrom::NotReset)) {
-        resets(x, (*register.reset & field.bits.mask()) >> field.bits.lsb);
+        // The field's reset is its value: an msb0 field's bits reversed.
+        resets(
+            x,
+            field.value_of_bits((*register.reset & field.bits.mask()) >> field.bits.lsb),
+        );
     }
     let from = from.filter(|r| *r != ResetFrom::NotReset);
     x.leaf("ipxact:bitWidth", &field.bits.width().to_string());
@@ -483,8 +487,12 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     let stood_in = field
         .side_effect
         .filter(|e| interchange::stand_in(**e).is_some());
-    if pulse || from.is_some() || stood_in.is_some() {
+    let msb0 = field.is_msb0();
+    if pulse || from.is_some() || stood_in.is_some() || msb0 {
         x.open("ipxact:vendorExtensions");
+        if msb0 {
+            x.leaf(&format!("gba:{}", interchange::ext::BIT_ORDER), "msb0");
+        }
         if pulse {
             x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
         }

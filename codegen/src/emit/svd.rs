@@ -13,7 +13,8 @@
 //! `<constants><constant><name/><value/><description/></constant></constants>`, which the
 //! importer (`crate::import::svd`) reads back. What else SVD cannot say goes there too, by
 //! path (`BLOCK.REGISTER.FIELD`): the fields that are single pulses
-//! (`<singlePulses><field/>`), and registers' locks
+//! (`<singlePulses><field/>`), the msb0 fields (`<msb0Fields><field/>`: SVD has no bit order;
+//! their enumerated values are values), and registers' locks
 //! (`<locks><lock><register/><lockedBy/>` or `<writeEnable/></lock>`), and the fields whose
 //! reset is their element's index or a strap (`<resetFrom><index/>` or `<strap/>`), which
 //! `<resetMask>` alone only says are unknown.
@@ -24,7 +25,7 @@ use svd_rs::ValidateLevel;
 use super::{EmitError, GeneratedFile, Output, Place, Provenance};
 use crate::Validated;
 use crate::interchange::svd_ext::{
-    ACCESS_WIDTHS, CONSTANTS, LOCKS, RELOCATABLE, RESET_FROM, SINGLE_PULSES,
+    ACCESS_WIDTHS, CONSTANTS, LOCKS, MSB0_FIELDS, RELOCATABLE, RESET_FROM, SINGLE_PULSES,
 };
 use crate::location::Loc;
 use crate::model::{Access, Block, Device, EnumValue, Field, Register, ResetFrom, SideEffect};
@@ -146,6 +147,7 @@ fn encode(svd: &svd::Device, device: &Device) -> Result<String, SvdEmitError> {
 /// element for.
 fn extensions(device: &Device) -> String {
     let mut pulses = String::new();
+    let mut msb0 = String::new();
     let mut locks = String::new();
     let mut resets = String::new();
     let mut widths = String::new();
@@ -169,6 +171,13 @@ fn extensions(device: &Device) -> String {
                     .is_some_and(|e| *e == SideEffect::SinglePulse)
                 {
                     pulses.push_str(&format!(
+                        "      <field>{}.{}</field>\n",
+                        escape(&path),
+                        escape(&field.name)
+                    ));
+                }
+                if field.is_msb0() {
+                    msb0.push_str(&format!(
                         "      <field>{}.{}</field>\n",
                         escape(&path),
                         escape(&field.name)
@@ -208,6 +217,11 @@ fn extensions(device: &Device) -> String {
     if !pulses.is_empty() {
         out.push_str(&format!(
             "    <{SINGLE_PULSES}>\n{pulses}    </{SINGLE_PULSES}>\n"
+        ));
+    }
+    if !msb0.is_empty() {
+        out.push_str(&format!(
+            "    <{MSB0_FIELDS}>\n{msb0}    </{MSB0_FIELDS}>\n"
         ));
     }
     if !locks.is_empty() {

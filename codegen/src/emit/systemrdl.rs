@@ -6,7 +6,8 @@
 //! `accesswidth` when its bus access is narrower), a register array a `reg` array; a field a
 //! `field` with `sw`, its part of the register's reset value, `onwrite`/`onread` for its side
 //! effect (`crate::interchange::EFFECTS`) or `singlepulse`, and an `enum` (`encode`) for its
-//! values; a write lock is `swwel` (`locked_by`) or `swwe` (`write_enable`) on each
+//! values (an msb0 field is written low index first, `TOP[0:3]`, and its reset is its value,
+//! the register's bits reversed); a write lock is `swwel` (`locked_by`) or `swwe` (`write_enable`) on each
 //! writable field of the locked register, a reference to the lock bit; a strapped field
 //! (`reset: strap`) resets from a `signal` of its register, `gba_strap_<FIELD>`.
 //!
@@ -594,7 +595,8 @@ fn write_field(
             }
         }
     }
-    let reset = (*register.reset & field.bits.mask()) >> field.bits.lsb;
+    // A field's reset is its value: an msb0 field's bits reversed.
+    let reset = field.value_of_bits((*register.reset & field.bits.mask()) >> field.bits.lsb);
     let reset = match field.reset_from.map(|r| *r) {
         None => format!(" = {reset:#x}"),
         Some(ResetFrom::Index) => {
@@ -613,11 +615,16 @@ fn write_field(
         // SystemRDL's own "not reset": no `reset` at all.
         Some(ResetFrom::NotReset) => String::new(),
     };
+    // msb0 is written as SystemRDL writes it, the range low index first (`TOP[0:3]`):
+    // systemrdl-compiler elaborates it to `msb` at the low register bit.
+    let (left, right) = if field.is_msb0() {
+        (field.bits.lsb, field.bits.msb)
+    } else {
+        (field.bits.msb, field.bits.lsb)
+    };
     let _ = writeln!(
         out,
-        "{pad}}} {}[{}:{}]{reset};",
-        ident(&field.name),
-        field.bits.msb,
-        field.bits.lsb
+        "{pad}}} {}[{left}:{right}]{reset};",
+        ident(&field.name)
     );
 }

@@ -608,6 +608,20 @@ impl<'d, 'i> Reader<'d, 'i> {
                 desc: text(f, "description").unwrap_or_default(),
                 lsb,
                 msb: lsb + width - 1,
+                msb0: match ours(f, interchange::ext::BIT_ORDER)
+                    .as_deref()
+                    .map(str::trim)
+                {
+                    None | Some("lsb0") => false,
+                    Some("msb0") => true,
+                    Some(other) => {
+                        unsupported.push(format!(
+                            "`gba:{}` `{other}` (not `lsb0` or `msb0`): read as lsb0",
+                            interchange::ext::BIT_ORDER
+                        ));
+                        false
+                    }
+                },
                 sw: text(f, "access"),
                 onread: text(f, "readAction"),
                 gba_onread: ours(f, interchange::ext::ONREAD).map(|v| v.trim().to_string()),

@@ -104,6 +104,10 @@ pub(crate) struct FieldNode {
     pub desc: String,
     pub lsb: u32,
     pub msb: u32,
+    /// msb0 bit order: bit `lsb` holds the value's most significant bit (SystemRDL's
+    /// `TOP[0:3]`, our IP-XACT extension `gba:bitOrder`); `reset` and `values` are values.
+    #[serde(default)]
+    pub msb0: bool,
     /// SystemRDL `sw` or IP-XACT `access`; `None`: the register's.
     pub sw: Option<String>,
     /// SystemRDL `onread` or IP-XACT `readAction`.
@@ -684,6 +688,13 @@ fn register(
             ctx.lines.insert(format!("{path}.{}", f.name), line);
         }
         if let Some(value) = f.reset {
+            // The register's reset is bits: an msb0 field's value lies in them reversed.
+            let width = f.msb.saturating_sub(f.lsb).saturating_add(1);
+            let value = if f.msb0 {
+                crate::bit_order::reverse(value, width.min(64))
+            } else {
+                value
+            };
             let shifted = value.checked_shl(f.lsb).unwrap_or(0);
             reset |= shifted;
         }
@@ -812,6 +823,7 @@ fn register(
                     .as_deref()
                     .or(node.access.as_deref())
                     .is_some_and(interchange::is_write_once),
+                msb0: f.msb0,
                 reset_from,
                 values,
                 write_values,

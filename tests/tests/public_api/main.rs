@@ -52,6 +52,7 @@ fn rustdoc_json(package: &str, lib: &str) -> Value {
         .env_remove("RUSTC")
         .env_remove("RUSTDOC")
         .env_remove("RUSTC_WRAPPER")
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
         .output()
         .unwrap_or_else(|e| panic!("cannot run `rustup` for {package}'s rustdoc JSON: {e}"));
     assert!(

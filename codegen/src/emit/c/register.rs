@@ -213,6 +213,13 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
         if field.write_once {
             summary.push_str(", write-once (the first write after reset latches it)");
         }
+        if field.is_msb0() {
+            summary.push_str(&format!(
+                ", msb0 (bit {} holds the value's most significant bit: _get and _set reverse \
+                 the bits; the values below are values, not bits)",
+                field.bits.lsb
+            ));
+        }
         if let Some(effect) = field.side_effect {
             summary.push_str(&format!(" ({})", effect_text(*effect)));
         }
@@ -226,6 +233,9 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
         loc,
     );
     h.define(format!("{prefix}_MASK"), n.literal(field.bits.mask()), loc);
+    if field.is_msb0() {
+        h.define(format!("{prefix}_MSB0"), "1".into(), loc);
+    }
     for value in &field.values {
         h.comment("", &value.description);
         h.define(
@@ -424,38 +434,73 @@ fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
         "uint32_t"
     };
     if access.is_readable() {
-        h.comment(
-            "",
-            &format!("Field {} of a {} value.", *field.name, *n.reg.name),
-        );
+        let (about, body) = if field.is_msb0() {
+            (
+                format!(
+                    "Field {} of a {} value: its bits reversed (msb0: bit {} holds the value's \
+                     most significant bit).",
+                    *field.name, *n.reg.name, field.bits.lsb
+                ),
+                format!(
+                    "{wide} bits = (value & {prefix}_MASK) >> {prefix}_SHIFT;\n\
+                     {wide} field = 0;\n\
+                     for (unsigned i = 0; i < {prefix}_WIDTH; i++)\n\
+                     \x20   field |= ((bits >> i) & 1U) << ({prefix}_WIDTH - 1U - i);\n\
+                     return ({ty})field;"
+                ),
+            )
+        } else {
+            (
+                format!("Field {} of a {} value.", *field.name, *n.reg.name),
+                format!("return ({ty})((value & {prefix}_MASK) >> {prefix}_SHIFT);"),
+            )
+        };
+        h.comment("", &about);
         h.function(
             &format!("{function}_get"),
             field.name.loc,
             &ty,
             &format!("{ty} value"),
-            &format!("return ({ty})((value & {prefix}_MASK) >> {prefix}_SHIFT);"),
+            &body,
         );
     }
     if !field.values.is_empty() {
         value_texts(h, n, field, &prefix, &function);
     }
     if access.is_writable() {
-        h.comment(
-            "",
-            &format!(
-                "`value` with field {} replaced by `field` (its excess bits dropped).",
-                *field.name
-            ),
-        );
+        let (about, body) = if field.is_msb0() {
+            (
+                format!(
+                    "`value` with field {} replaced by `field` (its excess bits dropped), its \
+                     bits reversed into the field (msb0).",
+                    *field.name
+                ),
+                format!(
+                    "{wide} bits = 0;\n\
+                     for (unsigned i = 0; i < {prefix}_WIDTH; i++)\n\
+                     \x20   bits |= ((({wide})field >> i) & 1U) << ({prefix}_WIDTH - 1U - i);\n\
+                     return ({ty})((value & ~{prefix}_MASK) | ((bits << {prefix}_SHIFT) & {prefix}_MASK));"
+                ),
+            )
+        } else {
+            (
+                format!(
+                    "`value` with field {} replaced by `field` (its excess bits dropped).",
+                    *field.name
+                ),
+                format!(
+                    "return ({ty})((value & ~{prefix}_MASK) | \
+                     ((({wide})field << {prefix}_SHIFT) & {prefix}_MASK));"
+                ),
+            )
+        };
+        h.comment("", &about);
         h.function(
             &format!("{function}_set"),
             field.name.loc,
             &ty,
             &format!("{ty} value, {ty} field"),
-            &format!(
-                "return ({ty})((value & ~{prefix}_MASK) | \
-                 ((({wide})field << {prefix}_SHIFT) & {prefix}_MASK));"
-            ),
+            &body,
         );
     }
 }

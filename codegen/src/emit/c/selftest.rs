@@ -334,6 +334,15 @@ fn field_checks(c: &mut String, n: &Names<'_>, field: &Field) {
             n.literal(ones),
             n.literal(all & !mask),
         );
+        if field.is_msb0() {
+            // The field's lowest bit is the value's most significant.
+            let _ = writeln!(
+                c,
+                "    CHECK(\"{f}_get reverses (msb0)\", {f}_get({}) == {});",
+                n.literal(1 << field.bits.lsb),
+                n.literal(1 << (field.bits.width() - 1)),
+            );
+        }
     }
     if access.is_writable() {
         let _ = writeln!(
@@ -350,6 +359,13 @@ fn field_checks(c: &mut String, n: &Names<'_>, field: &Field) {
                 c,
                 "    CHECK(\"{f}_set drops excess bits\", {f}_set(0, {}) == 0);",
                 n.literal(ones + 1)
+            );
+        }
+        if field.is_msb0() {
+            let _ = writeln!(
+                c,
+                "    CHECK(\"{f}_set reverses (msb0)\", {f}_set(0, 1) == {});",
+                n.literal(1 << (field.bits.width() - 1 + field.bits.lsb)),
             );
         }
     }

@@ -347,7 +347,7 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
                 s.text()
             )),
             field_reset(register, field),
-            cell(&field.description)
+            field_description(field)
         );
     }
     md.push('\n');
@@ -404,11 +404,30 @@ pub(super) fn field_reset(register: &Register, field: &Field) -> String {
         Some(crate::model::ResetFrom::NotReset) => return "not reset".into(),
         None => {}
     }
-    let value = (*register.reset & field.bits.mask()) >> field.bits.lsb.min(63);
+    // A value: an msb0 field's bits reversed.
+    let value =
+        field.value_of_bits((*register.reset & field.bits.mask()) >> field.bits.lsb.min(63));
     if field.bits.width() == 1 {
         value.to_string()
     } else {
         hex(value)
+    }
+}
+
+/// A field's description cell, after its bit order when that is msb0.
+fn field_description(field: &Field) -> String {
+    if !field.is_msb0() {
+        return cell(&field.description);
+    }
+    let order = format!(
+        "msb0: bit {} holds the value's most significant bit (values and the reset are values, \
+         their bits reversed in the register).",
+        field.bits.lsb
+    );
+    if field.description.trim().is_empty() {
+        order
+    } else {
+        format!("{order} {}", cell(&field.description))
     }
 }
 

@@ -113,6 +113,7 @@ pub(super) fn diagram(block: &Block, register: &Register, provenance: &Provenanc
                 access: None,
                 side_effect: None,
                 write_once: false,
+                msb0: false,
                 reset_from: None,
                 values: Vec::new(),
                 write_values: Vec::new(),

@@ -100,6 +100,16 @@ fn field(
     if field.write_once {
         text.push_str(", write-once: the first write of the register after reset latches it");
     }
+    if field.is_msb0() {
+        text.push_str(&format!(
+            ", msb0: bit {} holds the value's most significant bit. Read the value with \
+             `{name}::read(register_value)` and write it with `{name}::val(value)`, which \
+             reverse the bits; there is no `{name}` field constant, as tock-registers' \
+             `read(F)` and `F.val(v)` would give the bits mirrored",
+            field.bits.lsb,
+            name = names::upper(&field.name),
+        ));
+    }
     text.push('.');
     if !field.description.trim().is_empty() {
         // One paragraph: the description, then where the field is.
@@ -109,6 +119,9 @@ fn field(
     let name = format_ident!("{}", names::upper(&field.name));
     let mask = number(field.bits.value_mask());
     let shift = proc_macro2::Literal::u32_unsuffixed(field.bits.lsb);
+    if field.is_msb0() {
+        return msb0_field(block, field, register, (&name, ty), doc, shared);
+    }
     let constant = quote! {
         #doc
         pub const #name: Field<#ty, Register> = Field::new(#mask, #shift);
@@ -174,6 +187,44 @@ fn field(
             #enumeration
         }
     }
+}
+
+/// The module of an msb0 field ([`super::msb0`]): its constants write through its `val`.
+fn msb0_field(
+    block: &str,
+    field: &Field,
+    register: &Register,
+    (name, ty): (&syn::Ident, &syn::Ident),
+    doc: TokenStream,
+    shared: &Shared,
+) -> TokenStream {
+    let writes = if field.write_values.is_empty() {
+        &field.values
+    } else {
+        &field.write_values
+    };
+    let values = writes
+        .iter()
+        .map(|v| {
+            let doc = value_doc(field, v);
+            let value_name = format_ident!("{}", names::upper(&v.name));
+            let value = number(*v.value);
+            quote! {
+                #doc
+                pub const #value_name: FieldValue<#ty, Register> = val(#value);
+            }
+        })
+        .collect();
+    let enumeration = match shared.value_enum(block, register, field) {
+        _ if field.values.is_empty() => TokenStream::new(),
+        Some(origin) => {
+            let path = origin_path(origin);
+            let module = format_ident!("{}", names::upper(&origin.field));
+            quote! { pub use #path::#module::Value; }
+        }
+        None => value_enum(field, ty),
+    };
+    super::msb0::field(name, field, (ty, *register.width), doc, values, enumeration)
 }
 
 /// A value's doc comment: its description, or (a spec may leave it out, as SVDs often do)
@@ -246,10 +297,9 @@ fn value_enum(field: &Field, ty: &syn::Ident, splices: &Splices) -> TokenStream 
 /// fields without (so that the list stays short).
 fn field_set_head(register: &Register, ty: &syn::Ident) -> TokenStream {
     let name = format_ident!("{}", names::upper(&register.name));
-    let fields = register
-        .fields
-        .iter()
-        .map(|f| format_ident!("{}", names::upper(&f.name)));
+    // An msb0 field has no `Field` constant (`super::msb0`): `debug()` leaves it out.
+    let listed = || register.fields.iter().filter(|f| !f.is_msb0());
+    let fields = listed().map(|f| format_ident!("{}", names::upper(&f.name)));
     let mut enums: Option<TokenStream> = None;
     let mut run = 0usize;
     let raw = |run: usize, tail: Option<TokenStream>| {
@@ -259,7 +309,8 @@ fn field_set_head(register: &Register, ty: &syn::Ident) -> TokenStream {
             Some(tail) => quote! { RawFields<#run, #tail> },
         }
     };
-    for field in register.fields.iter().rev() {
+    let listed: Vec<&Field> = listed().collect();
+    for field in listed.into_iter().rev() {
         if field.values.is_empty() {
             run += 1;
             continue;
@@ -277,6 +328,8 @@ fn field_set_head(register: &Register, ty: &syn::Ident) -> TokenStream {
     if run > 0 {
         enums = Some(raw(run, enums.take()));
     }
+    // Only a register whose every field is msb0 lists none.
+    let enums = enums.unwrap_or_else(|| quote! { tock_registers::debug::FieldValueEnumNil });
     quote! {
         crate::common::field_set!(#ty, #name, [#(#fields),*]);
         #[cfg(feature = "debug")]

@@ -8,6 +8,7 @@ mod bitfields;
 mod block;
 mod check;
 mod interrupts;
+mod msb0;
 
 pub(crate) use check::check;
 pub mod inline;

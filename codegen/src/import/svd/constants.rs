@@ -62,6 +62,8 @@ fn parse_number(text: &str) -> Option<u64> {
 pub(super) struct Extensions {
     /// `BLOCK.REGISTER.FIELD`.
     pulses: Vec<String>,
+    /// The msb0 fields' paths.
+    msb0: Vec<String>,
     /// `BLOCK.REGISTER`, `REGISTER.FIELD`, locked when the bit is 1.
     locks: Vec<(String, String, bool)>,
     /// The kind's element name (`index`, `strap`, or what the file wrote), `BLOCK.REGISTER.FIELD`.
@@ -103,6 +105,12 @@ pub(super) fn extensions(doc: &svd_roxmltree::Document) -> Extensions {
             }
         } else if list.has_tag_name(crate::interchange::svd_ext::SINGLE_PULSES) {
             out.pulses.extend(
+                list.children()
+                    .filter(|n| n.has_tag_name("field"))
+                    .filter_map(|n| n.text().map(|t| t.trim().to_string())),
+            );
+        } else if list.has_tag_name(crate::interchange::svd_ext::MSB0_FIELDS) {
+            out.msb0.extend(
                 list.children()
                     .filter(|n| n.has_tag_name("field"))
                     .filter_map(|n| n.text().map(|t| t.trim().to_string())),
@@ -165,6 +173,26 @@ impl Extensions {
                     Treatment::LeftOut,
                     "vendorExtensions.singlePulses",
                     format!("`{path}` is no oneToSet field of this device: left out"),
+                ),
+            }
+        }
+        for path in self.msb0 {
+            let field = path.split('.').collect::<Vec<_>>();
+            let found = match field.as_slice() {
+                [b, r, f] => device
+                    .blocks
+                    .iter_mut()
+                    .find(|x| *x.name == *b)
+                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == *r))
+                    .and_then(|x| x.fields.iter_mut().find(|x| *x.name == *f)),
+                _ => None,
+            };
+            match found {
+                Some(field) => field.msb0 = true,
+                None => warnings.warn(
+                    Treatment::LeftOut,
+                    "vendorExtensions.msb0Fields",
+                    format!("`{path}` is no field of this device: left out"),
                 ),
             }
         }

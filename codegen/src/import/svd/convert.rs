@@ -641,6 +641,7 @@ pub(super) fn field(
         access: access.map(Located::synthetic),
         side_effect: side_effect.map(Located::synthetic),
         write_once: super::once::field_is_write_once(f, register),
+        msb0: false,
         reset_from: None,
         values,
         write_values,
