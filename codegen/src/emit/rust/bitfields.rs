@@ -120,7 +120,7 @@ fn field(
     let mask = number(field.bits.value_mask());
     let shift = proc_macro2::Literal::u32_unsuffixed(field.bits.lsb);
     if field.is_msb0() {
-        return msb0_field(block, field, register, (&name, ty), doc, shared);
+        return msb0_field(block, field, register, (&name, ty), doc, shared, splices);
     }
     let constant = quote! {
         #doc
@@ -197,6 +197,7 @@ fn msb0_field(
     (name, ty): (&syn::Ident, &syn::Ident),
     doc: TokenStream,
     shared: &Shared,
+    splices: &Splices,
 ) -> TokenStream {
     let writes = if field.write_values.is_empty() {
         &field.values
@@ -206,7 +207,7 @@ fn msb0_field(
     let values = writes
         .iter()
         .map(|v| {
-            let doc = value_doc(field, v);
+            let doc = value_doc(field, v, splices);
             let value_name = format_ident!("{}", names::upper(&v.name));
             let value = number(*v.value);
             quote! {
@@ -222,7 +223,7 @@ fn msb0_field(
             let module = format_ident!("{}", names::upper(&origin.field));
             quote! { pub use #path::#module::Value; }
         }
-        None => value_enum(field, ty),
+        None => value_enum(field, ty, splices),
     };
     super::msb0::field(name, field, (ty, *register.width), doc, values, enumeration)
 }
