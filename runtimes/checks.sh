@@ -60,7 +60,7 @@ expect_distinct() {
     if [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]; then
         ok "$name ($a and $b)"
     else
-        not_ok "$name: '$a' and '$b'"; tail -n 5 "$@" | indent
+        not_ok "$name: '$a' and '$b'"; tail -n 40 "$@" | indent # (a launcher's error is long)
     fi
 }
 

@@ -188,6 +188,130 @@ fn an_rtl_directory_relative_to_the_working_directory_is_verified() {
     assert!(report.contains(", 0 failed"), "{report}");
 }
 
+/// tests/fixtures/cosim/hardware.yaml: registers implemented outside the block
+/// (`hardware: external`), and fields whose hardware access the spec states. `gba rtl` routes
+/// the external registers to PeakRDL-regblock's external interface and its wrapper stands in
+/// for the logic behind it; `gba verify` checks that routing (reset and written values read
+/// back, a 64-bit register on the 32-bit bus word by word) and names each external register
+/// as checked only so far. A read mux that returns another external register's data fails
+/// naming the register and field. A stated hardware access gives the field exactly the
+/// ports it says (a read-only field hardware only reads has no write port, and the checks
+/// do not look for one).
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
+fn the_hardware_side_external_registers_and_stated_hardware_access() {
+    let dir = work("external");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/hardware.yaml");
+    let spec = spec.to_str().unwrap();
+    let clean = dir.join("clean");
+    let clean = clean.to_str().unwrap();
+    let rtl = gba(&["rtl", "--spec", spec, "--out", clean]);
+    assert!(rtl.status.success(), "{}", text(&rtl));
+    let regs = std::fs::read_to_string(Path::new(clean).join("hwmap_regs.sv")).unwrap();
+    for register in ["MAILBOX", "BELL", "STAMP"] {
+        assert!(
+            regs.contains(&format!("assign hwif_out.regs.{register}.req = ")),
+            "{register} has no external interface"
+        );
+    }
+    // The hardware writes (`hw_sel`) and the values hardware reads (`out_sel`): each field's
+    // stated access, the uniform rule where none is stated.
+    let rows = |file: &str, column: usize| -> Vec<String> {
+        std::fs::read_to_string(Path::new(clean).join(file))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('\t').collect();
+                cells[column..].join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(
+        rows("hwmap_hwif.tsv", 1),
+        [
+            "regs.STATUS.COUNT 8",
+            "regs.CONFIG.TUNE 4",
+            "regs.LEVELS.LIVE 8"
+        ]
+    );
+    assert_eq!(
+        rows("hwmap_hwout.tsv", 2),
+        [
+            "regs.CTRL.ENABLE value 1",
+            "regs.CTRL.LEVEL value 8",
+            "regs.CONFIG.MODE value 4",
+            "regs.CONFIG.TUNE value 4",
+            "regs.LEVELS.FIXED value 8",
+            "regs.CONFIG.MODE swmod 1",
+            "regs.CONFIG.TUNE swacc 1"
+        ]
+    );
+    let verify = gba(&["verify", "--spec", spec, "--rtl", clean, "--verbose"]);
+    let report = text(&verify);
+    assert!(verify.status.success(), "{report}");
+    let not_run: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("not run"))
+        .collect();
+    assert_eq!(not_run.len(), 1, "{report}");
+    assert!(
+        not_run[0].starts_with("not run: external: implemented outside the block")
+            && not_run[0].ends_with(": regs.MAILBOX, regs.BELL, regs.STAMP"),
+        "{report}"
+    );
+    assert!(report.contains(", 0 failed"), "{report}");
+
+    // BELL's read data from MAILBOX's interface, in regblock's read mux; MODE's and TUNE's
+    // strobes tied low.
+    let broken = dir.join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    for file in std::fs::read_dir(clean).unwrap() {
+        let file = file.unwrap().path();
+        if file.is_file() {
+            std::fs::copy(&file, broken.join(file.file_name().unwrap())).unwrap();
+        }
+    }
+    let mux = "readback_data_var = hwif_in.regs.BELL.rd_data;";
+    assert!(regs.contains(mux), "regblock's read mux changed:\n{regs}");
+    std::fs::write(
+        broken.join("hwmap_regs.sv"),
+        regs.replace(mux, "readback_data_var = hwif_in.regs.MAILBOX.rd_data;")
+            .lines()
+            .map(|line| {
+                // ... and the stated strobes that never strobe.
+                for strobe in ["CONFIG.MODE.swmod", "CONFIG.TUNE.swacc"] {
+                    let assign = format!("    assign hwif_out.regs.{strobe} = ");
+                    if line.starts_with(&assign) {
+                        return format!("{assign}1'b0;");
+                    }
+                }
+                line.to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .unwrap();
+    let verify = gba(&["verify", "--spec", spec, "--rtl", broken.to_str().unwrap()]);
+    let report = text(&verify);
+    assert!(!verify.status.success(), "{report}");
+    for check in ["external reset", "external routing"] {
+        assert!(
+            report.contains(&format!("FAIL regs.BELL.RING: {check}")),
+            "{check}: {report}"
+        );
+    }
+    assert!(!report.contains("FAIL regs.MAILBOX"), "{report}");
+    for (field, strobe) in [("MODE", "swmod"), ("TUNE", "swacc")] {
+        assert!(
+            report.contains(&format!(
+                "FAIL regs.CONFIG.{field}: hardware side: a write of "
+            )) && report.contains(&format!("its {strobe} pulse was high 0 cycle(s), not 1")),
+            "{field} {strobe}: {report}"
+        );
+    }
+}
+
 #[test]
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
 fn every_side_effect_of_the_effects_map_and_three_mutants() {

@@ -28,7 +28,7 @@ GBA = {"gba_element", "gba_version", "gba_constants", "gba_size", "gba_alternate
        "gba_onread"}
 # Field behaviour the spec format has no place for, reported when set.
 # (`singlepulse`, `swwe` and `swwel` are read by `field` below.)
-FIELD_BEHAVIOUR = ["swmod", "swacc", "counter", "intr",
+FIELD_BEHAVIOUR = ["counter", "intr",
                    "sticky", "stickybit", "hwclr", "hwset", "paritycheck", "rclr", "rset",
                    "woset", "woclr", "we", "wel", "anded", "ored", "xored", "overflow",
                    "underflow", "incr", "decr", "threshold", "saturate"]
@@ -56,12 +56,6 @@ def hardware(node, unsupported):
             continue
         shown = value.get_path() if hasattr(value, "get_path") else value
         unsupported.append(f"`{prop}` (`{shown}`)" if value is not True else f"`{prop}`")
-    # The spec has no hardware-side access: the SystemRDL export leaves `hw` at its default,
-    # `rw`, so any other access would come back changed.
-    hw = enum_name(node.get_property("hw"))
-    if hw not in (None, "rw"):
-        unsupported.append(f"`hw = {hw}` (the hardware side's access; the SystemRDL export "
-                           "writes the default, `hw = rw`)")
     if enum_name(node.get_property("precedence")) == "hw":
         unsupported.append("`precedence = hw` (hardware wins a same-cycle write)")
     if node.get_property("intr"):
@@ -183,6 +177,12 @@ def field(node):
         "gba_access": gba.get("gba_access"),
         "implicit": bool(gba.get("gba_implicit")),
         "position": gba.get("gba_position"),
+        # Carried (`hardware: access` in the spec) where the file assigns it, to the field or
+        # by `default`: left unsaid, SystemRDL's `rw` is the spec's absent access.
+        "hw": enum_name(node.get_property("hw")) if "hw" in node.inst.properties else None,
+        # Carried too (`hardware: { swmod, swacc }`): strobes to hardware.
+        "swmod": bool(node.get_property("swmod")),
+        "swacc": bool(node.get_property("swacc")),
         "unsupported": unsupported,
         "line": line_of(node),
     }
@@ -208,9 +208,10 @@ def addressable(node):
         "width": 0,
     }
     # Address maps and memories are external by definition (a block, a memory); a register is
-    # when the source says so, of it or of a register file holding it (reported per register).
-    if kind == "reg" and node.external:
-        unsupported.append("`external` (the RTL routes its accesses outside the block)")
+    # when the source says so, of it or of a register file holding it (systemrdl-compiler
+    # marks each register): carried (`hardware: external` in the spec).
+    if kind == "reg":
+        out["external"] = bool(node.external)
     for prop in NODE_PROPERTIES:
         try:
             value = node.get_property(prop)

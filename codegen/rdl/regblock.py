@@ -11,11 +11,13 @@ with NAME the device's name in lower case:
   <name>_straps.tsv                     index, port, field path, width of each strap input
   <name>_hwout.tsv                      index, kind, field path, signal, width of each output
                                         to hardware the wrapper shows (hwif_out)
+  <name>_external.tsv                   index, register path, width of each external register
   regblock_input.rdl                    the SystemRDL as regblock elaborated it
 
 Exit status 3: a package is missing (the message names it); 1: regblock refused the map.
 
-What the spec does not say about the hardware side is decided here, uniformly:
+What the spec does not say about the hardware side is decided here, uniformly (a field's
+hardware access the spec states, `hardware: { access }`, is kept: `stated_hardware_side`):
   - a field software can write is read by hardware (hw = r); a field of a write-only
     register also tells hardware that software wrote it (swmod), a doorbell's strobe;
   - a field software can only read, or one software clears (woclr, rclr), is written by
@@ -32,6 +34,14 @@ What the spec does not say about the hardware side is decided here, uniformly:
     drives: the field takes the input's value at reset;
   - its structures are packed (see below), which needs the map without arrays: `gba rtl`
     unrolls them before this script sees the map.
+
+An `external` register (the spec's `hardware: external`) is the exception: regblock decodes
+its address and routes each access to an interface of its own (hwif_out: req, req_is_wr,
+wr_data, wr_biten; hwif_in: rd_ack, rd_data, wr_ack), and the logic behind it is the
+instantiating design's. The wrapper stands in for that logic (`external_stand_ins`): it stores the
+bits software can write, resets to the spec's reset and acknowledges each access one cycle
+later, so that `gba verify` can check the routing of the register's accesses. Its fields get
+no hardware side here: their behaviour is the external logic's.
 """
 
 import os
@@ -68,6 +78,12 @@ def decide_hardware_side(top):
         if id(node.inst) in seen:
             continue
         seen.add(id(node.inst))
+        if is_external(node):
+            # The external logic decides its hardware side (see the module's doc); only the
+            # bus's access width applies.
+            if isinstance(node, RegNode):
+                node.inst.properties["accesswidth"] = min(32, node.get_property("accesswidth"))
+            continue
         if isinstance(node, RegNode) and (
                 node.get_property("regwidth") > 32
                 or node.get_property("accesswidth") < node.get_property("regwidth")):
@@ -78,6 +94,8 @@ def decide_hardware_side(top):
                 node.inst.properties["buffer_writes"] = True
             if node.has_sw_readable:
                 node.inst.properties["buffer_reads"] = True
+        elif isinstance(node, FieldNode) and "hw" in node.inst.properties:
+            stated_hardware_side(node)
         elif isinstance(node, FieldNode):
             status = (node.get_property("onwrite") in (OnWriteType.woclr, OnWriteType.wzc)
                       or node.get_property("onread") == OnReadType.rclr)
@@ -88,6 +106,18 @@ def decide_hardware_side(top):
             else:
                 node.inst.properties["hw"] = AccessType.w
                 node.inst.properties["we"] = True
+
+
+def stated_hardware_side(node):
+    """A field whose hardware access the spec states (`hardware: { access }`, the exported
+    SystemRDL's `hw`): kept, with what the uniform rule would add to it: a field hardware
+    writes has a write enable (it keeps its value until hardware writes it), and a field of
+    a write-only register that hardware reads has its doorbell strobe (swmod)."""
+    hw = node.get_property("hw")
+    if hw in (AccessType.w, AccessType.rw):
+        node.inst.properties["we"] = True
+    if hw == AccessType.r and node.is_sw_writable and not node.parent.has_sw_readable:
+        node.inst.properties["swmod"] = True
 
 
 def sv_path(node, top):
@@ -126,7 +156,7 @@ def hardware_outputs(top):
     the wrapper counts; "value" for a level, which it shows as it is."""
     out = []
     for node in top.descendants(unroll=True):
-        if not isinstance(node, FieldNode):
+        if not isinstance(node, FieldNode) or is_external(node):
             continue
         member, path = sv_path(node, top), spec_path(node, top)
         if node.is_hw_readable:
@@ -135,6 +165,89 @@ def hardware_outputs(top):
         for strobe in ("swmod", "swacc"):
             if node.get_property(strobe):
                 out.append((f"{member}.{strobe}", path, strobe, 1, "pulse"))
+    return out
+
+
+def is_external(node):
+    """True for an external register or a field of one (systemrdl-compiler marks each
+    register of an external register file external too)."""
+    if isinstance(node, FieldNode):
+        node = node.parent
+    return isinstance(node, RegNode) and bool(node.external)
+
+
+class External:
+    """An external register as the wrapper's stand-in sees it (unrolled)."""
+
+    def __init__(self, node, top):
+        self.member = sv_path(node, top)
+        self.path = spec_path(node, top)
+        self.width = node.get_property("regwidth")
+        self.word = node.get_property("accesswidth")
+        self.reset = 0
+        self.writable = 0
+        self.readable = 0
+        for f in node.fields():
+            mask = ((1 << f.width) - 1) << f.low
+            reset = f.get_property("reset")
+            if isinstance(reset, int):
+                self.reset |= (reset << f.low) & mask
+            if f.is_sw_writable:
+                self.writable |= mask
+            if f.is_sw_readable:
+                self.readable |= mask
+
+
+def external_registers(top):
+    return [External(node, top) for node in top.descendants(unroll=True)
+            if isinstance(node, RegNode) and node.external]
+
+
+def external_stand_ins(externals):
+    """The wrapper's stand-in for each external register's logic: storage of the bits
+    software can write, reset to the spec's reset; each request acknowledged the next cycle,
+    a read returning the readable bits of the requested word. A register of several words
+    (req is one bit per word) stores each word alone."""
+    out = []
+    for index, reg in enumerate(externals):
+        words, w = reg.width // reg.word, reg.word
+        name, hw = f"ext_{index}", reg.member
+        out += [f"    // External register {reg.path}: a stand-in for the logic outside the block.",
+                f"    logic [{reg.width - 1}:0] {name};",
+                f"    logic {name}_rd_ack, {name}_wr_ack;",
+                f"    logic [{w - 1}:0] {name}_rd_data;",
+                "    always_ff @(posedge clk) begin",
+                "        if (rst) begin",
+                f"            {name} <= {reg.width}'h{reg.reset:x};",
+                f"            {name}_rd_ack <= 1'b0;",
+                f"            {name}_wr_ack <= 1'b0;",
+                f"            {name}_rd_data <= '0;",
+                "        end else begin",
+                f"            {name}_rd_ack <= 1'b0;",
+                f"            {name}_wr_ack <= 1'b0;"]
+        for k in range(words):
+            req = f"hwif_out.{hw}.req" + (f"[{k}]" if words > 1 else "")
+            part = f"{name}[{(k + 1) * w - 1}:{k * w}]"
+            mask = (reg.writable >> (k * w)) & ((1 << w) - 1)
+            rmask = (reg.readable >> (k * w)) & ((1 << w) - 1)
+            out += [f"            if ({req} && hwif_out.{hw}.req_is_wr) begin",
+                    f"                {part} <= ({part} & ~({w}'h{mask:x} & hwif_out.{hw}.wr_biten))"
+                    f" | (hwif_out.{hw}.wr_data & hwif_out.{hw}.wr_biten & {w}'h{mask:x});",
+                    f"                {name}_wr_ack <= 1'b1;",
+                    f"            end else if ({req}) begin",
+                    f"                {name}_rd_data <= {part} & {w}'h{rmask:x};",
+                    f"                {name}_rd_ack <= 1'b1;",
+                    "            end"]
+        out += ["        end", "    end", ""]
+    return out
+
+
+def external_inputs(externals):
+    """The stand-ins' answers, in the wrapper's one process that drives hwif_in."""
+    out = []
+    for index, reg in enumerate(externals):
+        for signal in ("rd_ack", "rd_data", "wr_ack"):
+            out.append(f"        hwif_in.{reg.member}.{signal} = ext_{index}_{signal};")
     return out
 
 
@@ -170,7 +283,7 @@ def outputs_logic(outputs):
     return out
 
 
-def wrapper(name, top, hw_fields, straps, outputs, addr_width):
+def wrapper(name, top, hw_fields, straps, outputs, addr_width, externals):
     regs = f"{name}_regs"
     pkg = f"{regs}_pkg"
     sel_width = max(1, (len(hw_fields) - 1).bit_length())
@@ -219,6 +332,7 @@ def wrapper(name, top, hw_fields, straps, outputs, addr_width):
     # A strapped field resets from a signal (`reset: strap`): the wrapper's input.
     for signal, port, _, _ in straps:
         out.append(f"        hwif_in.{signal} = {port};")
+    out += external_inputs(externals)
     for path, _, width in hw_fields:
         out.append(f"        hwif_in.{path}.next = '0;")
         out.append(f"        hwif_in.{path}.we = 1'b0;")
@@ -235,6 +349,7 @@ def wrapper(name, top, hw_fields, straps, outputs, addr_width):
         "",
     ]
     out += outputs_logic(outputs)
+    out += external_stand_ins(externals)
     out += [
         f"    {regs} regs (",
         "        .clk, .rst,",
@@ -302,8 +417,14 @@ def main():
             straps.append((sv_path(node, top), strap_port(field), field, node.width))
     addr_width = exporter.cpuif.addr_width
     outputs = hardware_outputs(top)
+    externals = external_registers(top)
     with open(os.path.join(out, f"{name}_rtl.sv"), "w", encoding="utf-8") as f:
-        f.write(wrapper(name, top, hw_fields, straps, outputs, addr_width))
+        f.write(wrapper(name, top, hw_fields, straps, outputs, addr_width, externals))
+    with open(os.path.join(out, f"{name}_external.tsv"), "w", encoding="utf-8") as f:
+        f.write(f"# index\tregister\twidth (external registers of {name}_rtl, each with a "
+                "stand-in in the wrapper)\n")
+        for index, reg in enumerate(externals):
+            f.write(f"{index}\t{reg.path}\t{reg.width}\n")
     with open(os.path.join(out, f"{name}_hwif.tsv"), "w", encoding="utf-8") as f:
         f.write(f"# index\tfield\twidth (hardware writes of {name}_rtl: hw_sel, hw_next, hw_we)\n")
         for index, (_, path, width) in enumerate(hw_fields):

@@ -497,6 +497,16 @@ pub mod ext {
     pub const BIT_ORDER: &str = "bitOrder";
     /// The `memoryRemap` state that holds the alternate views.
     pub const ALTERNATE_STATE: &str = "gba_alternate";
+    /// register: `true` for a register implemented outside the block
+    /// (`model::RegisterHardware::external`, SystemRDL's `external`), which 1685-2014 cannot say.
+    pub const EXTERNAL: &str = "external";
+    /// field: how hardware accesses it (`model::HardwareAccess`: `rw`, `r`, `w`, `na`,
+    /// SystemRDL's `hw`), when the spec says it; 1685-2014 has no hardware access.
+    pub const HW: &str = "hw";
+    /// field: `true` for a strobe to hardware when software modifies it (SystemRDL `swmod`).
+    pub const SWMOD: &str = "swmod";
+    /// field: `true` for a strobe to hardware when software accesses it (SystemRDL `swacc`).
+    pub const SWACC: &str = "swacc";
 }
 
 /// CMSIS-SVD: the elements under `<vendorExtensions>` that carry what SVD has no element for

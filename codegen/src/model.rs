@@ -6,6 +6,10 @@
 
 use crate::location::Located;
 
+mod hardware;
+
+pub use hardware::{FieldHardware, HardwareAccess, RegisterHardware};
+
 /// A device: the root of the register map, one address window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Device {
@@ -326,6 +330,9 @@ pub struct Register {
     /// How software reads the pieces of a register wider than its bus access: `None` is
     /// [`SplitRead::LowFirst`]. Writes are always least significant piece first.
     pub split_read: Option<Located<SplitRead>>,
+    /// What the register block's RTL needs of the register beyond its software view (the
+    /// spec's `hardware:` section; empty for most registers).
+    pub hardware: RegisterHardware,
 }
 
 /// The order in which software reads the pieces of a register wider than its bus access
@@ -543,6 +550,9 @@ pub struct Field {
     /// `enumeratedValues` with `usage` write beside one with `usage` read): then `values`
     /// are the read side only. Empty: `values` serve both.
     pub write_values: Vec<EnumValue>,
+    /// What the register block's RTL needs of the field beyond its software view (the spec's
+    /// `hardware:` section; empty for most fields).
+    pub hardware: FieldHardware,
 }
 
 /// Where a field's reset value comes from when it differs between the elements of an array
@@ -602,6 +612,29 @@ impl Field {
     /// The field's own access if it sets one, else its register's.
     pub fn effective_access(&self, register: &Register) -> Access {
         self.access.map_or(*register.access, |a| *a)
+    }
+
+    /// How hardware accesses the field: the spec's `hardware: { access }`, else what
+    /// `gba rtl` decides from software's access (`codegen/rdl/regblock.py`, the same rule): a
+    /// field software writes is read by hardware, unless software clears it (`woclr`, `wzc`,
+    /// `rclr`: a status bit); any other field is written by hardware.
+    pub fn hardware_access(&self, register: &Register) -> HardwareAccess {
+        if let Some(access) = &self.hardware.access {
+            return **access;
+        }
+        let status = self.side_effect.is_some_and(|s| {
+            matches!(
+                *s,
+                SideEffect::WriteOneToClear
+                    | SideEffect::WriteZeroToClear
+                    | SideEffect::ReadToClear
+            )
+        });
+        if self.effective_access(register).is_writable() && !status {
+            HardwareAccess::Read
+        } else {
+            HardwareAccess::Write
+        }
     }
 
     /// True when the value is the field's bits reversed: msb0 on a field of two bits or

@@ -9,6 +9,8 @@ use crate::model::{
 };
 use crate::yaml::Node;
 
+mod hardware;
+
 /// What the tree holds: the device (when the root is a mapping), with the items that had a
 /// problem left out so that the semantic checks can run on the rest.
 pub struct ParsedDevice {
@@ -400,6 +402,7 @@ fn register(
     let locked_by = map.optional_str("locked_by", diags);
     let write_enable = map.optional_str("write_enable", diags);
     let lock = lock(locked_by, write_enable, &map.what, diags);
+    let hardware = hardware::register(map.take("hardware"), &map.what, src, diags);
     let fields = map.take("fields");
     let loc = map.loc;
     map.finish(
@@ -418,10 +421,14 @@ fn register(
             "write_enable",
             "access_width",
             "split_read",
+            "hardware",
         ],
         diags,
     );
     let fields = list(fields, "fields", src, diags, field);
+    if let Some(access) = &access {
+        hardware::check_fields(**access, &fields, diags);
+    }
     match (name, offset, width, access, array) {
         (Some(name), Some(offset), Some(width), Some(access), Some(array)) => {
             Some(Parsed::Whole(Register {
@@ -437,6 +444,7 @@ fn register(
                 lock,
                 access_width,
                 split_read,
+                hardware,
             }))
         }
         // A problem in the register's own keys hides nothing in its fields: they are still
@@ -454,6 +462,7 @@ fn register(
             lock: None,
             access_width: None,
             split_read: None,
+            hardware,
         })),
     }
 }
@@ -612,6 +621,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         .take("reset")
         .map(|node| reset_from(node, &map.what, diags));
     let write_once = map.optional_bool("write_once", diags);
+    let hardware = hardware::field(map.take("hardware"), &map.what, src, diags);
     let msb0 = bit_order(&mut map, diags);
     let values = map.take("values");
     let write_values = map.take("write_values");
@@ -627,6 +637,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
             "bit_order",
             "values",
             "write_values",
+            "hardware",
         ],
         diags,
     );
@@ -643,6 +654,7 @@ fn field(node: &Located<Node>, src: &str, diags: &mut Vec<Diagnostic>) -> Option
         reset_from: reset_from.map_or(Some(None), |r| r.map(Some))?,
         values,
         write_values,
+        hardware: hardware?,
     })
 }
 

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::model::{Block, Device, Field, Register};
+use crate::model::{Block, Device, Field, FieldHardware, Register, RegisterHardware};
 
 /// The spec for `device`, starting with `header` (each line becomes a `#` comment).
 pub fn write(device: &Device, header: &str) -> String {
@@ -119,6 +119,17 @@ fn write_registers(out: &mut String, block: &Block) {
     }
 }
 
+/// The register's `hardware:` section, when it says anything.
+fn write_register_hardware(out: &mut String, hardware: &RegisterHardware) {
+    if hardware.is_empty() {
+        return;
+    }
+    out.push_str("        hardware:\n");
+    if hardware.external {
+        out.push_str("          external: true\n");
+    }
+}
+
 fn write_register(out: &mut String, register: &Register) {
     item_name(out, 6, &register.name);
     key_text(out, 8, "description", &register.description);
@@ -143,10 +154,27 @@ fn write_register(out: &mut String, register: &Register) {
         let _ = writeln!(out, "        count: {}", *array.count);
         let _ = writeln!(out, "        stride: {:#x}", *array.stride);
     }
+    write_register_hardware(out, &register.hardware);
     if !register.fields.is_empty() {
         out.push_str("        fields:\n");
         for field in &register.fields {
             write_field(out, field);
+        }
+    }
+}
+
+/// The field's `hardware:` section, when it says anything.
+fn write_field_hardware(out: &mut String, hardware: &FieldHardware) {
+    if hardware.is_empty() {
+        return;
+    }
+    out.push_str("            hardware:\n");
+    if let Some(access) = &hardware.access {
+        let _ = writeln!(out, "              access: {}", access.keyword());
+    }
+    for (key, set) in [("swmod", hardware.swmod), ("swacc", hardware.swacc)] {
+        if set {
+            let _ = writeln!(out, "              {key}: true");
         }
     }
 }
@@ -174,6 +202,7 @@ fn write_field(out: &mut String, field: &Field) {
     if field.write_once {
         let _ = writeln!(out, "            write_once: true");
     }
+    write_field_hardware(out, &field.hardware);
     if field.msb0 {
         let _ = writeln!(out, "            bit_order: msb0");
     }

@@ -247,6 +247,7 @@ fn field(k: u32, register: Access) -> impl Strategy<Value = Field> {
                 reset_from: None,
                 values,
                 write_values: Vec::new(),
+                hardware: Default::default(),
             },
         )
 }
@@ -301,6 +302,7 @@ fn register(j: u64) -> impl Strategy<Value = Register> {
                     lock: None,
                     access_width: None,
                     split_read: None,
+                    hardware: Default::default(),
                 }
             },
         )

@@ -282,6 +282,11 @@ pub fn run(device: &Device, bus: &mut dyn Bus, gaps: &Gaps) -> Result<Report, St
         }
         elements.retain(|e| !lone.contains(&e.path));
     }
+    if let Some(reason) = &gaps.external {
+        let (outside, inside) = elements.into_iter().partition(|e| e.reg.hardware.external);
+        elements = inside;
+        super::external::run(&outside, bus, reason, &mut report)?;
+    }
     reserved_bits(&elements, bus, &mut report)?;
     reset_values(&elements, bus, &mut report)?;
     write_once_not_run(&mut elements, &mut report);
@@ -566,12 +571,7 @@ fn hardware_writes(
     bus.reset()?;
     // Hardware writes a register's storage: through its primary, not a view.
     for e in elements.iter().filter(|e| !e.view) {
-        for f in e
-            .reg
-            .fields
-            .iter()
-            .filter(|f| e.access(f) == Access::ReadOnly && f.side_effect.is_none())
-        {
+        for f in e.reg.fields.iter().filter(|f| hardware_written(e, f)) {
             let hw = format!("{}.{}", e.hw, *f.name);
             let all = f.bits.value_mask();
             // The other fields must keep what they held: read first where a read changes
@@ -602,9 +602,10 @@ fn hardware_writes(
 }
 
 /// A field hardware writes and software only reads, with no side effect: the hardware-write
-/// and aliasing checks drive it.
+/// and aliasing checks drive it. A read-only field whose stated hardware access does not
+/// write it (`hardware: { access: r }` or `na`) is a constant: it has no write port to drive.
 fn hardware_written(e: &Element, f: &Field) -> bool {
-    e.access(f) == Access::ReadOnly && f.side_effect.is_none()
+    e.access(f) == Access::ReadOnly && f.side_effect.is_none() && f.hardware_access(e.reg).writes()
 }
 
 /// A readable single pulse: it reads 0 at rest.

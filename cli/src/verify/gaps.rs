@@ -17,6 +17,9 @@ pub struct Gaps {
     pub read_only: Option<String>,
     /// Why the backend cannot hide a write-only register's value, if it cannot.
     pub write_only: Option<String>,
+    /// Why the backend does not implement external registers (`hardware: external`), if it
+    /// does not: only the routing of their accesses is checked ([`super::external`]).
+    pub external: Option<String>,
 }
 
 impl Gaps {
@@ -62,6 +65,12 @@ impl Gaps {
             locks,
             read_only: None,
             write_only: None,
+            external: Some(
+                "external: implemented outside the block; the RTL routes its accesses to \
+                 `gba rtl`'s stand-in (storage of the writable bits), so only that routing is \
+                 checked, not its fields' behaviour"
+                    .into(),
+            ),
             alternates: Some(
                 "PeakRDL-regblock builds one register per address, so `gba rtl` leaves alternate \
                  views out and their address reaches the primary register; a view at another \

@@ -5,6 +5,7 @@
 pub mod checks;
 pub mod device;
 mod effects;
+mod external;
 pub mod gaps;
 pub mod hal;
 mod hwside;

@@ -79,6 +79,7 @@ impl Walk {
             );
         }
         self.bus_access(&path, old, new);
+        self.register_hardware(&path, old, new);
         if old.lock != new.lock {
             let side = |register: &Register| match &register.lock {
                 Some(lock) => (
@@ -273,6 +274,7 @@ impl Walk {
         if old.write_once != new.write_once {
             self.write_once_changed(&path, old, new, &what);
         }
+        self.field_hardware(&path, (old_register, old), (new_register, new));
         if old.is_msb0() != new.is_msb0() {
             self.bit_order_changed(&path, old, new, &what);
         }

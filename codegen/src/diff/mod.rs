@@ -36,6 +36,7 @@
 //! | enumerated value's number | breaking | old binaries write and match the old number |
 //! | constant decreased | breaking | constants are limits and counts: old software may use more than the new limit |
 //! | constant increased | compatible | old software stays within the smaller old limit |
+//! | register's `hardware: external`, field's `hardware: access` (`hardware_changed`) | compatible | software makes the same accesses and the generated Rust, C and SVD are the same; the RTL's hardware ports change, which `gba rtl` rebuilds |
 //! | device version, device name, descriptions | compatible | documentation only: the generated Rust API does not use them (to revisit if the C emitter prefixes names with the device's) |
 //!
 //! # Matching and renames
@@ -96,6 +97,7 @@
 mod blocks;
 mod compare;
 mod fields;
+mod hardware;
 mod pair;
 mod render;
 
@@ -217,6 +219,8 @@ pub enum Class {
     VersionChanged,
     /// A description, or the device's name.
     DescriptionChanged,
+    /// The hardware side (`hardware:`): a register's `external`, a field's hardware access.
+    HardwareChanged,
 }
 
 impl Class {
@@ -236,6 +240,7 @@ impl Class {
             Class::ValueChanged => "value_changed",
             Class::VersionChanged => "version_changed",
             Class::DescriptionChanged => "description_changed",
+            Class::HardwareChanged => "hardware_changed",
         }
     }
 }

@@ -84,9 +84,12 @@ fn subject(change: &Change) -> String {
         Class::ValueChanged => "value changed",
         Class::VersionChanged => "version changed",
         Class::DescriptionChanged => return format!("{item}description changed"),
+        Class::HardwareChanged => "hardware side changed",
     };
     let attribute = match (change.class, change.attribute) {
-        (Class::Moved | Class::Resized, Some(attribute)) => format!(" ({attribute})"),
+        (Class::Moved | Class::Resized | Class::HardwareChanged, Some(attribute)) => {
+            format!(" ({attribute})")
+        }
         _ => String::new(),
     };
     let values = match (&change.old, &change.new) {

@@ -398,8 +398,12 @@ fn register_as(
         || element.is_some()
         || lock.is_some()
         || split
+        || register.hardware.external
     {
         x.open("ipxact:vendorExtensions");
+        if register.hardware.external {
+            x.leaf(&format!("gba:{}", interchange::ext::EXTERNAL), "true");
+        }
         if split {
             x.leaf("gba:accessWidth", &register.access_bits().to_string());
             if let Some(protocol) = &register.split_read {
@@ -487,14 +491,25 @@ fn field(x: &mut Xml, register: &Register, field: &Field) {
     let stood_in = field
         .side_effect
         .filter(|e| interchange::stand_in(**e).is_some());
+    let hw = field.hardware.access.as_deref();
+    let strobes = [
+        (interchange::ext::SWMOD, field.hardware.swmod),
+        (interchange::ext::SWACC, field.hardware.swacc),
+    ];
     let msb0 = field.is_msb0();
-    if pulse || from.is_some() || stood_in.is_some() || msb0 {
+    if pulse || from.is_some() || stood_in.is_some() || msb0 || !field.hardware.is_empty() {
         x.open("ipxact:vendorExtensions");
         if msb0 {
             x.leaf(&format!("gba:{}", interchange::ext::BIT_ORDER), "msb0");
         }
         if pulse {
             x.leaf(&format!("gba:{}", interchange::SINGLE_PULSE), "true");
+        }
+        if let Some(hw) = hw {
+            x.leaf(&format!("gba:{}", interchange::ext::HW), hw.keyword());
+        }
+        for (name, _) in strobes.iter().filter(|(_, set)| *set) {
+            x.leaf(&format!("gba:{name}"), "true");
         }
         if let Some(effect) = stood_in {
             x.leaf(

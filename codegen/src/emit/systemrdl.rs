@@ -460,7 +460,13 @@ fn write_register_as(
     element: Option<(&str, usize, u64, u64)>,
 ) {
     let pad = " ".repeat(indent);
-    let _ = writeln!(out, "{pad}reg {{");
+    // `external`: the block routes the register's accesses to logic outside it.
+    let external = if register.hardware.external {
+        "external "
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "{pad}{external}reg {{");
     let inner = indent + 4;
     let _ = writeln!(out, "{pad}    regwidth = {};", *register.width);
     if register.access_pieces() > 1 {
@@ -570,6 +576,17 @@ fn write_field(
         "{pad}    sw = {};",
         interchange::rdl_field_sw(field.effective_access(register), field.write_once)
     );
+    if let Some(hw) = &field.hardware.access {
+        let _ = writeln!(out, "{pad}    hw = {};", hw.keyword());
+    }
+    for (property, set) in [
+        ("swmod", field.hardware.swmod),
+        ("swacc", field.hardware.swacc),
+    ] {
+        if set {
+            let _ = writeln!(out, "{pad}    {property};");
+        }
+    }
     if let Some(access) = &field.access {
         let _ = writeln!(
             out,

@@ -145,6 +145,7 @@ fn empty_node(kind: Kind, name: String) -> Node {
         fields: Vec::new(),
         width: 0,
         accesswidth: None,
+        external: false,
     }
 }
 
@@ -499,6 +500,7 @@ impl<'d, 'i> Reader<'d, 'i> {
             .or(register_reset.map(|(value, _)| value));
         node.gba.gba_alternate_of = ours(item, "alternateOf");
         node.gba.gba_split_read = ours(item, "splitRead");
+        node.external = ours(item, interchange::ext::EXTERNAL).is_some_and(|v| v.trim() == "true");
         node.accesswidth = self
             .ours_number(item, "accessWidth")
             .and_then(|w| u32::try_from(w).ok());
@@ -637,6 +639,9 @@ impl<'d, 'i> Reader<'d, 'i> {
                 position: None,
                 unsupported,
                 line: line(document, f),
+                hw: ours(f, interchange::ext::HW).map(|v| v.trim().to_string()),
+                swmod: ours(f, interchange::ext::SWMOD).is_some_and(|v| v.trim() == "true"),
+                swacc: ours(f, interchange::ext::SWACC).is_some_and(|v| v.trim() == "true"),
             });
         }
         // The register's reset (1685-2009's, or ours) has 0 in the fields that are not reset.

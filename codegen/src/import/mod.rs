@@ -6,6 +6,7 @@
 //! it returns has passed the same validation as a hand-written spec.
 
 mod expr;
+mod hardware;
 pub mod ipxact;
 pub mod rdl;
 pub mod svd;

@@ -96,6 +96,10 @@ pub(crate) struct Node {
     /// our IP-XACT extension of that name).
     #[serde(default)]
     pub accesswidth: Option<u32>,
+    /// A register implemented outside the block (SystemRDL `external`, of the register or
+    /// of a register file holding it; our IP-XACT extension `external`).
+    #[serde(default)]
+    pub external: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -123,6 +127,16 @@ pub(crate) struct FieldNode {
     /// property or extension of that name.
     #[serde(default)]
     pub reset_from: Option<String>,
+    /// SystemRDL `hw` where the file assigns it (of the field, or by `default`), our IP-XACT
+    /// extension `hw`: how hardware accesses the field (`model::HardwareAccess`).
+    #[serde(default)]
+    pub hw: Option<String>,
+    /// SystemRDL `swmod`, our IP-XACT extension `swmod`.
+    #[serde(default)]
+    pub swmod: bool,
+    /// SystemRDL `swacc`, our IP-XACT extension `swacc`.
+    #[serde(default)]
+    pub swacc: bool,
     /// SystemRDL `singlepulse`, or our IP-XACT extension of that name.
     #[serde(default)]
     pub singlepulse: bool,
@@ -827,6 +841,10 @@ fn register(
                 reset_from,
                 values,
                 write_values,
+                hardware: super::hardware::field(f).unwrap_or_else(|problem| {
+                    ctx.warn(Treatment::NotRepresented, &here, f.line, problem);
+                    Default::default()
+                }),
             },
         ));
     }
@@ -864,6 +882,7 @@ fn register(
         lock,
         access_width: access_width.map(located),
         split_read,
+        hardware: super::hardware::register(node),
     })
 }
 

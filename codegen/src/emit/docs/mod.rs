@@ -291,6 +291,9 @@ fn register(md: &mut String, block: &Block, register: &Register, digits: usize) 
             register.access_bits()
         );
     }
+    if register.hardware.external {
+        facts.push_str(" External: implemented outside the register block.");
+    }
     if let Some(of) = &register.alternate_of {
         let _ = write!(
             facts,

@@ -117,6 +117,7 @@ pub(super) fn diagram(block: &Block, register: &Register, provenance: &Provenanc
                 reset_from: None,
                 values: Vec::new(),
                 write_values: Vec::new(),
+                hardware: Default::default(),
             }],
             ..register.clone()
         };

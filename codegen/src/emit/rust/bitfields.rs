@@ -120,7 +120,7 @@ fn field(
     let mask = number(field.bits.value_mask());
     let shift = proc_macro2::Literal::u32_unsuffixed(field.bits.lsb);
     if field.is_msb0() {
-        return msb0_field(block, field, register, (&name, ty), doc, shared, splices);
+        return msb0_field(block, field, register, (&name, ty), doc, (shared, splices));
     }
     let constant = quote! {
         #doc
@@ -196,8 +196,7 @@ fn msb0_field(
     register: &Register,
     (name, ty): (&syn::Ident, &syn::Ident),
     doc: TokenStream,
-    shared: &Shared,
-    splices: &Splices,
+    (shared, splices): (&Shared, &Splices),
 ) -> TokenStream {
     let writes = if field.write_values.is_empty() {
         &field.values

@@ -377,5 +377,6 @@ fn merge_group(elements: &[&Register], key: &str) -> Option<Register> {
         lock: None,
         access_width: None,
         split_read: None,
+        hardware: Default::default(),
     })
 }

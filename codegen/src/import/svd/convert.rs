@@ -407,6 +407,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
         lock: None,
         access_width: None,
         split_read: None,
+        hardware: Default::default(),
     };
     let views: Vec<Register> = views
         .into_iter()
@@ -427,6 +428,7 @@ pub(super) fn register(warnings: &mut Warnings, flat: flatten::Flat) -> Vec<Regi
             lock: None,
             access_width: None,
             split_read: None,
+            hardware: Default::default(),
         })
         .collect();
     std::iter::once(register).chain(views).collect()
@@ -645,6 +647,7 @@ pub(super) fn field(
         reset_from: None,
         values,
         write_values,
+        hardware: Default::default(),
     })
 }
 
