@@ -56,10 +56,10 @@ pub(super) fn items(h: &mut Header, device: &Device) {
     for interrupt in &device.interrupts {
         h.comment("    ", &interrupt.description);
         let name = format!("{prefix}{}_IRQn", names::upper(&interrupt.name));
-        h.line(&format!("    {name} = {},", *interrupt.number));
+        h.line(format_args!("    {name} = {},", *interrupt.number));
         h.identifiers.push((name, interrupt.name.loc));
     }
-    h.line(&format!("}} {type_name};"));
+    h.line(format_args!("}} {type_name};"));
     h.identifiers.push((type_name, device.name.loc));
     if let Some(bits) = device.cpu.as_ref().and_then(|c| c.nvic_prio_bits.as_ref()) {
         h.comment("", "Bits of priority the NVIC implements.");
@@ -69,7 +69,7 @@ pub(super) fn items(h: &mut Header, device: &Device) {
 }
 
 fn enumerator(h: &mut Header, name: String, value: &str, device: &Device) {
-    h.line(&format!("    {name} = {value},"));
+    h.line(format_args!("    {name} = {value},"));
     h.identifiers.push((name, device.name.loc));
 }
 

@@ -15,6 +15,7 @@ mod register;
 mod selftest;
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::{self, Write as _};
 
 use super::{GeneratedFile, Place, Provenance};
 use crate::Validated;
@@ -258,27 +259,29 @@ fn block_names(device: &Device, block: &Block) -> (String, String) {
 fn block(h: &mut Header, device: &Device, block: &Block) {
     let (prefix, function) = block_names(device, block);
     let loc = block.name.loc;
-    h.section(&format!("Block {}", *block.name));
-    let mut about = block.description.trim().to_string();
-    if let Some(of) = &block.alternate_of {
-        if !about.is_empty() {
-            about.push_str("\n\n");
+    h.section(format_args!("Block {}", *block.name));
+    if !h.names_only {
+        let mut about = block.description.trim().to_string();
+        if let Some(of) = &block.alternate_of {
+            if !about.is_empty() {
+                about.push_str("\n\n");
+            }
+            about.push_str(&format!(
+                "An alternate view of the bytes of block {} (it overlaps them).",
+                of.value
+            ));
         }
-        about.push_str(&format!(
-            "An alternate view of the bytes of block {} (it overlaps them).",
-            of.value
-        ));
-    }
-    if let Some(ty) = &block.instance_of {
-        if !about.is_empty() {
-            about.push_str("\n\n");
+        if let Some(ty) = &block.instance_of {
+            if !about.is_empty() {
+                about.push_str("\n\n");
+            }
+            about.push_str(&format!(
+                "An instance of block type {}: its registers' functions take {function}(base).",
+                *ty.name
+            ));
         }
-        about.push_str(&format!(
-            "An instance of block type {}: its registers' functions take {function}(base).",
-            *ty.name
-        ));
+        h.comment("", &about);
     }
-    h.comment("", &about);
     h.define(format!("{prefix}_OFFSET"), unsigned(*block.offset, 32), loc);
     h.define(format!("{prefix}_SIZE"), unsigned(*block.size, 32), loc);
     match &block.array {
@@ -287,30 +290,32 @@ fn block(h: &mut Header, device: &Device, block: &Block) {
             h.define(format!("{prefix}_STRIDE"), unsigned(*array.stride, 32), loc);
             h.comment(
                 "",
-                &format!(
+                format_args!(
                     "The first byte of instance `instance` (below {prefix}_COUNT) of block {}.",
                     *block.name
                 ),
             );
             h.function(
-                &function,
+                function,
                 loc,
                 "volatile void *",
                 "volatile void *base, uint32_t instance",
-                &format!(
-                    "return (volatile uint8_t *)base + {prefix}_OFFSET + (size_t)instance * \
-                     {prefix}_STRIDE;"
-                ),
+                || {
+                    format!(
+                        "return (volatile uint8_t *)base + {prefix}_OFFSET + (size_t)instance * \
+                         {prefix}_STRIDE;"
+                    )
+                },
             );
         }
         None => {
-            h.comment("", &format!("The first byte of block {}.", *block.name));
+            h.comment("", format_args!("The first byte of block {}.", *block.name));
             h.function(
-                &function,
+                function,
                 loc,
                 "volatile void *",
                 "volatile void *base",
-                &format!("return (volatile uint8_t *)base + {prefix}_OFFSET;"),
+                || format!("return (volatile uint8_t *)base + {prefix}_OFFSET;"),
             );
         }
     }
@@ -322,7 +327,7 @@ fn block(h: &mut Header, device: &Device, block: &Block) {
 fn block_type(h: &mut Header, device: &Device, block: &Block) {
     let (prefix, function) = block_names(device, block);
     let loc = block.name.loc;
-    h.section(&format!("Block type {}", *block.name));
+    h.section(format_args!("Block type {}", *block.name));
     let mut about = block.description.trim().to_string();
     if !about.is_empty() {
         about.push_str("\n\n");
@@ -337,11 +342,11 @@ fn block_type(h: &mut Header, device: &Device, block: &Block) {
     h.define(format!("{prefix}_SIZE"), unsigned(*block.size, 32), loc);
     h.comment("", "The first byte of the instance: `base` itself.");
     h.function(
-        &function,
+        function,
         loc,
         "volatile void *",
         "volatile void *base",
-        "return base;",
+        || "return base;".to_string(),
     );
 }
 
@@ -363,23 +368,50 @@ fn window_size(device: &Device) -> u64 {
 
 /// An unsigned hexadecimal literal for a value of a `bits`-wide register (or 32 for
 /// offsets): `ULL` for 64-bit registers and for any value past 32 bits, `U` otherwise.
-pub(super) fn unsigned(value: u64, bits: u32) -> String {
+/// Formatted only when displayed (see `Header::line`).
+pub(super) fn unsigned(value: u64, bits: u32) -> Literal {
     let suffix = if bits > 32 || value > u64::from(u32::MAX) {
         "ULL"
     } else {
         "U"
     };
-    format!("{value:#X}{suffix}").replacen("0X", "0x", 1)
+    Literal {
+        value,
+        hex: true,
+        suffix,
+    }
 }
 
 /// An unsigned decimal literal, for counts and limits.
-pub(super) fn count(value: u64) -> String {
+pub(super) fn count(value: u64) -> Literal {
     let suffix = if value > u64::from(u32::MAX) {
         "ULL"
     } else {
         "U"
     };
-    format!("{value}{suffix}")
+    Literal {
+        value,
+        hex: false,
+        suffix,
+    }
+}
+
+/// An integer literal: `0x1F` + `U` or decimal `31` + `U`.
+pub(super) struct Literal {
+    value: u64,
+    hex: bool,
+    suffix: &'static str,
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Literal { value, suffix, .. } = self;
+        if self.hex {
+            write!(f, "0x{value:X}{suffix}")
+        } else {
+            write!(f, "{value}{suffix}")
+        }
+    }
 }
 
 /// The header text and the identifiers it defines, built together so they cannot disagree.
@@ -392,56 +424,82 @@ struct Header {
 }
 
 impl Header {
-    fn line(&mut self, line: &str) {
+    // Text is taken as `impl Display` (a `format_args!` at the call site) and formatted only
+    // here, so that collecting names formats no text: the import's C check builds a vendor
+    // device's whole header this way, and formatting was a quarter of its time.
+    fn line(&mut self, line: impl fmt::Display) {
         if self.names_only {
             return;
         }
-        self.text.push_str(line);
-        self.text.push('\n');
+        // Writing to a String cannot fail.
+        let _ = writeln!(self.text, "{line}");
     }
 
-    fn section(&mut self, title: &str) {
-        self.line(&format!("/* ---- {} ---- */", comment_text(title)));
+    fn section(&mut self, title: impl fmt::Display) {
+        if self.names_only {
+            return;
+        }
+        self.line(format_args!(
+            "/* ---- {} ---- */",
+            comment_text(&title.to_string())
+        ));
         self.line("");
     }
 
     /// A `/* */` comment; `indent` precedes each line.
-    fn comment(&mut self, indent: &str, text: &str) {
-        if self.names_only || text.trim().is_empty() {
+    fn comment(&mut self, indent: &str, text: impl fmt::Display) {
+        if self.names_only {
+            return;
+        }
+        let text = text.to_string();
+        if text.trim().is_empty() {
             return;
         }
         let text = comment_text(text.trim());
         let lines = wrap(&text, COMMENT_WIDTH);
         if let [single] = lines.as_slice() {
-            self.line(&format!("{indent}/* {single} */"));
+            self.line(format_args!("{indent}/* {single} */"));
             return;
         }
-        self.line(&format!("{indent}/*"));
+        self.line(format_args!("{indent}/*"));
         for line in &lines {
             if line.is_empty() {
-                self.line(&format!("{indent} *"));
+                self.line(format_args!("{indent} *"));
             } else {
-                self.line(&format!("{indent} * {line}"));
+                self.line(format_args!("{indent} * {line}"));
             }
         }
-        self.line(&format!("{indent} */"));
+        self.line(format_args!("{indent} */"));
     }
 
-    fn define(&mut self, name: String, value: String, loc: Loc) {
-        self.line(&format!("#define {name} {value}"));
+    fn define(&mut self, name: String, value: impl fmt::Display, loc: Loc) {
+        self.line(format_args!("#define {name} {value}"));
         self.identifiers.push((name, loc));
     }
 
-    fn function(&mut self, name: &str, loc: Loc, returns: &str, params: &str, body: &str) {
-        let space = if returns.ends_with('*') { "" } else { " " };
-        self.line(&format!("static inline {returns}{space}{name}({params})"));
-        self.line("{");
-        for line in body.lines() {
-            self.line(&format!("    {line}"));
+    /// A `static inline` function; `body` is called for the text only.
+    fn function(
+        &mut self,
+        name: String,
+        loc: Loc,
+        returns: impl fmt::Display,
+        params: impl fmt::Display,
+        body: impl FnOnce() -> String,
+    ) {
+        if !self.names_only {
+            let returns = returns.to_string();
+            let space = if returns.ends_with('*') { "" } else { " " };
+            self.line(format_args!(
+                "static inline {returns}{space}{name}({params})"
+            ));
+            self.line("{");
+            for line in body().lines() {
+                self.line(format_args!("    {line}"));
+            }
+            self.line("}");
+            self.line("");
         }
-        self.line("}");
-        self.line("");
-        self.identifiers.push((name.to_string(), loc));
+        self.identifiers.push((name, loc));
     }
 }
 
@@ -541,9 +599,9 @@ blocks:
 
     #[test]
     fn literals_are_wide_enough() {
-        assert_eq!(unsigned(0x4742_4131, 32), "0x47424131U");
-        assert_eq!(unsigned(1, 64), "0x1ULL");
-        assert_eq!(unsigned(1 << 40, 32), "0x10000000000ULL");
-        assert_eq!(unsigned(u64::MAX, 64), "0xFFFFFFFFFFFFFFFFULL");
+        assert_eq!(unsigned(0x4742_4131, 32).to_string(), "0x47424131U");
+        assert_eq!(unsigned(1, 64).to_string(), "0x1ULL");
+        assert_eq!(unsigned(1 << 40, 32).to_string(), "0x10000000000ULL");
+        assert_eq!(unsigned(u64::MAX, 64).to_string(), "0xFFFFFFFFFFFFFFFFULL");
     }
 }

@@ -1,7 +1,9 @@
 //! One register's part of the header: its offset, reset value and array shape, each field's
 //! shift, width, mask and enumerated values, and the pointer, read, write and field helpers.
 
-use super::{Header, count, unsigned};
+use std::fmt;
+
+use super::{Header, Literal, count, unsigned};
 use crate::model::{Block, Device, Field, Register, SideEffect};
 use crate::names;
 
@@ -41,13 +43,23 @@ impl<'a> Names<'a> {
     }
 
     /// `uint8_t` … `uint64_t`.
-    fn ty(&self) -> String {
-        format!("uint{}_t", *self.reg.width)
+    fn ty(&self) -> Uint {
+        Uint(*self.reg.width)
     }
 
     /// A value of this register as a literal of its width.
-    pub(super) fn literal(&self, value: u64) -> String {
+    pub(super) fn literal(&self, value: u64) -> Literal {
         unsigned(value, *self.reg.width)
+    }
+}
+
+/// The C type `uint<N>_t`, formatted only when displayed.
+#[derive(Clone, Copy)]
+struct Uint(u32);
+
+impl fmt::Display for Uint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "uint{}_t", self.0)
     }
 }
 
@@ -68,14 +80,10 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
         loc,
     );
     if reg.access_pieces() > 1 {
-        h.define(
-            format!("{}_ACCESS_WIDTH", n.upper),
-            reg.access_bits().to_string(),
-            loc,
-        );
+        h.define(format!("{}_ACCESS_WIDTH", n.upper), reg.access_bits(), loc);
     }
     if reg.reads_until_stable() {
-        h.define(format!("{}_READS_UNTIL_STABLE", n.upper), "1".into(), loc);
+        h.define(format!("{}_READS_UNTIL_STABLE", n.upper), "1", loc);
     }
     if crate::emit::reset_note(reg).is_some() {
         h.define(
@@ -88,7 +96,7 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
     if write_one != 0 {
         h.comment(
             "",
-            &format!(
+            format_args!(
                 "Bits of {} that act when written as 1 (write-1-to-clear, -set, -toggle, single \
                  pulses): clear them in a value read back before writing it.",
                 *reg.name
@@ -100,7 +108,7 @@ pub(super) fn items(h: &mut Header, n: &Names<'_>) {
     if write_zero != 0 {
         h.comment(
             "",
-            &format!(
+            format_args!(
                 "Bits of {} that act when written as 0 (write-0-to-clear, -set, -toggle): set \
                  them in a value read back before writing it.",
                 *reg.name
@@ -226,15 +234,11 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
         summary.push_str(&format!(": {}", field.description.trim()));
         h.comment("", &summary);
     }
-    h.define(format!("{prefix}_SHIFT"), field.bits.lsb.to_string(), loc);
-    h.define(
-        format!("{prefix}_WIDTH"),
-        field.bits.width().to_string(),
-        loc,
-    );
+    h.define(format!("{prefix}_SHIFT"), field.bits.lsb, loc);
+    h.define(format!("{prefix}_WIDTH"), field.bits.width(), loc);
     h.define(format!("{prefix}_MASK"), n.literal(field.bits.mask()), loc);
     if field.is_msb0() {
-        h.define(format!("{prefix}_MSB0"), "1".into(), loc);
+        h.define(format!("{prefix}_MSB0"), "1", loc);
     }
     for value in &field.values {
         h.comment("", &value.description);
@@ -252,8 +256,7 @@ fn field_macros(h: &mut Header, n: &Names<'_>, field: &Field) {
             .iter()
             .any(|v| names::clash_key(&v.name) == names::clash_key(&w.name))
     }) {
-        let about = format!("For writing. {}", value.description);
-        h.comment("", about.trim());
+        h.comment("", format_args!("For writing. {}", value.description));
         h.define(
             format!("{prefix}_{}", names::upper(&value.name)),
             n.literal(*value.value),
@@ -312,13 +315,13 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
         address.push_str(&format!(" + (size_t)index * {}_STRIDE", n.upper));
     }
 
-    h.comment("", &format!("The address of {}.", *reg.name));
+    h.comment("", format_args!("The address of {}.", *reg.name));
     h.function(
-        &format!("{}_ptr", n.lower),
+        format!("{}_ptr", n.lower),
         loc,
-        &format!("volatile {ty} *"),
+        format_args!("volatile {ty} *"),
         &params,
-        &format!("return (volatile {ty} *)({address});"),
+        || format!("return (volatile {ty} *)({address});"),
     );
     if reg.access.is_readable() {
         let has = |e: SideEffect| {
@@ -332,14 +335,16 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
             (false, true) => " Sets the read-to-set fields.",
             (false, false) => "",
         };
-        let effect = format!("{effect}{}", read_modifies_note(reg));
-        h.comment("", &format!("Reads {}.{effect}", *reg.name));
+        if !h.names_only {
+            let note = read_modifies_note(reg);
+            h.comment("", format_args!("Reads {}.{effect}{note}", *reg.name));
+        }
         h.function(
-            &format!("{}_read", n.lower),
+            format!("{}_read", n.lower),
             loc,
-            &ty,
+            ty,
             &params,
-            &match split_pieces(n) {
+            || match split_pieces(n) {
                 None => format!("return *{}_ptr({args});", n.lower),
                 Some((piece, _)) if reg.reads_until_stable() => format!(
                     "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});\n\
@@ -370,6 +375,14 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
         );
     }
     if reg.access.is_writable() {
+        write_accessor(h, n, &params, &args);
+    }
+}
+
+fn write_accessor(h: &mut Header, n: &Names<'_>, params: &str, args: &str) {
+    let reg = n.reg;
+    let ty = n.ty();
+    if !h.names_only {
         let mut caution = String::new();
         if reg.write_one_mask() != 0 {
             caution.push_str(&format!(
@@ -385,27 +398,27 @@ fn accessors(h: &mut Header, n: &Names<'_>) {
                 n.upper
             ));
         }
-        h.comment("", &format!("Writes {}.{caution}", *reg.name));
-        h.function(
-            &format!("{}_write", n.lower),
-            loc,
-            "void",
-            &format!("{params}, {ty} value"),
-            &match split_pieces(n) {
-                None => format!("*{}_ptr({args}) = value;", n.lower),
-                Some((piece, parts)) => {
-                    let mut body = format!(
-                        "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});",
-                        n.lower
-                    );
-                    for (i, shift) in parts.iter().enumerate() {
-                        body.push_str(&format!("\npiece[{i}] = ({piece})(value >> {shift});"));
-                    }
-                    body
-                }
-            },
-        );
+        h.comment("", format_args!("Writes {}.{caution}", *reg.name));
     }
+    h.function(
+        format!("{}_write", n.lower),
+        reg.name.loc,
+        "void",
+        format_args!("{params}, {ty} value"),
+        || match split_pieces(n) {
+            None => format!("*{}_ptr({args}) = value;", n.lower),
+            Some((piece, parts)) => {
+                let mut body = format!(
+                    "volatile {piece} *piece = (volatile {piece} *){}_ptr({args});",
+                    n.lower
+                );
+                for (i, shift) in parts.iter().enumerate() {
+                    body.push_str(&format!("\npiece[{i}] = ({piece})(value >> {shift});"));
+                }
+                body
+            }
+        },
+    );
 }
 
 /// For a register wider than its bus access: the C type of one piece and each piece's shift,
@@ -434,73 +447,83 @@ fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
         "uint32_t"
     };
     if access.is_readable() {
-        let (about, body) = if field.is_msb0() {
-            (
-                format!(
+        if field.is_msb0() {
+            h.comment(
+                "",
+                format_args!(
                     "Field {} of a {} value: its bits reversed (msb0: bit {} holds the value's \
                      most significant bit).",
                     *field.name, *n.reg.name, field.bits.lsb
                 ),
-                format!(
-                    "{wide} bits = (value & {prefix}_MASK) >> {prefix}_SHIFT;\n\
-                     {wide} field = 0;\n\
-                     for (unsigned i = 0; i < {prefix}_WIDTH; i++)\n\
-                     \x20   field |= ((bits >> i) & 1U) << ({prefix}_WIDTH - 1U - i);\n\
-                     return ({ty})field;"
-                ),
-            )
+            );
         } else {
-            (
-                format!("Field {} of a {} value.", *field.name, *n.reg.name),
-                format!("return ({ty})((value & {prefix}_MASK) >> {prefix}_SHIFT);"),
-            )
-        };
-        h.comment("", &about);
+            h.comment(
+                "",
+                format_args!("Field {} of a {} value.", *field.name, *n.reg.name),
+            );
+        }
         h.function(
-            &format!("{function}_get"),
+            format!("{function}_get"),
             field.name.loc,
-            &ty,
-            &format!("{ty} value"),
-            &body,
+            ty,
+            format_args!("{ty} value"),
+            || {
+                if field.is_msb0() {
+                    format!(
+                        "{wide} bits = (value & {prefix}_MASK) >> {prefix}_SHIFT;\n\
+                         {wide} field = 0;\n\
+                         for (unsigned i = 0; i < {prefix}_WIDTH; i++)\n\
+                         \x20   field |= ((bits >> i) & 1U) << ({prefix}_WIDTH - 1U - i);\n\
+                         return ({ty})field;"
+                    )
+                } else {
+                    format!("return ({ty})((value & {prefix}_MASK) >> {prefix}_SHIFT);")
+                }
+            },
         );
     }
     if !field.values.is_empty() {
         value_texts(h, n, field, &prefix, &function);
     }
     if access.is_writable() {
-        let (about, body) = if field.is_msb0() {
-            (
-                format!(
+        if field.is_msb0() {
+            h.comment(
+                "",
+                format_args!(
                     "`value` with field {} replaced by `field` (its excess bits dropped), its \
                      bits reversed into the field (msb0).",
                     *field.name
                 ),
-                format!(
-                    "{wide} bits = 0;\n\
-                     for (unsigned i = 0; i < {prefix}_WIDTH; i++)\n\
-                     \x20   bits |= ((({wide})field >> i) & 1U) << ({prefix}_WIDTH - 1U - i);\n\
-                     return ({ty})((value & ~{prefix}_MASK) | ((bits << {prefix}_SHIFT) & {prefix}_MASK));"
-                ),
-            )
+            );
         } else {
-            (
-                format!(
+            h.comment(
+                "",
+                format_args!(
                     "`value` with field {} replaced by `field` (its excess bits dropped).",
                     *field.name
                 ),
-                format!(
-                    "return ({ty})((value & ~{prefix}_MASK) | \
-                     ((({wide})field << {prefix}_SHIFT) & {prefix}_MASK));"
-                ),
-            )
-        };
-        h.comment("", &about);
+            );
+        }
         h.function(
-            &format!("{function}_set"),
+            format!("{function}_set"),
             field.name.loc,
-            &ty,
-            &format!("{ty} value, {ty} field"),
-            &body,
+            ty,
+            format_args!("{ty} value, {ty} field"),
+            || {
+                if field.is_msb0() {
+                    format!(
+                        "{wide} bits = 0;\n\
+                         for (unsigned i = 0; i < {prefix}_WIDTH; i++)\n\
+                         \x20   bits |= ((({wide})field >> i) & 1U) << ({prefix}_WIDTH - 1U - i);\n\
+                         return ({ty})((value & ~{prefix}_MASK) | ((bits << {prefix}_SHIFT) & {prefix}_MASK));"
+                    )
+                } else {
+                    format!(
+                        "return ({ty})((value & ~{prefix}_MASK) | \
+                         ((({wide})field << {prefix}_SHIFT) & {prefix}_MASK));"
+                    )
+                }
+            },
         );
     }
 }
@@ -509,11 +532,7 @@ fn field_helpers(h: &mut Header, n: &Names<'_>, field: &Field) {
 /// each enumerated value, so that C messages use the spec's words ("" for an unnamed value).
 fn value_texts(h: &mut Header, n: &Names<'_>, field: &Field, prefix: &str, function: &str) {
     let ty = n.ty();
-    let names_only = h.names_only;
     let switch = |text: &dyn Fn(&crate::model::EnumValue) -> String| {
-        if names_only {
-            return String::new();
-        }
         let mut body = String::from("switch (value) {\n");
         for value in &field.values {
             body.push_str(&format!(
@@ -527,33 +546,35 @@ fn value_texts(h: &mut Header, n: &Names<'_>, field: &Field, prefix: &str, funct
     };
     h.comment(
         "",
-        &format!("The spec's name of a value of field {}.", *field.name),
+        format_args!("The spec's name of a value of field {}.", *field.name),
     );
     h.function(
-        &format!("{function}_name"),
+        format!("{function}_name"),
         field.name.loc,
         "const char *",
-        &format!("{ty} value"),
-        &switch(&|v| names::upper(&v.name)),
+        format_args!("{ty} value"),
+        || switch(&|v| names::upper(&v.name)),
     );
     h.comment(
         "",
-        &format!(
+        format_args!(
             "The spec's description of a value of field {}, on one line.",
             *field.name
         ),
     );
     h.function(
-        &format!("{function}_description"),
+        format!("{function}_description"),
         field.name.loc,
         "const char *",
-        &format!("{ty} value"),
-        &switch(&|v| {
-            v.description
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        }),
+        format_args!("{ty} value"),
+        || {
+            switch(&|v| {
+                v.description
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        },
     );
 }
 

@@ -52,18 +52,18 @@ pub(super) fn program(device: &Device, header_name: &str) -> String {
         assert_eq(
             w,
             &format!("{upper}_{}", names::upper(&constant.name)),
-            &count(*constant.value),
+            count(*constant.value),
         );
     }
-    assert_eq(w, &format!("{upper}_WINDOW_SIZE"), &unsigned(window, 32));
+    assert_eq(w, &format!("{upper}_WINDOW_SIZE"), unsigned(window, 32));
     for kind in crate::block_types::kinds(device) {
         for block in &kind.instances {
             let b = format!("{upper}_{}", names::upper(&block.name));
-            assert_eq(w, &format!("{b}_OFFSET"), &unsigned(*block.offset, 32));
-            assert_eq(w, &format!("{b}_SIZE"), &unsigned(*block.size, 32));
+            assert_eq(w, &format!("{b}_OFFSET"), unsigned(*block.offset, 32));
+            assert_eq(w, &format!("{b}_SIZE"), unsigned(*block.size, 32));
             if let Some(array) = &block.array {
-                assert_eq(w, &format!("{b}_COUNT"), &count(*array.count));
-                assert_eq(w, &format!("{b}_STRIDE"), &unsigned(*array.stride, 32));
+                assert_eq(w, &format!("{b}_COUNT"), count(*array.count));
+                assert_eq(w, &format!("{b}_STRIDE"), unsigned(*array.stride, 32));
             }
         }
         for reg in &kind.definition.registers {
@@ -136,7 +136,7 @@ fn line(c: &mut String, text: &str) {
     c.push('\n');
 }
 
-fn assert_eq(c: &mut String, name: &str, literal: &str) {
+fn assert_eq(c: &mut String, name: &str, literal: impl std::fmt::Display) {
     let _ = writeln!(
         c,
         "_Static_assert({name} == {literal}, \"{name} is not {literal}\");"
@@ -146,34 +146,34 @@ fn assert_eq(c: &mut String, name: &str, literal: &str) {
 fn static_register(c: &mut String, n: &Names<'_>) {
     let reg = n.reg;
     let r = &n.upper;
-    assert_eq(c, &format!("{r}_OFFSET"), &unsigned(*reg.offset, 32));
-    assert_eq(c, &format!("{r}_RESET_VALUE"), &n.literal(*reg.reset));
+    assert_eq(c, &format!("{r}_OFFSET"), unsigned(*reg.offset, 32));
+    assert_eq(c, &format!("{r}_RESET_VALUE"), n.literal(*reg.reset));
     wide_enough(c, &format!("{r}_RESET_VALUE"), reg);
     if crate::emit::reset_note(reg).is_some() {
         assert_eq(
             c,
             &format!("{r}_RESET_FIXED_MASK"),
-            &n.literal(reg.fixed_reset_mask()),
+            n.literal(reg.fixed_reset_mask()),
         );
     }
     let write_one = reg.write_one_mask();
     if write_one != 0 {
-        assert_eq(c, &format!("{r}_W1_MASK"), &n.literal(write_one));
+        assert_eq(c, &format!("{r}_W1_MASK"), n.literal(write_one));
     }
     let write_zero = reg.write_zero_mask();
     if write_zero != 0 {
-        assert_eq(c, &format!("{r}_W0_MASK"), &n.literal(write_zero));
+        assert_eq(c, &format!("{r}_W0_MASK"), n.literal(write_zero));
     }
     if let Some(array) = &reg.array {
-        assert_eq(c, &format!("{r}_COUNT"), &count(*array.count));
-        assert_eq(c, &format!("{r}_STRIDE"), &unsigned(*array.stride, 32));
+        assert_eq(c, &format!("{r}_COUNT"), count(*array.count));
+        assert_eq(c, &format!("{r}_STRIDE"), unsigned(*array.stride, 32));
     }
     for field in &reg.fields {
         let f = format!("{r}_{}", names::upper(&field.name));
         let width = field.bits.width();
-        assert_eq(c, &format!("{f}_SHIFT"), &field.bits.lsb.to_string());
-        assert_eq(c, &format!("{f}_WIDTH"), &width.to_string());
-        assert_eq(c, &format!("{f}_MASK"), &n.literal(field.bits.mask()));
+        assert_eq(c, &format!("{f}_SHIFT"), field.bits.lsb);
+        assert_eq(c, &format!("{f}_WIDTH"), width);
+        assert_eq(c, &format!("{f}_MASK"), n.literal(field.bits.mask()));
         wide_enough(c, &format!("{f}_MASK"), reg);
         // The mask is its width's ones at its shift, inside the register.
         let ones = if width >= 64 {
@@ -196,7 +196,7 @@ fn static_register(c: &mut String, n: &Names<'_>) {
         }
         for value in &field.values {
             let v = format!("{f}_{}", names::upper(&value.name));
-            assert_eq(c, &v, &n.literal(*value.value));
+            assert_eq(c, &v, n.literal(*value.value));
             let _ = writeln!(
                 c,
                 "_Static_assert((((uint64_t){v} << {f}_SHIFT) & ~(uint64_t){f}_MASK) == 0, \
