@@ -14,6 +14,7 @@ mod interrupts;
 mod register;
 mod selftest;
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
 
@@ -149,19 +150,20 @@ pub(crate) fn check(device: &Device) -> Vec<Diagnostic> {
             );
             continue;
         }
-        match seen.get(&identifier) {
-            Some(first) if !reported.insert((*first, loc)) => {}
-            Some(first) => diags.push(
+        // One lookup for both the question and the insertion (a hash per identifier).
+        match seen.entry(identifier) {
+            Entry::Occupied(first) if !reported.insert((*first.get(), loc)) => {}
+            Entry::Occupied(first) => diags.push(
                 Diagnostic::error(
                     format!("two items would both be `{identifier}` in the C header"),
                     loc,
                     "this name gives it",
                 )
-                .also(*first, "and so does this one")
+                .also(*first.get(), "and so does this one")
                 .note("rename one of them: C joins names with `_` into one namespace"),
             ),
-            None => {
-                seen.insert(identifier, loc);
+            Entry::Vacant(slot) => {
+                slot.insert(loc);
             }
         }
     }
