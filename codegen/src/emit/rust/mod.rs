@@ -2,7 +2,8 @@
 //! (register handles, copied from `templates/common.rs`) and one module per block.
 //!
 //! Code is built with `quote`, checked by `syn` and printed by `prettyplease`, so the output
-//! is always well-formed and formatted the same way.
+//! is always well-formed and formatted the same way; documentation and `// SAFETY:` comments
+//! are spliced into the printed text at markers (see `Splices`).
 
 mod bitfields;
 mod block;
@@ -202,7 +203,7 @@ fn file(
 ///   attribute): the tokens hold a short marker statement `__splice!(N);`;
 /// - documentation, which they can carry (`#[doc = "…"]`, one attribute per line) at a
 ///   price: quote escapes each line into a string literal, syn reads it back and prettyplease
-///   reads it again to print it as `///` (a seventh of generating a large vendor crate). The
+///   reads it again to print it as `///` (8 % of generating a large vendor crate). The
 ///   tokens hold one marker attribute `#[__splice = N]` (`#![…]` for inner documentation),
 ///   which prettyplease prints on a line of its own like the doc attributes it stands for.
 ///
