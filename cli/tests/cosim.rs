@@ -37,6 +37,32 @@ fn work(name: &str) -> PathBuf {
     dir
 }
 
+/// The path of tests/fixtures/cosim/`file`.
+fn fixture(file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/cosim")
+        .join(file);
+    path.to_str().unwrap().to_string()
+}
+
+/// `gba rtl` of `spec` into `clean/` of `dir`, which must succeed: that directory and what
+/// `gba rtl` said.
+fn clean_rtl(dir: &Path, spec: &str) -> (String, Output) {
+    let clean = dir.join("clean");
+    let clean = clean.to_str().unwrap();
+    let rtl = gba(&["rtl", "--spec", spec, "--out", clean]);
+    assert!(rtl.status.success(), "{}", text(&rtl));
+    (clean.to_string(), rtl)
+}
+
+/// The `not run …` lines of a `gba verify` report.
+fn not_run(report: &str) -> Vec<&str> {
+    report
+        .lines()
+        .filter(|l| l.starts_with("not run"))
+        .collect()
+}
+
 #[test]
 #[ignore = "needs verilator and peakrdl-regblock, and minutes: run by tests/run.sh cosim"]
 fn gba_yaml_rtl_conforms_to_the_spec() {
@@ -171,8 +197,7 @@ fn a_mutated_rtl_fails_naming_the_register_and_field() {
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
 fn an_rtl_directory_relative_to_the_working_directory_is_verified() {
     let dir = work("relative");
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/effects.yaml");
-    let spec = spec.to_str().unwrap();
+    let spec = &fixture("effects.yaml");
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_gba"))
             .current_dir(&dir)
@@ -201,12 +226,9 @@ fn an_rtl_directory_relative_to_the_working_directory_is_verified() {
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
 fn the_hardware_side_external_registers_and_stated_hardware_access() {
     let dir = work("external");
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/hardware.yaml");
-    let spec = spec.to_str().unwrap();
-    let clean = dir.join("clean");
-    let clean = clean.to_str().unwrap();
-    let rtl = gba(&["rtl", "--spec", spec, "--out", clean]);
-    assert!(rtl.status.success(), "{}", text(&rtl));
+    let spec = &fixture("hardware.yaml");
+    let (clean, _) = clean_rtl(&dir, spec);
+    let clean = clean.as_str();
     let regs = std::fs::read_to_string(Path::new(clean).join("hwmap_regs.sv")).unwrap();
     for register in ["MAILBOX", "BELL", "STAMP"] {
         assert!(
@@ -250,10 +272,7 @@ fn the_hardware_side_external_registers_and_stated_hardware_access() {
     let verify = gba(&["verify", "--spec", spec, "--rtl", clean, "--verbose"]);
     let report = text(&verify);
     assert!(verify.status.success(), "{report}");
-    let not_run: Vec<&str> = report
-        .lines()
-        .filter(|l| l.starts_with("not run"))
-        .collect();
+    let not_run = not_run(&report);
     assert_eq!(not_run.len(), 1, "{report}");
     assert!(
         not_run[0].starts_with("not run: external: implemented outside the block")
@@ -316,12 +335,9 @@ fn the_hardware_side_external_registers_and_stated_hardware_access() {
 #[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
 fn every_side_effect_of_the_effects_map_and_three_mutants() {
     let dir = work("effects");
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/cosim/effects.yaml");
-    let spec = spec.to_str().unwrap();
-    let clean = dir.join("clean");
-    let clean = clean.to_str().unwrap();
-    let rtl = gba(&["rtl", "--spec", spec, "--out", clean]);
-    assert!(rtl.status.success(), "{}", text(&rtl));
+    let spec = &fixture("effects.yaml");
+    let (clean, rtl) = clean_rtl(&dir, spec);
+    let clean = clean.as_str();
     assert!(
         text(&rtl).contains("2 alternate view(s) left out of the RTL"),
         "{}",
@@ -348,10 +364,7 @@ fn every_side_effect_of_the_effects_map_and_three_mutants() {
     let report = text(&verify);
     assert!(verify.status.success(), "{report}");
     // The effects regblock builds are checked, not skipped.
-    let not_run: Vec<&str> = report
-        .lines()
-        .filter(|l| l.starts_with("not run"))
-        .collect();
+    let not_run = not_run(&report);
     for field in [
         "regs.W1C.EVENTS",
         "regs.W1S.BITS",

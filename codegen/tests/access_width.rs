@@ -8,12 +8,11 @@
 //! says so and passes only outside CI (under `CI=true` it fails).
 
 mod common;
-use common::{python_has, scratch};
 
-use gba_codegen::emit::{self, Provenance};
-use gba_codegen::import::{ipxact as ipxact_import, rdl};
+use gba_codegen::emit;
+use gba_codegen::import::rdl;
 use gba_codegen::model::{Device, Register};
-use gba_codegen::{parse_str, write_spec};
+use gba_codegen::parse_str;
 
 /// A SoC team's timer: a 64-bit time on a 32-bit bus, a 32-bit compare on a 16-bit bus, a
 /// 64-bit register whose access width is its own (no split), and a plain 32-bit register.
@@ -43,13 +42,6 @@ addrmap clint_block {
 addrmap clint { clint_block timer @ 0x0; };
 "#;
 
-fn provenance() -> Provenance {
-    Provenance {
-        spec: "clint.yaml".into(),
-        command: "gba gen".into(),
-    }
-}
-
 fn register<'d>(device: &'d Device, name: &str) -> &'d Register {
     device
         .blocks
@@ -71,30 +63,19 @@ fn access_widths(device: &Device) -> Vec<(String, Option<u32>)> {
         .collect()
 }
 
-/// `REG regwidth accesswidth` of every register, as systemrdl-compiler elaborates `file`
-/// (SystemRDL, or IP-XACT through peakrdl-ipxact).
+/// `REG regwidth accesswidth` of every register, as systemrdl-compiler elaborates `file`.
 fn reference_widths(file: &std::path::Path) -> Vec<String> {
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-compiler = RDLCompiler()
-compiler.compile_file(sys.argv[1])
-root = compiler.elaborate()
-for r in root.descendants(unroll=True):
-    if isinstance(r, node.RegNode):
-        print(r.inst_name, r.get_property("regwidth"), r.get_property("accesswidth"))
-"#;
-    common::reference_lines(script, &[file.as_os_str()])
+    common::reference_registers(
+        file,
+        r#"print(r.inst_name, r.get_property("regwidth"), r.get_property("accesswidth"))"#,
+    )
 }
 
 #[test]
 fn systemrdl_accesswidth_goes_through_the_spec_and_back_unchanged() {
-    if !python_has("systemrdl") {
+    let Some((dir, source)) = common::rdl_source("access-width", "clint.rdl", TIMER_RDL) else {
         return;
-    }
-    let dir = scratch("access-width");
-    let source = dir.path().join("clint.rdl");
-    std::fs::write(&source, TIMER_RDL).unwrap();
+    };
     // Carried: no warning at all (strict import succeeds).
     let imported = rdl::import(&source, true).expect("imports strictly: nothing to warn about");
     let device = &imported.device;
@@ -107,16 +88,13 @@ fn systemrdl_accesswidth_goes_through_the_spec_and_back_unchanged() {
             ("PLAIN".into(), None),
         ]
     );
-    // The spec says it, and reads it back.
-    let text = write_spec(device, "h");
+    // The spec says it, and reads it back; so do our SystemRDL and IP-XACT exports.
+    let trip = common::round_trip(device, dir.path(), &common::provenance("clint.yaml"));
+    let text = &trip.spec;
     assert!(text.contains("access_width: 32"), "{text}");
     assert!(text.contains("access_width: 16"), "{text}");
-    let validated = parse_str(&text).expect("the written spec validates");
-    assert_eq!(*validated, *device);
 
     // The reference front end elaborates our SystemRDL export to the source's widths.
-    let out = dir.path().join("out.rdl");
-    std::fs::write(&out, emit::render_systemrdl(&validated, &provenance())).unwrap();
     let want = [
         "MTIME 64 32",
         "MTIMECMP 32 16",
@@ -124,34 +102,20 @@ fn systemrdl_accesswidth_goes_through_the_spec_and_back_unchanged() {
         "PLAIN 32 32",
     ];
     assert_eq!(reference_widths(&source), want, "the source itself");
-    assert_eq!(reference_widths(&out), want, "our SystemRDL");
-    // ... and our importers read both exports back unchanged.
-    let again = rdl::import(&out, true).expect("our export imports strictly");
-    assert_eq!(again.device, *device);
-    let xml = emit::render_ipxact(&validated, &provenance());
+    assert_eq!(reference_widths(&trip.systemrdl), want, "our SystemRDL");
+    let xml = &trip.ipxact;
     assert!(
         xml.contains("<gba:accessWidth>32</gba:accessWidth>"),
         "{xml}"
     );
-    let back = ipxact_import::from_str(&xml, true).expect("imports strictly");
-    assert_eq!(back.device, *device);
 
     // Rust and C access the split registers in pieces, and say so; the others whole.
-    let files = emit::all(&validated, &provenance()).expect("emits");
-    let contents = |suffix: &str| {
-        files
-            .iter()
-            .filter(|f| f.path.ends_with(suffix))
-            .map(|f| f.contents.clone())
-            .collect::<String>()
-    };
+    let files = emit::all(&trip.valid, &common::provenance("clint.yaml")).expect("emits");
+    let contents = |suffix: &str| common::contents_of(&files, suffix);
     let rust = contents(".rs");
     assert!(rust.contains("crate::common::Split<_M, u32>"), "{rust}");
     assert!(rust.contains("crate::common::Split<_M, u16>"), "{rust}");
-    assert_eq!(
-        rust.matches("crate::common::Split::new(self.io)").count(),
-        2
-    );
+    common::assert_occurs(&rust, "crate::common::Split::new(self.io)", 2);
     assert!(rust.contains("least significant piece first"), "{rust}");
     let header = contents(".h");
     assert!(

@@ -10,12 +10,11 @@
 //! says so and passes only outside CI (under `CI=true` it fails).
 
 mod common;
-use common::{python_has, scratch};
 
 use gba_codegen::emit::{self, Provenance};
 use gba_codegen::import::{ipxact as ipxact_import, rdl};
 use gba_codegen::model::Device;
-use gba_codegen::{parse_str, write_spec};
+use gba_codegen::parse_str;
 
 /// A SoC team's mailbox block: a control register in the block, a data register and a
 /// register file of two doorbells implemented outside it (a FIFO, another clock domain).
@@ -33,45 +32,25 @@ addrmap mailbox { mailbox_block mbox @ 0x0; };
 "#;
 
 fn provenance() -> Provenance {
-    Provenance {
-        spec: "mailbox.yaml".into(),
-        command: "gba gen".into(),
-    }
+    common::provenance("mailbox.yaml")
 }
 
 /// `REGISTER external` for every register of `device`, in order.
 fn externals(device: &Device) -> Vec<String> {
-    device
-        .blocks
-        .iter()
-        .flat_map(|b| &b.registers)
-        .map(|r| format!("{} {}", *r.name, r.hardware.external))
-        .collect()
+    common::each_register(device, |r| format!("{} {}", *r.name, r.hardware.external))
 }
 
 /// `REGISTER external` of every register as systemrdl-compiler elaborates `file`.
 fn reference_externals(file: &std::path::Path) -> Vec<String> {
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-compiler = RDLCompiler()
-compiler.compile_file(sys.argv[1])
-root = compiler.elaborate()
-for r in root.descendants(unroll=True):
-    if isinstance(r, node.RegNode):
-        print(r.inst_name, r.external)
-"#;
-    common::reference_lines(script, &[file.as_os_str()])
+    common::reference_registers(file, "print(r.inst_name, r.external)")
 }
 
 #[test]
 fn an_external_register_and_register_file_go_through_the_spec_and_back_unchanged() {
-    if !python_has("systemrdl") {
+    let Some((dir, source)) = common::rdl_source("hardware-external", "mailbox.rdl", MAILBOX_RDL)
+    else {
         return;
-    }
-    let dir = scratch("hardware-external");
-    let source = dir.path().join("mailbox.rdl");
-    std::fs::write(&source, MAILBOX_RDL).unwrap();
+    };
     // Carried: the one warning is the register file's flattening into its block (its
     // registers are renamed `DOORS_*`), none names `external`.
     let imported = rdl::import(&source, false).expect("imports");
@@ -89,19 +68,12 @@ fn an_external_register_and_register_file_go_through_the_spec_and_back_unchanged
         "DOORS_BELL1 true",
     ];
     assert_eq!(externals(device), want);
-    // The spec says it, and reads it back.
-    let text = write_spec(device, "h");
-    assert_eq!(
-        text.matches("hardware:\n          external: true").count(),
-        3,
-        "{text}"
-    );
-    let validated = parse_str(&text).expect("the written spec validates");
-    assert_eq!(*validated, *device);
+    // The spec says it, and reads it back; so do our SystemRDL and IP-XACT exports.
+    let trip = common::round_trip(device, dir.path(), &provenance());
+    let text = &trip.spec;
+    common::assert_occurs(text, "hardware:\n          external: true", 3);
 
     // The reference front end finds the same registers external in our SystemRDL export.
-    let out = dir.path().join("out.rdl");
-    std::fs::write(&out, emit::render_systemrdl(&validated, &provenance())).unwrap();
     let reference = ["CTRL False", "RXDATA True", "BELL0 True", "BELL1 True"];
     assert_eq!(reference_externals(&source), reference, "the source itself");
     let ours = [
@@ -110,18 +82,9 @@ fn an_external_register_and_register_file_go_through_the_spec_and_back_unchanged
         "DOORS_BELL0 True",
         "DOORS_BELL1 True",
     ];
-    assert_eq!(reference_externals(&out), ours, "our SystemRDL");
-    // ... and our importers read both exports back unchanged.
-    let again = rdl::import(&out, true).expect("our export imports strictly");
-    assert_eq!(again.device, *device);
-    let xml = emit::render_ipxact(&validated, &provenance());
-    assert_eq!(
-        xml.matches("<gba:external>true</gba:external>").count(),
-        3,
-        "{xml}"
-    );
-    let back = ipxact_import::from_str(&xml, true).expect("imports strictly");
-    assert_eq!(back.device, *device);
+    assert_eq!(reference_externals(&trip.systemrdl), ours, "our SystemRDL");
+    let xml = &trip.ipxact;
+    common::assert_occurs(xml, "<gba:external>true</gba:external>", 3);
 }
 
 /// The software outputs ignore the hardware side: Rust, C and SVD of a map with external
@@ -240,47 +203,31 @@ addrmap timer { timer_block regs @ 0x0; };
 /// `REGISTER.FIELD hw [swmod] [swacc]` of every field of `device`: the stated access, `-`
 /// where unstated, and the stated strobes.
 fn hardware_accesses(device: &Device) -> Vec<String> {
-    device
-        .blocks
-        .iter()
-        .flat_map(|b| &b.registers)
-        .flat_map(|r| r.fields.iter().map(move |f| (r, f)))
-        .map(|(r, f)| {
-            let hw = f.hardware.access.as_deref().map_or("-", |a| a.keyword());
-            let strobes = [("swmod", f.hardware.swmod), ("swacc", f.hardware.swacc)]
-                .iter()
-                .filter(|(_, set)| *set)
-                .map(|(s, _)| format!(" {s}"))
-                .collect::<String>();
-            format!("{}.{} {hw}{strobes}", *r.name, *f.name)
-        })
-        .collect()
+    common::each_field(device, |r, f| {
+        let hw = f.hardware.access.as_deref().map_or("-", |a| a.keyword());
+        let strobes = [("swmod", f.hardware.swmod), ("swacc", f.hardware.swacc)]
+            .iter()
+            .filter(|(_, set)| *set)
+            .map(|(s, _)| format!(" {s}"))
+            .collect::<String>();
+        format!("{}.{} {hw}{strobes}", *r.name, *f.name)
+    })
 }
 
 /// `REGISTER.FIELD hw [swmod] [swacc]` of every field as systemrdl-compiler elaborates `file`.
 fn reference_hw(file: &std::path::Path) -> Vec<String> {
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-compiler = RDLCompiler()
-compiler.compile_file(sys.argv[1])
-root = compiler.elaborate()
-for f in root.descendants(unroll=True):
-    if isinstance(f, node.FieldNode):
-        strobes = "".join(f" {s}" for s in ("swmod", "swacc") if f.get_property(s))
-        print(f"{f.parent.inst_name}.{f.inst_name} {f.get_property('hw').name}{strobes}")
-"#;
-    common::reference_lines(script, &[file.as_os_str()])
+    common::reference_fields(
+        file,
+        r#"strobes = "".join(f" {s}" for s in ("swmod", "swacc") if f.get_property(s))
+print(f"{f.parent.inst_name}.{f.inst_name} {f.get_property('hw').name}{strobes}")"#,
+    )
 }
 
 #[test]
 fn a_fields_hardware_access_goes_through_the_spec_and_back_unchanged() {
-    if !python_has("systemrdl") {
+    let Some((dir, source)) = common::rdl_source("hardware-access", "timer.rdl", TIMER_RDL) else {
         return;
-    }
-    let dir = scratch("hardware-access");
-    let source = dir.path().join("timer.rdl");
-    std::fs::write(&source, TIMER_RDL).unwrap();
+    };
     // Carried: `default hw = r;` warned once per field before; now nothing to warn about.
     let imported = rdl::import(&source, true).expect("imports strictly: nothing to warn about");
     let device = &imported.device;
@@ -293,44 +240,18 @@ fn a_fields_hardware_access_goes_through_the_spec_and_back_unchanged() {
         "COMPARE.TARGET rw swmod",
     ];
     assert_eq!(hardware_accesses(device), want);
-    let text = write_spec(device, "h");
-    assert_eq!(
-        text.matches("hardware:\n              access: ").count(),
-        6,
-        "{text}"
-    );
-    let validated = parse_str(&text).expect("the written spec validates");
-    assert_eq!(*validated, *device);
+    let trip = common::round_trip(device, dir.path(), &provenance());
+    let text = &trip.spec;
+    common::assert_occurs(text, "hardware:\n              access: ", 6);
 
-    // The reference front end elaborates our export to the source's hardware accesses.
-    let out = dir.path().join("out.rdl");
-    std::fs::write(&out, emit::render_systemrdl(&validated, &provenance())).unwrap();
-    let reference = [
-        "CTRL.ENABLE r",
-        "CTRL.PRESCALE r",
-        "CTRL.SCRATCH na",
-        "CTRL.ARM rw swacc",
-        "VALUE.COUNT w",
-        "COMPARE.TARGET rw swmod",
-    ];
-    assert_eq!(reference_hw(&source), reference, "the source itself");
-    assert_eq!(reference_hw(&out), reference, "our SystemRDL");
-    let again = rdl::import(&out, true).expect("our export imports strictly");
-    assert_eq!(again.device, *device);
-    let xml = emit::render_ipxact(&validated, &provenance());
-    assert_eq!(xml.matches("<gba:hw>").count(), 6, "{xml}");
-    assert_eq!(
-        xml.matches("<gba:swmod>true</gba:swmod>").count(),
-        1,
-        "{xml}"
-    );
-    assert_eq!(
-        xml.matches("<gba:swacc>true</gba:swacc>").count(),
-        1,
-        "{xml}"
-    );
-    let back = ipxact_import::from_str(&xml, true).expect("imports strictly");
-    assert_eq!(back.device, *device);
+    // The reference front end elaborates the source, and our export, to the accesses the
+    // import gave (the same words, `REGISTER.FIELD hw [swmod] [swacc]`).
+    assert_eq!(reference_hw(&source), want, "the source itself");
+    assert_eq!(reference_hw(&trip.systemrdl), want, "our SystemRDL");
+    let xml = &trip.ipxact;
+    common::assert_occurs(xml, "<gba:hw>", 6);
+    common::assert_occurs(xml, "<gba:swmod>true</gba:swmod>", 1);
+    common::assert_occurs(xml, "<gba:swacc>true</gba:swacc>", 1);
 }
 
 /// The software outputs ignore a field's hardware access; `gba diff` names its change.

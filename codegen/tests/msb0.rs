@@ -18,40 +18,30 @@ use common::{chip_crate, python_has, scratch};
 use std::process::Command;
 
 use gba_codegen::emit::{self, Provenance};
-use gba_codegen::import::{ipxact as ipxact_import, svd as svd_import};
+use gba_codegen::import::svd as svd_import;
 use gba_codegen::model::Device;
-use gba_codegen::{parse_str, write_spec};
+use gba_codegen::parse_str;
 
 fn fixture() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/rdl_fuzz/msb0.rdl")
 }
 
 fn provenance() -> Provenance {
-    Provenance {
-        spec: "chip.yaml".into(),
-        command: "gba gen".into(),
-    }
+    common::provenance("chip.yaml")
 }
 
 /// `REGISTER.FIELD [msb:lsb] msb0|lsb0 reset-bits` of every field.
 fn orders(device: &Device) -> Vec<String> {
-    device
-        .blocks
-        .iter()
-        .flat_map(|b| &b.registers)
-        .flat_map(|r| {
-            r.fields.iter().map(move |f| {
-                format!(
-                    "{}.{} {} {} {:#x}",
-                    *r.name,
-                    *f.name,
-                    *f.bits,
-                    if f.is_msb0() { "msb0" } else { "lsb0" },
-                    (*r.reset & f.bits.mask()) >> f.bits.lsb
-                )
-            })
-        })
-        .collect()
+    common::each_field(device, |r, f| {
+        format!(
+            "{}.{} {} {} {:#x}",
+            *r.name,
+            *f.name,
+            *f.bits,
+            if f.is_msb0() { "msb0" } else { "lsb0" },
+            (*r.reset & f.bits.mask()) >> f.bits.lsb
+        )
+    })
 }
 
 #[test]
@@ -115,26 +105,11 @@ RegblockExporter().export(root, sys.argv[2], cpuif_cls=APB4_Cpuif)
 
     // Our SystemRDL export means the same to the reference compiler: TOP[0:3] = 0x5.
     let device = gba_codegen::validate(imported.device.clone(), &[]).expect("valid");
-    let rdl = emit::render_systemrdl(&device, &provenance());
+    let ours = common::systemrdl_reads_back(&device, dir.path(), &provenance());
+    let rdl = std::fs::read_to_string(&ours).unwrap();
     assert!(rdl.contains("} TOP[0:3] = 0x5;"), "{rdl}");
-    let ours = dir.path().join("ours.rdl");
-    std::fs::write(&ours, &rdl).unwrap();
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-c = RDLCompiler()
-c.compile_file(sys.argv[1])
-root = c.elaborate()
-for f in root.descendants(unroll=True):
-    if isinstance(f, node.FieldNode):
-        print(f.inst_name, f.msb, f.lsb, f.get_property("reset"))
-"#;
-    assert_eq!(
-        common::reference_lines(script, &[ours.as_os_str()]),
-        ["TOP 0 3 5"]
-    );
-    let back = gba_codegen::import::rdl::import(&ours, true).expect("ours imports strictly");
-    assert_eq!(back.device, imported.device);
+    let script = r#"print(f.inst_name, f.msb, f.lsb, f.get_property("reset"))"#;
+    assert_eq!(common::reference_fields(&ours, script), ["TOP 0 3 5"]);
 }
 
 /// An 8-bit register with a 4-bit msb0 field at bits [3:0] (reset value 0x5, so register
@@ -183,16 +158,14 @@ const WANT: [&str; 4] = [
 fn msb0_goes_through_the_spec_ipxact_and_svd_and_back() {
     let device = parse_str(SPEC).expect("valid");
     assert_eq!(orders(&device), WANT);
-    let text = write_spec(&device, "");
-    assert_eq!(text.matches("bit_order: msb0").count(), 3, "{text}");
-    assert_eq!(parse_str(&text).expect("reads back"), *device.device());
+    let (text, _) = common::spec_reads_back(&device, "");
+    common::assert_occurs(&text, "bit_order: msb0", 3);
 
-    let xml = emit::render_ipxact(&device, &provenance());
-    assert_eq!(xml.matches("<gba:bitOrder>msb0</gba:bitOrder>").count(), 3);
+    let (xml, back) = common::ipxact_round_trip(&device, &provenance());
+    common::assert_occurs(&xml, "<gba:bitOrder>msb0</gba:bitOrder>", 3);
     // A field's reset is its value: TOP's bits 1010 are the value 0x5.
     assert!(xml.contains("<ipxact:value>'h5</ipxact:value>"), "{xml}");
-    let back = ipxact_import::from_str(&xml, true).expect("IP-XACT imports strictly");
-    assert_eq!(orders(&back.device), WANT);
+    assert_eq!(orders(&back), WANT);
 
     let svd = emit::render_svd(&device, &provenance()).expect("SVD");
     assert!(
@@ -228,22 +201,12 @@ fn our_systemrdl_of_msb0_fields_elaborates_to_the_spec_s_bits_and_values() {
     }
     let device = parse_str(SPEC).expect("valid");
     let dir = scratch("msb0-rdl");
-    let out = dir.path().join("chip.rdl");
-    std::fs::write(&out, emit::render_systemrdl(&device, &provenance())).unwrap();
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-c = RDLCompiler()
-c.compile_file(sys.argv[1])
-root = c.elaborate()
-for f in root.descendants(unroll=True):
-    if isinstance(f, node.FieldNode):
-        e = f.get_property("encode")
-        print(f.parent.inst_name + "." + f.inst_name, f.msb, f.lsb, hex(f.get_property("reset")),
-              [(m.name, m.value) for m in e] if e else "")
-"#;
+    let out = common::systemrdl_reads_back(&device, dir.path(), &provenance());
+    let script = r#"e = f.get_property("encode")
+print(f.parent.inst_name + "." + f.inst_name, f.msb, f.lsb, hex(f.get_property("reset")),
+      [(m.name, m.value) for m in e] if e else "")"#;
     assert_eq!(
-        common::reference_lines(script, &[out.as_os_str()]),
+        common::reference_fields(&out, script),
         [
             "R.TOP 0 3 0x5 ",
             "R.MODE 5 7 0x0 [('ONE', 1), ('SIX', 6)]",
@@ -251,8 +214,6 @@ for f in root.descendants(unroll=True):
             "W.MID 8 11 0x0 ",
         ]
     );
-    let back = gba_codegen::import::rdl::import(&out, true).expect("imports strictly");
-    assert_eq!(back.device, *device.device());
 }
 
 #[test]

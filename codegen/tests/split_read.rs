@@ -8,12 +8,11 @@
 //! generated Rust and C on a counter that rolls over between the reads.
 
 mod common;
-use common::{python_has, scratch};
 
-use gba_codegen::emit::{self, Provenance};
+use gba_codegen::emit;
 use gba_codegen::import::{ipxact as ipxact_import, rdl, svd as svd_import};
 use gba_codegen::model::{Device, SplitRead};
-use gba_codegen::{parse_str, write_spec};
+use gba_codegen::parse_str;
 
 /// A RISC-V CLINT's `MTIME` (a free-running 64-bit counter on a 32-bit bus, no latch), a
 /// latched 64-bit capture register (the default order, said explicitly), and a plain one.
@@ -42,13 +41,6 @@ addrmap clint_block {
 addrmap clint { clint_block timer @ 0x0; };
 "#;
 
-fn provenance() -> Provenance {
-    Provenance {
-        spec: "clint.yaml".into(),
-        command: "gba gen".into(),
-    }
-}
-
 fn protocols(device: &Device) -> Vec<(String, Option<SplitRead>)> {
     device
         .blocks
@@ -61,27 +53,17 @@ fn protocols(device: &Device) -> Vec<(String, Option<SplitRead>)> {
 /// `REG gba_split_read` of every register, as systemrdl-compiler elaborates `file` (`None`
 /// where the property is not set).
 fn reference_protocols(file: &std::path::Path) -> Vec<String> {
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-compiler = RDLCompiler()
-compiler.compile_file(sys.argv[1])
-root = compiler.elaborate()
-for r in root.descendants(unroll=True):
-    if isinstance(r, node.RegNode):
-        print(r.inst_name, r.get_property("gba_split_read", default=None))
-"#;
-    common::reference_lines(script, &[file.as_os_str()])
+    common::reference_registers(
+        file,
+        r#"print(r.inst_name, r.get_property("gba_split_read", default=None))"#,
+    )
 }
 
 #[test]
 fn until_stable_goes_through_the_spec_and_every_interchange_format_and_back() {
-    if !python_has("systemrdl") {
+    let Some((dir, source)) = common::rdl_source("split-read", "clint.rdl", CLINT_RDL) else {
         return;
-    }
-    let dir = scratch("split-read");
-    let source = dir.path().join("clint.rdl");
-    std::fs::write(&source, CLINT_RDL).unwrap();
+    };
     // Carried: the strict import has nothing to warn about... but MTIME has no reset, which
     // the spec carries too.
     let imported = rdl::import(&source, true).expect("imports strictly");
@@ -93,30 +75,29 @@ fn until_stable_goes_through_the_spec_and_every_interchange_format_and_back() {
     ];
     assert_eq!(protocols(device), want);
 
-    let text = write_spec(device, "h");
+    // The spec, our SystemRDL and our IP-XACT (our vendor extension) carry it, and read back.
+    let provenance = common::provenance("clint.yaml");
+    let trip = common::round_trip(device, dir.path(), &provenance);
+    let (text, validated) = (&trip.spec, &trip.valid);
     assert!(text.contains("split_read: until_stable"), "{text}");
     assert!(text.contains("split_read: low_first"), "{text}");
-    let validated = parse_str(&text).expect("the written spec validates");
-    assert_eq!(*validated, *device);
 
     // The reference front end reads our SystemRDL export's property as the source's.
-    let out = dir.path().join("out.rdl");
-    std::fs::write(&out, emit::render_systemrdl(&validated, &provenance())).unwrap();
     let reference = ["MTIME until_stable", "CAPTURE low_first", "PLAIN None"];
     assert_eq!(reference_protocols(&source), reference, "the source");
-    assert_eq!(reference_protocols(&out), reference, "our SystemRDL");
-    let again = rdl::import(&out, true).expect("our SystemRDL imports strictly");
-    assert_eq!(again.device, *device);
+    assert_eq!(
+        reference_protocols(&trip.systemrdl),
+        reference,
+        "our SystemRDL"
+    );
 
     // IP-XACT and SVD: our vendor extensions.
-    let xml = emit::render_ipxact(&validated, &provenance());
+    let xml = &trip.ipxact;
     assert!(
         xml.contains("<gba:splitRead>until_stable</gba:splitRead>"),
         "{xml}"
     );
-    let back = ipxact_import::from_str(&xml, true).expect("IP-XACT imports strictly");
-    assert_eq!(protocols(&back.device), want);
-    let svd = emit::render_svd(&validated, &provenance()).expect("SVD");
+    let svd = emit::render_svd(validated, &provenance).expect("SVD");
     assert!(svd.contains("<splitRead>until_stable</splitRead>"), "{svd}");
     let back = svd_import::from_str(&svd).expect("SVD imports");
     assert_eq!(protocols(&back.device), want);
@@ -163,26 +144,15 @@ fn until_stable_goes_through_the_spec_and_every_interchange_format_and_back() {
     assert!(ipxact_import::from_str(&xml_bad, true).is_err());
 
     // Rust: MTIME's handle reads until stable; the others low piece first.
-    let files = emit::all(&validated, &provenance()).expect("emits");
-    let contents = |suffix: &str| {
-        files
-            .iter()
-            .filter(|f| f.path.ends_with(suffix))
-            .map(|f| f.contents.clone())
-            .collect::<String>()
-    };
+    let files = emit::all(validated, &provenance).expect("emits");
+    let contents = |suffix: &str| common::contents_of(&files, suffix);
     let rust = contents(".rs");
-    assert_eq!(
-        rust.matches("crate::common::Split<_M, u32, crate::common::UntilStable>")
-            .count(),
+    common::assert_occurs(
+        &rust,
+        "crate::common::Split<_M, u32, crate::common::UntilStable>",
         1,
-        "{rust}"
     );
-    assert_eq!(
-        rust.matches("crate::common::Split<_M, u32>").count(),
-        2,
-        "{rust}"
-    );
+    common::assert_occurs(&rust, "crate::common::Split<_M, u32>", 2);
     // C: the loop, for MTIME only.
     let header = contents(".h");
     assert!(
@@ -193,7 +163,7 @@ fn until_stable_goes_through_the_spec_and_every_interchange_format_and_back() {
         ),
         "{header}"
     );
-    assert_eq!(header.matches("for (;;)").count(), 1, "{header}");
+    common::assert_occurs(&header, "for (;;)", 1);
     assert!(header.contains("#define CLINT_TIMER_MTIME_READS_UNTIL_STABLE 1"));
     assert!(!header.contains("CLINT_TIMER_CAPTURE_READS_UNTIL_STABLE"));
 }
@@ -251,13 +221,9 @@ fn split_read_where_it_cannot_apply_is_refused_with_the_reason() {
 
 #[test]
 fn an_imported_protocol_that_cannot_apply_is_named_and_strict_refuses() {
-    if !python_has("systemrdl") {
-        return;
-    }
-    let dir = scratch("split-read-bad");
-    let source = dir.path().join("bad.rdl");
-    std::fs::write(
-        &source,
+    let Some((_dir, source)) = common::rdl_source(
+        "split-read-bad",
+        "bad.rdl",
         r#"
 property gba_split_read { type = string; component = reg; };
 addrmap bad {
@@ -275,8 +241,9 @@ addrmap bad {
     } ODD @ 0x8;
 };
 "#,
-    )
-    .unwrap();
+    ) else {
+        return;
+    };
     let imported = rdl::import(&source, false).expect("imports with warnings");
     assert_eq!(
         protocols(&imported.device),

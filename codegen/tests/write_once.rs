@@ -12,9 +12,9 @@ use common::{python_has, scratch};
 use std::process::Command;
 
 use gba_codegen::emit::{self, GeneratedFile, Provenance};
-use gba_codegen::import::{ipxact as ipxact_import, rdl, svd as svd_import};
+use gba_codegen::import::{ipxact as ipxact_import, svd as svd_import};
 use gba_codegen::model::Device;
-use gba_codegen::{parse_str, write_spec};
+use gba_codegen::parse_str;
 
 /// A key register whose `KEY` latches once (read-write-once) beside a plain `MODE`, a
 /// write-only-once `ID`, and a plain register.
@@ -52,30 +52,20 @@ blocks:
 ";
 
 fn provenance() -> Provenance {
-    Provenance {
-        spec: "chip.yaml".into(),
-        command: "gba gen".into(),
-    }
+    common::provenance("chip.yaml")
 }
 
 /// `REGISTER.FIELD access write_once` of every field.
 fn once(device: &Device) -> Vec<String> {
-    device
-        .blocks
-        .iter()
-        .flat_map(|b| &b.registers)
-        .flat_map(|r| {
-            r.fields.iter().map(move |f| {
-                format!(
-                    "{}.{} {} {}",
-                    *r.name,
-                    *f.name,
-                    f.effective_access(r).keyword(),
-                    f.write_once
-                )
-            })
-        })
-        .collect()
+    common::each_field(device, |r, f| {
+        format!(
+            "{}.{} {} {}",
+            *r.name,
+            *f.name,
+            f.effective_access(r).keyword(),
+            f.write_once
+        )
+    })
 }
 
 const WANT: [&str; 4] = [
@@ -89,9 +79,8 @@ const WANT: [&str; 4] = [
 fn write_once_goes_through_the_spec_and_every_interchange_format_and_back() {
     let device = parse_str(SPEC).expect("valid");
     assert_eq!(once(&device), WANT);
-    let text = write_spec(&device, "");
-    assert_eq!(text.matches("write_once: true").count(), 2, "{text}");
-    assert_eq!(parse_str(&text).expect("reads back"), *device.device());
+    let (text, _) = common::spec_reads_back(&device, "");
+    common::assert_occurs(&text, "write_once: true", 2);
 
     let svd = emit::render_svd(&device, &provenance()).expect("SVD");
     assert!(svd.contains("<access>read-writeOnce</access>"), "{svd}");
@@ -104,7 +93,7 @@ fn write_once_goes_through_the_spec_and_every_interchange_format_and_back() {
         back.warnings
     );
 
-    let xml = emit::render_ipxact(&device, &provenance());
+    let (xml, back) = common::ipxact_round_trip(&device, &provenance());
     assert!(
         xml.contains("<ipxact:access>read-writeOnce</ipxact:access>"),
         "{xml}"
@@ -113,14 +102,9 @@ fn write_once_goes_through_the_spec_and_every_interchange_format_and_back() {
         xml.contains("<ipxact:access>writeOnce</ipxact:access>"),
         "{xml}"
     );
-    let back = ipxact_import::from_str(&xml, true).expect("IP-XACT imports strictly");
-    assert_eq!(once(&back.device), WANT);
+    assert_eq!(once(&back), WANT);
     // A register's `writeOnce` makes its fields without an access of their own write-once.
-    assert_eq!(
-        xml.matches("<ipxact:access>write-only</ipxact:access>")
-            .count(),
-        1
-    );
+    common::assert_occurs(&xml, "<ipxact:access>write-only</ipxact:access>", 1);
     let register_level = xml
         .replacen("<ipxact:access>writeOnce</ipxact:access>", "", 1)
         .replacen(
@@ -135,30 +119,16 @@ fn write_once_goes_through_the_spec_and_every_interchange_format_and_back() {
         return;
     }
     let dir = scratch("write-once");
-    let out = dir.path().join("chip.rdl");
-    std::fs::write(&out, emit::render_systemrdl(&device, &provenance())).unwrap();
+    let out = common::systemrdl_reads_back(&device, dir.path(), &provenance());
     // The reference front end reads our SystemRDL's write-once fields as such.
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-compiler = RDLCompiler()
-compiler.compile_file(sys.argv[1])
-root = compiler.elaborate()
-for f in root.descendants(unroll=True):
-    if isinstance(f, node.FieldNode):
-        print(f.parent.inst_name + "." + f.inst_name, f.get_property("sw").name)
-"#;
-    assert_eq!(
-        common::reference_lines(script, &[out.as_os_str()]),
-        [
-            "CONFIG.KEY rw1",
-            "CONFIG.MODE rw",
-            "ID.ID w1",
-            "DATA.VALUE rw"
-        ]
-    );
-    let back = rdl::import(&out, true).expect("our SystemRDL imports strictly");
-    assert_eq!(back.device, *device.device());
+    let sw = r#"print(f.parent.inst_name + "." + f.inst_name, f.get_property("sw").name)"#;
+    let want = [
+        "CONFIG.KEY rw1",
+        "CONFIG.MODE rw",
+        "ID.ID w1",
+        "DATA.VALUE rw",
+    ];
+    assert_eq!(common::reference_fields(&out, sw), want);
 
     // The reference IP-XACT importer reads our IP-XACT's write-once fields as such.
     if !python_has("peakrdl_ipxact") {
@@ -166,26 +136,7 @@ for f in root.descendants(unroll=True):
     }
     let ipxact = dir.path().join("chip.xml");
     std::fs::write(&ipxact, &xml).unwrap();
-    let script = r#"
-import sys
-from systemrdl import RDLCompiler, node
-from peakrdl_ipxact import IPXACTImporter
-compiler = RDLCompiler()
-IPXACTImporter(compiler).import_file(sys.argv[1], remap_state="default")
-root = compiler.elaborate()
-for f in root.descendants(unroll=True):
-    if isinstance(f, node.FieldNode):
-        print(f.parent.inst_name + "." + f.inst_name, f.get_property("sw").name)
-"#;
-    assert_eq!(
-        common::reference_lines(script, &[ipxact.as_os_str()]),
-        [
-            "CONFIG.KEY rw1",
-            "CONFIG.MODE rw",
-            "ID.ID w1",
-            "DATA.VALUE rw"
-        ]
-    );
+    assert_eq!(common::reference_fields(&ipxact, sw), want);
 }
 
 #[test]
@@ -256,14 +207,12 @@ fn a_register_holding_a_write_once_field_has_whole_writes_and_no_modify() {
         .map(|f| f.contents.clone())
         .collect();
     assert!(rust.contains("pub enum RwOnce {}"), "{rust}");
-    assert_eq!(rust.matches("crate::common::RwOnce").count(), 1, "{rust}");
+    common::assert_occurs(&rust, "crate::common::RwOnce", 1);
     let header = file(&files, "chip_regs.h");
-    assert_eq!(
-        header
-            .matches("write-once (the first write after reset latches it)")
-            .count(),
+    common::assert_occurs(
+        header,
+        "write-once (the first write after reset latches it)",
         2,
-        "{header}"
     );
     assert!(file(&files, "registers.md").contains("rw, write-once"));
     // The header (with its self-test) compiles without warnings.

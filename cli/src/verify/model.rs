@@ -57,6 +57,16 @@ struct Model<'a> {
     pulses: HashMap<String, u64>,
 }
 
+impl Broken {
+    /// Nothing broken, and the checks told the strap's value: what a test breaks one thing of.
+    fn strap_known() -> Self {
+        Broken {
+            strap_known: true,
+            ..Broken::default()
+        }
+    }
+}
+
 impl<'a> Model<'a> {
     fn new(device: &'a gba_codegen::Device, broken: Broken) -> Model<'a> {
         let mut model = Model {
@@ -333,18 +343,14 @@ fn failures(report: &checks::Report) -> Vec<String> {
 
 #[test]
 fn the_spec_s_own_semantics_pass_every_check() {
-    let report = run(Broken {
-        strap_known: true,
-        ..Broken::default()
-    });
+    let report = run(Broken::strap_known());
     assert_eq!(failures(&report), Vec::<String>::new());
     assert_eq!(report.not_run, [BYTE_STROBES]);
     assert!(report.passed > 400, "{}", report.passed);
     // A transport that shows no hardware side says so.
     let report = run(Broken {
-        strap_known: true,
         hardware_hidden: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     assert_eq!(failures(&report), Vec::<String>::new());
     assert_eq!(report.not_run, [HARDWARE_SIDE, BYTE_STROBES]);
@@ -355,9 +361,8 @@ fn the_spec_s_own_semantics_pass_every_check() {
 #[test]
 fn an_msb0_field_that_is_not_reversed_is_named() {
     let report = run(Broken {
-        strap_known: true,
         bit_order_dropped: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     let failures = failures(&report);
     for want in [
@@ -435,8 +440,7 @@ impl Bus for WrongStrap<'_, '_> {
 fn an_element_that_does_not_read_its_index_is_named() {
     let report = run(Broken {
         index_ignored: true,
-        strap_known: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     assert_eq!(
         failures(&report),
@@ -469,9 +473,8 @@ fn a_lock_that_does_not_lock_is_named() {
 #[test]
 fn a_pulse_on_reads_or_at_reset_is_named() {
     let report = run(Broken {
-        strap_known: true,
         pulse_on_read: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     assert_eq!(
         failures(&report),
@@ -480,9 +483,8 @@ fn a_pulse_on_reads_or_at_reset_is_named() {
         ]
     );
     let report = run(Broken {
-        strap_known: true,
         pulse_at_reset: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     assert_eq!(
         failures(&report),
@@ -494,9 +496,8 @@ fn a_pulse_on_reads_or_at_reset_is_named() {
 #[test]
 fn a_value_hardware_does_not_see_is_named() {
     let report = run(Broken {
-        strap_known: true,
         hardware_sees_reset: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     let failures = failures(&report);
     assert!(
@@ -602,8 +603,7 @@ fn the_uart_fixture_s_own_semantics_pass_every_check() {
 fn a_woset_bit_that_never_sets_is_named() {
     let report = run(Broken {
         woset_never_sets: true,
-        strap_known: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     assert_eq!(
         failures(&report),
@@ -620,8 +620,7 @@ fn a_woset_bit_that_never_sets_is_named() {
 fn a_read_mux_returning_another_register_is_named() {
     let report = run(Broken {
         read_mux_swapped: true,
-        strap_known: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     let failures = failures(&report);
     assert!(
@@ -636,8 +635,7 @@ fn a_read_mux_returning_another_register_is_named() {
 fn a_write_decode_that_reaches_another_register_is_named() {
     let report = run(Broken {
         decode_too_wide: true,
-        strap_known: true,
-        ..Broken::default()
+        ..Broken::strap_known()
     });
     let failures = failures(&report);
     assert!(

@@ -140,34 +140,13 @@ fn field(
     }
     // The constants are what a write takes: the write values where the field has its own,
     // and then the `Value` enum (the read side, for `read_as_enum`) converts into none.
-    let writes = if field.write_values.is_empty() {
-        &field.values
-    } else {
-        &field.write_values
-    };
     let field_values = if field.write_values.is_empty() {
         quote! { crate::common::field_values!(#ty, #mask, #shift); }
     } else {
         quote! { crate::common::field_values!(writes, #ty, #mask, #shift); }
     };
-    let values = writes.iter().map(|v| {
-        let doc = value_doc(field, v, splices);
-        let value_name = format_ident!("{}", names::upper(&v.name));
-        let value = number(*v.value);
-        quote! {
-            #doc
-            pub const #value_name: FieldValue<#ty, Register> = value(#value);
-        }
-    });
-    let enumeration = match shared.value_enum(block, register, field) {
-        _ if field.values.is_empty() => TokenStream::new(),
-        Some(origin) => {
-            let path = origin_path(origin);
-            let module = format_ident!("{}", names::upper(&origin.field));
-            quote! { pub use #path::#module::Value; }
-        }
-        None => value_enum(field, ty, splices),
-    };
+    let values = value_constants(field, ty, &format_ident!("value"), splices);
+    let enumeration = enumeration(block, register, field, ty, (shared, splices));
     let module_doc = splices.doc(&if field.write_values.is_empty() {
         format!("Values of field `{}`.", *field.name)
     } else {
@@ -198,12 +177,26 @@ fn msb0_field(
     doc: TokenStream,
     (shared, splices): (&Shared, &Splices),
 ) -> TokenStream {
+    let values = value_constants(field, ty, &format_ident!("val"), splices);
+    let enumeration = enumeration(block, register, field, ty, (shared, splices));
+    super::msb0::field(name, field, (ty, *register.width), doc, values, enumeration)
+}
+
+/// The constants of the values a write of `field` takes (its write values where it has its
+/// own, else its values), each made by `make` of the number: the field module's `value`, or an
+/// msb0 field's `val`, which mirrors it.
+fn value_constants(
+    field: &Field,
+    ty: &syn::Ident,
+    make: &syn::Ident,
+    splices: &Splices,
+) -> Vec<TokenStream> {
     let writes = if field.write_values.is_empty() {
         &field.values
     } else {
         &field.write_values
     };
-    let values = writes
+    writes
         .iter()
         .map(|v| {
             let doc = value_doc(field, v, splices);
@@ -211,11 +204,22 @@ fn msb0_field(
             let value = number(*v.value);
             quote! {
                 #doc
-                pub const #value_name: FieldValue<#ty, Register> = val(#value);
+                pub const #value_name: FieldValue<#ty, Register> = #make(#value);
             }
         })
-        .collect();
-    let enumeration = match shared.value_enum(block, register, field) {
+        .collect()
+}
+
+/// The field module's `Value` enum (the read side): none for a field without values, the
+/// enum of the field whose values it shares, or its own.
+fn enumeration(
+    block: &str,
+    register: &Register,
+    field: &Field,
+    ty: &syn::Ident,
+    (shared, splices): (&Shared, &Splices),
+) -> TokenStream {
+    match shared.value_enum(block, register, field) {
         _ if field.values.is_empty() => TokenStream::new(),
         Some(origin) => {
             let path = origin_path(origin);
@@ -223,8 +227,7 @@ fn msb0_field(
             quote! { pub use #path::#module::Value; }
         }
         None => value_enum(field, ty, splices),
-    };
-    super::msb0::field(name, field, (ty, *register.width), doc, values, enumeration)
+    }
 }
 
 /// A value's doc comment: its description, or (a spec may leave it out, as SVDs often do)
