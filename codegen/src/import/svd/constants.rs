@@ -7,7 +7,7 @@
 use super::warnings::Warnings;
 use crate::import::Treatment;
 use crate::location::Located;
-use crate::model::{Constant, Device, Lock, Register, ResetFrom, SideEffect, SplitRead};
+use crate::model::{Constant, Device, Field, Lock, Register, ResetFrom, SideEffect, SplitRead};
 
 /// The constants that our SVD emitter writes under `<vendorExtensions><constants>`.
 pub(super) fn constants(doc: &svd_roxmltree::Document, warnings: &mut Warnings) -> Vec<Constant> {
@@ -151,20 +151,10 @@ impl Extensions {
     /// nothing of the device is reported and left out.
     pub(super) fn apply(self, device: &mut Device, warnings: &mut Warnings) {
         for path in self.pulses {
-            let field = path.split('.').collect::<Vec<_>>();
-            let found = match field.as_slice() {
-                [b, r, f] => device
-                    .blocks
-                    .iter_mut()
-                    .find(|x| *x.name == *b)
-                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == *r))
-                    .and_then(|x| x.fields.iter_mut().find(|x| *x.name == *f))
-                    .filter(|x| {
-                        x.side_effect
-                            .is_some_and(|e| *e == SideEffect::WriteOneToSet)
-                    }),
-                _ => None,
-            };
+            let found = field_at(device, &path).filter(|x| {
+                x.side_effect
+                    .is_some_and(|e| *e == SideEffect::WriteOneToSet)
+            });
             match found {
                 Some(field) => {
                     field.side_effect = Some(Located::synthetic(SideEffect::SinglePulse))
@@ -177,17 +167,7 @@ impl Extensions {
             }
         }
         for path in self.msb0 {
-            let field = path.split('.').collect::<Vec<_>>();
-            let found = match field.as_slice() {
-                [b, r, f] => device
-                    .blocks
-                    .iter_mut()
-                    .find(|x| *x.name == *b)
-                    .and_then(|x| x.registers.iter_mut().find(|x| *x.name == *r))
-                    .and_then(|x| x.fields.iter_mut().find(|x| *x.name == *f)),
-                _ => None,
-            };
-            match found {
+            match field_at(device, &path) {
                 Some(field) => field.msb0 = true,
                 None => warnings.warn(
                     Treatment::LeftOut,
@@ -339,6 +319,15 @@ fn strip_reset_note(register: &mut Register) {
 }
 
 /// The register a vendor extension names as `BLOCK.REGISTER`.
+/// The field `BLOCK.REGISTER.FIELD` of `device`, if it has one.
+fn field_at<'a>(device: &'a mut Device, path: &str) -> Option<&'a mut Field> {
+    let (register, field) = path.rsplit_once('.')?;
+    register_at(device, register)?
+        .fields
+        .iter_mut()
+        .find(|f| *f.name == field)
+}
+
 fn register_at<'a>(device: &'a mut Device, path: &str) -> Option<&'a mut Register> {
     let (block, register) = path.split_once('.')?;
     device
