@@ -213,6 +213,30 @@ fn an_rtl_directory_relative_to_the_working_directory_is_verified() {
     assert!(report.contains(", 0 failed"), "{report}");
 }
 
+/// tests/fixtures/cosim/software_only.yaml: no field is written by hardware, so
+/// PeakRDL-regblock generates no `hwif_in`; the wrapper declares and connects only the
+/// interfaces regblock made (it declared `hwif_in` always, and Verilator refused the RTL).
+#[test]
+#[ignore = "needs verilator and peakrdl-regblock: run by tests/run.sh cosim"]
+fn a_block_no_field_of_which_hardware_writes_is_verified() {
+    let dir = work("software_only");
+    let spec = &fixture("software_only.yaml");
+    let (clean, _) = clean_rtl(&dir, spec);
+    let writes = std::fs::read_to_string(Path::new(&clean).join("swonly_hwif.tsv")).unwrap();
+    assert_eq!(
+        writes.lines().filter(|l| !l.starts_with('#')).count(),
+        0,
+        "{writes}"
+    );
+    let wrapper = std::fs::read_to_string(Path::new(&clean).join("swonly_rtl.sv")).unwrap();
+    assert!(!wrapper.contains("hwif_in"), "{wrapper}");
+    assert!(wrapper.contains(".hwif_out"), "{wrapper}");
+    let verify = gba(&["verify", "--spec", spec, "--rtl", &clean]);
+    let report = text(&verify);
+    assert!(verify.status.success(), "{report}");
+    assert!(report.contains(", 0 failed"), "{report}");
+}
+
 /// tests/fixtures/cosim/hardware.yaml: registers implemented outside the block
 /// (`hardware: external`), and fields whose hardware access the spec states. `gba rtl` routes
 /// the external registers to PeakRDL-regblock's external interface and its wrapper stands in

@@ -283,7 +283,9 @@ def outputs_logic(outputs):
     return out
 
 
-def wrapper(name, top, hw_fields, straps, outputs, addr_width, externals):
+def wrapper(name, top, hw_fields, straps, outputs, addr_width, externals, hwif):
+    """`hwif`: which of regblock's hardware interfaces exist ("in", "out"): it leaves out a
+    structure with no member (a block no field of which hardware writes has no hwif_in)."""
     regs = f"{name}_regs"
     pkg = f"{regs}_pkg"
     sel_width = max(1, (len(hw_fields) - 1).bit_length())
@@ -322,10 +324,9 @@ def wrapper(name, top, hw_fields, straps, outputs, addr_width, externals):
     for i, (_, port, _, width) in enumerate(straps):
         comma = "," if i + 1 < len(straps) else ""
         out.append(f"    input wire [{width - 1}:0] {port}{comma}")
+    out.append(");")
+    out += [f"    {pkg}::{top.type_name}__{d}_t hwif_{d};" for d in ("in", "out") if d in hwif]
     out += [
-        ");",
-        f"    {pkg}::{top.type_name}__in_t hwif_in;",
-        f"    {pkg}::{top.type_name}__out_t hwif_out;",
         "",
         "    always_comb begin",
     ]
@@ -354,8 +355,9 @@ def wrapper(name, top, hw_fields, straps, outputs, addr_width, externals):
         f"    {regs} regs (",
         "        .clk, .rst,",
         "        .s_apb_psel, .s_apb_penable, .s_apb_pwrite, .s_apb_pprot, .s_apb_paddr,",
-        "        .s_apb_pwdata, .s_apb_pstrb, .s_apb_pready, .s_apb_prdata, .s_apb_pslverr,",
-        "        .hwif_in, .hwif_out",
+        "        .s_apb_pwdata, .s_apb_pstrb, .s_apb_pready, .s_apb_prdata, .s_apb_pslverr"
+        + ("," if hwif else ""),
+        "        " + ", ".join(f".hwif_{d}" for d in ("in", "out") if d in hwif),
         "    );",
         "endmodule",
         "",
@@ -418,8 +420,11 @@ def main():
     addr_width = exporter.cpuif.addr_width
     outputs = hardware_outputs(top)
     externals = external_registers(top)
+    with open(os.path.join(out, f"{name}_regs_pkg.sv"), encoding="utf-8") as f:
+        package = f.read()
+    hwif = {d for d in ("in", "out") if f"}} {top.type_name}__{d}_t;" in package}
     with open(os.path.join(out, f"{name}_rtl.sv"), "w", encoding="utf-8") as f:
-        f.write(wrapper(name, top, hw_fields, straps, outputs, addr_width, externals))
+        f.write(wrapper(name, top, hw_fields, straps, outputs, addr_width, externals, hwif))
     with open(os.path.join(out, f"{name}_external.tsv"), "w", encoding="utf-8") as f:
         f.write(f"# index\tregister\twidth (external registers of {name}_rtl, each with a "
                 "stand-in in the wrapper)\n")
